@@ -1,0 +1,275 @@
+#include "reference/enumerate.h"
+
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "reference/families.h"
+#include "reference/legality.h"
+#include "reference/printer.h"
+
+namespace matload {
+namespace {
+
+std::vector<Declaration> BuildRegisterFile() {
+  std::vector<Declaration> file;
+  auto add_pool = [&file](absl::string_view type, absl::string_view prefix, int count) {
+    for (int i = 0; i < count; ++i) file.push_back({".reg", std::string(type), absl::StrCat(prefix, i)});
+  };
+  add_pool(".b32", "%r", 128);
+  add_pool(".b64", "%rd", 2);
+  add_pool(".b16", "%h", 4);
+  add_pool(".f32", "%f", 128);
+  for (const auto& [type, name] : std::vector<std::pair<std::string, std::string>>{
+           {".b64", "%addr"}, {".b32", "%addr32"}, {".b32", "%stride"}, {".b32", "%taddr"}, {".b32", "%redval"},
+           {".pred", "%p"}}) {
+    file.push_back({".reg", type, name});
+  }
+  file.push_back({".shared", ".b8", "%smem"});
+  file.push_back({".global", ".b8", "%gmem"});
+  return file;
+}
+
+// RegisterNames returns `count` destination names of class `cls`, or of the
+// pool named by `prefix` when given.
+std::vector<std::string> RegisterNames(absl::string_view prefix, int count) {
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) names.push_back(absl::StrCat(prefix, i));
+  return names;
+}
+
+absl::string_view DestinationPool(const OperandSignature& signature) {
+  return signature.destination_class == RegisterClass::kFloat64 ? "%rd" : "%r";
+}
+
+// Product calls `visit` with every qualifier set of `spec` (each axis absent
+// or one of its values).
+template <typename Visit>
+void ForEachQualifierSet(const FamilySpec& spec, QualifierSet& current, int axis, const Visit& visit) {
+  if (axis == static_cast<int>(spec.axes.size())) {
+    visit(current);
+    return;
+  }
+  for (int value = kAbsent; value < static_cast<int>(spec.axes[axis].spellings.size()); ++value) {
+    current.Set(axis, value);
+    ForEachQualifierSet(spec, current, axis + 1, visit);
+  }
+  current.Set(axis, kAbsent);
+}
+
+// NearMissCollector keeps the candidates the model judges illegal, once each.
+class NearMissCollector {
+ public:
+  NearMissCollector(PtxVersion ptx, Target target) : ptx_(ptx), target_(target) {}
+
+  void Offer(RawInstruction candidate) {
+    std::string text = PrintRaw(candidate);
+    if (!seen_.insert(text).second) return;
+    if (Judge(Snippet{StandardRegisterFile(), candidate}, ptx_, target_).legal()) return;
+    result_.push_back(std::move(candidate));
+  }
+
+  std::vector<RawInstruction> Take() { return std::move(result_); }
+
+ private:
+  PtxVersion ptx_;
+  Target target_;
+  absl::flat_hash_set<std::string> seen_;
+  std::vector<RawInstruction> result_;
+};
+
+// ForeignSpellings lists qualifier tokens (without the dot) that other
+// families have and `spec` does not.
+std::vector<std::string> ForeignSpellings(const FamilySpec& spec) {
+  absl::flat_hash_set<std::string> own;
+  for (const AxisSpec& axis : spec.axes) {
+    for (absl::string_view spelling : axis.spellings) own.insert(std::string(spelling.substr(1)));
+  }
+  std::vector<std::string> foreign;
+  absl::flat_hash_set<std::string> listed;
+  for (const FamilySpec* other : AllFamilies()) {
+    for (const AxisSpec& axis : other->axes) {
+      for (absl::string_view spelling : axis.spellings) {
+        std::string token(spelling.substr(1));
+        if (!own.contains(token) && listed.insert(token).second) foreign.push_back(token);
+      }
+    }
+  }
+  return foreign;
+}
+
+void OfferQualifierMutations(const FamilySpec& spec, const Form& legal, const std::vector<std::string>& foreign,
+                             size_t serial, NearMissCollector& out) {
+  // One axis changed to each other value, or dropped.
+  for (int axis = 0; axis < static_cast<int>(spec.axes.size()); ++axis) {
+    for (int value = kAbsent; value < static_cast<int>(spec.axes[axis].spellings.size()); ++value) {
+      if (legal.qualifiers.Has(axis, value)) continue;
+      Form mutated = legal;
+      mutated.qualifiers.Set(axis, value);
+      out.Offer(ToRaw(mutated));
+    }
+  }
+  const RawInstruction canonical = ToRaw(legal);
+  const size_t first = spec.mnemonic.size();
+  // One qualifier written twice.
+  for (size_t i = first; i < canonical.opcode.size(); ++i) {
+    RawInstruction repeated = canonical;
+    repeated.opcode.insert(repeated.opcode.begin() + static_cast<long>(i), canonical.opcode[i]);
+    out.Offer(std::move(repeated));
+  }
+  // One qualifier moved to the end (illegal only where placement matters).
+  for (size_t i = first; i + 1 < canonical.opcode.size(); ++i) {
+    RawInstruction moved = canonical;
+    std::string token = moved.opcode[i];
+    moved.opcode.erase(moved.opcode.begin() + static_cast<long>(i));
+    moved.opcode.push_back(token);
+    out.Offer(std::move(moved));
+  }
+  // One qualifier of another family, rotating through the list.
+  RawInstruction foreign_added = canonical;
+  foreign_added.opcode.push_back(foreign[serial % foreign.size()]);
+  out.Offer(std::move(foreign_added));
+}
+
+void OfferOperandMutations(const OperandSignature& signature, const Form& legal, NearMissCollector& out) {
+  auto with_operands = [&legal](std::vector<Operand> operands) {
+    Form mutated = legal;
+    mutated.operands = std::move(operands);
+    return ToRaw(mutated);
+  };
+  const std::vector<Operand>& operands = legal.operands;
+  const absl::string_view pool = DestinationPool(signature);
+  const int count = signature.destination_count;
+  // Destination: one register more or fewer, a scalar, wrong-typed pools,
+  // an immediate element, an undeclared name.
+  std::vector<std::vector<Operand>> variants;
+  for (int length : {count - 1, count + 1}) {
+    if (length < 1) continue;
+    variants.push_back(operands);
+    variants.back()[0] = VectorOperand{RegisterNames(pool, length)};
+  }
+  variants.push_back(operands);
+  variants.back()[0] = RegisterOperand{absl::StrCat(pool, 0)};
+  for (absl::string_view wrong_pool : {"%h", "%f", "%rd"}) {
+    if (wrong_pool == pool || (wrong_pool == "%h" && count > 4) || (wrong_pool == "%rd" && count > 2)) continue;
+    variants.push_back(operands);
+    variants.back()[0] = VectorOperand{RegisterNames(wrong_pool, count)};
+  }
+  variants.push_back(operands);
+  std::get<VectorOperand>(variants.back()[0]).elements.back() = "7";
+  variants.push_back(operands);
+  std::get<VectorOperand>(variants.back()[0]).elements.back() = "%undeclared";
+  // Address: an immediate, a wrong-typed register, variables of each space.
+  const size_t address_index = signature.redval ? 2 : 1;
+  for (Operand address : {Operand{AddressOperand{"", 64}}, Operand{AddressOperand{"%f0", 0}},
+                          Operand{AddressOperand{"%h0", 0}}, Operand{AddressOperand{"%smem", 0}},
+                          Operand{AddressOperand{"%gmem", 0}}, Operand{AddressOperand{"%addr", 0}},
+                          Operand{RegisterOperand{"%addr"}}}) {
+    variants.push_back(operands);
+    variants.back()[address_index] = address;
+  }
+  // Trailing operands: one extra register, one extra immediate, and the
+  // last operand dropped; a stride of the wrong type.
+  variants.push_back(operands);
+  variants.back().push_back(RegisterOperand{"%stride"});
+  variants.push_back(operands);
+  variants.back().push_back(ImmediateOperand{16});
+  variants.push_back(operands);
+  variants.back().pop_back();
+  if (signature.stride) {
+    variants.push_back(operands);
+    variants.back().push_back(RegisterOperand{"%f0"});
+  }
+  // redval: dropped where required, added where not.
+  variants.push_back(operands);
+  if (signature.redval) {
+    variants.back().erase(variants.back().begin() + 1);
+  } else {
+    variants.back().insert(variants.back().begin() + 1, RegisterOperand{"%redval"});
+  }
+  for (auto& variant : variants) out.Offer(with_operands(std::move(variant)));
+}
+
+}  // namespace
+
+const std::vector<Declaration>& StandardRegisterFile() {
+  static const auto* const kFile = new std::vector<Declaration>(BuildRegisterFile());
+  return *kFile;
+}
+
+std::vector<OperandStyle> OperandStyles(const OperandSignature& signature) {
+  using Address = OperandStyle::Address;
+  using Stride = OperandStyle::Stride;
+  std::vector<Address> addresses = {Address::kRegister64, Address::kRegister32, Address::kRegisterPlusOffset};
+  if (signature.address == AddressKind::kTensorMemory) addresses = {Address::kRegister32, Address::kRegisterPlusOffset};
+  std::vector<Stride> strides = {Stride::kNone};
+  if (signature.stride) strides = {Stride::kNone, Stride::kRegister, Stride::kImmediate};
+  std::vector<OperandStyle> styles;
+  for (Address address : addresses) {
+    for (Stride stride : strides) styles.push_back({address, stride});
+  }
+  return styles;
+}
+
+std::vector<Operand> StandardOperands(const OperandSignature& signature, OperandStyle style) {
+  std::vector<Operand> operands;
+  operands.push_back(VectorOperand{RegisterNames(DestinationPool(signature), signature.destination_count)});
+  if (signature.redval) operands.push_back(RegisterOperand{"%redval"});
+  const bool tensor = signature.address == AddressKind::kTensorMemory;
+  switch (style.address) {
+    case OperandStyle::Address::kRegister64:
+      operands.push_back(AddressOperand{"%addr", 0});
+      break;
+    case OperandStyle::Address::kRegister32:
+      operands.push_back(AddressOperand{tensor ? "%taddr" : "%addr32", 0});
+      break;
+    case OperandStyle::Address::kRegisterPlusOffset:
+      operands.push_back(AddressOperand{tensor ? "%taddr" : "%addr", tensor ? 4 : 32});
+      break;
+  }
+  if (signature.half_split_offset) operands.push_back(ImmediateOperand{16});
+  if (style.stride == OperandStyle::Stride::kRegister) operands.push_back(RegisterOperand{"%stride"});
+  if (style.stride == OperandStyle::Stride::kImmediate) operands.push_back(ImmediateOperand{64});
+  return operands;
+}
+
+std::vector<QualifierSet> LegalQualifierSets(const FamilySpec& spec, PtxVersion ptx, Target target) {
+  std::vector<QualifierSet> legal;
+  QualifierSet current;
+  ForEachQualifierSet(spec, current, 0, [&](const QualifierSet& candidate) {
+    if (QualifierReasons(spec, candidate, ptx, target).empty()) legal.push_back(candidate);
+  });
+  return legal;
+}
+
+std::vector<Form> LegalForms(PtxVersion ptx, Target target) {
+  std::vector<Form> forms;
+  if (!TargetExistsIn(target, ptx)) return forms;
+  for (const FamilySpec* spec : AllFamilies()) {
+    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, target)) {
+      const OperandSignature signature = *spec->Signature(qualifiers);
+      for (OperandStyle style : OperandStyles(signature)) {
+        forms.push_back(Form{spec->family, std::nullopt, qualifiers, StandardOperands(signature, style)});
+      }
+    }
+  }
+  return forms;
+}
+
+std::vector<RawInstruction> NearMissInstructions(PtxVersion ptx, Target target) {
+  NearMissCollector collector(ptx, target);
+  if (!TargetExistsIn(target, ptx)) return collector.Take();
+  for (const FamilySpec* spec : AllFamilies()) {
+    const std::vector<std::string> foreign = ForeignSpellings(*spec);
+    size_t serial = 0;
+    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, target)) {
+      const OperandSignature signature = *spec->Signature(qualifiers);
+      const Form legal{spec->family, std::nullopt, qualifiers, StandardOperands(signature, OperandStyles(signature)[0])};
+      OfferQualifierMutations(*spec, legal, foreign, serial++, collector);
+      OfferOperandMutations(signature, legal, collector);
+    }
+  }
+  return collector.Take();
+}
+
+}  // namespace matload

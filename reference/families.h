@@ -1,0 +1,28 @@
+// The registry of instruction families: the three tables, found by opcode.
+#ifndef MATLOAD_REFERENCE_FAMILIES_H_
+#define MATLOAD_REFERENCE_FAMILIES_H_
+
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "reference/family_spec.h"
+
+namespace matload {
+
+// AllFamilies lists the family tables: wmma.load, ldmatrix, tcgen05.ld.
+const std::vector<const FamilySpec*>& AllFamilies();
+
+// SpecOf returns the table of `family`.
+const FamilySpec& SpecOf(Family family);
+
+// FindFamily returns the family whose mnemonic starts `opcode` (the opcode
+// split at dots: {"wmma", "load", "a", ...}), or nullptr.
+const FamilySpec* FindFamily(const std::vector<std::string>& opcode);
+
+// FamilyName is the mnemonic of `family`: "wmma.load".
+std::string FamilyName(Family family);
+
+}  // namespace matload
+
+#endif  // MATLOAD_REFERENCE_FAMILIES_H_

@@ -1,0 +1,76 @@
+#include "reference/family_spec.h"
+
+#include "absl/strings/str_join.h"
+
+namespace matload {
+namespace {
+
+std::uint32_t Bit(int value) { return std::uint32_t{1} << (value + 1); }
+
+}  // namespace
+
+AxisTest OneOf(int axis, std::initializer_list<int> values) {
+  std::uint32_t accepted = 0;
+  for (int value : values) accepted |= Bit(value);
+  return {axis, accepted};
+}
+
+AxisTest NoneOf(int axis, std::initializer_list<int> values) {
+  AxisTest test = OneOf(axis, values);
+  test.accepted = ~test.accepted;
+  return test;
+}
+
+AxisTest Absent(int axis) { return {axis, Bit(kAbsent)}; }
+
+AxisTest Present(int axis) { return {axis, ~Bit(kAbsent)}; }
+
+bool Condition::Holds(const QualifierSet& qualifiers) const {
+  for (const AxisTest& test : all) {
+    if ((test.accepted & Bit(qualifiers.Get(test.axis))) == 0) return false;
+  }
+  return true;
+}
+
+absl::string_view RuntimeHazardName(RuntimeHazard hazard) {
+  switch (hazard) {
+    case RuntimeHazard::kStrideBelowDefault: return "stride-below-default";
+    case RuntimeHazard::kMisalignedAddress: return "misaligned-address";
+    case RuntimeHazard::kMisalignedStride: return "misaligned-stride";
+    case RuntimeHazard::kAddressOutsideSpace: return "address-outside-space";
+    case RuntimeHazard::kUnusedLaneAddress: return "unused-lane-address";
+    case RuntimeHazard::kNonUniformOperands: return "non-uniform-operands";
+    case RuntimeHazard::kDivergentExecution: return "divergent-execution";
+    case RuntimeHazard::kTmemLaneOutsideWarpQuarter: return "tmem-lane-outside-warp-quarter";
+  }
+  return "unknown";
+}
+
+std::string FamilySpec::MnemonicText() const { return absl::StrJoin(mnemonic, "."); }
+
+const FragmentRow* FamilySpec::FindFragment(const QualifierSet& qualifiers) const {
+  for (const FragmentRow& row : fragments) {
+    if (row.match.Holds(qualifiers)) return &row;
+  }
+  return nullptr;
+}
+
+std::optional<OperandSignature> FamilySpec::Signature(const QualifierSet& qualifiers) const {
+  const FragmentRow* row = FindFragment(qualifiers);
+  if (row == nullptr) return std::nullopt;
+  OperandSignature signature{
+      .destination_count = row->registers,
+      .destination_class = row->register_class,
+      .redval = operands.redval_axis != kAbsent && qualifiers.Present(operands.redval_axis),
+      .address = operands.address,
+      .stride = operands.stride_allowed,
+      .half_split_offset = operands.has_half_split && operands.half_split_when.Holds(qualifiers),
+      .destination_ref = row->ref,
+  };
+  if (operands.state_space_axis != kAbsent && qualifiers.Present(operands.state_space_axis)) {
+    signature.state_space = operands.state_space_of_value[qualifiers.Get(operands.state_space_axis)];
+  }
+  return signature;
+}
+
+}  // namespace matload

@@ -1,0 +1,56 @@
+#include "reference/family_spec.h"
+
+#include "absl/container/flat_hash_set.h"
+#include "gtest/gtest.h"
+#include "reference/enumerate.h"
+#include "reference/families.h"
+
+namespace matload {
+namespace {
+
+TEST(ConditionTest, EvaluatesAxisTests) {
+  QualifierSet qualifiers;
+  qualifiers.Set(0, 2);
+  EXPECT_TRUE((Condition{{OneOf(0, {1, 2})}}).Holds(qualifiers));
+  EXPECT_FALSE((Condition{{OneOf(0, {1})}}).Holds(qualifiers));
+  EXPECT_TRUE((Condition{{NoneOf(0, {1})}}).Holds(qualifiers));
+  EXPECT_TRUE((Condition{{Present(0), Absent(1)}}).Holds(qualifiers));
+  EXPECT_FALSE((Condition{{Absent(0)}}).Holds(qualifiers));
+  EXPECT_TRUE(Condition{}.Holds(qualifiers));
+  EXPECT_TRUE((Condition{{NoneOf(1, {0})}}).Holds(qualifiers)) << "absent is none of the values";
+}
+
+// Tables are data; these tests check the data is well formed.
+TEST(FamilySpecTest, TablesAreWellFormed) {
+  for (const FamilySpec* spec : AllFamilies()) {
+    EXPECT_LE(spec->axes.size(), static_cast<size_t>(kMaxAxes)) << spec->MnemonicText();
+    absl::flat_hash_set<absl::string_view> spellings;
+    for (const AxisSpec& axis : spec->axes) {
+      EXPECT_FALSE(axis.ref.id.empty());
+      for (absl::string_view spelling : axis.spellings) {
+        EXPECT_EQ(spelling.front(), '.') << spelling;
+        EXPECT_TRUE(spellings.insert(spelling).second) << spec->MnemonicText() << " spells " << spelling << " twice";
+      }
+    }
+    for (const Constraint& constraint : spec->constraints) EXPECT_FALSE(constraint.ref.id.empty());
+    for (const VersionGate& gate : spec->version_gates) EXPECT_FALSE(gate.ref.id.empty());
+    for (const TargetGate& gate : spec->target_gates) EXPECT_FALSE(gate.any_of.empty());
+    for (const FragmentRow& row : spec->fragments) EXPECT_GT(row.registers, 0);
+  }
+}
+
+// At most one fragment row may match any legal qualifier set.
+TEST(FamilySpecTest, FragmentRowsDoNotOverlap) {
+  for (const TargetInfo& info : AllTargets()) {
+    for (const FamilySpec* spec : AllFamilies()) {
+      for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, NewestPtxVersion(), info.target)) {
+        int matches = 0;
+        for (const FragmentRow& row : spec->fragments) matches += row.match.Holds(qualifiers) ? 1 : 0;
+        EXPECT_EQ(matches, 1) << spec->MnemonicText() << " on " << info.target.Name();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace matload

@@ -1,0 +1,24 @@
+// The ldmatrix family table (PTX ISA 9.0, 9.7.14.5.15).
+#ifndef MATLOAD_REFERENCE_LDMATRIX_TABLE_H_
+#define MATLOAD_REFERENCE_LDMATRIX_TABLE_H_
+
+#include "reference/family_spec.h"
+
+namespace matload::ldmatrix {
+
+// Axis indices, in the canonical order of the spec's Syntax block.
+enum Axis : int { kSync, kAligned, kShape, kNum, kTrans, kStateSpace, kType, kDstFmt, kSrcFmt };
+
+// Value indices of the multi-valued axes; single-valued axes use value 0.
+enum Shape : int { kM8n8, kM16n16, kM8n16 };
+enum Num : int { kX1, kX2, kX4 };
+enum SharedSpace : int { kShared, kSharedCta };
+enum Type : int { kB16, kB8 };
+enum SrcFmt : int { kB6x16P32, kB4x16P64 };
+
+// Spec returns the ldmatrix table.
+const FamilySpec& Spec();
+
+}  // namespace matload::ldmatrix
+
+#endif  // MATLOAD_REFERENCE_LDMATRIX_TABLE_H_

@@ -1,0 +1,30 @@
+// Register classes: which declared register types an operand accepts.
+#ifndef MATLOAD_REFERENCE_REGISTER_CLASS_H_
+#define MATLOAD_REFERENCE_REGISTER_CLASS_H_
+
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "reference/family_spec.h"
+#include "reference/spec_ref.h"
+
+namespace matload {
+
+// RegisterClassTypes lists the PTX register types (".b32") in `cls`.
+const std::vector<absl::string_view>& RegisterClassTypes(RegisterClass cls);
+
+// RegisterClassAccepts says whether a register declared `type` fits `cls`.
+bool RegisterClassAccepts(RegisterClass cls, absl::string_view type);
+
+// RegisterClassName spells the class for messages: "32-bit (.b32 .u32 ...)".
+absl::string_view RegisterClassName(RegisterClass cls);
+
+// kRegisterClassRef cites where the classes come from. The PTX sections say
+// only "32-bit registers" or "a vector that can hold the fragment", so every
+// class was measured against ptxas.
+inline constexpr SpecRef kRegisterClassRef{"operand.register-class", kPtxasQualifierMeasurement,
+                                           RuleSource::kMeasured};
+
+}  // namespace matload
+
+#endif  // MATLOAD_REFERENCE_REGISTER_CLASS_H_

@@ -1,0 +1,31 @@
+// SpecRef: where a rule of the instruction model comes from.
+#ifndef MATLOAD_REFERENCE_SPEC_REF_H_
+#define MATLOAD_REFERENCE_SPEC_REF_H_
+
+#include "absl/strings/string_view.h"
+
+namespace matload {
+
+// RuleSource separates what the PTX ISA text says from what matload had to
+// measure because the text is silent; reports print the two differently.
+enum class RuleSource : unsigned char {
+  kPtxIsa,    // stated by the PTX ISA section named in SpecRef::section
+  kMeasured,  // measured with a tool; SpecRef::section names the measurement
+};
+
+// SpecRef tags every rule, gate and table row with a stable id (used in
+// reasons, JSON and discrepancy lists) and the text it was taken from.
+struct SpecRef {
+  absl::string_view id;       // stable, e.g. "ldmatrix.target.m16n16-m8n16"
+  absl::string_view section;  // e.g. "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes"
+  RuleSource source = RuleSource::kPtxIsa;
+};
+
+// The measurement that the kMeasured rules cite. One place, so a new toolkit
+// measurement updates every rule's citation together.
+inline constexpr absl::string_view kPtxasQualifierMeasurement =
+    "measured with ptxas 13.0.88 on 2026-11-22; reports/measurements/ptxas-13.0-syntax.md";
+
+}  // namespace matload
+
+#endif  // MATLOAD_REFERENCE_SPEC_REF_H_

@@ -1,0 +1,25 @@
+// The wmma.load family table (PTX ISA 9.0, 9.7.14.4.3, with the fragment
+// table of 9.7.14.4.1 and the storage rules of 9.7.14.4.2).
+#ifndef MATLOAD_REFERENCE_WMMA_LOAD_TABLE_H_
+#define MATLOAD_REFERENCE_WMMA_LOAD_TABLE_H_
+
+#include "reference/family_spec.h"
+
+namespace matload::wmma {
+
+// Axis indices, in the canonical order of the spec's Syntax block.
+enum Axis : int { kMatrix, kSync, kAligned, kLayout, kShape, kStateSpace, kType };
+
+// Value indices of the multi-valued axes.
+enum Matrix : int { kA, kB, kC };
+enum Layout : int { kRow, kCol };
+enum Shape : int { kM16n16k16, kM8n32k16, kM32n8k16, kM16n16k8, kM8n8k4, kM8n8k32, kM8n8k128 };
+enum Space : int { kGlobal, kShared, kSharedCta };
+enum Type : int { kF16, kF32, kS32, kS8, kU8, kBf16, kTf32, kF64, kS4, kU4, kB1 };
+
+// Spec returns the wmma.load table.
+const FamilySpec& Spec();
+
+}  // namespace matload::wmma
+
+#endif  // MATLOAD_REFERENCE_WMMA_LOAD_TABLE_H_

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages matload builds with, and only those missing.
+# Every README command calls this first, so a fresh machine needs nothing else.
+# The CUDA toolkit (ptxas, cuda.h, libnvJitLink) is not a Debian package here:
+# it is expected at /usr/local/cuda, or wherever CUDA_HOME points.
+set -euo pipefail
+
+packages=(
+  clang-14            # the compiler (libFuzzer needs clang)
+  libclang-rt-14-dev  # libFuzzer and sanitizer runtimes
+  cmake
+  ninja-build
+  libabsl-dev         # status, strings, flags, containers, random
+  libgtest-dev        # GoogleTest and GoogleMock
+  libbenchmark-dev    # Google Benchmark
+  nlohmann-json3-dev  # JSON output
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  echo "install-deps: installing ${missing[*]}"
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+if [[ ! -x "$cuda_home/bin/ptxas" ]]; then
+  echo "install-deps: no ptxas at $cuda_home/bin/ptxas; set CUDA_HOME to a CUDA toolkit" >&2
+  exit 1
+fi
