@@ -1,0 +1,49 @@
+// Batch checking: one compiler run judges many snippets, and every message
+// is traced back to its snippet by line number.
+#ifndef MATLOAD_HARNESS_BATCH_CHECKER_H_
+#define MATLOAD_HARNESS_BATCH_CHECKER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/ptxas.h"
+#include "reference/ptx_version.h"
+#include "reference/raw_instruction.h"
+#include "reference/target.h"
+
+namespace matload {
+
+// CompilerVerdict is what the compiler said about one snippet.
+struct CompilerVerdict {
+  bool accepted = false;
+  std::vector<std::string> messages;  // its errors, in the order printed
+};
+
+// CheckWithPtxas judges `snippets` for (ptx, target) with as few ptxas runs as
+// possible, and gives each snippet the verdict a module of its own would get.
+//  - An empty module is assembled first: its errors (an unsupported .target,
+//    say) belong to every snippet.
+//  - Errors on a snippet's lines belong to it. Errors on no snippet's lines
+//    (ptxas names some lowering failures only by a helper symbol) are
+//    resolved by bisection: the unresolved snippets are split in halves and
+//    each half is judged on its own, down to single snippets.
+//  - A fatal error stops ptxas: the snippet it names is rejected and the
+//    rest are judged again in a fresh module.
+//  - ptxas reports some errors (operand lowering, wmma helper calls) only
+//    when the whole module passed its earlier checks (measured with ptxas
+//    13.0.88). So a snippet counts as accepted only once a module holding it
+//    assembled with no error; the clean snippets of a failed run are judged
+//    again, without the rejected ones, until that happens.
+absl::StatusOr<std::vector<CompilerVerdict>> CheckWithPtxas(const Ptxas& ptxas, const std::vector<Snippet>& snippets,
+                                                            PtxVersion ptx, Target target);
+
+// CheckTextsWithPtxas is CheckWithPtxas for snippets kept as text, such as
+// ones that do not parse (BuildTextModule).
+absl::StatusOr<std::vector<CompilerVerdict>> CheckTextsWithPtxas(const Ptxas& ptxas,
+                                                                 const std::vector<std::string>& texts,
+                                                                 PtxVersion ptx, Target target);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_BATCH_CHECKER_H_

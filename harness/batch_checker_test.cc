@@ -1,0 +1,106 @@
+#include "harness/batch_checker.h"
+
+#include <random>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "reference/enumerate.h"
+#include "reference/parser.h"
+#include "reference/printer.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+class BatchCheckerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+    ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+    ptxas_.emplace(*std::move(ptxas));
+  }
+  std::optional<Ptxas> ptxas_;
+};
+
+TEST_F(BatchCheckerTest, AttributesEachErrorToItsSnippet) {
+  std::vector<Snippet> snippets = {
+      *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"),
+      *ParseSnippet("ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];"),
+      *ParseSnippet("ldmatrix.sync.aligned.m8n8.x2.b16 {d0, d1}, [a];"),
+  };
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_90"));
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_TRUE((*verdicts)[0].accepted);
+  EXPECT_FALSE((*verdicts)[1].accepted);
+  EXPECT_THAT((*verdicts)[1].messages[0], HasSubstr("Unknown modifier '.x3'"));
+  EXPECT_TRUE((*verdicts)[2].accepted);
+}
+
+TEST_F(BatchCheckerTest, ModuleLevelErrorsBelongToEverySnippet) {
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(
+      *ptxas_, {*ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];")}, {7, 7}, *ParseTarget("sm_90"));
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_FALSE((*verdicts)[0].accepted);
+  EXPECT_THAT((*verdicts)[0].messages[0], HasSubstr("does not support .target sm_90"));
+}
+
+// A syntax error stops ptxas; the snippets after it must still be judged.
+TEST_F(BatchCheckerTest, ContinuesAfterAFatalError) {
+  Snippet broken = *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];");
+  broken.instruction.operands.push_back(RegisterOperand{"{"});  // prints as a syntax error
+  std::vector<Snippet> snippets = {*ParseSnippet("ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];"), broken,
+                                   *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"),
+                                   *ParseSnippet("ldmatrix.sync.aligned.m8n8.x4.b16 {d}, [a];")};
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_90"));
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_FALSE((*verdicts)[0].accepted);
+  EXPECT_FALSE((*verdicts)[1].accepted);
+  EXPECT_THAT((*verdicts)[1].messages[0], HasSubstr("syntax error"));
+  EXPECT_TRUE((*verdicts)[2].accepted);
+  EXPECT_FALSE((*verdicts)[3].accepted);
+}
+
+// Errors ptxas reports only for an otherwise clean module (operand lowering)
+// or on no line at all (wmma helper calls) still reach the right snippet.
+TEST_F(BatchCheckerTest, FindsLatePhaseAndUnattributedErrors) {
+  std::vector<Snippet> snippets = {
+      *ParseSnippet("ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];"),
+      *ParseSnippet(".reg .b16 h; .reg .b32 d; ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [h];"),
+      *ParseSnippet("wmma.load.c.sync.aligned.row.m16n16k8.f16 {x0, x1, x2, x3}, [p];"),
+      *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"),
+  };
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_80"));
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_FALSE((*verdicts)[0].accepted);
+  EXPECT_FALSE((*verdicts)[1].accepted);
+  EXPECT_THAT((*verdicts)[1].messages[0], HasSubstr("Arguments mismatch for instruction 'mov'"));
+  EXPECT_FALSE((*verdicts)[2].accepted);
+  EXPECT_THAT((*verdicts)[2].messages[0], HasSubstr("__cuda_sm7x_wmma_m16n16k8_acc_f16"));
+  EXPECT_TRUE((*verdicts)[3].accepted);
+}
+
+// Batch verdicts equal one-snippet verdicts on a random sample of legal and
+// near-miss forms.
+TEST_F(BatchCheckerTest, BatchVerdictsEqualSingleSnippetVerdicts) {
+  for (const char* name : {"sm_80", "sm_100a"}) {
+    const Target target = *ParseTarget(name);
+    std::vector<Snippet> pool;
+    for (const Form& form : LegalForms({9, 0}, target)) pool.push_back({StandardRegisterFile(), ToRaw(form)});
+    for (RawInstruction& raw : NearMissInstructions({9, 0}, target)) pool.push_back({StandardRegisterFile(), raw});
+    std::mt19937 random(7);
+    std::shuffle(pool.begin(), pool.end(), random);
+    pool.resize(120);
+    absl::StatusOr<std::vector<CompilerVerdict>> batch = CheckWithPtxas(*ptxas_, pool, {9, 0}, target);
+    ASSERT_TRUE(batch.ok()) << batch.status();
+    for (size_t i = 0; i < pool.size(); ++i) {
+      absl::StatusOr<std::vector<CompilerVerdict>> single = CheckWithPtxas(*ptxas_, {pool[i]}, {9, 0}, target);
+      ASSERT_TRUE(single.ok()) << single.status();
+      EXPECT_EQ((*batch)[i].accepted, (*single)[0].accepted) << name << ": " << PrintRaw(pool[i].instruction);
+      EXPECT_EQ((*batch)[i].messages, (*single)[0].messages) << name << ": " << PrintRaw(pool[i].instruction);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace matload

@@ -1,0 +1,66 @@
+// DiscrepancyRegistry: the one checked-in list of known disagreements between
+// the spec (as the model states it) and a toolchain.
+//
+// Every entry says what it matches, which way the toolchain differs, the rule
+// the model applies, the toolchain's message, and a one-line judgement. Tests
+// fail on a disagreement no entry explains, and on an entry that no longer
+// reproduces, so the list stays exactly as long as the truth.
+#ifndef MATLOAD_HARNESS_DISCREPANCY_REGISTRY_H_
+#define MATLOAD_HARNESS_DISCREPANCY_REGISTRY_H_
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "reference/target.h"
+
+namespace matload {
+
+// Direction says which side accepts.
+enum class Direction : unsigned char {
+  kToolchainAccepts,  // the model says illegal, the toolchain accepts
+  kToolchainRejects,  // the model says legal, the toolchain rejects
+};
+
+// DiscrepancyEntry is one known disagreement.
+struct DiscrepancyEntry {
+  std::string id;
+  std::string pattern;       // ECMAScript regex over the case text
+  std::vector<Target> targets;  // empty: every target
+  Direction direction = Direction::kToolchainAccepts;
+  std::string rule;           // the model's rule id
+  std::string toolchain;      // "ptxas 13.0.88"
+  std::string toolchain_message;
+  std::string judgement;      // one line: whose error it is, and why
+  std::string example;        // a standalone snippet that shows it
+  std::string link;           // optional
+  std::regex compiled;
+};
+
+// DiscrepancyRegistry is the loaded list.
+class DiscrepancyRegistry {
+ public:
+  // Load reads the registry JSON. Malformed JSON, a missing field, a bad
+  // regex or an unknown target is a kInvalidArgument error naming the entry.
+  static absl::StatusOr<DiscrepancyRegistry> Load(const std::string& path);
+  static absl::StatusOr<DiscrepancyRegistry> Parse(absl::string_view json);
+
+  // Find returns the entry that explains a disagreement on `case_text`
+  // (an instruction, or ".version V .target T") for `target`, or nullptr.
+  const DiscrepancyEntry* Find(absl::string_view case_text, Target target, Direction direction) const;
+
+  const std::vector<DiscrepancyEntry>& entries() const { return entries_; }
+
+ private:
+  std::vector<DiscrepancyEntry> entries_;
+};
+
+// DefaultRegistryPath is corpora/known_discrepancies.json under the source
+// tree ($MATLOAD_SOURCE_DIR, else the current directory).
+std::string DefaultRegistryPath();
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_DISCREPANCY_REGISTRY_H_

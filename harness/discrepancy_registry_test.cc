@@ -1,0 +1,49 @@
+#include "harness/discrepancy_registry.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr absl::string_view kEntry = R"json({"discrepancies": [{
+  "id": "dup-sync", "pattern": "\\.sync\\.sync\\b", "direction": "toolchain-accepts",
+  "targets": ["sm_90"], "rule": "syntax.duplicate-qualifier", "toolchain": "ptxas 13.0.88",
+  "toolchain_message": "(accepted)", "judgement": "lenient", "example": "ldmatrix.sync.sync ..."}]})json";
+
+TEST(DiscrepancyRegistryTest, MatchesByPatternTargetAndDirection) {
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Parse(kEntry);
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  EXPECT_NE(registry->Find("ldmatrix.sync.sync.aligned.m8n8.x1.b16 {a}, [p];", sm90, Direction::kToolchainAccepts),
+            nullptr);
+  EXPECT_EQ(registry->Find("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", sm90, Direction::kToolchainAccepts), nullptr);
+  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", *ParseTarget("sm_80"), Direction::kToolchainAccepts),
+            nullptr);
+  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainRejects), nullptr);
+}
+
+TEST(DiscrepancyRegistryTest, RejectsCorruptRegistriesWithTheEntryNamed) {
+  EXPECT_THAT(std::string(DiscrepancyRegistry::Parse("{not json").status().message()), HasSubstr("not valid JSON"));
+  EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(R"({"discrepancies": [{"id": "x"}]})").status().message()),
+              HasSubstr("entry 0: missing field 'pattern'"));
+  std::string bad_regex(kEntry);
+  const std::string pattern = R"("\\.sync\\.sync\\b")";
+  bad_regex.replace(bad_regex.find(pattern), pattern.size(), R"("(unclosed")");
+  EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(bad_regex).status().message()), HasSubstr("dup-sync: bad pattern"));
+  std::string bad_target(kEntry);
+  bad_target.replace(bad_target.find("sm_90"), 5, "sm_91");
+  EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(bad_target).status().message()), HasSubstr("unknown target"));
+  EXPECT_EQ(DiscrepancyRegistry::Load("/nonexistent/registry.json").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(DiscrepancyRegistryTest, TheCheckedInRegistryLoads) {
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  EXPECT_FALSE(registry->entries().empty());
+}
+
+}  // namespace
+}  // namespace matload
