@@ -3,10 +3,8 @@
 // ten targets the model's verdict, and its reason, must match ptxas's.
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "absl/strings/match.h"
-#include "absl/types/span.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -33,32 +31,23 @@ struct Example {
 std::vector<Example> LoadExamples() {
   std::ifstream file(SourceTreePath("corpora/spec_examples.txt"));
   EXPECT_TRUE(file.good()) << "cannot read " << SourceTreePath("corpora/spec_examples.txt");
-  std::stringstream content;
-  content << file.rdbuf();
   std::vector<Example> examples;
-  const std::string all = content.str();
-  std::vector<absl::string_view> blocks = absl::StrSplit(all, "\n## ");
-  // blocks[0] is the file's header comment.
-  for (absl::string_view block : absl::MakeConstSpan(blocks).subspan(1)) {
-    Example example;
-    std::vector<std::string> body;
-    bool first = true;
-    for (absl::string_view line : absl::StrSplit(block, '\n')) {
-      if (first) {
-        example.name = std::string(line);
-        first = false;
-      } else if (absl::ConsumePrefix(&line, "# target: ")) {
-        example.target = std::string(line);
-      } else if (absl::ConsumePrefix(&line, "# expect: ")) {
-        example.expect = std::string(line);
-      } else if (absl::ConsumePrefix(&line, "# in-context: ")) {
-        example.in_context = std::string(line);
-      } else if (!absl::StartsWith(line, "#")) {
-        body.emplace_back(line);
-      }
+  Example example;
+  std::string text;
+  while (std::getline(file, text)) {
+    absl::string_view line = text;
+    if (absl::ConsumePrefix(&line, "# ## ")) {
+      example = Example{.name = std::string(line)};
+    } else if (absl::ConsumePrefix(&line, "# target: ")) {
+      example.target = std::string(line);
+    } else if (absl::ConsumePrefix(&line, "# expect: ")) {
+      example.expect = std::string(line);
+    } else if (absl::ConsumePrefix(&line, "# in-context: ")) {
+      example.in_context = std::string(line);
+    } else if (!line.empty() && line[0] != '#') {
+      example.text = std::string(line);
+      examples.push_back(example);
     }
-    example.text = std::string(absl::StripAsciiWhitespace(absl::StrJoin(body, "\n")));
-    examples.push_back(example);
   }
   return examples;
 }

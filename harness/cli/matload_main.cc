@@ -1,0 +1,87 @@
+// matload: differential fuzzing and conformance for PTX warp-level matrix
+// loads (wmma.load, ldmatrix, tcgen05.ld).
+//
+//   matload check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')
+//   matload forms --target T [--ptx V] [--illegal]
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/cli/check_command.h"
+#include "harness/cli/forms_command.h"
+
+ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
+ABSL_FLAG(std::string, ptx, "9.0", "PTX ISA version the module declares (.version).");
+ABSL_FLAG(bool, json, false, "check: write one JSON object per snippet and target.");
+ABSL_FLAG(std::string, file, "", "check: read snippets from this file, one per line ('#' lines skipped).");
+ABSL_FLAG(bool, illegal, false, "forms: print the near-miss illegal forms instead of the legal ones.");
+
+namespace matload {
+namespace {
+
+constexpr char kUsage[] =
+    "matload COMMAND [flags]\n"
+    "  check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')\n"
+    "        the model's verdict: legal, or illegal with every reason\n"
+    "  forms --target T [--ptx V] [--illegal]\n"
+    "        every legal (or near-miss illegal) form, one canonical spelling per line";
+
+int Fail(absl::string_view message) {
+  std::cerr << "matload: " << message << "\n";
+  return 2;
+}
+
+int RunCheck(const std::vector<std::string>& arguments) {
+  absl::StatusOr<std::vector<Target>> targets = ParseTargetList(absl::GetFlag(FLAGS_target));
+  if (!targets.ok()) return Fail(absl::StrCat("--target: ", targets.status().message()));
+  absl::StatusOr<PtxVersion> ptx = ParsePtxVersion(absl::GetFlag(FLAGS_ptx));
+  if (!ptx.ok()) return Fail(absl::StrCat("--ptx: ", ptx.status().message()));
+  std::vector<LabeledSnippet> snippets;
+  const std::string file = absl::GetFlag(FLAGS_file);
+  if (!file.empty()) {
+    if (!arguments.empty()) return Fail("give either --file or a snippet, not both");
+    absl::StatusOr<std::vector<LabeledSnippet>> read = ReadSnippetFile(file);
+    if (!read.ok()) return Fail(read.status().message());
+    snippets = *std::move(read);
+  } else if (arguments.size() == 1) {
+    snippets.push_back({"argv", arguments[0]});
+  } else {
+    return Fail("check needs one snippet argument (quote it) or --file F");
+  }
+  WriteCheck(snippets, *targets, *ptx, absl::GetFlag(FLAGS_json), std::cout);
+  return 0;
+}
+
+int RunForms(const std::vector<std::string>& arguments) {
+  if (!arguments.empty()) return Fail(absl::StrCat("forms takes no arguments, got '", arguments[0], "'"));
+  absl::StatusOr<std::vector<Target>> targets = ParseTargetList(absl::GetFlag(FLAGS_target));
+  if (!targets.ok()) return Fail(absl::StrCat("--target: ", targets.status().message()));
+  if (targets->size() != 1) return Fail("forms takes exactly one --target");
+  absl::StatusOr<PtxVersion> ptx = ParsePtxVersion(absl::GetFlag(FLAGS_ptx));
+  if (!ptx.ok()) return Fail(absl::StrCat("--ptx: ", ptx.status().message()));
+  if (!TargetExistsIn(targets->front(), *ptx)) {
+    return Fail(absl::StrCat(".target ", targets->front().Name(), " does not exist in PTX ISA ", ptx->ToString()));
+  }
+  WriteForms(*ptx, targets->front(), absl::GetFlag(FLAGS_illegal), std::cout);
+  return 0;
+}
+
+}  // namespace
+}  // namespace matload
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(matload::kUsage);
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() < 2) return matload::Fail(absl::StrCat("no command\n", matload::kUsage));
+  const std::string command = positional[1];
+  const std::vector<std::string> arguments(positional.begin() + 2, positional.end());
+  if (command == "check") return matload::RunCheck(arguments);
+  if (command == "forms") return matload::RunForms(arguments);
+  return matload::Fail(absl::StrCat("unknown command '", command, "'\n", matload::kUsage));
+}
