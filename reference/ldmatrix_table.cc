@@ -132,4 +132,6 @@ const FamilySpec& Spec() {
   return *kSpec;
 }
 
+int RowsPerMatrix(Shape shape) { return shape == kM16n16 ? 16 : 8; }
+
 }  // namespace matload::ldmatrix

@@ -19,6 +19,14 @@ enum SrcFmt : int { kB6x16P32, kB4x16P64 };
 // Spec returns the ldmatrix table.
 const FamilySpec& Spec();
 
+// RowsPerMatrix is the number of row addresses one matrix of `shape` takes,
+// one per lane (8 for .m8n8 and .m8n16, 16 for .m16n16).
+int RowsPerMatrix(Shape shape);
+
+// kRowBytes is the size of every source row: 8 x 16-bit, 16 x 8-bit, or
+// packed 6/4-bit data with its padding.
+inline constexpr int kRowBytes = 16;
+
 }  // namespace matload::ldmatrix
 
 #endif  // MATLOAD_REFERENCE_LDMATRIX_TABLE_H_

@@ -183,7 +183,7 @@ std::vector<Reason> QualifierReasons(const FamilySpec& spec, const QualifierSet&
   for (const VersionGate& gate : spec.version_gates) {
     if (gate.when.Holds(qualifiers) && ptx < gate.minimum) {
       reasons.push_back({ReasonCode::kPtxVersion, gate.ref,
-                         absl::StrCat(gate.feature, " requires PTX ISA ", gate.minimum.ToString(), ", not ",
+                         absl::StrCat(gate.feature, ": requires PTX ISA ", gate.minimum.ToString(), ", not ",
                                       ptx.ToString())});
     }
   }
@@ -193,7 +193,7 @@ std::vector<Reason> QualifierReasons(const FamilySpec& spec, const QualifierSet&
     for (const TargetClause& clause : gate.any_of) available = available || clause.Matches(target, ptx);
     if (!available) {
       reasons.push_back({ReasonCode::kTarget, gate.ref,
-                         absl::StrCat(gate.feature, " is not supported on ", target.Name(), " at PTX ISA ",
+                         absl::StrCat(gate.feature, ": not supported on ", target.Name(), " at PTX ISA ",
                                       ptx.ToString(), "; it needs ", ClausesText(gate.any_of))});
     }
   }

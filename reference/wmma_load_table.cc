@@ -152,4 +152,17 @@ const FamilySpec& Spec() {
   return *kSpec;
 }
 
+Geometry ShapeGeometry(Shape shape) {
+  // Indexed by Shape; the numbers are the shape's name.
+  static constexpr Geometry kGeometry[] = {{16, 16, 16}, {8, 32, 16}, {32, 8, 16}, {16, 16, 8},
+                                           {8, 8, 4},    {8, 8, 32},  {8, 8, 128}};
+  return kGeometry[shape];
+}
+
+int ElementBits(Type type) {
+  // Indexed by Type: .f16 .f32 .s32 .s8 .u8 .bf16 .tf32 .f64 .s4 .u4 .b1.
+  static constexpr int kBits[] = {16, 32, 32, 8, 8, 16, 32, 64, 4, 4, 1};
+  return kBits[type];
+}
+
 }  // namespace matload::wmma

@@ -20,6 +20,17 @@ enum Type : int { kF16, kF32, kS32, kS8, kU8, kBf16, kTf32, kF64, kS4, kU4, kB1 
 // Spec returns the wmma.load table.
 const FamilySpec& Spec();
 
+// Geometry is the M, N and K of a .shape value (".m16n16k8": 16, 16, 8).
+struct Geometry {
+  int m;
+  int n;
+  int k;
+};
+Geometry ShapeGeometry(Shape shape);
+
+// ElementBits is the width of one matrix element of a .type value.
+int ElementBits(Type type);
+
 }  // namespace matload::wmma
 
 #endif  // MATLOAD_REFERENCE_WMMA_LOAD_TABLE_H_
