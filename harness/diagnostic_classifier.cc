@@ -13,7 +13,7 @@ struct Pattern {
 };
 
 // The patterns, most specific first; the first that matches wins. Each was
-// seen from ptxas 13.0.88 (reports/measurements/ptxas-13.0-syntax.md).
+// seen from ptxas 13.0.88 (reports/model-vs-ptxas/ptxas-13.0.88.md).
 const std::vector<Pattern>& Patterns() {
   static const auto* const kPatterns = new std::vector<Pattern>{
       {"Parsing error", {RC::kSyntax}},

@@ -53,7 +53,7 @@ class QualifierSet {
 };
 
 // Placement says where an axis's qualifier may be written. ptxas accepts the
-// other qualifiers in any order (measured; reports/measurements).
+// other qualifiers in any order (measured; reports/model-vs-ptxas/).
 enum class Placement : unsigned char {
   kAnywhere,
   kRightAfterMnemonic,  // part of the opcode: wmma.load.a, tcgen05.ld.red

@@ -24,7 +24,7 @@ struct SpecRef {
 // The measurement that the kMeasured rules cite. One place, so a new toolkit
 // measurement updates every rule's citation together.
 inline constexpr absl::string_view kPtxasQualifierMeasurement =
-    "measured with ptxas 13.0.88 on 2026-11-22; reports/measurements/ptxas-13.0-syntax.md";
+    "measured with ptxas 13.0.88 on 2026-11-22; reports/model-vs-ptxas/ptxas-13.0.88.md";
 
 }  // namespace matload
 
