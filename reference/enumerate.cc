@@ -30,20 +30,22 @@ std::vector<Declaration> BuildRegisterFile() {
   return file;
 }
 
-// RegisterNames returns `count` destination names of class `cls`, or of the
-// pool named by `prefix` when given.
+// RegisterNames returns `count` register names of the StandardRegisterFile
+// pool `prefix`: "%r0", "%r1", ...
 std::vector<std::string> RegisterNames(absl::string_view prefix, int count) {
   std::vector<std::string> names;
   for (int i = 0; i < count; ++i) names.push_back(absl::StrCat(prefix, i));
   return names;
 }
 
+// DestinationPool names the StandardRegisterFile pool that fits the
+// destination registers of `signature`.
 absl::string_view DestinationPool(const OperandSignature& signature) {
   return signature.destination_class == RegisterClass::kFloat64 ? "%rd" : "%r";
 }
 
-// Product calls `visit` with every qualifier set of `spec` (each axis absent
-// or one of its values).
+// ForEachQualifierSet calls `visit` with every qualifier set of `spec`
+// (each axis absent or one of its values).
 template <typename Visit>
 void ForEachQualifierSet(const FamilySpec& spec, QualifierSet& current, int axis, const Visit& visit) {
   if (axis == static_cast<int>(spec.axes.size())) {

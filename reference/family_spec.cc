@@ -64,7 +64,7 @@ std::optional<OperandSignature> FamilySpec::Signature(const QualifierSet& qualif
       .redval = operands.redval_axis != kAbsent && qualifiers.Present(operands.redval_axis),
       .address = operands.address,
       .stride = operands.stride_allowed,
-      .half_split_offset = operands.has_half_split && operands.half_split_when.Holds(qualifiers),
+      .half_split_offset = operands.half_split_when.has_value() && operands.half_split_when->Holds(qualifiers),
       .destination_ref = row->ref,
   };
   if (operands.state_space_axis != kAbsent && qualifiers.Present(operands.state_space_axis)) {

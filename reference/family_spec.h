@@ -168,8 +168,7 @@ struct OperandRules {
   std::vector<StateSpace> state_space_of_value;  // per value of that axis
   bool stride_allowed = false;
   int redval_axis = kAbsent;           // redval present iff this axis is present
-  Condition half_split_when;           // immHalfSplitoff required iff this holds
-  bool has_half_split = false;
+  std::optional<Condition> half_split_when;  // immHalfSplitoff required iff this holds
   SpecRef ref;
 };
 

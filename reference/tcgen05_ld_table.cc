@@ -94,8 +94,7 @@ FamilySpec Build() {
   spec.fragment_table_ref = kTable49;
   spec.operands = {.address = AddressKind::kTensorMemory,
                    .redval_axis = kRed,
-                   .half_split_when = {{OneOf(kShape, {k16x32bx2})}},
-                   .has_half_split = true,
+                   .half_split_when = Condition{{OneOf(kShape, {k16x32bx2})}},
                    .ref = kOperands};
   spec.runtime_rules = {
       {RuntimeHazard::kNonUniformOperands, {}, {}, "taddr differs between lanes", kUniformUb},
