@@ -1,0 +1,57 @@
+// Verdicts per second from ptxas: one module per instruction against the
+// batch checker, side by side on the same forms in one run.
+#include <random>
+
+#include "benchmark/benchmark.h"
+#include "harness/batch_checker.h"
+#include "reference/enumerate.h"
+
+namespace matload {
+namespace {
+
+// Forms returns every legal and near-miss form for sm_90 at PTX 9.0, shuffled
+// with a fixed seed, so both benchmarks judge the same mix.
+const std::vector<Snippet>& Forms() {
+  static const auto* const kForms = [] {
+    auto* forms = new std::vector<Snippet>();
+    const Target target{90};
+    for (const Form& form : LegalForms({9, 0}, target)) forms->push_back({StandardRegisterFile(), ToRaw(form)});
+    for (RawInstruction& raw : NearMissInstructions({9, 0}, target)) forms->push_back({StandardRegisterFile(), raw});
+    std::shuffle(forms->begin(), forms->end(), std::mt19937(1));
+    return forms;
+  }();
+  return *kForms;
+}
+
+const Ptxas& ThePtxas() {
+  static const Ptxas* const kPtxas = new Ptxas(*Ptxas::Open(Ptxas::DefaultPath()));
+  return *kPtxas;
+}
+
+void BM_OneModulePerInstruction(benchmark::State& state) {
+  const std::vector<Snippet>& forms = Forms();
+  size_t next = 0;
+  for (auto _ : state) {
+    auto verdicts = CheckWithPtxas(ThePtxas(), {forms[next++ % forms.size()]}, {9, 0}, Target{90});
+    if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
+  }
+  state.counters["verdicts_per_second"] = benchmark::Counter(state.iterations(), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_OneModulePerInstruction)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
+
+void BM_BatchChecker(benchmark::State& state) {
+  const std::vector<Snippet>& forms = Forms();
+  for (auto _ : state) {
+    auto verdicts = CheckWithPtxas(ThePtxas(), forms, {9, 0}, Target{90});
+    if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
+  }
+  state.counters["verdicts_per_second"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * forms.size()), benchmark::Counter::kIsRate);
+  state.counters["forms"] = static_cast<double>(forms.size());
+}
+BENCHMARK(BM_BatchChecker)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
+
+}  // namespace
+}  // namespace matload
+
+BENCHMARK_MAIN();
