@@ -4,6 +4,7 @@
 
 #include "benchmark/benchmark.h"
 #include "harness/batch_checker.h"
+#include "harness/ptxas.h"
 #include "reference/enumerate.h"
 
 namespace matload {
@@ -32,7 +33,7 @@ void BM_OneModulePerInstruction(benchmark::State& state) {
   const std::vector<Snippet>& forms = Forms();
   size_t next = 0;
   for (auto _ : state) {
-    auto verdicts = CheckWithPtxas(ThePtxas(), {forms[next++ % forms.size()]}, {9, 0}, Target{90});
+    auto verdicts = CheckSnippets(ThePtxas(), {forms[next++ % forms.size()]}, {9, 0}, Target{90});
     if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
   }
   state.counters["verdicts_per_second"] = benchmark::Counter(state.iterations(), benchmark::Counter::kIsRate);
@@ -42,7 +43,7 @@ BENCHMARK(BM_OneModulePerInstruction)->Unit(benchmark::kMillisecond)->MinTime(5.
 void BM_BatchChecker(benchmark::State& state) {
   const std::vector<Snippet>& forms = Forms();
   for (auto _ : state) {
-    auto verdicts = CheckWithPtxas(ThePtxas(), forms, {9, 0}, Target{90});
+    auto verdicts = CheckSnippets(ThePtxas(), forms, {9, 0}, Target{90});
     if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
   }
   state.counters["verdicts_per_second"] =

@@ -29,10 +29,10 @@ struct RunOutcome {
 // ModuleBuilder writes a module holding the snippets at `indices`.
 using ModuleBuilder = std::function<PtxModule(const std::vector<size_t>& indices)>;
 
-absl::StatusOr<RunOutcome> RunOnce(const Ptxas& ptxas, const ModuleBuilder& build, const std::vector<size_t>& indices,
+absl::StatusOr<RunOutcome> RunOnce(const CompileOracle& compiler, const ModuleBuilder& build, const std::vector<size_t>& indices,
                                    Target target, std::vector<CompilerVerdict>& verdicts) {
   PtxModule module = build(indices);
-  absl::StatusOr<AssembleResult> result = ptxas.Assemble(module.text, target);
+  absl::StatusOr<AssembleResult> result = compiler.Assemble(module.text, target);
   if (!result.ok()) return result.status();
   RunOutcome outcome{.accepted = result->accepted, .judged = indices.size()};
   for (const Diagnostic& diagnostic : result->diagnostics) {
@@ -51,11 +51,11 @@ absl::StatusOr<RunOutcome> RunOnce(const Ptxas& ptxas, const ModuleBuilder& buil
   return outcome;
 }
 
-// Check is the batch algorithm of CheckWithPtxas over `count` snippets.
-absl::StatusOr<std::vector<CompilerVerdict>> Check(const Ptxas& ptxas, size_t count, const ModuleBuilder& build,
+// Check is the batch algorithm of CheckSnippets over `count` snippets.
+absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler, size_t count, const ModuleBuilder& build,
                                                    Target target) {
   std::vector<CompilerVerdict> verdicts(count);
-  absl::StatusOr<RunOutcome> empty = RunOnce(ptxas, build, {}, target, verdicts);
+  absl::StatusOr<RunOutcome> empty = RunOnce(compiler, build, {}, target, verdicts);
   if (!empty.ok()) return empty.status();
   if (!empty->accepted) {
     for (CompilerVerdict& verdict : verdicts) verdict.messages = empty->module_errors;
@@ -71,7 +71,7 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const Ptxas& ptxas, size_t co
     std::vector<size_t> pending = std::move(work.back());
     work.pop_back();
     if (pending.empty()) continue;
-    absl::StatusOr<RunOutcome> outcome = RunOnce(ptxas, build, pending, target, verdicts);
+    absl::StatusOr<RunOutcome> outcome = RunOnce(compiler, build, pending, target, verdicts);
     if (!outcome.ok()) return outcome.status();
     const bool unattributed = !outcome->module_errors.empty();
     std::vector<size_t> judged(pending.begin(), pending.begin() + static_cast<long>(outcome->judged));
@@ -92,7 +92,7 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const Ptxas& ptxas, size_t co
         for (size_t index : judged) any_attributed = any_attributed || !verdicts[index].messages.empty();
         if (!any_attributed) {
           return absl::InternalError(
-              absl::StrCat("ptxas rejected a module for ", target.Name(), " without saying why"));
+              absl::StrCat(compiler.Tool(), " rejected a module for ", target.Name(), " without saying why"));
         }
       }
       std::vector<size_t> clean;
@@ -114,19 +114,19 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const Ptxas& ptxas, size_t co
 
 }  // namespace
 
-absl::StatusOr<std::vector<CompilerVerdict>> CheckWithPtxas(const Ptxas& ptxas, const std::vector<Snippet>& snippets,
+absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler, const std::vector<Snippet>& snippets,
                                                             PtxVersion ptx, Target target) {
-  return Check(ptxas, snippets.size(), [&](const std::vector<size_t>& indices) {
+  return Check(compiler, snippets.size(), [&](const std::vector<size_t>& indices) {
     std::vector<Snippet> batch;
     for (size_t index : indices) batch.push_back(snippets[index]);
     return BuildModule(batch, ptx, target);
   }, target);
 }
 
-absl::StatusOr<std::vector<CompilerVerdict>> CheckTextsWithPtxas(const Ptxas& ptxas,
+absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
                                                                  const std::vector<std::string>& texts,
                                                                  PtxVersion ptx, Target target) {
-  return Check(ptxas, texts.size(), [&](const std::vector<size_t>& indices) {
+  return Check(compiler, texts.size(), [&](const std::vector<size_t>& indices) {
     std::vector<std::string> batch;
     for (size_t index : indices) batch.push_back(texts[index]);
     return BuildTextModule(batch, ptx, target);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/ptxas.h"
+#include "harness/compile_oracle.h"
 #include "reference/ptx_version.h"
 #include "reference/raw_instruction.h"
 #include "reference/target.h"
@@ -20,7 +20,7 @@ struct CompilerVerdict {
   std::vector<std::string> messages;  // its errors, in the order printed
 };
 
-// CheckWithPtxas judges `snippets` for (ptx, target) with as few ptxas runs as
+// CheckSnippets judges `snippets` for (ptx, target) with as few compiler runs as
 // possible, and gives each snippet the verdict a module of its own would get.
 //  - An empty module is assembled first: its errors (an unsupported .target,
 //    say) belong to every snippet.
@@ -35,14 +35,15 @@ struct CompilerVerdict {
 //    13.0.88). So a snippet counts as accepted only once a module holding it
 //    assembled with no error; the clean snippets of a failed run are judged
 //    again, without the rejected ones, until that happens.
-absl::StatusOr<std::vector<CompilerVerdict>> CheckWithPtxas(const Ptxas& ptxas, const std::vector<Snippet>& snippets,
-                                                            PtxVersion ptx, Target target);
+absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler,
+                                                           const std::vector<Snippet>& snippets, PtxVersion ptx,
+                                                           Target target);
 
-// CheckTextsWithPtxas is CheckWithPtxas for snippets kept as text, such as
-// ones that do not parse (BuildTextModule).
-absl::StatusOr<std::vector<CompilerVerdict>> CheckTextsWithPtxas(const Ptxas& ptxas,
-                                                                 const std::vector<std::string>& texts,
-                                                                 PtxVersion ptx, Target target);
+// CheckTexts is CheckSnippets for snippets kept as text, such as ones that
+// do not parse (BuildTextModule).
+absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
+                                                        const std::vector<std::string>& texts, PtxVersion ptx,
+                                                        Target target);
 
 }  // namespace matload
 

@@ -1,4 +1,5 @@
 #include "harness/batch_checker.h"
+#include "harness/ptxas.h"
 
 #include <random>
 
@@ -29,7 +30,7 @@ TEST_F(BatchCheckerTest, AttributesEachErrorToItsSnippet) {
       *ParseSnippet("ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];"),
       *ParseSnippet("ldmatrix.sync.aligned.m8n8.x2.b16 {d0, d1}, [a];"),
   };
-  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_90"));
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_90"));
   ASSERT_TRUE(verdicts.ok()) << verdicts.status();
   EXPECT_TRUE((*verdicts)[0].accepted);
   EXPECT_FALSE((*verdicts)[1].accepted);
@@ -38,7 +39,7 @@ TEST_F(BatchCheckerTest, AttributesEachErrorToItsSnippet) {
 }
 
 TEST_F(BatchCheckerTest, ModuleLevelErrorsBelongToEverySnippet) {
-  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(
       *ptxas_, {*ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];")}, {7, 7}, *ParseTarget("sm_90"));
   ASSERT_TRUE(verdicts.ok()) << verdicts.status();
   EXPECT_FALSE((*verdicts)[0].accepted);
@@ -52,7 +53,7 @@ TEST_F(BatchCheckerTest, ContinuesAfterAFatalError) {
   std::vector<Snippet> snippets = {*ParseSnippet("ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];"), broken,
                                    *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"),
                                    *ParseSnippet("ldmatrix.sync.aligned.m8n8.x4.b16 {d}, [a];")};
-  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_90"));
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_90"));
   ASSERT_TRUE(verdicts.ok()) << verdicts.status();
   EXPECT_FALSE((*verdicts)[0].accepted);
   EXPECT_FALSE((*verdicts)[1].accepted);
@@ -70,7 +71,7 @@ TEST_F(BatchCheckerTest, FindsLatePhaseAndUnattributedErrors) {
       *ParseSnippet("wmma.load.c.sync.aligned.row.m16n16k8.f16 {x0, x1, x2, x3}, [p];"),
       *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"),
   };
-  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_80"));
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(*ptxas_, snippets, {9, 0}, *ParseTarget("sm_80"));
   ASSERT_TRUE(verdicts.ok()) << verdicts.status();
   EXPECT_FALSE((*verdicts)[0].accepted);
   EXPECT_FALSE((*verdicts)[1].accepted);
@@ -91,10 +92,10 @@ TEST_F(BatchCheckerTest, BatchVerdictsEqualSingleSnippetVerdicts) {
     std::mt19937 random(7);
     std::shuffle(pool.begin(), pool.end(), random);
     pool.resize(120);
-    absl::StatusOr<std::vector<CompilerVerdict>> batch = CheckWithPtxas(*ptxas_, pool, {9, 0}, target);
+    absl::StatusOr<std::vector<CompilerVerdict>> batch = CheckSnippets(*ptxas_, pool, {9, 0}, target);
     ASSERT_TRUE(batch.ok()) << batch.status();
     for (size_t i = 0; i < pool.size(); ++i) {
-      absl::StatusOr<std::vector<CompilerVerdict>> single = CheckWithPtxas(*ptxas_, {pool[i]}, {9, 0}, target);
+      absl::StatusOr<std::vector<CompilerVerdict>> single = CheckSnippets(*ptxas_, {pool[i]}, {9, 0}, target);
       ASSERT_TRUE(single.ok()) << single.status();
       EXPECT_EQ((*batch)[i].accepted, (*single)[0].accepted) << name << ": " << PrintRaw(pool[i].instruction);
       EXPECT_EQ((*batch)[i].messages, (*single)[0].messages) << name << ": " << PrintRaw(pool[i].instruction);

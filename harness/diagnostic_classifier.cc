@@ -66,7 +66,9 @@ const std::vector<Pattern>& Patterns() {
 }  // namespace
 
 bool IsSummaryMessage(absl::string_view message) {
-  return absl::StrContains(message, "Ptx assembly aborted due to errors");
+  // ptxas's closing line, and nvJitLink's.
+  return absl::StrContains(message, "Ptx assembly aborted due to errors") ||
+         absl::StrContains(message, "NVJITLINK_ERROR_PTX_COMPILE");
 }
 
 std::vector<ReasonCode> ClassifyPtxasMessage(absl::string_view message) {

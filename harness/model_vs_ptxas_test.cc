@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/batch_checker.h"
+#include "harness/ptxas.h"
 #include "harness/diagnostic_classifier.h"
 #include "harness/discrepancy_registry.h"
 #include "reference/enumerate.h"
@@ -63,7 +64,7 @@ TEST(ModelVsPtxasTest, VerdictsAgreeOrAreKnownDiscrepancies) {
     tally.near_miss = snippets.size() - tally.legal;
     EXPECT_GE(tally.near_miss, 2000u) << name;
 
-    absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(*ptxas, snippets, ptx, target);
+    absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(*ptxas, snippets, ptx, target);
     ASSERT_TRUE(verdicts.ok()) << verdicts.status();
     for (size_t i = 0; i < snippets.size(); ++i) {
       const Verdict model = Judge(snippets[i], ptx, target);
@@ -118,7 +119,7 @@ TEST(TargetTableVsPtxasTest, TargetIntroductionsAgreeOrAreKnown) {
   for (const TargetInfo& info : AllTargets()) {
     if (!ptxas->Supports(info.target)) continue;
     for (PtxVersion ptx : AllPtxVersions()) {
-      absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckWithPtxas(
+      absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(
           *ptxas, {*ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];")},
           ptx, info.target);
       ASSERT_TRUE(verdicts.ok()) << verdicts.status();

@@ -6,31 +6,14 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "harness/compile_oracle.h"
 #include "absl/status/statusor.h"
 #include "reference/target.h"
 
 namespace matload {
 
-// Diagnostic is one message ptxas printed.
-struct Diagnostic {
-  enum class Severity : unsigned char { kWarning, kError, kFatal };
-  Severity severity = Severity::kError;
-  int line = 0;  // 0 when ptxas names no line
-  std::string message;
-};
-
-// AssembleResult is what one ptxas run said about one module.
-struct AssembleResult {
-  bool accepted = false;
-  std::vector<Diagnostic> diagnostics;
-};
-
-// ParsePtxasDiagnostics reads ptxas's standard error, one message a line:
-// "ptxas FILE, line 6; error   : MESSAGE" or "ptxas fatal   : MESSAGE".
-std::vector<Diagnostic> ParsePtxasDiagnostics(absl::string_view standard_error);
-
 // Ptxas runs one ptxas binary, without a shell.
-class Ptxas {
+class Ptxas : public CompileOracle {
  public:
   // Open checks that `path` runs and reads its version and the -arch values
   // it accepts from --version and --help.
@@ -41,16 +24,13 @@ class Ptxas {
   static std::string DefaultPath();
 
   const std::string& path() const { return path_; }
-  // version is the release, e.g. "13.0.88".
-  const std::string& version() const { return version_; }
 
-  // Supports says whether this ptxas can assemble for `target` (-arch).
-  bool Supports(Target target) const { return arches_.contains(target.Name()); }
-
-  // Assemble writes `module_text` to a temporary file and assembles it for
-  // `target`. It fails if ptxas cannot be run, hangs, or crashes; a module
-  // ptxas rejects is an AssembleResult with accepted == false.
-  absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const;
+  std::string Tool() const override { return "ptxas"; }
+  std::string Version() const override { return version_; }
+  // Supports says whether this ptxas accepts `target` as -arch.
+  bool Supports(Target target) const override { return arches_.contains(target.Name()); }
+  // Assemble writes `module_text` to a temporary file and runs ptxas on it.
+  absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
 
  private:
   Ptxas(std::string path, std::string version, absl::flat_hash_set<std::string> arches)

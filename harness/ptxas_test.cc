@@ -29,7 +29,7 @@ TEST(PtxasDiagnosticsTest, ParsesLineErrorsAndFatals) {
 TEST(PtxasTest, OpensTheToolkitPtxas) {
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
   ASSERT_TRUE(ptxas.ok()) << ptxas.status();
-  EXPECT_THAT(ptxas->version(), ::testing::MatchesRegex("[0-9]+\\.[0-9]+\\.[0-9]+"));
+  EXPECT_THAT(ptxas->Version(), ::testing::MatchesRegex("[0-9]+\\.[0-9]+\\.[0-9]+"));
   EXPECT_TRUE(ptxas->Supports(*ParseTarget("sm_90")));
 }
 

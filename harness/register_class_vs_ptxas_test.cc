@@ -8,6 +8,7 @@
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "harness/batch_checker.h"
+#include "harness/ptxas.h"
 #include "reference/parser.h"
 #include "reference/register_class.h"
 
@@ -52,7 +53,7 @@ TEST(RegisterClassVsPtxasTest, EveryClassIsWhatPtxasAccepts) {
       texts.push_back(absl::StrCat(probe.declarations, " .reg ", type, " v; ",
                                    absl::StrReplaceAll(probe.instruction, {{"$", "v"}})));
     }
-    absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckTextsWithPtxas(*ptxas, texts, {9, 0}, target);
+    absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckTexts(*ptxas, texts, {9, 0}, target);
     ASSERT_TRUE(verdicts.ok()) << verdicts.status();
     std::vector<std::string> measured;
     for (size_t i = 0; i < texts.size(); ++i) {

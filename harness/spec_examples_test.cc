@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "harness/batch_checker.h"
+#include "harness/ptxas.h"
 #include "harness/diagnostic_classifier.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/source_tree.h"
@@ -107,8 +108,8 @@ TEST(SpecExamplesTest, ModelAgreesWithPtxasOnTenTargets) {
     for (const std::string& text : texts) {
       absl::StatusOr<Snippet> snippet = ParseSnippet(text);
       absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
-          snippet.ok() ? CheckWithPtxas(*ptxas, {*snippet}, {9, 0}, target)
-                       : CheckTextsWithPtxas(*ptxas, {text}, {9, 0}, target);
+          snippet.ok() ? CheckSnippets(*ptxas, {*snippet}, {9, 0}, target)
+                       : CheckTexts(*ptxas, {text}, {9, 0}, target);
       ASSERT_TRUE(verdicts.ok()) << verdicts.status();
       const CompilerVerdict& compiler = (*verdicts)[0];
       const Verdict model = JudgeText(text, {9, 0}, target);

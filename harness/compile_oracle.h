@@ -1,0 +1,55 @@
+// CompileOracle: anything that can say whether a PTX module assembles for a
+// target, and why not. ptxas, nvJitLink and the CUDA driver's JIT all sit
+// behind this one interface, so batch checking and reports work with each.
+#ifndef MATLOAD_HARNESS_COMPILE_ORACLE_H_
+#define MATLOAD_HARNESS_COMPILE_ORACLE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "reference/target.h"
+
+namespace matload {
+
+// Diagnostic is one message a compiler printed.
+struct Diagnostic {
+  enum class Severity : unsigned char { kWarning, kError, kFatal };
+  Severity severity = Severity::kError;
+  int line = 0;  // 0 when the compiler names no line
+  std::string message;
+};
+
+// AssembleResult is what one compile said about one module.
+struct AssembleResult {
+  bool accepted = false;
+  std::vector<Diagnostic> diagnostics;
+};
+
+// ParsePtxasDiagnostics reads ptxas-style messages, one per line, as ptxas,
+// nvJitLink and the driver JIT all print them:
+// "ptxas FILE, line 6; error   : MESSAGE" or "ptxas fatal   : MESSAGE".
+// A line of any other form is kept as an error on no line, never dropped.
+std::vector<Diagnostic> ParsePtxasDiagnostics(absl::string_view log);
+
+// CompileOracle is one compiler.
+class CompileOracle {
+ public:
+  virtual ~CompileOracle() = default;
+
+  // Tool names the compiler ("ptxas", "nvJitLink", "driver JIT").
+  virtual std::string Tool() const = 0;
+  // Version is its release, e.g. "13.0.88".
+  virtual std::string Version() const = 0;
+  // Supports says whether it can compile for `target` at all.
+  virtual bool Supports(Target target) const = 0;
+  // Assemble compiles `module_text` for `target`. It fails only when the
+  // compiler could not be asked (not found, hung, crashed); a rejected module
+  // is an AssembleResult with accepted == false.
+  virtual absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const = 0;
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_COMPILE_ORACLE_H_

@@ -1,0 +1,98 @@
+#include "harness/nvjitlink.h"
+
+#include <cstdlib>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace matload {
+namespace {
+
+// The parts of nvJitLink.h matload uses, declared here so that nothing links
+// against the library (CUDA 13.0 nvJitLink.h: nvJitLinkResult, InputType).
+using Handle = struct nvJitLink*;
+constexpr int kSuccess = 0;
+constexpr int kInputPtx = 2;  // NVJITLINK_INPUT_PTX
+
+}  // namespace
+
+struct NvJitLink::Api {
+  int (*create)(Handle*, unsigned int, const char**);
+  int (*destroy)(Handle*);
+  int (*add_data)(Handle, int, const void*, size_t, const char*);
+  int (*complete)(Handle);
+  int (*error_log_size)(Handle, size_t*);
+  int (*error_log)(Handle, char*);
+  int (*version)(unsigned int*, unsigned int*);
+};
+
+absl::StatusOr<std::unique_ptr<NvJitLink>> NvJitLink::Open(const std::string& path) {
+  std::vector<std::string> names;
+  if (!path.empty()) {
+    names.push_back(path);
+  } else {
+    const char* home = std::getenv("CUDA_HOME");
+    names = {absl::StrCat(home != nullptr ? home : "/usr/local/cuda", "/lib64/libnvJitLink.so"), "libnvJitLink.so.13",
+             "libnvJitLink.so"};
+  }
+  absl::StatusOr<std::shared_ptr<SharedLibrary>> library = SharedLibrary::Open(names);
+  if (!library.ok()) return library.status();
+  auto api = std::make_shared<Api>();
+  const std::pair<const char*, void**> kSymbols[] = {
+      {"nvJitLinkCreate", reinterpret_cast<void**>(&api->create)},
+      {"nvJitLinkDestroy", reinterpret_cast<void**>(&api->destroy)},
+      {"nvJitLinkAddData", reinterpret_cast<void**>(&api->add_data)},
+      {"nvJitLinkComplete", reinterpret_cast<void**>(&api->complete)},
+      {"nvJitLinkGetErrorLogSize", reinterpret_cast<void**>(&api->error_log_size)},
+      {"nvJitLinkGetErrorLog", reinterpret_cast<void**>(&api->error_log)},
+      {"nvJitLinkVersion", reinterpret_cast<void**>(&api->version)},
+  };
+  for (const auto& [name, slot] : kSymbols) {
+    absl::StatusOr<void*> address = (*library)->Symbol<void>(name);
+    if (!address.ok()) return address.status();
+    *slot = *address;
+  }
+  unsigned int major = 0;
+  unsigned int minor = 0;
+  if (api->version(&major, &minor) != kSuccess) return absl::InternalError("nvJitLinkVersion failed");
+  return std::unique_ptr<NvJitLink>(new NvJitLink(*std::move(library), api, absl::StrCat(major, ".", minor)));
+}
+
+bool NvJitLink::Supports(Target target) const {
+  const std::string arch = absl::StrCat("-arch=", target.Name());
+  const char* options[] = {arch.c_str()};
+  Handle handle = nullptr;
+  const bool created = api_->create(&handle, 1, options) == kSuccess;
+  if (handle != nullptr) api_->destroy(&handle);
+  return created;
+}
+
+absl::StatusOr<AssembleResult> NvJitLink::Assemble(absl::string_view module_text, Target target) const {
+  const std::string arch = absl::StrCat("-arch=", target.Name());
+  const char* options[] = {arch.c_str()};
+  Handle handle = nullptr;
+  if (api_->create(&handle, 1, options) != kSuccess) {
+    if (handle != nullptr) api_->destroy(&handle);
+    return absl::UnimplementedError(absl::StrCat("nvJitLink ", version_, " cannot compile for ", target.Name()));
+  }
+  const std::string text(module_text);
+  int result = api_->add_data(handle, kInputPtx, text.data(), text.size(), "matload.ptx");
+  if (result == kSuccess) result = api_->complete(handle);
+  AssembleResult assembled{.accepted = result == kSuccess};
+  size_t size = 0;
+  if (api_->error_log_size(handle, &size) == kSuccess && size > 1) {
+    std::string log(size, '\0');
+    if (api_->error_log(handle, log.data()) == kSuccess) {
+      log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+      assembled.diagnostics = ParsePtxasDiagnostics(log);
+    }
+  }
+  api_->destroy(&handle);
+  if (!assembled.accepted && assembled.diagnostics.empty()) {
+    assembled.diagnostics.push_back({Diagnostic::Severity::kError, 0,
+                                     absl::StrCat("nvJitLink failed with result ", result, " and an empty log")});
+  }
+  return assembled;
+}
+
+}  // namespace matload

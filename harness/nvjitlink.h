@@ -1,0 +1,41 @@
+// NvJitLink: libnvJitLink as a compile oracle, in process, loaded with dlopen.
+#ifndef MATLOAD_HARNESS_NVJITLINK_H_
+#define MATLOAD_HARNESS_NVJITLINK_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "harness/compile_oracle.h"
+#include "harness/shared_library.h"
+
+namespace matload {
+
+// NvJitLink compiles a PTX module to a cubin with nvJitLink (which runs the
+// same assembler as ptxas, in process) and reads its error log.
+class NvJitLink : public CompileOracle {
+ public:
+  // Open loads libnvJitLink: `path` if given, else $CUDA_HOME/lib64 or
+  // /usr/local/cuda/lib64, else whatever dlopen finds by soname.
+  static absl::StatusOr<std::unique_ptr<NvJitLink>> Open(const std::string& path = "");
+
+  std::string Tool() const override { return "nvJitLink"; }
+  std::string Version() const override { return version_; }
+  // Supports says whether nvJitLink accepts -arch=`target`.
+  bool Supports(Target target) const override;
+  absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
+
+  struct Api;  // the entry points, resolved once
+
+ private:
+  NvJitLink(std::shared_ptr<SharedLibrary> library, std::shared_ptr<const Api> api, std::string version)
+      : library_(std::move(library)), api_(std::move(api)), version_(std::move(version)) {}
+
+  std::shared_ptr<SharedLibrary> library_;
+  std::shared_ptr<const Api> api_;
+  std::string version_;
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_NVJITLINK_H_

@@ -1,0 +1,66 @@
+#include "harness/nvjitlink.h"
+
+#include <random>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/batch_checker.h"
+#include "harness/ptxas.h"
+#include "reference/enumerate.h"
+#include "reference/parser.h"
+#include "reference/printer.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(NvJitLinkTest, ReportsAMissingLibrary) {
+  absl::StatusOr<std::unique_ptr<NvJitLink>> missing = NvJitLink::Open("/nonexistent/libnvJitLink.so");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("/nonexistent/libnvJitLink.so"));
+}
+
+TEST(NvJitLinkTest, JudgesModulesInProcess) {
+  absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
+  ASSERT_TRUE(nvjitlink.ok()) << nvjitlink.status();
+  EXPECT_THAT((*nvjitlink)->Version(), ::testing::MatchesRegex("[0-9]+\\.[0-9]+"));
+  EXPECT_TRUE((*nvjitlink)->Supports(*ParseTarget("sm_90")));
+  EXPECT_FALSE((*nvjitlink)->Supports(*ParseTarget("sm_70"))) << "CUDA 13 has no Volta code generation";
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
+      CheckSnippets(**nvjitlink,
+                    {*ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"),
+                     *ParseSnippet("ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];")},
+                    {9, 0}, *ParseTarget("sm_90"));
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_TRUE((*verdicts)[0].accepted);
+  EXPECT_FALSE((*verdicts)[1].accepted);
+  EXPECT_THAT((*verdicts)[1].messages[0], HasSubstr("Unknown modifier '.x3'"));
+}
+
+// Two compilers of one toolkit: nvJitLink's verdicts equal ptxas's on a random
+// sample of legal and near-miss forms.
+TEST(NvJitLinkTest, AgreesWithPtxas) {
+  absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
+  ASSERT_TRUE(nvjitlink.ok()) << nvjitlink.status();
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  for (const char* name : {"sm_90", "sm_103a"}) {
+    const Target target = *ParseTarget(name);
+    std::vector<Snippet> sample;
+    for (const Form& form : LegalForms({9, 0}, target)) sample.push_back({StandardRegisterFile(), ToRaw(form)});
+    for (RawInstruction& raw : NearMissInstructions({9, 0}, target)) sample.push_back({StandardRegisterFile(), raw});
+    std::shuffle(sample.begin(), sample.end(), std::mt19937(11));
+    sample.resize(1500);
+    absl::StatusOr<std::vector<CompilerVerdict>> from_nvjitlink = CheckSnippets(**nvjitlink, sample, {9, 0}, target);
+    absl::StatusOr<std::vector<CompilerVerdict>> from_ptxas = CheckSnippets(*ptxas, sample, {9, 0}, target);
+    ASSERT_TRUE(from_nvjitlink.ok()) << from_nvjitlink.status();
+    ASSERT_TRUE(from_ptxas.ok()) << from_ptxas.status();
+    for (size_t i = 0; i < sample.size(); ++i) {
+      EXPECT_EQ((*from_nvjitlink)[i].accepted, (*from_ptxas)[i].accepted) << name << ": " << PrintRaw(sample[i].instruction);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace matload

@@ -1,0 +1,46 @@
+// SharedLibrary: a library loaded at run time with dlopen, never linked, so
+// one matload binary runs on machines with and without the CUDA driver or
+// nvJitLink and says which it found.
+#ifndef MATLOAD_HARNESS_SHARED_LIBRARY_H_
+#define MATLOAD_HARNESS_SHARED_LIBRARY_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace matload {
+
+// SharedLibrary owns one dlopen handle.
+class SharedLibrary {
+ public:
+  // Open tries each name in turn (a path, or a soname dlopen searches for)
+  // and fails with kNotFound listing every dlerror if none loads.
+  static absl::StatusOr<std::shared_ptr<SharedLibrary>> Open(const std::vector<std::string>& names);
+  ~SharedLibrary();
+  SharedLibrary(const SharedLibrary&) = delete;
+  SharedLibrary& operator=(const SharedLibrary&) = delete;
+
+  // name is the name that loaded.
+  const std::string& name() const { return name_; }
+
+  // Symbol looks up a function by name, as the caller's function type.
+  template <typename Function>
+  absl::StatusOr<Function*> Symbol(const char* symbol) const {
+    absl::StatusOr<void*> address = RawSymbol(symbol);
+    if (!address.ok()) return address.status();
+    return reinterpret_cast<Function*>(*address);
+  }
+
+ private:
+  SharedLibrary(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}
+  absl::StatusOr<void*> RawSymbol(const char* symbol) const;
+
+  void* handle_;
+  std::string name_;
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_SHARED_LIBRARY_H_
