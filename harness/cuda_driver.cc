@@ -1,0 +1,188 @@
+#include "harness/cuda_driver.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+
+namespace matload {
+namespace {
+
+// The parts of cuda.h matload uses, declared here so that nothing links
+// against the driver (CUDA 13.0 cuda.h).
+constexpr int kSuccess = 0;
+constexpr int kErrorStubLibrary = 34;    // CUDA_ERROR_STUB_LIBRARY
+constexpr int kErrorNoDevice = 100;      // CUDA_ERROR_NO_DEVICE
+constexpr int kJitInfoLogBuffer = 3;     // CU_JIT_INFO_LOG_BUFFER
+constexpr int kJitInfoLogSize = 4;       // CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
+constexpr int kJitErrorLogBuffer = 5;    // CU_JIT_ERROR_LOG_BUFFER
+constexpr int kJitErrorLogSize = 6;      // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+constexpr int kComputeMajor = 75;        // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+constexpr int kComputeMinor = 76;        // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+constexpr size_t kLogBytes = 1 << 20;
+
+}  // namespace
+
+struct CudaDriver::Api {
+  int (*init)(unsigned int);
+  int (*driver_version)(int*);
+  int (*device_count)(int*);
+  int (*device_get)(int*, int);
+  int (*device_name)(char*, int, int);
+  int (*device_attribute)(int*, int, int);
+  int (*device_uuid)(unsigned char*, int);
+  int (*primary_retain)(void**, int);
+  int (*primary_release)(int);
+  int (*context_set_current)(void*);
+  int (*module_load)(void**, const void*, unsigned int, int*, void**);
+  int (*module_unload)(void*);
+  int (*error_string)(int, const char**);
+
+  // Describe spells a CUresult as "CUDA_ERROR_INVALID_PTX (218)".
+  std::string Describe(int result) const {
+    const char* text = nullptr;
+    if (error_string != nullptr && error_string(result, &text) == kSuccess && text != nullptr) {
+      return absl::StrCat(text, " (", result, ")");
+    }
+    return absl::StrCat("CUresult ", result);
+  }
+};
+
+CudaDriver::CudaDriver(std::shared_ptr<SharedLibrary> library, std::unique_ptr<Api> api)
+    : library_(std::move(library)), api_(std::move(api)) {}
+
+CudaDriver::~CudaDriver() = default;
+
+absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<SharedLibrary>> library =
+      SharedLibrary::Open(path.empty() ? std::vector<std::string>{"libcuda.so.1", "libcuda.so"}
+                                       : std::vector<std::string>{path});
+  if (!library.ok()) {
+    return absl::NotFoundError(
+        absl::StrCat("no CUDA driver: ", library.status().message(), "; running in compile-only mode"));
+  }
+  auto api = std::make_unique<Api>();
+  const std::pair<const char*, void**> kSymbols[] = {
+      {"cuInit", reinterpret_cast<void**>(&api->init)},
+      {"cuDriverGetVersion", reinterpret_cast<void**>(&api->driver_version)},
+      {"cuDeviceGetCount", reinterpret_cast<void**>(&api->device_count)},
+      {"cuDeviceGet", reinterpret_cast<void**>(&api->device_get)},
+      {"cuDeviceGetName", reinterpret_cast<void**>(&api->device_name)},
+      {"cuDeviceGetAttribute", reinterpret_cast<void**>(&api->device_attribute)},
+      {"cuDeviceGetUuid_v2", reinterpret_cast<void**>(&api->device_uuid)},
+      {"cuDevicePrimaryCtxRetain", reinterpret_cast<void**>(&api->primary_retain)},
+      {"cuDevicePrimaryCtxRelease_v2", reinterpret_cast<void**>(&api->primary_release)},
+      {"cuCtxSetCurrent", reinterpret_cast<void**>(&api->context_set_current)},
+      {"cuModuleLoadDataEx", reinterpret_cast<void**>(&api->module_load)},
+      {"cuModuleUnload", reinterpret_cast<void**>(&api->module_unload)},
+      {"cuGetErrorString", reinterpret_cast<void**>(&api->error_string)},
+  };
+  for (const auto& [name, slot] : kSymbols) {
+    absl::StatusOr<void*> address = (*library)->Symbol<void>(name);
+    if (!address.ok()) return absl::FailedPreconditionError(absl::StrCat(address.status().message(), "; compile-only"));
+    *slot = *address;
+  }
+  const int init = api->init(0);
+  if (init == kErrorStubLibrary) {
+    return absl::FailedPreconditionError(absl::StrCat((*library)->name(),
+                                                      " is the toolkit's stub, not a driver; compile-only mode"));
+  }
+  if (init == kErrorNoDevice) return absl::FailedPreconditionError("the CUDA driver sees no GPU; compile-only mode");
+  if (init != kSuccess) {
+    return absl::FailedPreconditionError(absl::StrCat("cuInit failed: ", api->Describe(init), "; compile-only mode"));
+  }
+  std::shared_ptr<CudaDriver> driver(new CudaDriver(*std::move(library), std::move(api)));
+  const Api& calls = *driver->api_;
+  int version = 0;
+  calls.driver_version(&version);
+  driver->version_ = absl::StrCat(version / 1000, ".", version % 1000 / 10);
+  if (std::ifstream proc("/proc/driver/nvidia/version"); proc) {
+    std::string line;
+    std::getline(proc, line);
+    driver->release_ = std::string(absl::StripAsciiWhitespace(line));
+  }
+  int count = 0;
+  calls.device_count(&count);
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    int device = 0;
+    if (calls.device_get(&device, ordinal) != kSuccess) continue;
+    DeviceInfo info{.ordinal = ordinal};
+    char name[256] = {};
+    calls.device_name(name, sizeof(name), device);
+    info.name = name;
+    calls.device_attribute(&info.compute_major, kComputeMajor, device);
+    calls.device_attribute(&info.compute_minor, kComputeMinor, device);
+    unsigned char uuid[16] = {};
+    if (calls.device_uuid(uuid, device) == kSuccess) {
+      info.uuid = absl::StrFormat("GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid[0],
+                                  uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7], uuid[8], uuid[9],
+                                  uuid[10], uuid[11], uuid[12], uuid[13], uuid[14], uuid[15]);
+    }
+    driver->devices_.push_back(info);
+  }
+  if (driver->devices_.empty()) return absl::FailedPreconditionError("the CUDA driver lists no GPU; compile-only mode");
+  return driver;
+}
+
+absl::StatusOr<std::unique_ptr<DriverJit>> DriverJit::Open(std::shared_ptr<CudaDriver> driver, int ordinal) {
+  if (ordinal < 0 || ordinal >= static_cast<int>(driver->devices().size())) {
+    return absl::InvalidArgumentError(absl::StrCat("no device ", ordinal, "; the driver lists ",
+                                                   driver->devices().size()));
+  }
+  int device = 0;
+  const CudaDriver::Api& api = driver->api();
+  int result = api.device_get(&device, ordinal);
+  void* context = nullptr;
+  if (result == kSuccess) result = api.primary_retain(&context, device);
+  if (result != kSuccess) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot open device ", ordinal, ": ", api.Describe(result)));
+  }
+  return std::unique_ptr<DriverJit>(new DriverJit(std::move(driver), ordinal, context));
+}
+
+DriverJit::~DriverJit() {
+  int device = 0;
+  if (driver_->api().device_get(&device, ordinal_) == kSuccess) driver_->api().primary_release(device);
+}
+
+std::string DriverJit::Version() const {
+  return driver_->release().empty() ? absl::StrCat("CUDA ", driver_->version())
+                                    : absl::StrCat("CUDA ", driver_->version(), "; ", driver_->release());
+}
+
+bool DriverJit::Supports(Target target) const {
+  return target.sm == device().compute_major * 10 + device().compute_minor &&
+         target.variant != TargetVariant::kFamilySpecific;
+}
+
+absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text, Target target) const {
+  if (!Supports(target)) {
+    return absl::UnimplementedError(absl::StrCat("device ", ordinal_, " (", device().name, ") cannot run ",
+                                                 target.Name(), " code"));
+  }
+  const CudaDriver::Api& api = driver_->api();
+  int result = api.context_set_current(context_);
+  if (result != kSuccess) return absl::InternalError(absl::StrCat("cuCtxSetCurrent: ", api.Describe(result)));
+  std::string error_log(kLogBytes, '\0');
+  std::string info_log(kLogBytes, '\0');
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogSize, kJitInfoLogBuffer, kJitInfoLogSize};
+  void* values[] = {error_log.data(), reinterpret_cast<void*>(kLogBytes), info_log.data(),
+                    reinterpret_cast<void*>(kLogBytes)};
+  const std::string text(module_text);  // cuModuleLoadDataEx needs the terminating NUL
+  void* module = nullptr;
+  result = api.module_load(&module, text.c_str(), 4, options, values);
+  AssembleResult assembled{.accepted = result == kSuccess};
+  if (module != nullptr) api.module_unload(module);
+  error_log.resize(error_log.find('\0'));
+  assembled.diagnostics = ParsePtxasDiagnostics(error_log);
+  if (!assembled.accepted && assembled.diagnostics.empty()) {
+    assembled.diagnostics.push_back({Diagnostic::Severity::kError, 0,
+                                     absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result), " with no log")});
+  }
+  return assembled;
+}
+
+}  // namespace matload
