@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the GPU-side test binaries here (preset "device": Release) and
+# copies the shared libraries they need that the GPU machine lacks (Abseil,
+# GoogleTest) into build/device/lib, so that build/device can be carried to
+# the lent GPU machine and run there with LD_LIBRARY_PATH=build/device/lib.
+# libcuda is never linked: matload loads it at run time.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/install-deps.sh"
+cd "$root"
+cmake --preset device >/dev/null
+targets=(cuda_driver_test)
+cmake --build --preset device -j "$(nproc)" --target "${targets[@]}"
+lib="$root/build/device/lib"
+rm -rf "$lib" && mkdir -p "$lib"
+for target in "${targets[@]}"; do
+  binary=$(find "$root/build/device" -name "$target" -type f -executable | head -n 1)
+  ldd "$binary" | awk '/libabsl|libgtest|libgmock|libbenchmark/ { print $3 }' | xargs -r cp -L -t "$lib"
+done
+du -sh "$root/build/device"
