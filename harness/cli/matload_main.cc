@@ -3,6 +3,7 @@
 //
 //   matload check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')
 //   matload forms --target T [--ptx V] [--illegal]
+//   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas PATH] [--out DIR]
 #include <iostream>
 #include <string>
 #include <vector>
@@ -15,12 +16,17 @@
 #include "absl/strings/str_join.h"
 #include "harness/cli/check_command.h"
 #include "harness/cli/forms_command.h"
+#include "harness/cli/support_command.h"
 
 ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
 ABSL_FLAG(std::string, ptx, "9.0", "PTX ISA version the module declares (.version).");
 ABSL_FLAG(bool, json, false, "check: write one JSON object per snippet and target.");
 ABSL_FLAG(std::string, file, "", "check: read snippets from this file, one per line ('#' lines skipped).");
 ABSL_FLAG(bool, illegal, false, "forms: print the near-miss illegal forms instead of the legal ones.");
+ABSL_FLAG(std::string, compiler, "ptxas", "support: the compiler to hold the model against: ptxas, nvjitlink or driver.");
+ABSL_FLAG(std::string, ptxas, "", "support: the ptxas binary (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas).");
+ABSL_FLAG(std::string, out, "", "support: report directory (default reports/support/<compiler>-<version>).");
+ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
 
 namespace matload {
 namespace {
@@ -72,16 +78,43 @@ int RunForms(const std::vector<std::string>& arguments) {
   return 0;
 }
 
+int RunSupportCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
+  if (!arguments.empty()) return Fail(absl::StrCat("support takes no arguments, got '", arguments[0], "'"));
+  SupportOptions options;
+  const std::string targets = absl::GetFlag(FLAGS_target);
+  if (!targets.empty() && targets != "all") {
+    absl::StatusOr<std::vector<Target>> parsed = ParseTargetList(targets);
+    if (!parsed.ok()) return Fail(absl::StrCat("--target: ", parsed.status().message()));
+    options.targets = *parsed;
+  }
+  absl::StatusOr<PtxVersion> ptx = ParsePtxVersion(absl::GetFlag(FLAGS_ptx));
+  if (!ptx.ok()) return Fail(absl::StrCat("--ptx: ", ptx.status().message()));
+  options.ptx = *ptx;
+  options.compiler = absl::GetFlag(FLAGS_compiler);
+  options.ptxas_path = absl::GetFlag(FLAGS_ptxas);
+  options.out = absl::GetFlag(FLAGS_out);
+  options.threads = absl::GetFlag(FLAGS_threads);
+  if (options.threads < 1) return Fail("--threads must be at least 1");
+  options.command = command_line;
+  absl::Status status = RunSupport(options, std::cout);
+  if (!status.ok()) return Fail(status.message());
+  return 0;
+}
+
 }  // namespace
 }  // namespace matload
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(matload::kUsage);
+  std::vector<std::string> words(argv, argv + argc);
+  words[0] = "matload";
+  const std::string command_line = absl::StrJoin(words, " ");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   if (positional.size() < 2) return matload::Fail(absl::StrCat("no command\n", matload::kUsage));
   const std::string command = positional[1];
   const std::vector<std::string> arguments(positional.begin() + 2, positional.end());
   if (command == "check") return matload::RunCheck(arguments);
   if (command == "forms") return matload::RunForms(arguments);
+  if (command == "support") return matload::RunSupportCommand(arguments, command_line);
   return matload::Fail(absl::StrCat("unknown command '", command, "'\n", matload::kUsage));
 }

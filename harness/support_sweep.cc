@@ -1,0 +1,142 @@
+#include "harness/support_sweep.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/batch_checker.h"
+#include "reference/enumerate.h"
+#include "reference/families.h"
+#include "reference/legality.h"
+#include "reference/printer.h"
+
+namespace matload {
+namespace {
+
+// MatrixForm is one row of the matrix: a qualifier set legal on some target,
+// in the plain operand style.
+struct MatrixForm {
+  std::string family;
+  std::string opcode;
+  RawInstruction instruction;
+};
+
+// MatrixForms lists every qualifier set legal on at least one target at
+// `ptx`, once, in a fixed order.
+std::vector<MatrixForm> MatrixForms(PtxVersion ptx) {
+  std::map<std::string, MatrixForm> forms;
+  for (const TargetInfo& info : AllTargets()) {
+    if (!TargetExistsIn(info.target, ptx)) continue;
+    for (const FamilySpec* spec : AllFamilies()) {
+      for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, info.target)) {
+        const OperandSignature signature = *spec->Signature(qualifiers);
+        RawInstruction raw = ToRaw(Form{spec->family, std::nullopt, qualifiers,
+                                        StandardOperands(signature, OperandStyles(signature)[0])});
+        std::string opcode = absl::StrJoin(raw.opcode, ".");
+        forms.try_emplace(opcode, MatrixForm{spec->MnemonicText(), opcode, std::move(raw)});
+      }
+    }
+  }
+  std::vector<MatrixForm> ordered;
+  for (auto& [opcode, form] : forms) ordered.push_back(std::move(form));
+  return ordered;
+}
+
+// TargetResult is one target's share of the sweep, merged afterwards.
+struct TargetResult {
+  TargetSummary summary;
+  std::vector<SupportCell> cells;  // one per matrix form
+  std::vector<Disagreement> disagreements;
+};
+
+absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
+                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx) {
+  TargetResult result;
+  result.summary.target = target.Name();
+  result.summary.matrix_rows = matrix.size();
+  std::vector<Snippet> snippets;
+  for (const MatrixForm& form : matrix) snippets.push_back({StandardRegisterFile(), form.instruction});
+  for (const Form& form : LegalForms(ptx, target)) snippets.push_back({StandardRegisterFile(), ToRaw(form)});
+  result.summary.legal = snippets.size() - matrix.size();
+  for (RawInstruction& raw : NearMissInstructions(ptx, target)) snippets.push_back({StandardRegisterFile(), raw});
+  result.summary.near_miss = snippets.size() - matrix.size() - result.summary.legal;
+
+  std::vector<CompilerVerdict> verdicts(snippets.size());
+  result.summary.compiled = compiler.Supports(target);
+  if (result.summary.compiled) {
+    absl::StatusOr<std::vector<CompilerVerdict>> checked = CheckSnippets(compiler, snippets, ptx, target);
+    if (!checked.ok()) return checked.status();
+    verdicts = *std::move(checked);
+  }
+  for (size_t i = 0; i < snippets.size(); ++i) {
+    const bool model_legal = Judge(snippets[i], ptx, target).legal();
+    if (i < matrix.size()) {
+      // A matrix row is compared like any form: on a target where it is
+      // not legal, it is one more illegal form the compiler may accept.
+      result.cells.push_back(
+          {model_legal, result.summary.compiled, verdicts[i].accepted, verdicts[i].messages});
+    }
+    if (!result.summary.compiled) continue;
+    if (model_legal == verdicts[i].accepted) {
+      ++result.summary.agree;
+      continue;
+    }
+    Disagreement disagreement{.target = target.Name(),
+                              .instruction = PrintRaw(snippets[i].instruction),
+                              .model_legal = model_legal,
+                              .compiler_messages = verdicts[i].messages};
+    if (const DiscrepancyEntry* entry = registry.Find(
+            disagreement.instruction, target,
+            verdicts[i].accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects);
+        entry != nullptr) {
+      disagreement.registry_id = entry->id;
+      ++result.summary.explained;
+    } else {
+      ++result.summary.unexplained;
+    }
+    result.disagreements.push_back(std::move(disagreement));
+  }
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
+                                             const std::vector<Target>& targets, PtxVersion ptx, int threads,
+                                             const Progress& progress) {
+  const std::vector<MatrixForm> matrix = MatrixForms(ptx);
+  std::vector<absl::StatusOr<TargetResult>> results(targets.size(), absl::UnknownError("not run"));
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::mutex progress_mutex;
+  auto worker = [&] {
+    for (size_t i = next++; i < targets.size(); i = next++) {
+      results[i] = SweepTarget(compiler, registry, matrix, targets[i], ptx);
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      if (progress) progress(++done, targets.size(), targets[i].Name());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
+  for (std::thread& thread : pool) thread.join();
+
+  SupportSweep sweep{.compiler = absl::StrCat(compiler.Tool(), " ", compiler.Version()), .ptx = ptx};
+  for (const MatrixForm& form : matrix) {
+    sweep.rows.push_back({form.family, form.opcode, PrintRaw(form.instruction), {}});
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (!results[i].ok()) return results[i].status();
+    TargetResult& result = *results[i];
+    sweep.targets.push_back(targets[i].Name());
+    sweep.summaries.push_back(result.summary);
+    for (size_t row = 0; row < matrix.size(); ++row) {
+      sweep.rows[row].cells[targets[i].Name()] = std::move(result.cells[row]);
+    }
+    for (Disagreement& disagreement : result.disagreements) sweep.disagreements.push_back(std::move(disagreement));
+  }
+  return sweep;
+}
+
+}  // namespace matload

@@ -1,0 +1,85 @@
+// SupportSweep: what each target accepts, by the model and by a compiler.
+//
+// For every target and one PTX version, every legal form and every near-miss
+// form is judged by the model and compiled; the result is a matrix of
+// qualifier sets x targets, plus every disagreement, each either explained by
+// the discrepancy registry or not.
+#ifndef MATLOAD_HARNESS_SUPPORT_SWEEP_H_
+#define MATLOAD_HARNESS_SUPPORT_SWEEP_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/compile_oracle.h"
+#include "harness/discrepancy_registry.h"
+#include "reference/ptx_version.h"
+#include "reference/target.h"
+
+namespace matload {
+
+// SupportCell is one qualifier set on one target, in its plain operand
+// spelling: the model's verdict and the compiler's.
+struct SupportCell {
+  bool model_legal = false;
+  bool compiled = false;  // false when the compiler cannot target it
+  bool compiler_accepted = false;
+  std::vector<std::string> compiler_messages;
+};
+
+// SupportRow is one qualifier set that is legal on some target at the PTX
+// version (its opcode spelled canonically, e.g.
+// "ldmatrix.sync.aligned.m16n16.x1.trans.b8"), across the swept targets.
+struct SupportRow {
+  std::string family;
+  std::string opcode;
+  std::string instruction;                   // the plain spelling compiled
+  std::map<std::string, SupportCell> cells;  // by target name
+};
+
+// Disagreement is one form where the model and the compiler differ.
+struct Disagreement {
+  std::string target;
+  std::string instruction;
+  bool model_legal = false;
+  std::vector<std::string> compiler_messages;
+  std::string registry_id;  // empty: not explained
+};
+
+// TargetSummary counts one target's sweep.
+struct TargetSummary {
+  std::string target;
+  size_t legal = 0;       // legal forms in every operand style
+  size_t near_miss = 0;
+  size_t matrix_rows = 0;  // qualifier sets legal on some target
+  size_t agree = 0;        // of matrix_rows + legal + near_miss forms compared
+  size_t explained = 0;
+  size_t unexplained = 0;
+  bool compiled = true;  // false when the compiler cannot target it
+};
+
+// SupportSweep is the whole result.
+struct SupportSweep {
+  std::string compiler;  // "ptxas 13.0.88"
+  PtxVersion ptx;
+  std::vector<std::string> targets;
+  std::vector<SupportRow> rows;
+  std::vector<TargetSummary> summaries;
+  std::vector<Disagreement> disagreements;
+};
+
+// Progress is told each time a target finishes: (done, total, target).
+using Progress = std::function<void(size_t, size_t, const std::string&)>;
+
+// RunSupportSweep sweeps `targets` at `ptx` with `compiler`, on `threads`
+// threads (one target each at a time). Targets the compiler cannot build for
+// are judged by the model alone and marked not compiled.
+absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
+                                             const std::vector<Target>& targets, PtxVersion ptx, int threads,
+                                             const Progress& progress);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_SUPPORT_SWEEP_H_
