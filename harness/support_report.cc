@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "harness/ptx_module.h"
@@ -110,7 +111,8 @@ std::string ReproducerCommand(const ReportContext& context, const std::string& t
 std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& registry, const ReportContext& context,
                      const std::vector<DisagreementGroup>& groups) {
   std::string md = absl::StrCat("# Support matrix: ", sweep.compiler, ", PTX ISA ", sweep.ptx.ToString(), "\n\n");
-  absl::StrAppend(&md, "- Made by: `", context.command, "` on ", context.date, "\n- Machine: ", context.machine,
+  absl::StrAppend(&md, "- Made by: `", context.command, "` on ", context.date, ", in ",
+                  absl::StrFormat("%.0f", context.seconds), " s\n- Machine: ", context.machine,
                   "\n- Compiler: ", sweep.compiler, " (", context.compiler_path, ")\n",
                   "- support.json holds the same data; support.html shows the matrix as a heat map.\n\n");
   absl::StrAppend(&md, "## Per target\n\nEvery qualifier set legal on some target (the matrix rows), every legal "
@@ -194,7 +196,7 @@ std::string Html(const SupportSweep& sweep, const ReportContext& context) {
       const LegendEntry& entry = LegendOf(StateOf(cell));
       absl::StrAppend(&html, "<td class=\"c ", entry.css, "\" title=\"", target, ": ", entry.meaning,
                       cell.compiler_messages.empty() ? "" : "\n",
-                      HtmlEscape(absl::StrJoin(cell.compiler_messages, "\n")), "\"></td>");
+                      cell.compiler_messages.empty() ? "" : HtmlEscape(cell.compiler_messages.front()), "\"></td>");
     }
     absl::StrAppend(&html, "</tr>\n");
   }
@@ -205,7 +207,8 @@ std::string Html(const SupportSweep& sweep, const ReportContext& context) {
 nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
                     const std::vector<DisagreementGroup>& groups) {
   nlohmann::json json = {{"compiler", sweep.compiler}, {"ptx", sweep.ptx.ToString()}, {"command", context.command},
-                         {"date", context.date},       {"machine", context.machine}, {"targets", sweep.targets}};
+                         {"date", context.date},       {"machine", context.machine}, {"seconds", context.seconds},
+                         {"targets", sweep.targets}};
   for (const TargetSummary& s : sweep.summaries) {
     json["summaries"].push_back({{"target", s.target}, {"compiled", s.compiled}, {"matrix_rows", s.matrix_rows},
                                  {"legal", s.legal}, {"near_miss", s.near_miss}, {"agree", s.agree},
@@ -216,7 +219,10 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
     for (const auto& [target, cell] : row.cells) {
       cells[target] = {{"model", cell.model_legal ? "legal" : "illegal"},
                        {"compiler", !cell.compiled ? "not compiled" : cell.compiler_accepted ? "accepted" : "rejected"}};
-      if (!cell.compiler_messages.empty()) cells[target]["messages"] = cell.compiler_messages;
+      if (!cell.compiler_messages.empty()) {
+        cells[target]["message"] = cell.compiler_messages.front();
+        cells[target]["messages"] = cell.compiler_messages.size();
+      }
     }
     json["rows"].push_back({{"family", row.family}, {"qualifiers", row.opcode}, {"instruction", row.instruction},
                             {"cells", cells}});

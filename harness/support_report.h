@@ -15,15 +15,18 @@ namespace matload {
 struct ReportContext {
   std::string command;   // the command line that made it
   std::string date;      // UTC, YYYY-MM-DD
-  std::string machine;   // e.g. "2-core x86_64, no GPU"
+  std::string machine;   // e.g. "x86_64, 2 cores, 2 threads used"
   std::string compiler_path;  // for the reproducers' commands
+  double seconds = 0;         // wall time of the sweep
 };
 
 // WriteSupportReport writes into `directory` (created if missing):
 //  - support.md: how it was made, per-target counts, the matrix per family,
 //    and the disagreements grouped by registry entry;
-//  - support.json: the same data;
-//  - support.html: the matrix as a heat map of qualifier sets x targets;
+//  - support.json: the same data (each cell with the compiler's first
+//    message and how many it printed);
+//  - support.html: the matrix as a heat map of qualifier sets x targets,
+//    each cell's first message on hover;
 //  - reproducers/<id>.ptx: one module per registry entry that occurred and
 //    per unexplained disagreement, with the exact command in support.md.
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,

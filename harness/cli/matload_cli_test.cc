@@ -59,6 +59,29 @@ TEST(MatloadCliTest, BadInputGetsAClearMessageAndNonzeroExit) {
   EXPECT_THAT(unknown_flag.standard_error, HasSubstr("no-such-flag"));
 }
 
+// Without a driver matload says so and exits 3; with one it lists devices.
+TEST(MatloadCliTest, DevicesSaysWhetherAGpuIsThere) {
+  ProcessResult result = Matload({"devices"});
+  if (result.exit_code == 3) {
+    EXPECT_THAT(result.standard_output, HasSubstr("compile-only mode"));
+  } else {
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_THAT(result.standard_output, HasSubstr("device 0: "));
+  }
+}
+
+TEST(MatloadCliTest, SupportRejectsBadOptions) {
+  ProcessResult compiler = Matload({"support", "--compiler", "gcc"});
+  EXPECT_EQ(compiler.exit_code, 2);
+  EXPECT_THAT(compiler.standard_error, HasSubstr("unknown compiler 'gcc'"));
+  ProcessResult target = Matload({"support", "--target", "sm_101a"});
+  EXPECT_EQ(target.exit_code, 2);
+  EXPECT_THAT(target.standard_error, HasSubstr(".target sm_101a does not exist in PTX ISA 9.0"));
+  ProcessResult ptxas = Matload({"support", "--ptxas", "/nonexistent/ptxas", "--target", "sm_90"});
+  EXPECT_EQ(ptxas.exit_code, 2);
+  EXPECT_THAT(ptxas.standard_error, HasSubstr("cannot run /nonexistent/ptxas"));
+}
+
 TEST(MatloadCliTest, MalformedSnippetsAreVerdictsNotCrashes) {
   for (const char* garbage : {"", "{{{{", "ldmatrix.sync [", "@", "wmma.load.a {x}, [p+];", "\xff\xfe;"}) {
     ProcessResult result = Matload({"check", "--target", "sm_90", garbage});

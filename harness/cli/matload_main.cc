@@ -3,6 +3,7 @@
 //
 //   matload check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')
 //   matload forms --target T [--ptx V] [--illegal]
+//   matload devices
 //   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas PATH] [--out DIR]
 #include <iostream>
 #include <string>
@@ -15,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/cli/check_command.h"
+#include "harness/cuda_driver.h"
 #include "harness/cli/forms_command.h"
 #include "harness/cli/support_command.h"
 
@@ -78,6 +80,21 @@ int RunForms(const std::vector<std::string>& arguments) {
   return 0;
 }
 
+int RunDevices(const std::vector<std::string>& arguments) {
+  if (!arguments.empty()) return Fail(absl::StrCat("devices takes no arguments, got '", arguments[0], "'"));
+  absl::StatusOr<std::shared_ptr<CudaDriver>> driver = CudaDriver::Open();
+  if (!driver.ok()) {
+    std::cout << driver.status().message() << "\n";
+    return 3;
+  }
+  std::cout << "CUDA driver " << (*driver)->version() << "; " << (*driver)->release() << "\n";
+  for (const DeviceInfo& device : (*driver)->devices()) {
+    std::cout << "device " << device.ordinal << ": " << device.name << ", sm_" << device.compute_major
+              << device.compute_minor << ", " << device.uuid << "\n";
+  }
+  return 0;
+}
+
 int RunSupportCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
   if (!arguments.empty()) return Fail(absl::StrCat("support takes no arguments, got '", arguments[0], "'"));
   SupportOptions options;
@@ -115,6 +132,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> arguments(positional.begin() + 2, positional.end());
   if (command == "check") return matload::RunCheck(arguments);
   if (command == "forms") return matload::RunForms(arguments);
+  if (command == "devices") return matload::RunDevices(arguments);
   if (command == "support") return matload::RunSupportCommand(arguments, command_line);
   return matload::Fail(absl::StrCat("unknown command '", command, "'\n", matload::kUsage));
 }

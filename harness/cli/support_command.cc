@@ -1,6 +1,9 @@
 #include "harness/cli/support_command.h"
 
+#include <sys/utsname.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <ctime>
 #include <iostream>
@@ -83,8 +86,10 @@ absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
               << " targets, last " << target << "   " << std::flush;
     if (done == total) std::cerr << "\n";
   };
+  const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<SupportSweep> sweep =
       RunSupportSweep(**compiler, *registry, targets, options.ptx, options.threads, progress);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!sweep.ok()) return sweep.status();
   const std::string directory =
       options.out.empty()
@@ -93,13 +98,14 @@ absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
                                                                          (*compiler)->Version()),
                                                             {{" ", "-"}, {";", ""}})))
           : options.out;
-  char host[256] = {};
-  gethostname(host, sizeof(host) - 1);
+  utsname system{};
+  uname(&system);
   ReportContext context{.command = options.command,
                         .date = Today(),
-                        .machine = absl::StrCat(sysconf(_SC_NPROCESSORS_ONLN), " cores, ", options.threads,
-                                                " threads used"),
-                        .compiler_path = path};
+                        .machine = absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ",
+                                                options.threads, " threads used"),
+                        .compiler_path = path,
+                        .seconds = seconds};
   absl::Status written = WriteSupportReport(*sweep, *registry, context, directory);
   if (!written.ok()) return written;
   size_t unexplained = 0;
