@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/source_tree.h"
 #include "nlohmann/json.hpp"
@@ -48,7 +49,7 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
     if (!item.is_object()) return absl::InvalidArgumentError(absl::StrCat(where, ": not an object"));
     DiscrepancyEntry entry;
     for (auto [field, name, required] : {std::tuple{&entry.id, "id", true}, {&entry.pattern, "pattern", true},
-                                         {&entry.rule, "rule", true}, {&entry.toolchain, "toolchain", true},
+                                         {&entry.rule, "rule", true},
                                          {&entry.toolchain_message, "toolchain_message", true},
                                          {&entry.judgement, "judgement", true}, {&entry.example, "example", true},
                                          {&entry.link, "link", false}}) {
@@ -65,6 +66,13 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat(entry.id, ": direction must be toolchain-accepts or toolchain-rejects"));
+    }
+    if (!item.contains("toolchains") || !item["toolchains"].is_array() || item["toolchains"].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(entry.id, ": 'toolchains' must list where it was measured"));
+    }
+    for (const nlohmann::json& toolchain : item["toolchains"]) {
+      if (!toolchain.is_string()) return absl::InvalidArgumentError(absl::StrCat(entry.id, ": toolchains"));
+      entry.toolchains.push_back(toolchain.get<std::string>());
     }
     if (item.contains("targets")) {
       if (!item["targets"].is_array()) return absl::InvalidArgumentError(absl::StrCat(entry.id, ": targets"));
@@ -84,11 +92,18 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
   return registry;
 }
 
-const DiscrepancyEntry* DiscrepancyRegistry::Find(absl::string_view case_text, Target target,
-                                                  Direction direction) const {
+bool DiscrepancyRegistry::AppliesTo(const DiscrepancyEntry& entry, absl::string_view toolchain) {
+  for (const std::string& measured : entry.toolchains) {
+    if (absl::StartsWith(toolchain, measured)) return true;
+  }
+  return false;
+}
+
+const DiscrepancyEntry* DiscrepancyRegistry::Find(absl::string_view case_text, Target target, Direction direction,
+                                                  absl::string_view toolchain) const {
   const std::string text(case_text);
   for (const DiscrepancyEntry& entry : entries_) {
-    if (entry.direction != direction) continue;
+    if (entry.direction != direction || !AppliesTo(entry, toolchain)) continue;
     if (!entry.targets.empty() && std::find(entry.targets.begin(), entry.targets.end(), target) == entry.targets.end()) {
       continue;
     }

@@ -31,7 +31,7 @@ struct DiscrepancyEntry {
   std::vector<Target> targets;  // empty: every target
   Direction direction = Direction::kToolchainAccepts;
   std::string rule;           // the model's rule id
-  std::string toolchain;      // "ptxas 13.0.88"
+  std::vector<std::string> toolchains;  // where it was measured: "ptxas 13.0.88", "nvJitLink 13.0"
   std::string toolchain_message;
   std::string judgement;      // one line: whose error it is, and why
   std::string example;        // a standalone snippet that shows it
@@ -47,9 +47,15 @@ class DiscrepancyRegistry {
   static absl::StatusOr<DiscrepancyRegistry> Load(const std::string& path);
   static absl::StatusOr<DiscrepancyRegistry> Parse(absl::string_view json);
 
-  // Find returns the entry that explains a disagreement on `case_text`
-  // (an instruction, or ".version V .target T") for `target`, or nullptr.
-  const DiscrepancyEntry* Find(absl::string_view case_text, Target target, Direction direction) const;
+  // Find returns the entry that explains a disagreement of `toolchain`
+  // ("ptxas 13.0.88": Tool() and Version()) on `case_text` (an instruction,
+  // or ".version V .target T") for `target`, or nullptr. An entry applies to
+  // the toolchains that start with one of its `toolchains`.
+  const DiscrepancyEntry* Find(absl::string_view case_text, Target target, Direction direction,
+                               absl::string_view toolchain) const;
+
+  // AppliesTo says whether `entry` was measured on `toolchain`.
+  static bool AppliesTo(const DiscrepancyEntry& entry, absl::string_view toolchain);
 
   const std::vector<DiscrepancyEntry>& entries() const { return entries_; }
 

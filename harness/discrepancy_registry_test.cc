@@ -10,25 +10,37 @@ using ::testing::HasSubstr;
 
 constexpr absl::string_view kEntry = R"json({"discrepancies": [{
   "id": "dup-sync", "pattern": "\\.sync\\.sync\\b", "direction": "toolchain-accepts",
-  "targets": ["sm_90"], "rule": "syntax.duplicate-qualifier", "toolchain": "ptxas 13.0.88",
+  "targets": ["sm_90"], "rule": "syntax.duplicate-qualifier", "toolchains": ["ptxas 13.0"],
   "toolchain_message": "(accepted)", "judgement": "lenient", "example": "ldmatrix.sync.sync ..."}]})json";
 
 TEST(DiscrepancyRegistryTest, MatchesByPatternTargetAndDirection) {
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Parse(kEntry);
   ASSERT_TRUE(registry.ok()) << registry.status();
   const Target sm90 = *ParseTarget("sm_90");
-  EXPECT_NE(registry->Find("ldmatrix.sync.sync.aligned.m8n8.x1.b16 {a}, [p];", sm90, Direction::kToolchainAccepts),
+  EXPECT_NE(registry->Find("ldmatrix.sync.sync.aligned.m8n8.x1.b16 {a}, [p];", sm90, Direction::kToolchainAccepts,
+                           "ptxas 13.0.88"),
             nullptr);
-  EXPECT_EQ(registry->Find("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", sm90, Direction::kToolchainAccepts), nullptr);
-  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", *ParseTarget("sm_80"), Direction::kToolchainAccepts),
+  EXPECT_EQ(registry->Find("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", sm90, Direction::kToolchainAccepts,
+                           "ptxas 13.0.88"),
             nullptr);
-  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainRejects), nullptr);
+  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", *ParseTarget("sm_80"), Direction::kToolchainAccepts,
+                           "ptxas 13.0.88"),
+            nullptr);
+  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainRejects, "ptxas 13.0.88"),
+            nullptr);
+  // Entries apply to the toolchains they were measured on, matched by prefix.
+  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 12.9.86"),
+            nullptr);
 }
 
 TEST(DiscrepancyRegistryTest, RejectsCorruptRegistriesWithTheEntryNamed) {
   EXPECT_THAT(std::string(DiscrepancyRegistry::Parse("{not json").status().message()), HasSubstr("not valid JSON"));
   EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(R"({"discrepancies": [{"id": "x"}]})").status().message()),
               HasSubstr("entry 0: missing field 'pattern'"));
+  std::string no_toolchains(kEntry);
+  no_toolchains.replace(no_toolchains.find(R"("toolchains": ["ptxas 13.0"],)"), 29, "");
+  EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(no_toolchains).status().message()),
+              HasSubstr("dup-sync: 'toolchains' must list where it was measured"));
   std::string bad_regex(kEntry);
   const std::string pattern = R"("\\.sync\\.sync\\b")";
   bad_regex.replace(bad_regex.find(pattern), pattern.size(), R"("(unclosed")");

@@ -39,6 +39,7 @@ TEST(ModelVsPtxasTest, VerdictsAgreeOrAreKnownDiscrepancies) {
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   ASSERT_TRUE(registry.ok()) << registry.status();
   const PtxVersion ptx{9, 0};
+  const std::string toolchain = absl::StrCat(ptxas->Tool(), " ", ptxas->Version());
   std::set<std::string> used;
   int unexplained = 0;
   for (const char* name : kTargets) {
@@ -72,7 +73,7 @@ TEST(ModelVsPtxasTest, VerdictsAgreeOrAreKnownDiscrepancies) {
       const std::string text = PrintRaw(snippets[i].instruction);
       if (model.legal() != compiler.accepted) {
         const Direction direction = compiler.accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects;
-        if (const DiscrepancyEntry* entry = registry->Find(text, target, direction); entry != nullptr) {
+        if (const DiscrepancyEntry* entry = registry->Find(text, target, direction, toolchain); entry != nullptr) {
           ++tally.explained[entry->id];
           used.insert(entry->id);
         } else if (++unexplained <= 20) {
@@ -103,8 +104,10 @@ TEST(ModelVsPtxasTest, VerdictsAgreeOrAreKnownDiscrepancies) {
   }
   EXPECT_EQ(unexplained, 0) << "disagreements not in " << DefaultRegistryPath();
   for (const DiscrepancyEntry& entry : registry->entries()) {
-    if (entry.pattern.find(".target") != std::string::npos) continue;
-    EXPECT_TRUE(used.contains(entry.id)) << "registry entry " << entry.id << " no longer reproduces";
+    if (entry.pattern.find(".target") != std::string::npos || !DiscrepancyRegistry::AppliesTo(entry, toolchain)) {
+      continue;
+    }
+    EXPECT_TRUE(used.contains(entry.id)) << "registry entry " << entry.id << " no longer reproduces on " << toolchain;
   }
 }
 
@@ -132,7 +135,8 @@ TEST(TargetTableVsPtxasTest, TargetIntroductionsAgreeOrAreKnown) {
       if (ptxas_accepts_target == TargetExistsIn(info.target, ptx)) continue;
       const std::string case_text = absl::StrCat(".version ", ptx.ToString(), " .target ", info.target.Name());
       const DiscrepancyEntry* entry = registry->Find(
-          case_text, info.target, ptxas_accepts_target ? Direction::kToolchainAccepts : Direction::kToolchainRejects);
+          case_text, info.target, ptxas_accepts_target ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
+          absl::StrCat(ptxas->Tool(), " ", ptxas->Version()));
       EXPECT_NE(entry, nullptr) << case_text << ": model says "
                                 << (TargetExistsIn(info.target, ptx) ? "exists" : "does not exist");
       if (entry != nullptr) used.insert(entry->id);
@@ -140,7 +144,10 @@ TEST(TargetTableVsPtxasTest, TargetIntroductionsAgreeOrAreKnown) {
   }
   EXPECT_GT(compared, 500);
   for (const DiscrepancyEntry& entry : registry->entries()) {
-    if (entry.pattern.find(".target") == std::string::npos) continue;
+    if (entry.pattern.find(".target") == std::string::npos ||
+        !DiscrepancyRegistry::AppliesTo(entry, absl::StrCat(ptxas->Tool(), " ", ptxas->Version()))) {
+      continue;
+    }
     EXPECT_TRUE(used.contains(entry.id)) << "registry entry " << entry.id << " no longer reproduces";
   }
 }

@@ -116,7 +116,8 @@ TEST(SpecExamplesTest, ModelAgreesWithPtxasOnTenTargets) {
       ++compared;
       if (model.legal() != compiler.accepted) {
         EXPECT_NE(registry->Find(snippet.ok() ? text : "", target,
-                                 compiler.accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects),
+                                 compiler.accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
+                                 absl::StrCat(ptxas->Tool(), " ", ptxas->Version())),
                   nullptr)
             << name << ": model " << Describe(model) << ", ptxas " << (compiler.accepted ? "accepts" : "rejects")
             << ":\n"

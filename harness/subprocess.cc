@@ -18,7 +18,8 @@ extern char** environ;
 
 namespace matload {
 
-absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                                         const std::vector<std::string>& environment) {
   if (argv.empty()) return absl::InvalidArgumentError("RunProcess needs a program");
   int out_pipe[2];
   int err_pipe[2];
@@ -38,8 +39,12 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, s
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  std::vector<char*> variables;
+  for (const std::string& variable : environment) variables.push_back(const_cast<char*>(variable.c_str()));
+  for (char** inherited = environ; *inherited != nullptr; ++inherited) variables.push_back(*inherited);
+  variables.push_back(nullptr);
   pid_t pid = 0;
-  int spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), variables.data());
   close(out_pipe[1]);
   close(err_pipe[1]);
   absl::Cleanup close_reads = [&] {

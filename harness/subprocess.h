@@ -20,9 +20,11 @@ struct ProcessResult {
 
 // RunProcess starts argv[0] (searched in PATH when it has no '/') with
 // `argv`, no shell and no standard input, and waits for it, killing it after
-// `timeout`. It fails only if the program cannot be started.
+// `timeout`. `environment` ("NAME=value") is added to this process's own.
+// It fails only if the program cannot be started.
 absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
-                                         std::chrono::milliseconds timeout = std::chrono::seconds(120));
+                                         std::chrono::milliseconds timeout = std::chrono::seconds(120),
+                                         const std::vector<std::string>& environment = {});
 
 }  // namespace matload
 

@@ -23,6 +23,13 @@ TEST(SubprocessTest, PassesArgumentsWithoutAShell) {
   EXPECT_EQ(result->standard_output, "$HOME; rm -rf /\n");
 }
 
+TEST(SubprocessTest, AddsToTheEnvironment) {
+  absl::StatusOr<ProcessResult> result =
+      RunProcess({"sh", "-c", "echo $MATLOAD_PROBE"}, std::chrono::seconds(10), {"MATLOAD_PROBE=yes"});
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->standard_output, "yes\n");
+}
+
 TEST(SubprocessTest, KillsAHungProgram) {
   absl::StatusOr<ProcessResult> result = RunProcess({"sleep", "30"}, std::chrono::milliseconds(200));
   ASSERT_TRUE(result.ok());

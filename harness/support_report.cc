@@ -80,22 +80,6 @@ std::vector<DisagreementGroup> Group(const SupportSweep& sweep) {
   return ordered;
 }
 
-// UsedDeclarations keeps the declarations of the names `instruction` uses,
-// so that a reproducer declares no more than it needs.
-std::vector<Declaration> UsedDeclarations(const std::vector<Declaration>& file, const RawInstruction& instruction) {
-  std::set<std::string> names;
-  for (const Operand& operand : instruction.operands) {
-    if (const auto* vector = std::get_if<VectorOperand>(&operand)) names.insert(vector->elements.begin(), vector->elements.end());
-    if (const auto* reg = std::get_if<RegisterOperand>(&operand)) names.insert(reg->name);
-    if (const auto* address = std::get_if<AddressOperand>(&operand)) names.insert(address->base);
-  }
-  std::vector<Declaration> used;
-  for (const Declaration& declaration : file) {
-    if (names.contains(declaration.name)) used.push_back(declaration);
-  }
-  return used;
-}
-
 absl::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream file(path);
   file << text;
@@ -129,6 +113,11 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
                     summary.near_miss, " | ", summary.agree, " | ", summary.explained, " | ", summary.unexplained,
                     " |\n");
   }
+  for (const TargetSummary& summary : sweep.summaries) {
+    if (!summary.sass_error.empty()) {
+      absl::StrAppend(&md, "\nNo SASS lowering for ", summary.target, ": ", summary.sass_error, "\n");
+    }
+  }
   absl::StrAppend(&md, "\n## Disagreements\n\nEach group is a known discrepancy from "
                        "`corpora/known_discrepancies.json` or an unexplained disagreement. Each has a standalone "
                        "reproducer: the module in `reproducers/` and the command below.\n\n");
@@ -146,6 +135,29 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
     }
     absl::StrAppend(&md, "- Reproduce: `", ReproducerCommand(context, group.example->target, group.id), "` (",
                     group.example->model_legal ? "rejects" : "accepts", " it)\n\n");
+  }
+  bool any_sass = false;
+  for (const SupportRow& row : sweep.rows) {
+    for (const auto& [target, cell] : row.cells) any_sass = any_sass || !cell.sass.empty();
+  }
+  if (any_sass) {
+    absl::StrAppend(&md, "## SASS lowering\n\nThe load instructions each accepted qualifier set compiles to (its "
+                         "plain spelling in a kernel of its own, read with cuobjdump), with the targets where it "
+                         "does so.\n\n| qualifiers | lowering: targets |\n| --- | --- |\n");
+    for (const SupportRow& row : sweep.rows) {
+      std::map<std::string, std::vector<std::string>> by_lowering;
+      for (const std::string& target : sweep.targets) {
+        const SupportCell& cell = row.cells.at(target);
+        if (cell.model_legal && cell.compiler_accepted) by_lowering[cell.sass.empty() ? "(no load)" : cell.sass].push_back(target);
+      }
+      if (by_lowering.empty()) continue;
+      absl::StrAppend(&md, "| `", row.opcode, "` | ",
+                      absl::StrJoin(by_lowering, "; ", [](std::string* out, const auto& entry) {
+                        absl::StrAppend(out, "`", entry.first, "`: ", absl::StrJoin(entry.second, " "));
+                      }),
+                      " |\n");
+    }
+    absl::StrAppend(&md, "\n");
   }
   absl::StrAppend(&md, "## The matrix\n\n");
   for (const LegendEntry& entry : kLegend) absl::StrAppend(&md, "- `", entry.symbol, "` ", entry.meaning, "\n");
@@ -195,6 +207,7 @@ std::string Html(const SupportSweep& sweep, const ReportContext& context) {
       const SupportCell& cell = row.cells.at(target);
       const LegendEntry& entry = LegendOf(StateOf(cell));
       absl::StrAppend(&html, "<td class=\"c ", entry.css, "\" title=\"", target, ": ", entry.meaning,
+                      cell.sass.empty() ? "" : absl::StrCat("\nSASS: ", cell.sass),
                       cell.compiler_messages.empty() ? "" : "\n",
                       cell.compiler_messages.empty() ? "" : HtmlEscape(cell.compiler_messages.front()), "\"></td>");
     }
@@ -212,13 +225,15 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
   for (const TargetSummary& s : sweep.summaries) {
     json["summaries"].push_back({{"target", s.target}, {"compiled", s.compiled}, {"matrix_rows", s.matrix_rows},
                                  {"legal", s.legal}, {"near_miss", s.near_miss}, {"agree", s.agree},
-                                 {"known_discrepancies", s.explained}, {"unexplained", s.unexplained}});
+                                 {"known_discrepancies", s.explained}, {"unexplained", s.unexplained},
+                                 {"sass_error", s.sass_error}});
   }
   for (const SupportRow& row : sweep.rows) {
     nlohmann::json cells = nlohmann::json::object();
     for (const auto& [target, cell] : row.cells) {
       cells[target] = {{"model", cell.model_legal ? "legal" : "illegal"},
                        {"compiler", !cell.compiled ? "not compiled" : cell.compiler_accepted ? "accepted" : "rejected"}};
+      if (!cell.sass.empty()) cells[target]["sass"] = cell.sass;
       if (!cell.compiler_messages.empty()) {
         cells[target]["message"] = cell.compiler_messages.front();
         cells[target]["messages"] = cell.compiler_messages.size();
@@ -256,7 +271,7 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
   for (const DisagreementGroup& group : groups) {
     absl::StatusOr<Snippet> snippet = ParseSnippet(group.example->instruction);
     if (!snippet.ok()) return snippet.status();
-    snippet->declarations = UsedDeclarations(StandardRegisterFile(), snippet->instruction);
+    snippet->declarations = UsedStandardDeclarations(snippet->instruction);
     const PtxModule module = BuildModule({*snippet}, sweep.ptx, *ParseTarget(group.example->target));
     absl::Status written =
         WriteFile(std::filesystem::path(directory) / "reproducers" / absl::StrCat(group.id, ".ptx"), module.text);

@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/batch_checker.h"
+#include "harness/ptxas.h"
+#include "harness/sass_lowering.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 #include "reference/legality.h"
@@ -52,7 +54,8 @@ struct TargetResult {
 };
 
 absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
-                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx) {
+                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
+                                         const std::string& cuobjdump) {
   TargetResult result;
   result.summary.target = target.Name();
   result.summary.matrix_rows = matrix.size();
@@ -75,8 +78,10 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
     if (i < matrix.size()) {
       // A matrix row is compared like any form: on a target where it is
       // not legal, it is one more illegal form the compiler may accept.
-      result.cells.push_back(
-          {model_legal, result.summary.compiled, verdicts[i].accepted, verdicts[i].messages});
+      result.cells.push_back({.model_legal = model_legal,
+                              .compiled = result.summary.compiled,
+                              .compiler_accepted = verdicts[i].accepted,
+                              .compiler_messages = verdicts[i].messages});
     }
     if (!result.summary.compiled) continue;
     if (model_legal == verdicts[i].accepted) {
@@ -89,7 +94,8 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
                               .compiler_messages = verdicts[i].messages};
     if (const DiscrepancyEntry* entry = registry.Find(
             disagreement.instruction, target,
-            verdicts[i].accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects);
+            verdicts[i].accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
+            absl::StrCat(compiler.Tool(), " ", compiler.Version()));
         entry != nullptr) {
       disagreement.registry_id = entry->id;
       ++result.summary.explained;
@@ -98,6 +104,23 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
     }
     result.disagreements.push_back(std::move(disagreement));
   }
+  const auto* ptxas = dynamic_cast<const Ptxas*>(&compiler);
+  if (ptxas != nullptr && !cuobjdump.empty() && result.summary.compiled) {
+    std::vector<RawInstruction> accepted;
+    std::vector<size_t> rows;
+    for (size_t row = 0; row < matrix.size(); ++row) {
+      if (result.cells[row].model_legal && result.cells[row].compiler_accepted) {
+        accepted.push_back(matrix[row].instruction);
+        rows.push_back(row);
+      }
+    }
+    absl::StatusOr<std::vector<std::string>> lowering = LowerToSass(*ptxas, cuobjdump, accepted, ptx, target);
+    if (lowering.ok()) {
+      for (size_t i = 0; i < rows.size(); ++i) result.cells[rows[i]].sass = (*lowering)[i];
+    } else {
+      result.summary.sass_error = std::string(lowering.status().message());
+    }
+  }
   return result;
 }
 
@@ -105,7 +128,7 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
 
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
-                                             const Progress& progress) {
+                                             const Progress& progress, const std::string& cuobjdump) {
   const std::vector<MatrixForm> matrix = MatrixForms(ptx);
   std::vector<absl::StatusOr<TargetResult>> results(targets.size(), absl::UnknownError("not run"));
   std::atomic<size_t> next{0};
@@ -113,7 +136,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   std::mutex progress_mutex;
   auto worker = [&] {
     for (size_t i = next++; i < targets.size(); i = next++) {
-      results[i] = SweepTarget(compiler, registry, matrix, targets[i], ptx);
+      results[i] = SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump);
       std::lock_guard<std::mutex> lock(progress_mutex);
       if (progress) progress(++done, targets.size(), targets[i].Name());
     }

@@ -27,6 +27,7 @@ struct SupportCell {
   bool compiled = false;  // false when the compiler cannot target it
   bool compiler_accepted = false;
   std::vector<std::string> compiler_messages;
+  std::string sass;  // its load instructions, when accepted and lowered (sass_lowering.h)
 };
 
 // SupportRow is one qualifier set that is legal on some target at the PTX
@@ -58,6 +59,7 @@ struct TargetSummary {
   size_t explained = 0;
   size_t unexplained = 0;
   bool compiled = true;  // false when the compiler cannot target it
+  std::string sass_error;  // why the SASS lowering is missing, if it failed
 };
 
 // SupportSweep is the whole result.
@@ -75,10 +77,12 @@ using Progress = std::function<void(size_t, size_t, const std::string&)>;
 
 // RunSupportSweep sweeps `targets` at `ptx` with `compiler`, on `threads`
 // threads (one target each at a time). Targets the compiler cannot build for
-// are judged by the model alone and marked not compiled.
+// are judged by the model alone and marked not compiled. When `compiler` is
+// a Ptxas and `cuobjdump` names a cuobjdump, every accepted matrix cell also
+// gets its SASS lowering.
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
-                                             const Progress& progress);
+                                             const Progress& progress, const std::string& cuobjdump = "");
 
 }  // namespace matload
 

@@ -36,3 +36,14 @@ if [[ ! -x "$cuda_home/bin/ptxas" ]]; then
   echo "install-deps: no ptxas at $cuda_home/bin/ptxas; set CUDA_HOME to a CUDA toolkit" >&2
   exit 1
 fi
+
+# cuobjdump (and the nvdisasm it runs) give the support report its SASS
+# column. Some toolkit installs lack them; fetch NVIDIA's wheels then.
+if [[ ! -x "$cuda_home/bin/cuobjdump" || ! -x "$cuda_home/bin/nvdisasm" ]]; then
+  tools_version=13.5.37
+  cache=${MATLOAD_CACHE:-$HOME/.cache/matload}
+  if [[ ! -x "$cache/cuda-$tools_version/cuobjdump" || ! -x "$cache/cuda-$tools_version/nvdisasm" ]]; then
+    echo "install-deps: $cuda_home has no cuobjdump/nvdisasm; fetching them ($tools_version) from PyPI"
+    "$(dirname "${BASH_SOURCE[0]}")/fetch-cuda-tools.sh" "cuobjdump@$tools_version" "nvdisasm@$tools_version" >/dev/null
+  fi
+fi

@@ -49,7 +49,7 @@ import json, sys
 for entry in json.load(open(sys.argv[1]))["discrepancies"]:
     print(f"### {entry['id']}\n")
     print(f"- {entry['judgement']}")
-    print(f"- Model rule: `{entry['rule']}`; {entry['toolchain']}: {entry['toolchain_message']}")
+    print(f"- Model rule: `{entry['rule']}`; measured on {', '.join(entry['toolchains'])}: {entry['toolchain_message']}")
     print(f"- Example: `{entry['example']}`\n")
 PY
   echo "## Register classes, measured"

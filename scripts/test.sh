@@ -6,3 +6,5 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/build.sh"
 cd "$root"
 ctest --preset default
+# ctest shows a skipped test as "Skipped"; say why, from the tests' own output.
+grep -h -o "needs a GPU: [^\"]*compile-only mode" build/default/Testing/Temporary/LastTest.log | sort -u | sed 's/^/skipped: /' || true

@@ -4,10 +4,12 @@
 //   matload check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')
 //   matload forms --target T [--ptx V] [--illegal]
 //   matload devices
-//   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas PATH] [--out DIR]
+//   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P[,P...]] [--out DIR]
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "absl/flags/marshalling.h"
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -26,7 +28,9 @@ ABSL_FLAG(bool, json, false, "check: write one JSON object per snippet and targe
 ABSL_FLAG(std::string, file, "", "check: read snippets from this file, one per line ('#' lines skipped).");
 ABSL_FLAG(bool, illegal, false, "forms: print the near-miss illegal forms instead of the legal ones.");
 ABSL_FLAG(std::string, compiler, "ptxas", "support: the compiler to hold the model against: ptxas, nvjitlink or driver.");
-ABSL_FLAG(std::string, ptxas, "", "support: the ptxas binary (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas).");
+ABSL_FLAG(std::vector<std::string>, ptxas, {},
+          "support: ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are "
+          "compared.");
 ABSL_FLAG(std::string, out, "", "support: report directory (default reports/support/<compiler>-<version>).");
 ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
 
@@ -108,7 +112,7 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   if (!ptx.ok()) return Fail(absl::StrCat("--ptx: ", ptx.status().message()));
   options.ptx = *ptx;
   options.compiler = absl::GetFlag(FLAGS_compiler);
-  options.ptxas_path = absl::GetFlag(FLAGS_ptxas);
+  options.ptxas_paths = absl::GetFlag(FLAGS_ptxas);
   options.out = absl::GetFlag(FLAGS_out);
   options.threads = absl::GetFlag(FLAGS_threads);
   if (options.threads < 1) return Fail("--threads must be at least 1");

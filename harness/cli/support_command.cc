@@ -5,7 +5,9 @@
 
 #include <chrono>
 
+#include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -17,37 +19,56 @@
 #include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
 #include "harness/source_tree.h"
+#include "harness/sass_lowering.h"
 #include "harness/support_report.h"
 #include "harness/support_sweep.h"
+#include "harness/toolkit_comparison.h"
 
 namespace matload {
 namespace {
 
-// OpenCompiler opens the compiler named by `options`; `keep_alive` holds
-// what the compiler depends on.
-absl::StatusOr<std::unique_ptr<CompileOracle>> OpenCompiler(const SupportOptions& options, std::string& path) {
+// OpenedCompiler is one compiler and how its report names its path.
+struct OpenedCompiler {
+  std::unique_ptr<CompileOracle> oracle;
+  std::string path;
+};
+
+// OpenCompilers opens the compiler(s) named by `options`.
+absl::StatusOr<std::vector<OpenedCompiler>> OpenCompilers(const SupportOptions& options) {
+  std::vector<OpenedCompiler> compilers;
   if (options.compiler == "ptxas") {
-    path = options.ptxas_path.empty() ? Ptxas::DefaultPath() : options.ptxas_path;
-    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
-    if (!ptxas.ok()) return ptxas.status();
-    return std::make_unique<Ptxas>(*std::move(ptxas));
+    std::vector<std::string> paths = options.ptxas_paths;
+    if (paths.empty()) paths.push_back(Ptxas::DefaultPath());
+    for (const std::string& path : paths) {
+      absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
+      if (!ptxas.ok()) return ptxas.status();
+      compilers.push_back({std::make_unique<Ptxas>(*std::move(ptxas)), path});
+    }
+    return compilers;
   }
+  if (!options.ptxas_paths.empty()) return absl::InvalidArgumentError("--ptxas goes with --compiler=ptxas");
   if (options.compiler == "nvjitlink") {
-    path = "libnvJitLink (in process)";
     absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
     if (!nvjitlink.ok()) return nvjitlink.status();
-    return std::unique_ptr<CompileOracle>(*std::move(nvjitlink));
+    compilers.push_back({*std::move(nvjitlink), "libnvJitLink (in process)"});
+    return compilers;
   }
   if (options.compiler == "driver") {
-    path = "the CUDA driver's JIT, device 0";
     absl::StatusOr<std::shared_ptr<CudaDriver>> driver = CudaDriver::Open();
     if (!driver.ok()) return driver.status();
     absl::StatusOr<std::unique_ptr<DriverJit>> jit = DriverJit::Open(*driver, 0);
     if (!jit.ok()) return jit.status();
-    return std::unique_ptr<CompileOracle>(*std::move(jit));
+    compilers.push_back({*std::move(jit), "the CUDA driver's JIT, device 0"});
+    return compilers;
   }
   return absl::InvalidArgumentError(
       absl::StrCat("--compiler: unknown compiler '", options.compiler, "': expected ptxas, nvjitlink or driver"));
+}
+
+// ReportName names a compiler's report directory: "ptxas-13.0.88" (the
+// report itself goes to <name>/ptx<version>).
+std::string ReportName(const CompileOracle& compiler) {
+  return absl::StrReplaceAll(absl::StrCat(compiler.Tool(), "-", compiler.Version()), {{" ", "-"}, {";", ""}});
 }
 
 std::string Today() {
@@ -60,9 +81,8 @@ std::string Today() {
 }  // namespace
 
 absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
-  std::string path;
-  absl::StatusOr<std::unique_ptr<CompileOracle>> compiler = OpenCompiler(options, path);
-  if (!compiler.ok()) return compiler.status();
+  absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
+  if (!compilers.ok()) return compilers.status();
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   if (!registry.ok()) return registry.status();
   std::vector<Target> targets = options.targets;
@@ -78,45 +98,68 @@ absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
     }
   }
   const bool terminal = isatty(STDERR_FILENO) != 0;
-  Progress progress = [terminal](size_t done, size_t total, const std::string& target) {
-    if (!terminal) return;
-    const int width = 30;
-    const int filled = static_cast<int>(width * done / total);
-    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done << "/" << total
-              << " targets, last " << target << "   " << std::flush;
-    if (done == total) std::cerr << "\n";
-  };
-  const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<SupportSweep> sweep =
-      RunSupportSweep(**compiler, *registry, targets, options.ptx, options.threads, progress);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!sweep.ok()) return sweep.status();
-  const std::string directory =
-      options.out.empty()
-          ? SourceTreePath(absl::StrCat("reports/support/",
-                                        absl::StrReplaceAll(absl::StrCat((*compiler)->Tool(), "-",
-                                                                         (*compiler)->Version()),
-                                                            {{" ", "-"}, {";", ""}})))
-          : options.out;
   utsname system{};
   uname(&system);
-  ReportContext context{.command = options.command,
-                        .date = Today(),
-                        .machine = absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ",
-                                                options.threads, " threads used"),
-                        .compiler_path = path,
-                        .seconds = seconds};
-  absl::Status written = WriteSupportReport(*sweep, *registry, context, directory);
-  if (!written.ok()) return written;
-  size_t unexplained = 0;
-  for (const TargetSummary& summary : sweep->summaries) {
-    out << summary.target << "\t" << (summary.compiled ? "" : "model only\t") << summary.matrix_rows
-        << " matrix rows, " << summary.legal << " legal, " << summary.near_miss << " near-miss: " << summary.agree
-        << " agree, " << summary.explained << " known discrepancies, " << summary.unexplained << " unexplained\n";
-    unexplained += summary.unexplained;
+  const bool several = compilers->size() > 1;
+  const std::string root = options.out.empty() ? SourceTreePath("reports/support") : options.out;
+  std::vector<SupportSweep> sweeps;
+  for (const OpenedCompiler& compiler : *compilers) {
+    const std::string name = ReportName(*compiler.oracle);
+    Progress progress = [terminal, name](size_t done, size_t total, const std::string& target) {
+      if (!terminal) return;
+      const int width = 30;
+      const int filled = static_cast<int>(width * done / total);
+      std::cerr << "\r" << name << " [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
+                << done << "/" << total << " targets, last " << target << "   " << std::flush;
+      if (done == total) std::cerr << "\n";
+    };
+    const auto start = std::chrono::steady_clock::now();
+    // The SASS column needs a cuobjdump: $MATLOAD_CUOBJDUMP, else the one
+    // beside this ptxas, else the one beside the default ptxas.
+    std::string cuobjdump = DefaultCuobjdumpPath();
+    if (std::getenv("MATLOAD_CUOBJDUMP") == nullptr) {
+      const std::string beside = compiler.path.substr(0, compiler.path.rfind('/') + 1) + "cuobjdump";
+      if (access(beside.c_str(), X_OK) == 0) cuobjdump = beside;
+    }
+    if (access(cuobjdump.c_str(), X_OK) != 0) {
+      std::cerr << "matload: no cuobjdump (" << cuobjdump
+                << "): the report has no SASS column; scripts/fetch-cuda-tools.sh cuobjdump@13.5.37 fetches one\n";
+      cuobjdump.clear();
+    }
+    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(*compiler.oracle, *registry, targets, options.ptx,
+                                                         options.threads, progress, cuobjdump);
+    if (!sweep.ok()) return sweep.status();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string directory = options.out.empty() || several
+                                      ? absl::StrCat(root, "/", name, "/ptx", options.ptx.ToString())
+                                      : options.out;
+    ReportContext context{.command = options.command,
+                          .date = Today(),
+                          .machine = absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ",
+                                                  options.threads, " threads used"),
+                          .compiler_path = compiler.path,
+                          .seconds = seconds};
+    absl::Status written = WriteSupportReport(*sweep, *registry, context, directory);
+    if (!written.ok()) return written;
+    size_t unexplained = 0;
+    for (const TargetSummary& summary : sweep->summaries) {
+      out << name << "\t" << summary.target << "\t" << (summary.compiled ? "" : "model only\t")
+          << summary.matrix_rows << " matrix rows, " << summary.legal << " legal, " << summary.near_miss
+          << " near-miss: " << summary.agree << " agree, " << summary.explained << " known discrepancies, "
+          << summary.unexplained << " unexplained\n";
+      unexplained += summary.unexplained;
+    }
+    out << "wrote " << directory << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(seconds)
+        << " s; " << unexplained << " unexplained disagreements\n";
+    sweeps.push_back(*std::move(sweep));
   }
-  out << "wrote " << directory << "/support.{md,json,html} and reproducers/; " << unexplained
-      << " unexplained disagreements\n";
+  if (several) {
+    const std::string path = absl::StrCat(root, "/compare-ptx", options.ptx.ToString(), ".md");
+    std::ofstream file(path);
+    file << ToolkitComparisonMarkdown(sweeps, options.command, Today());
+    if (!file) return absl::DataLossError(absl::StrCat("cannot write ", path));
+    out << "wrote " << path << "\n";
+  }
   return absl::OkStatus();
 }
 

@@ -17,13 +17,16 @@ struct SupportOptions {
   std::vector<Target> targets;  // every target at `ptx` if empty
   PtxVersion ptx;
   std::string compiler = "ptxas";  // "ptxas", "nvjitlink" or "driver"
-  std::string ptxas_path;          // for "ptxas"
-  std::string out;                 // reports/support/<tool>-<version> if empty
+  std::vector<std::string> ptxas_paths;  // for "ptxas": one report each, and a comparison if several
+  std::string out;                 // reports/support/<tool>-<version>/ptx<V> if empty
   int threads = 2;
   std::string command;             // the command line, recorded in the report
 };
 
-// RunSupport sweeps, writes the report and prints a summary to `out`.
+// RunSupport sweeps, writes the report and prints a summary to `out`. With
+// several ptxas binaries it sweeps each, writes a report per toolkit under
+// `out` (or reports/support/), each in <tool>-<version>/ptx<V>, and
+// compare-ptx<V>.md comparing them.
 // Progress goes to stderr when it is a terminal. It fails when the compiler
 // cannot be opened or a report file cannot be written; disagreements are
 // results, not failures.
