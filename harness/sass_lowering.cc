@@ -24,7 +24,7 @@ namespace matload {
 std::vector<std::pair<std::string, std::vector<std::string>>> SassFunctions(absl::string_view dump) {
   static const std::regex kFunction(R"(^\s*Function : (\S+))");
   // "        /*0080*/                   LDSM.16.M88.4 R4, [R2] ;" with an optional @P0 guard.
-  static const std::regex kInstruction(R"(^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*))");
+  static const std::regex kInstruction(R"(^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Za-z0-9_.]*))");
   std::vector<std::pair<std::string, std::vector<std::string>>> functions;
   for (absl::string_view raw : absl::StrSplit(dump, '\n')) {
     const std::string line(raw);

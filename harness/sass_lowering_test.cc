@@ -23,10 +23,11 @@ TEST(SassLoweringTest, ParsesCuobjdumpOutput) {
         /*0030*/                   EXIT ;
 		Function : matload_form_0
         /*0000*/                   LDG.E.128 R4, desc[UR4][R2.64] ;
+        /*0010*/                   LDSM.U4x16P64TO8.M816.4 R4, [UR4] ;
 )dump";
   EXPECT_THAT(SassFunctions(kDump),
               ElementsAre(Pair("matload_form_1", ElementsAre("LDC", "LDSM.16.MT88.4", "BRA", "EXIT")),
-                          Pair("matload_form_0", ElementsAre("LDG.E.128"))));
+                          Pair("matload_form_0", ElementsAre("LDG.E.128", "LDSM.U4x16P64TO8.M816.4"))));
   EXPECT_TRUE(IsLoadOpcode("LDSM.16.M88.4"));
   EXPECT_TRUE(IsLoadOpcode("LDTM.x4"));
   EXPECT_FALSE(IsLoadOpcode("LDC"));
