@@ -65,26 +65,15 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
         absl::StrCat("no CUDA driver: ", library.status().message(), "; running in compile-only mode"));
   }
   auto api = std::make_unique<Api>();
-  const std::pair<const char*, void**> kSymbols[] = {
-      {"cuInit", reinterpret_cast<void**>(&api->init)},
-      {"cuDriverGetVersion", reinterpret_cast<void**>(&api->driver_version)},
-      {"cuDeviceGetCount", reinterpret_cast<void**>(&api->device_count)},
-      {"cuDeviceGet", reinterpret_cast<void**>(&api->device_get)},
-      {"cuDeviceGetName", reinterpret_cast<void**>(&api->device_name)},
-      {"cuDeviceGetAttribute", reinterpret_cast<void**>(&api->device_attribute)},
-      {"cuDeviceGetUuid_v2", reinterpret_cast<void**>(&api->device_uuid)},
-      {"cuDevicePrimaryCtxRetain", reinterpret_cast<void**>(&api->primary_retain)},
-      {"cuDevicePrimaryCtxRelease_v2", reinterpret_cast<void**>(&api->primary_release)},
-      {"cuCtxSetCurrent", reinterpret_cast<void**>(&api->context_set_current)},
-      {"cuModuleLoadDataEx", reinterpret_cast<void**>(&api->module_load)},
-      {"cuModuleUnload", reinterpret_cast<void**>(&api->module_unload)},
-      {"cuGetErrorString", reinterpret_cast<void**>(&api->error_string)},
-  };
-  for (const auto& [name, slot] : kSymbols) {
-    absl::StatusOr<void*> address = (*library)->Symbol<void>(name);
-    if (!address.ok()) return absl::FailedPreconditionError(absl::StrCat(address.status().message(), "; compile-only"));
-    *slot = *address;
-  }
+  absl::Status resolved = (*library)->Resolve(
+      std::pair{"cuInit", &api->init}, std::pair{"cuDriverGetVersion", &api->driver_version},
+      std::pair{"cuDeviceGetCount", &api->device_count}, std::pair{"cuDeviceGet", &api->device_get},
+      std::pair{"cuDeviceGetName", &api->device_name}, std::pair{"cuDeviceGetAttribute", &api->device_attribute},
+      std::pair{"cuDeviceGetUuid_v2", &api->device_uuid}, std::pair{"cuDevicePrimaryCtxRetain", &api->primary_retain},
+      std::pair{"cuDevicePrimaryCtxRelease_v2", &api->primary_release},
+      std::pair{"cuCtxSetCurrent", &api->context_set_current}, std::pair{"cuModuleLoadDataEx", &api->module_load},
+      std::pair{"cuModuleUnload", &api->module_unload}, std::pair{"cuGetErrorString", &api->error_string});
+  if (!resolved.ok()) return absl::FailedPreconditionError(absl::StrCat(resolved.message(), "; compile-only mode"));
   const int init = api->init(0);
   if (init == kErrorStubLibrary) {
     return absl::FailedPreconditionError(absl::StrCat((*library)->name(),

@@ -38,20 +38,12 @@ absl::StatusOr<std::unique_ptr<NvJitLink>> NvJitLink::Open(const std::string& pa
   absl::StatusOr<std::shared_ptr<SharedLibrary>> library = SharedLibrary::Open(names);
   if (!library.ok()) return library.status();
   auto api = std::make_shared<Api>();
-  const std::pair<const char*, void**> kSymbols[] = {
-      {"nvJitLinkCreate", reinterpret_cast<void**>(&api->create)},
-      {"nvJitLinkDestroy", reinterpret_cast<void**>(&api->destroy)},
-      {"nvJitLinkAddData", reinterpret_cast<void**>(&api->add_data)},
-      {"nvJitLinkComplete", reinterpret_cast<void**>(&api->complete)},
-      {"nvJitLinkGetErrorLogSize", reinterpret_cast<void**>(&api->error_log_size)},
-      {"nvJitLinkGetErrorLog", reinterpret_cast<void**>(&api->error_log)},
-      {"nvJitLinkVersion", reinterpret_cast<void**>(&api->version)},
-  };
-  for (const auto& [name, slot] : kSymbols) {
-    absl::StatusOr<void*> address = (*library)->Symbol<void>(name);
-    if (!address.ok()) return address.status();
-    *slot = *address;
-  }
+  absl::Status resolved = (*library)->Resolve(
+      std::pair{"nvJitLinkCreate", &api->create}, std::pair{"nvJitLinkDestroy", &api->destroy},
+      std::pair{"nvJitLinkAddData", &api->add_data}, std::pair{"nvJitLinkComplete", &api->complete},
+      std::pair{"nvJitLinkGetErrorLogSize", &api->error_log_size}, std::pair{"nvJitLinkGetErrorLog", &api->error_log},
+      std::pair{"nvJitLinkVersion", &api->version});
+  if (!resolved.ok()) return resolved;
   unsigned int major = 0;
   unsigned int minor = 0;
   if (api->version(&major, &minor) != kSuccess) return absl::InternalError("nvJitLinkVersion failed");

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace matload {
@@ -25,12 +26,23 @@ class SharedLibrary {
   // name is the name that loaded.
   const std::string& name() const { return name_; }
 
-  // Symbol looks up a function by name, as the caller's function type.
-  template <typename Function>
-  absl::StatusOr<Function*> Symbol(const char* symbol) const {
-    absl::StatusOr<void*> address = RawSymbol(symbol);
-    if (!address.ok()) return address.status();
-    return reinterpret_cast<Function*>(*address);
+  // Resolve looks up each (symbol, slot) and stores its address in the slot,
+  // which must be a function pointer; kNotFound names the first missing one.
+  template <typename... Functions>
+  absl::Status Resolve(std::pair<const char*, Functions**>... symbols) const {
+    absl::Status status;
+    (
+        [&] {
+          if (!status.ok()) return;
+          absl::StatusOr<void*> address = RawSymbol(symbols.first);
+          if (!address.ok()) {
+            status = address.status();
+            return;
+          }
+          *symbols.second = reinterpret_cast<Functions*>(*address);
+        }(),
+        ...);
+    return status;
   }
 
  private:
