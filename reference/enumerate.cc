@@ -199,6 +199,20 @@ const std::vector<Declaration>& StandardRegisterFile() {
   return *kFile;
 }
 
+std::vector<Declaration> UsedStandardDeclarations(const RawInstruction& instruction) {
+  absl::flat_hash_set<std::string> names;
+  for (const Operand& operand : instruction.operands) {
+    if (const auto* vector = std::get_if<VectorOperand>(&operand)) names.insert(vector->elements.begin(), vector->elements.end());
+    if (const auto* reg = std::get_if<RegisterOperand>(&operand)) names.insert(reg->name);
+    if (const auto* address = std::get_if<AddressOperand>(&operand)) names.insert(address->base);
+  }
+  std::vector<Declaration> used;
+  for (const Declaration& declaration : StandardRegisterFile()) {
+    if (names.contains(declaration.name)) used.push_back(declaration);
+  }
+  return used;
+}
+
 std::vector<OperandStyle> OperandStyles(const OperandSignature& signature) {
   using Address = OperandStyle::Address;
   using Stride = OperandStyle::Stride;

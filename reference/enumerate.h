@@ -20,6 +20,11 @@ namespace matload {
 // (.b16), %f (.f32) and %p (.pred), and one .shared and one .global variable.
 const std::vector<Declaration>& StandardRegisterFile();
 
+// UsedStandardDeclarations keeps the StandardRegisterFile declarations of
+// the names `instruction` uses, so that a reproducer or a one-form kernel
+// declares no more than it needs.
+std::vector<Declaration> UsedStandardDeclarations(const RawInstruction& instruction);
+
 // OperandStyle picks one way to write a signature's operands.
 struct OperandStyle {
   enum class Address : unsigned char { kRegister64, kRegister32, kRegisterPlusOffset };
