@@ -1,0 +1,136 @@
+#include "reference/ldmatrix_semantics.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "reference/ldmatrix_table.h"
+#include "reference/runtime_ub.h"
+
+namespace matload {
+namespace {
+
+constexpr int kLanes = 32;
+
+}  // namespace
+
+LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
+  const QualifierSet& q = instruction.form().qualifiers;
+  const bool trans = q.Present(ldmatrix::kTrans);
+  LdmatrixLayout layout;
+  layout.registers_ = instruction.signature().destination_count;
+  if (q.Present(ldmatrix::kSrcFmt)) layout.decompression_ = q.Has(ldmatrix::kSrcFmt, ldmatrix::kB4x16P64) ? 4 : 6;
+  layout.bytes_.resize(kLanes * layout.registers_ * 4);
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const int group = lane >> 2;  // the row a group of four lanes holds
+    const int quad = lane & 3;    // the lane's place in its group
+    for (int reg = 0; reg < layout.registers_; ++reg) {
+      for (int byte = 0; byte < 4; ++byte) {
+        LdmatrixElement e;
+        switch (q.Get(ldmatrix::kShape)) {
+          case ldmatrix::kM8n8: {
+            // PTX Fig. 104: a group of four lanes holds one row, two 16-bit
+            // elements per lane; register j holds matrix j.
+            e.matrix = reg;
+            e.row = group;
+            e.col = 2 * quad + byte / 2;
+            e.byte = byte % 2;
+            // Without .trans the stored row is the loaded row; with .trans the
+            // loaded row r, column c is stored row c, element r.
+            const int stored_row = trans ? e.col : e.row;
+            const int stored_col = trans ? e.row : e.col;
+            e.address_lane = 8 * e.matrix + stored_row;
+            e.source_byte = 2 * stored_col + e.byte;
+            break;
+          }
+          case ldmatrix::kM8n16:
+            // PTX Fig. 106: each lane holds 4 consecutive 8-bit columns of a row.
+            e.matrix = reg;
+            e.row = group;
+            e.col = 4 * quad + byte;
+            e.address_lane = 8 * e.matrix + e.row;
+            e.source_byte = e.col;
+            break;
+          case ldmatrix::kM16n16:
+            // [INFERRED from CuTe, facts.md 3.3] .trans is mandatory: matrix m
+            // fills registers 2m and 2m+1; the loaded row r, column c is byte r
+            // of the source row whose address lane 16m + c gave.
+            e.matrix = reg / 2;
+            e.row = group + 8 * (reg % 2);
+            e.col = 4 * quad + byte;
+            e.address_lane = 16 * e.matrix + e.col;
+            e.source_byte = e.row;
+            break;
+        }
+        layout.bytes_[(lane * layout.registers_ + reg) * 4 + byte] = e;
+      }
+    }
+  }
+  return layout;
+}
+
+std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits) {
+  std::array<std::uint8_t, 16> out{};
+  for (int element = 0; element < 16; ++element) {
+    const int first_bit = element * bits;
+    std::uint32_t window = 0;  // the (up to) two bytes holding the element
+    for (int i = 0; i < 2 && first_bit / 8 + i < static_cast<int>(row.size()); ++i) {
+      window |= static_cast<std::uint32_t>(row[first_bit / 8 + i]) << (8 * i);
+    }
+    out[element] = static_cast<std::uint8_t>((window >> (first_bit % 8)) & ((1u << bits) - 1));
+  }
+  return out;
+}
+
+Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
+                        absl::Span<const std::uint8_t> shared, absl::Span<const std::uint64_t> row_addresses) {
+  if (row_addresses.size() != kLanes) {
+    return Undefined{RuntimeHazard::kDivergentExecution,
+                     absl::StrCat("ldmatrix needs all 32 lanes; ", row_addresses.size(), " gave addresses")};
+  }
+  const std::uint32_t used = LdmatrixAddressLanes(instruction.form().qualifiers);
+  bool unused_lanes_matter = false;
+  for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
+    unused_lanes_matter = unused_lanes_matter || condition.hazard == RuntimeHazard::kUnusedLaneAddress;
+  }
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const bool is_used = (used >> lane) & 1;
+    if (!is_used && !unused_lanes_matter) continue;
+    const std::uint64_t address = row_addresses[lane];
+    const RuntimeHazard hazard = is_used ? RuntimeHazard::kMisalignedAddress : RuntimeHazard::kUnusedLaneAddress;
+    if (address % ldmatrix::kRowBytes != 0) {
+      return Undefined{hazard, absl::StrCat("lane ", lane, " gives row address ", address,
+                                            ", not a multiple of ", ldmatrix::kRowBytes)};
+    }
+    if (address + ldmatrix::kRowBytes > shared.size()) {
+      return Undefined{is_used ? RuntimeHazard::kAddressOutsideSpace : hazard,
+                       absl::StrCat("lane ", lane, " gives row address ", address, ", outside the ", shared.size(),
+                                    "-byte shared window")};
+    }
+  }
+  // The 16-byte rows, decompressed where the form says so.
+  std::array<std::array<std::uint8_t, 16>, kLanes> rows{};
+  for (int lane = 0; lane < kLanes; ++lane) {
+    if (((used >> lane) & 1) == 0) continue;
+    absl::Span<const std::uint8_t> row = shared.subspan(row_addresses[lane], ldmatrix::kRowBytes);
+    if (layout.decompression() != 0) {
+      rows[lane] = DecompressRow(row, layout.decompression());
+    } else {
+      std::copy(row.begin(), row.end(), rows[lane].begin());
+    }
+  }
+  LaneValues values;
+  values.lanes.assign(kLanes, std::vector<std::uint32_t>(layout.registers(), 0));
+  for (int lane = 0; lane < kLanes; ++lane) {
+    for (int reg = 0; reg < layout.registers(); ++reg) {
+      std::uint32_t value = 0;
+      for (int byte = 0; byte < 4; ++byte) {
+        const LdmatrixElement& e = layout.At(lane, reg, byte);
+        value |= static_cast<std::uint32_t>(rows[e.address_lane][e.source_byte]) << (8 * byte);
+      }
+      values.lanes[lane][reg] = value;
+    }
+  }
+  return values;
+}
+
+}  // namespace matload

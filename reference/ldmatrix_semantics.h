@@ -1,0 +1,67 @@
+// ldmatrix semantics: the exact registers of every lane, and where each
+// byte came from (PTX 9.0 9.7.14.5.15; facts.md 3.2-3.4).
+//
+// The layout is compiled into a table once per qualifier set: for every
+// lane, register and byte, the matrix, row and column it holds. Execution
+// is then a table walk, so the model never slows a GPU run.
+#ifndef MATLOAD_REFERENCE_LDMATRIX_SEMANTICS_H_
+#define MATLOAD_REFERENCE_LDMATRIX_SEMANTICS_H_
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "reference/legality.h"
+#include "reference/outcome.h"
+
+namespace matload {
+
+// LdmatrixElement is the provenance of one destination byte: byte `byte` of
+// element (matrix, row, col) of the loaded (logical) matrix, which sits in
+// the source row whose address lane `address_lane` gave.
+struct LdmatrixElement {
+  int matrix = 0;
+  int row = 0;     // in the loaded matrix (after .trans)
+  int col = 0;
+  int byte = 0;    // byte within the element (0 or 1 for .b16)
+  int address_lane = 0;
+  int source_byte = 0;  // byte offset within that (decompressed) source row
+  friend bool operator==(const LdmatrixElement&, const LdmatrixElement&) = default;
+};
+
+// LdmatrixLayout is the compiled layout of one qualifier set.
+class LdmatrixLayout {
+ public:
+  // For builds the layout of a checked ldmatrix instruction.
+  static LdmatrixLayout For(const CheckedInstruction& instruction);
+
+  int registers() const { return registers_; }
+  // At is the provenance of byte `byte` (0..3) of register `reg` of `lane`.
+  const LdmatrixElement& At(int lane, int reg, int byte) const {
+    return bytes_[(lane * registers_ + reg) * 4 + byte];
+  }
+  // decompression is the source format: 0 for none, 4 or 6 for .b4x16_p64 / .b6x16_p32.
+  int decompression() const { return decompression_; }
+
+ private:
+  int registers_ = 0;
+  int decompression_ = 0;
+  std::vector<LdmatrixElement> bytes_;
+};
+
+// DecompressRow expands one 16-byte source row of `bits`-bit elements (4 or
+// 6, packed LSB first, padding after) into 16 bytes, each value in the low
+// bits of its byte (facts.md 3.4, [INFERRED] bit order).
+std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits);
+
+// ExecuteLdmatrix predicts one execution: `shared` is the CTA's shared
+// window (offset 0 up), `row_addresses` one byte offset per lane. Addresses
+// that are misaligned or outside the window make it undefined, as does an
+// unused lane without a valid address on sm_75.
+Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
+                        absl::Span<const std::uint8_t> shared, absl::Span<const std::uint64_t> row_addresses);
+
+}  // namespace matload
+
+#endif  // MATLOAD_REFERENCE_LDMATRIX_SEMANTICS_H_

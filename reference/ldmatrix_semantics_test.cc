@@ -1,0 +1,211 @@
+#include "reference/ldmatrix_semantics.h"
+
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "reference/enumerate.h"
+#include "reference/families.h"
+#include "reference/ldmatrix_table.h"
+#include "reference/printer.h"
+#include "reference/runtime_ub.h"
+#include "reference/test_support.h"
+#include "absl/strings/str_cat.h"
+
+namespace matload {
+namespace {
+
+using ::matload::testing::JudgeAt;
+
+CheckedInstruction Check(absl::string_view text, absl::string_view target = "sm_100a") {
+  Verdict verdict = JudgeAt(text, target);
+  EXPECT_TRUE(verdict.legal()) << text;
+  return *verdict.checked();
+}
+
+// Iota16 is a shared window whose 16-bit word at byte 2k holds k.
+std::vector<std::uint8_t> Iota16(size_t bytes) {
+  std::vector<std::uint8_t> window(bytes);
+  for (size_t k = 0; k < bytes / 2; ++k) {
+    window[2 * k] = static_cast<std::uint8_t>(k);
+    window[2 * k + 1] = static_cast<std::uint8_t>(k >> 8);
+  }
+  return window;
+}
+
+std::vector<std::uint64_t> ContiguousRows() {
+  std::vector<std::uint64_t> addresses(32);
+  for (int lane = 0; lane < 32; ++lane) addresses[lane] = 16 * lane;
+  return addresses;
+}
+
+std::uint32_t Pair16(std::uint32_t low, std::uint32_t high) { return low | high << 16; }
+
+// ValuesOf returns the lane values of an outcome that must have them; an
+// undefined outcome fails the test and gives 32 lanes of nothing.
+LaneValues ValuesOf(const Outcome& outcome) {
+  if (const auto* values = std::get_if<LaneValues>(&outcome)) return *values;
+  ADD_FAILURE() << "undefined: " << std::get<Undefined>(outcome).why;
+  return LaneValues{std::vector<std::vector<std::uint32_t>>(32, std::vector<std::uint32_t>(4, 0))};
+}
+
+// PTX Fig. 104, copied by hand: lane t holds row t/4, columns 2(t%4) and
+// 2(t%4)+1 of each 8x8 matrix; with iota16 data and contiguous rows,
+// element (matrix j, row r, col c) is 8 * (8j + r) + c.
+TEST(LdmatrixSemanticsTest, Figure104WithoutTrans) {
+  CheckedInstruction x4 = Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];");
+  const LaneValues values = ValuesOf(ExecuteLdmatrix(x4, LdmatrixLayout::For(x4), Iota16(512), ContiguousRows()));
+  EXPECT_EQ(values.lanes[0][0], Pair16(0, 1));
+  EXPECT_EQ(values.lanes[5][0], Pair16(10, 11));
+  EXPECT_EQ(values.lanes[31][0], Pair16(62, 63));
+  EXPECT_EQ(values.lanes[0][1], Pair16(64, 65)) << "register 1 holds the second matrix";
+  EXPECT_EQ(values.lanes[31][3], Pair16(254, 255));
+}
+
+// With .trans lane t holds row t/4, columns 2(t%4), 2(t%4)+1 of the
+// transpose: stored elements M[2(t%4)][t/4] and M[2(t%4)+1][t/4].
+TEST(LdmatrixSemanticsTest, TransposedLoad) {
+  CheckedInstruction x1 = Check("ldmatrix.sync.aligned.m8n8.x1.trans.b16 {a}, [p];");
+  const LaneValues values = ValuesOf(ExecuteLdmatrix(x1, LdmatrixLayout::For(x1), Iota16(512), ContiguousRows()));
+  EXPECT_EQ(values.lanes[0][0], Pair16(0, 8));
+  EXPECT_EQ(values.lanes[5][0], Pair16(17, 25));
+  EXPECT_EQ(values.lanes[31][0], Pair16(55, 63));
+}
+
+// .trans of M gives what a plain load of M's transpose gives.
+TEST(LdmatrixSemanticsTest, TransIsTheTranspose) {
+  CheckedInstruction plain = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];");
+  CheckedInstruction trans = Check("ldmatrix.sync.aligned.m8n8.x1.trans.b16 {a}, [p];");
+  std::vector<std::uint8_t> m = Iota16(512);
+  std::vector<std::uint8_t> transposed(512);
+  for (int r = 0; r < 8; ++r) {
+    for (int c = 0; c < 8; ++c) {
+      for (int b = 0; b < 2; ++b) transposed[16 * c + 2 * r + b] = m[16 * r + 2 * c + b];
+    }
+  }
+  EXPECT_EQ(ValuesOf(ExecuteLdmatrix(trans, LdmatrixLayout::For(trans), m, ContiguousRows())),
+            ValuesOf(ExecuteLdmatrix(plain, LdmatrixLayout::For(plain), transposed, ContiguousRows())));
+}
+
+TEST(LdmatrixSemanticsTest, RowsNeedNotBeContiguous) {
+  CheckedInstruction x1 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];");
+  std::vector<std::uint64_t> reversed(32);
+  for (int lane = 0; lane < 32; ++lane) reversed[lane] = 16 * (7 - lane % 8) + 256;  // rows 7..0 of a later tile
+  const LaneValues values = ValuesOf(ExecuteLdmatrix(x1, LdmatrixLayout::For(x1), Iota16(512), reversed));
+  EXPECT_EQ(values.lanes[0][0], Pair16(128 + 56, 128 + 57)) << "row 0 is the tile's row 7";
+}
+
+// For every legal ldmatrix form: each byte of each loaded matrix lands in
+// exactly one (lane, register, byte), and each lane reads a row whose
+// address the spec says that lane gives.
+TEST(LdmatrixSemanticsTest, EveryLegalFormCoversEachElementOnce) {
+  for (const Form& form : LegalForms({9, 0}, *ParseTarget("sm_100a"))) {
+    if (form.family != Family::kLdmatrix) continue;
+    CheckedInstruction instruction =
+        *Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, {9, 0}, *ParseTarget("sm_100a")).checked();
+    LdmatrixLayout layout = LdmatrixLayout::For(instruction);
+    std::map<std::tuple<int, int, int, int>, int> seen;
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int reg = 0; reg < layout.registers(); ++reg) {
+        for (int byte = 0; byte < 4; ++byte) {
+          const LdmatrixElement& e = layout.At(lane, reg, byte);
+          ++seen[{e.matrix, e.row, e.col, e.byte}];
+          EXPECT_TRUE((LdmatrixAddressLanes(form.qualifiers) >> e.address_lane) & 1) << PrintForm(form);
+        }
+      }
+    }
+    EXPECT_EQ(seen.size(), static_cast<size_t>(32 * layout.registers() * 4)) << PrintForm(form);
+    for (const auto& [element, count] : seen) ASSERT_EQ(count, 1) << PrintForm(form);
+  }
+}
+
+// .x1, .x2 and .x4 are prefixes of each other: the same data and addresses
+// give the same first registers.
+TEST(LdmatrixSemanticsTest, NumsArePrefixes) {
+  std::vector<std::uint8_t> data = Iota16(512);
+  for (const char* shape_and_type : {"m8n8.NUM.b16", "m8n8.NUM.trans.b16", "m8n16.NUM.b8x16.b4x16_p64",
+                                     "m16n16.NUM.trans.b8", "m16n16.NUM.trans.b8x16.b6x16_p32"}) {
+    std::vector<LaneValues> results;
+    for (const char* num : {"x1", "x2", "x4"}) {
+      std::string text = absl::StrCat("ldmatrix.sync.aligned.", shape_and_type, " {a}, [p];");
+      text.replace(text.find("NUM"), 3, num);
+      if (!JudgeAt(text, "sm_100a").reasons().empty() &&
+          JudgeAt(text, "sm_100a").reasons()[0].code != ReasonCode::kVectorLength) {
+        continue;  // .m16n16 has no .x4
+      }
+      Verdict verdict = Judge(
+          Snippet{{}, [&] {
+                    RawInstruction raw = ParseSnippet(text)->instruction;
+                    const int count = testing::RegisterCount(text);
+                    std::vector<std::string> names;
+                    for (int i = 0; i < count; ++i) names.push_back(absl::StrCat("r", i));
+                    raw.operands[0] = VectorOperand{names};
+                    return raw;
+                  }()},
+          {9, 0}, *ParseTarget("sm_100a"));
+      ASSERT_TRUE(verdict.legal()) << text;
+      results.push_back(ValuesOf(ExecuteLdmatrix(*verdict.checked(), LdmatrixLayout::For(*verdict.checked()), data,
+                                                 ContiguousRows())));
+    }
+    ASSERT_GE(results.size(), 2u) << shape_and_type;
+    for (size_t smaller = 0; smaller + 1 < results.size(); ++smaller) {
+      for (int lane = 0; lane < 32; ++lane) {
+        const auto& small = results[smaller].lanes[lane];
+        const auto& large = results[smaller + 1].lanes[lane];
+        EXPECT_TRUE(std::equal(small.begin(), small.end(), large.begin())) << shape_and_type << " lane " << lane;
+      }
+    }
+  }
+}
+
+TEST(LdmatrixSemanticsTest, UndefinedAddresses) {
+  CheckedInstruction x4 = Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];");
+  std::vector<std::uint64_t> addresses = ContiguousRows();
+  addresses[9] = 8;
+  Outcome misaligned = ExecuteLdmatrix(x4, LdmatrixLayout::For(x4), Iota16(512), addresses);
+  ASSERT_TRUE(std::holds_alternative<Undefined>(misaligned));
+  EXPECT_EQ(std::get<Undefined>(misaligned).hazard, RuntimeHazard::kMisalignedAddress);
+  addresses[9] = 512;
+  Outcome outside = ExecuteLdmatrix(x4, LdmatrixLayout::For(x4), Iota16(512), addresses);
+  ASSERT_TRUE(std::holds_alternative<Undefined>(outside));
+  EXPECT_EQ(std::get<Undefined>(outside).hazard, RuntimeHazard::kAddressOutsideSpace);
+}
+
+// For sm_75 or below every lane needs a valid address, even ones .x1 does
+// not use; from sm_80 on they are ignored.
+TEST(LdmatrixSemanticsTest, UnusedLanesOnSm75) {
+  std::vector<std::uint64_t> addresses = ContiguousRows();
+  addresses[20] = 3;  // lane 20 is unused by .x1
+  CheckedInstruction on_sm75 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_75");
+  Outcome undefined = ExecuteLdmatrix(on_sm75, LdmatrixLayout::For(on_sm75), Iota16(512), addresses);
+  ASSERT_TRUE(std::holds_alternative<Undefined>(undefined));
+  EXPECT_EQ(std::get<Undefined>(undefined).hazard, RuntimeHazard::kUnusedLaneAddress);
+  CheckedInstruction on_sm80 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_80");
+  EXPECT_TRUE(std::holds_alternative<LaneValues>(
+      ExecuteLdmatrix(on_sm80, LdmatrixLayout::For(on_sm80), Iota16(512), addresses)));
+}
+
+// .b4x16_p64: 16 nibbles, LSB first, then 8 bytes of padding; .b6x16_p32:
+// 16 six-bit fields in 12 bytes, then 4 bytes of padding.
+TEST(LdmatrixSemanticsTest, DecompressesPackedRows) {
+  std::vector<std::uint8_t> nibbles = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe,
+                                       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  std::array<std::uint8_t, 16> four = DecompressRow(nibbles, 4);
+  for (int e = 0; e < 16; ++e) EXPECT_EQ(four[e], e) << "nibble " << e;
+  std::vector<std::uint8_t> sixes(16, 0xee);  // padding
+  std::vector<std::uint8_t> packed(12, 0);
+  for (int e = 0; e < 16; ++e) {
+    const int value = (e * 5 + 3) & 63;
+    for (int b = 0; b < 6; ++b) {
+      if ((value >> b) & 1) packed[(6 * e + b) / 8] |= static_cast<std::uint8_t>(1 << ((6 * e + b) % 8));
+    }
+  }
+  std::copy(packed.begin(), packed.end(), sixes.begin());
+  std::array<std::uint8_t, 16> six = DecompressRow(sixes, 6);
+  for (int e = 0; e < 16; ++e) EXPECT_EQ(six[e], (e * 5 + 3) & 63) << "element " << e;
+}
+
+}  // namespace
+}  // namespace matload

@@ -1,0 +1,41 @@
+// Outcome: what the reference model says one execution of a load does.
+//
+// Exactly one of: the register values of every lane; undefined, with the
+// runtime hazard that makes it so (the harness must not compare it); or a
+// fault the spec or the platform guarantees.
+#ifndef MATLOAD_REFERENCE_OUTCOME_H_
+#define MATLOAD_REFERENCE_OUTCOME_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "reference/family_spec.h"
+
+namespace matload {
+
+// LaneValues holds each lane's destination registers, lane-major: 32 lanes,
+// each with the signature's destination count of 32-bit registers.
+struct LaneValues {
+  std::vector<std::vector<std::uint32_t>> lanes;
+  friend bool operator==(const LaneValues&, const LaneValues&) = default;
+};
+
+// Undefined says the spec leaves the result undefined, and why.
+struct Undefined {
+  RuntimeHazard hazard;
+  std::string why;
+};
+
+// MustFault says the load must raise a fault.
+struct MustFault {
+  std::string why;
+};
+
+// Outcome is the model's prediction for one execution.
+using Outcome = std::variant<LaneValues, Undefined, MustFault>;
+
+}  // namespace matload
+
+#endif  // MATLOAD_REFERENCE_OUTCOME_H_
