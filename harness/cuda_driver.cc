@@ -1,5 +1,7 @@
 #include "harness/cuda_driver.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 
@@ -7,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "absl/cleanup/cleanup.h"
 
 namespace matload {
 namespace {
@@ -40,6 +43,13 @@ struct CudaDriver::Api {
   int (*module_load)(void**, const void*, unsigned int, int*, void**);
   int (*module_unload)(void*);
   int (*error_string)(int, const char**);
+  int (*module_function)(void**, void*, const char*);
+  int (*mem_alloc)(std::uint64_t*, size_t);
+  int (*mem_free)(std::uint64_t);
+  int (*copy_to_device)(std::uint64_t, const void*, size_t);
+  int (*copy_to_host)(void*, std::uint64_t, size_t);
+  int (*launch)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, void**);
+  int (*synchronize)();
 
   // Describe spells a CUresult as "CUDA_ERROR_INVALID_PTX (218)".
   std::string Describe(int result) const {
@@ -72,7 +82,11 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
       std::pair{"cuDeviceGetUuid_v2", &api->device_uuid}, std::pair{"cuDevicePrimaryCtxRetain", &api->primary_retain},
       std::pair{"cuDevicePrimaryCtxRelease_v2", &api->primary_release},
       std::pair{"cuCtxSetCurrent", &api->context_set_current}, std::pair{"cuModuleLoadDataEx", &api->module_load},
-      std::pair{"cuModuleUnload", &api->module_unload}, std::pair{"cuGetErrorString", &api->error_string});
+      std::pair{"cuModuleUnload", &api->module_unload}, std::pair{"cuGetErrorString", &api->error_string},
+      std::pair{"cuModuleGetFunction", &api->module_function}, std::pair{"cuMemAlloc_v2", &api->mem_alloc},
+      std::pair{"cuMemFree_v2", &api->mem_free}, std::pair{"cuMemcpyHtoD_v2", &api->copy_to_device},
+      std::pair{"cuMemcpyDtoH_v2", &api->copy_to_host}, std::pair{"cuLaunchKernel", &api->launch},
+      std::pair{"cuCtxSynchronize", &api->synchronize});
   if (!resolved.ok()) return absl::FailedPreconditionError(absl::StrCat(resolved.message(), "; compile-only mode"));
   const int init = api->init(0);
   if (init == kErrorStubLibrary) {
@@ -172,6 +186,62 @@ absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text
                                      absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result), " with no log")});
   }
   return assembled;
+}
+
+absl::StatusOr<std::vector<std::uint8_t>> DriverJit::LaunchOneBlock(absl::string_view module_text,
+                                                                    const std::string& entry,
+                                                                    const std::vector<std::vector<std::uint8_t>>& inputs,
+                                                                    size_t output_bytes, unsigned threads) const {
+  const CudaDriver::Api& api = driver_->api();
+  auto check = [&api](int result, absl::string_view what) -> absl::Status {
+    if (result == kSuccess) return absl::OkStatus();
+    return absl::InternalError(absl::StrCat(what, ": ", api.Describe(result)));
+  };
+  if (absl::Status status = check(api.context_set_current(context_), "cuCtxSetCurrent"); !status.ok()) return status;
+  const std::string text(module_text);
+  void* module = nullptr;
+  if (absl::Status status = check(api.module_load(&module, text.c_str(), 0, nullptr, nullptr), "cuModuleLoadDataEx");
+      !status.ok()) {
+    return status;
+  }
+  std::vector<std::uint64_t> buffers;
+  absl::Cleanup release = [&] {
+    for (std::uint64_t buffer : buffers) api.mem_free(buffer);
+    api.module_unload(module);
+  };
+  void* function = nullptr;
+  if (absl::Status status = check(api.module_function(&function, module, entry.c_str()), "cuModuleGetFunction");
+      !status.ok()) {
+    return status;
+  }
+  std::vector<std::vector<std::uint8_t>> all = inputs;
+  all.emplace_back(output_bytes, 0xA5);  // poisoned: every byte the kernel skips stays 0xA5
+  for (const std::vector<std::uint8_t>& bytes : all) {
+    std::uint64_t buffer = 0;
+    if (absl::Status status = check(api.mem_alloc(&buffer, std::max<size_t>(bytes.size(), 1)), "cuMemAlloc");
+        !status.ok()) {
+      return status;
+    }
+    buffers.push_back(buffer);
+    if (absl::Status status = check(api.copy_to_device(buffer, bytes.data(), bytes.size()), "cuMemcpyHtoD");
+        !status.ok()) {
+      return status;
+    }
+  }
+  std::vector<void*> parameters;
+  for (std::uint64_t& buffer : buffers) parameters.push_back(&buffer);
+  if (absl::Status status =
+          check(api.launch(function, 1, 1, 1, threads, 1, 1, 0, nullptr, parameters.data(), nullptr), "cuLaunchKernel");
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = check(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
+  std::vector<std::uint8_t> output(output_bytes);
+  if (absl::Status status = check(api.copy_to_host(output.data(), buffers.back(), output_bytes), "cuMemcpyDtoH");
+      !status.ok()) {
+    return status;
+  }
+  return output;
 }
 
 }  // namespace matload

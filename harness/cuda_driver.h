@@ -4,6 +4,7 @@
 #ifndef MATLOAD_HARNESS_CUDA_DRIVER_H_
 #define MATLOAD_HARNESS_CUDA_DRIVER_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,6 +67,15 @@ class DriverJit : public CompileOracle {
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
 
   const DeviceInfo& device() const { return driver_->devices()[ordinal_]; }
+
+  // LaunchOneBlock loads `module_text`, copies each input to a device buffer,
+  // appends an output buffer of `output_bytes` poisoned with 0xA5, launches
+  // `entry` once with `threads` threads and those buffers as its parameters
+  // (in order), and returns the output. A sticky fault leaves the context
+  // unusable; callers that expect faults run this in a worker process.
+  absl::StatusOr<std::vector<std::uint8_t>> LaunchOneBlock(absl::string_view module_text, const std::string& entry,
+                                                           const std::vector<std::vector<std::uint8_t>>& inputs,
+                                                           size_t output_bytes, unsigned threads) const;
 
  private:
   DriverJit(std::shared_ptr<CudaDriver> driver, int ordinal, void* context)

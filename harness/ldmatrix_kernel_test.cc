@@ -1,0 +1,35 @@
+#include "harness/ldmatrix_kernel.h"
+
+#include "gtest/gtest.h"
+#include "harness/ptxas.h"
+#include "reference/enumerate.h"
+#include "reference/ldmatrix_table.h"
+
+namespace matload {
+namespace {
+
+// Every legal ldmatrix form's kernel assembles, for Hopper and for the
+// Blackwell targets whose shapes no lent GPU can run.
+TEST(LdmatrixKernelTest, EveryLegalFormsKernelAssembles) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  int kernels = 0;
+  for (const char* name : {"sm_75", "sm_90", "sm_100a", "sm_120a"}) {
+    const Target target = *ParseTarget(name);
+    for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), {9, 0}, target)) {
+      const OperandSignature signature = *ldmatrix::Spec().Signature(qualifiers);
+      const Form form{Family::kLdmatrix, std::nullopt, qualifiers, StandardOperands(signature, {})};
+      Verdict verdict = Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, {9, 0}, target);
+      ASSERT_TRUE(verdict.legal());
+      const std::string kernel = LdmatrixKernel(*verdict.checked(), 4096);
+      absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_TRUE(result->accepted) << name << ":\n" << kernel << "\n" << (result->diagnostics.empty() ? "" : result->diagnostics[0].message);
+      ++kernels;
+    }
+  }
+  EXPECT_EQ(kernels, 18 + 18 + 54 + 54);
+}
+
+}  // namespace
+}  // namespace matload
