@@ -94,7 +94,7 @@ std::vector<Declaration> ImplicitDeclarations(const RawInstruction& instruction)
   std::optional<OperandSignature> signature;
   if (spec != nullptr) signature = spec->Signature(DecodeQualifiers(*spec, instruction.opcode).qualifiers);
   const bool tensor = spec != nullptr && spec->operands.address == AddressKind::kTensorMemory;
-  const bool wide = signature.has_value() && signature->destination_class == RegisterClass::kFloat64;
+  const bool wide = signature.has_value() && RegisterClassBits(signature->destination_class) == 64;
   if (instruction.guard.has_value()) {
     declare(instruction.guard->front() == '!' ? instruction.guard->substr(1) : *instruction.guard, ".pred");
   }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <regex>
@@ -66,7 +67,8 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
   }
   for (size_t i = 0; i < forms.size(); ++i) {
     absl::StrAppend(&module, ".visible .entry matload_form_", i, "(.param .u64 out)\n{\n.reg .b64 %out;\n");
-    for (const Declaration& declaration : UsedStandardDeclarations(forms[i])) {
+    const std::vector<Declaration> declarations = UsedStandardDeclarations(forms[i]);
+    for (const Declaration& declaration : declarations) {
       if (declaration.state_space == ".reg") absl::StrAppend(&module, ".reg ", declaration.type, " ", declaration.name, ";\n");
     }
     absl::StrAppend(&module, PrintRaw(forms[i]), "\nld.param.u64 %out, [out];\n");
@@ -75,7 +77,9 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
       const auto* vector = std::get_if<VectorOperand>(&operand);
       if (vector == nullptr) continue;
       for (const std::string& element : vector->elements) {
-        const bool wide = absl::StartsWith(element, "%rd");
+        const auto declared = std::find_if(declarations.begin(), declarations.end(),
+                                           [&element](const Declaration& d) { return d.name == element; });
+        const bool wide = declared != declarations.end() && declared->type == ".b64";
         absl::StrAppend(&module, "st.global.b", wide ? 64 : 32, " [%out+", offset, "], ", element, ";\n");
         offset += wide ? 8 : 4;
       }

@@ -7,6 +7,7 @@
 #include "reference/families.h"
 #include "reference/legality.h"
 #include "reference/printer.h"
+#include "reference/register_class.h"
 
 namespace matload {
 namespace {
@@ -41,7 +42,7 @@ std::vector<std::string> RegisterNames(absl::string_view prefix, int count) {
 // DestinationPool names the StandardRegisterFile pool that fits the
 // destination registers of `signature`.
 absl::string_view DestinationPool(const OperandSignature& signature) {
-  return signature.destination_class == RegisterClass::kFloat64 ? "%rd" : "%r";
+  return RegisterClassBits(signature.destination_class) == 64 ? "%rd" : "%r";
 }
 
 // ForEachQualifierSet calls `visit` with every qualifier set of `spec`

@@ -29,6 +29,4 @@ const FamilySpec* FindFamily(const std::vector<std::string>& opcode) {
   return nullptr;
 }
 
-std::string FamilyName(Family family) { return SpecOf(family).MnemonicText(); }
-
 }  // namespace matload

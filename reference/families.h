@@ -20,9 +20,6 @@ const FamilySpec& SpecOf(Family family);
 // split at dots: {"wmma", "load", "a", ...}), or nullptr.
 const FamilySpec* FindFamily(const std::vector<std::string>& opcode);
 
-// FamilyName is the mnemonic of `family`: "wmma.load".
-std::string FamilyName(Family family);
-
 }  // namespace matload
 
 #endif  // MATLOAD_REFERENCE_FAMILIES_H_

@@ -32,20 +32,6 @@ bool Condition::Holds(const QualifierSet& qualifiers) const {
   return true;
 }
 
-absl::string_view RuntimeHazardName(RuntimeHazard hazard) {
-  switch (hazard) {
-    case RuntimeHazard::kStrideBelowDefault: return "stride-below-default";
-    case RuntimeHazard::kMisalignedAddress: return "misaligned-address";
-    case RuntimeHazard::kMisalignedStride: return "misaligned-stride";
-    case RuntimeHazard::kAddressOutsideSpace: return "address-outside-space";
-    case RuntimeHazard::kUnusedLaneAddress: return "unused-lane-address";
-    case RuntimeHazard::kNonUniformOperands: return "non-uniform-operands";
-    case RuntimeHazard::kDivergentExecution: return "divergent-execution";
-    case RuntimeHazard::kTmemLaneOutsideWarpQuarter: return "tmem-lane-outside-warp-quarter";
-  }
-  return "unknown";
-}
-
 std::string FamilySpec::MnemonicText() const { return absl::StrJoin(mnemonic, "."); }
 
 const FragmentRow* FamilySpec::FindFragment(const QualifierSet& qualifiers) const {

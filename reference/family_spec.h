@@ -186,9 +186,6 @@ enum class RuntimeHazard : unsigned char {
   kTmemLaneOutsideWarpQuarter,  // tcgen05: a warp touches lanes outside its quarter
 };
 
-// RuntimeHazardName is the stable spelling ("stride-below-default").
-absl::string_view RuntimeHazardName(RuntimeHazard hazard);
-
 // RuntimeRule says that `hazard` applies to forms matching `when`, on the
 // targets in `on_targets` (all targets if empty).
 struct RuntimeRule {

@@ -16,6 +16,7 @@ constexpr int kLanes = 32;
 LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   const QualifierSet& q = instruction.form().qualifiers;
   const bool trans = q.Present(ldmatrix::kTrans);
+  const int rows_per_matrix = ldmatrix::RowsPerMatrix(static_cast<ldmatrix::Shape>(q.Get(ldmatrix::kShape)));
   LdmatrixLayout layout;
   layout.registers_ = instruction.signature().destination_count;
   if (q.Present(ldmatrix::kSrcFmt)) layout.decompression_ = q.Has(ldmatrix::kSrcFmt, ldmatrix::kB4x16P64) ? 4 : 6;
@@ -38,7 +39,7 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
             // loaded row r, column c is stored row c, element r.
             const int stored_row = trans ? e.col : e.row;
             const int stored_col = trans ? e.row : e.col;
-            e.address_lane = 8 * e.matrix + stored_row;
+            e.address_lane = rows_per_matrix * e.matrix + stored_row;
             e.source_byte = 2 * stored_col + e.byte;
             break;
           }
@@ -47,7 +48,7 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
             e.matrix = reg;
             e.row = group;
             e.col = 4 * quad + byte;
-            e.address_lane = 8 * e.matrix + e.row;
+            e.address_lane = rows_per_matrix * e.matrix + e.row;
             e.source_byte = e.col;
             break;
           case ldmatrix::kM16n16:
@@ -57,7 +58,7 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
             e.matrix = reg / 2;
             e.row = group + 8 * (reg % 2);
             e.col = 4 * quad + byte;
-            e.address_lane = 16 * e.matrix + e.col;
+            e.address_lane = rows_per_matrix * e.matrix + e.col;
             e.source_byte = e.row;
             break;
         }

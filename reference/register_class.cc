@@ -34,6 +34,8 @@ bool RegisterClassAccepts(RegisterClass cls, absl::string_view type) {
   return std::find(types.begin(), types.end(), type) != types.end();
 }
 
+int RegisterClassBits(RegisterClass cls) { return cls == RegisterClass::kFloat64 ? 64 : 32; }
+
 absl::string_view RegisterClassName(RegisterClass cls) {
   switch (cls) {
     case RegisterClass::kAny32: return "a 32-bit register (.b32 .u32 .s32 .f32 .f16x2)";

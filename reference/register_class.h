@@ -16,6 +16,10 @@ const std::vector<absl::string_view>& RegisterClassTypes(RegisterClass cls);
 // RegisterClassAccepts says whether a register declared `type` fits `cls`.
 bool RegisterClassAccepts(RegisterClass cls, absl::string_view type);
 
+// RegisterClassBits is the width of every register in `cls`: 64 for the
+// .f64 class, 32 for the others.
+int RegisterClassBits(RegisterClass cls);
+
 // RegisterClassName spells the class for messages: "32-bit (.b32 .u32 ...)".
 absl::string_view RegisterClassName(RegisterClass cls);
 

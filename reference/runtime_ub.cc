@@ -1,6 +1,7 @@
 #include "reference/runtime_ub.h"
 
 #include "reference/ldmatrix_table.h"
+#include "reference/register_class.h"
 #include "reference/wmma_load_table.h"
 
 namespace matload {
@@ -20,8 +21,7 @@ int WmmaDefaultStride(const QualifierSet& qualifiers) {
 }
 
 int WmmaFragmentBytes(const QualifierSet& qualifiers, const OperandSignature& signature) {
-  const int register_bytes = signature.destination_class == RegisterClass::kFloat64 ? 8 : 4;
-  return signature.destination_count * register_bytes;
+  return signature.destination_count * RegisterClassBits(signature.destination_class) / 8;
 }
 
 std::uint32_t LdmatrixAddressLanes(const QualifierSet& qualifiers) {
