@@ -16,9 +16,11 @@
 namespace matload {
 
 // LaneValues holds each lane's destination registers, lane-major: 32 lanes,
-// each with the signature's destination count of 32-bit registers.
+// each with the signature's destination registers as 32-bit words. A 64-bit
+// register (wmma .f64) takes two words, low word first, as it sits in memory.
 struct LaneValues {
   std::vector<std::vector<std::uint32_t>> lanes;
+  int register_bits = 32;
   friend bool operator==(const LaneValues&, const LaneValues&) = default;
 };
 

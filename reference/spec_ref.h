@@ -11,6 +11,8 @@ namespace matload {
 enum class RuleSource : unsigned char {
   kPtxIsa,    // stated by the PTX ISA section named in SpecRef::section
   kMeasured,  // measured with a tool; SpecRef::section names the measurement
+  kSecondary,  // read out of a secondary source (a library or simulator) the
+               // PTX text does not back; SpecRef::section names it
 };
 
 // SpecRef tags every rule, gate and table row with a stable id (used in
