@@ -24,6 +24,13 @@ int WmmaFragmentBytes(const QualifierSet& qualifiers, const OperandSignature& si
   return signature.destination_count * RegisterClassBits(signature.destination_class) / 8;
 }
 
+std::uint32_t WmmaAlignedStrideAbove(const QualifierSet& qualifiers, const OperandSignature& signature,
+                                     std::uint32_t stride) {
+  const int bits = wmma::ElementBits(static_cast<wmma::Type>(qualifiers.Get(wmma::kType)));
+  const std::uint32_t unit = 8 * WmmaFragmentBytes(qualifiers, signature) / bits;  // elements per fragment
+  return (stride / unit + 1) * unit;
+}
+
 std::uint32_t LdmatrixAddressLanes(const QualifierSet& qualifiers) {
   const int matrices = 1 << qualifiers.Get(ldmatrix::kNum);  // .x1 .x2 .x4
   const int lanes = matrices * ldmatrix::RowsPerMatrix(static_cast<ldmatrix::Shape>(qualifiers.Get(ldmatrix::kShape)));

@@ -49,6 +49,12 @@ int WmmaDefaultStride(const QualifierSet& qualifiers);
 // unit of its alignment rule (PTX 9.7.14.4.2).
 int WmmaFragmentBytes(const QualifierSet& qualifiers, const OperandSignature& signature);
 
+// WmmaAlignedStrideAbove is the smallest stride above `stride`, in elements,
+// at which every row or column starts fragment-aligned: the next stride a
+// generator may use without meeting kMisalignedStride.
+std::uint32_t WmmaAlignedStrideAbove(const QualifierSet& qualifiers, const OperandSignature& signature,
+                                     std::uint32_t stride);
+
 // LdmatrixAddressLanes is the set of lanes whose row addresses ldmatrix
 // uses: 8 (or 16 for .m16n16) per matrix from lane 0 up.
 std::uint32_t LdmatrixAddressLanes(const QualifierSet& qualifiers);

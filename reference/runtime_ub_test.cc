@@ -57,6 +57,21 @@ TEST(RuntimeUbTest, WmmaDefaultStridesFromTheSpecTable) {
   }
 }
 
+// The next aligned stride, by hand: .a .row .m16n16k16 .f16 has a 32-byte
+// fragment, 16 elements; .a .col .m8n32k16 .f16 has default 8, next 16;
+// .b .col .m8n8k128 .b1 has a 4-byte fragment, 32 elements.
+TEST(RuntimeUbTest, WmmaAlignedStrideAbove) {
+  auto next = [](absl::string_view text, std::uint32_t stride) {
+    Verdict verdict = JudgeAt(text, "sm_90");
+    EXPECT_TRUE(verdict.legal()) << text;
+    const CheckedInstruction& instruction = *verdict.checked();
+    return WmmaAlignedStrideAbove(instruction.form().qualifiers, instruction.signature(), stride);
+  };
+  EXPECT_EQ(next("wmma.load.a.sync.aligned.row.m16n16k16.f16 {a,b,c,d,e,f,g,h}, [p];", 16), 32u);
+  EXPECT_EQ(next("wmma.load.a.sync.aligned.col.m8n32k16.f16 {a,b,c,d,e,f,g,h}, [p];", 8), 16u);
+  EXPECT_EQ(next("wmma.load.b.sync.aligned.col.m8n8k128.b1 {a}, [p];", 128), 160u);
+}
+
 // PTX's only worked alignment example: .a .row .m16n16k16 .f16 needs p % 32
 // and (2 * stride) % 32, so the fragment is 32 bytes and elements 16 bits.
 TEST(RuntimeUbTest, WmmaAlignmentFromTheSpecExample) {

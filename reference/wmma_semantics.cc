@@ -1,0 +1,194 @@
+#include "reference/wmma_semantics.h"
+
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "reference/register_class.h"
+#include "reference/runtime_ub.h"
+
+namespace matload {
+namespace {
+
+constexpr int kLanes = 32;
+
+wmma::Type TypeOf(const QualifierSet& qualifiers) { return static_cast<wmma::Type>(qualifiers.Get(wmma::kType)); }
+
+// ReadBits reads `bits` (1 to 64) bits from `bytes` at bit offset `offset`,
+// least significant first: sub-byte elements fill a byte from bit 0 up
+// (facts.md 2.2, [INFERRED] like every little-endian packing in PTX).
+std::uint64_t ReadBits(absl::Span<const std::uint8_t> bytes, std::uint64_t offset, int bits) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < bits; ++i) {
+    const std::uint64_t at = offset + i;
+    value |= static_cast<std::uint64_t>((bytes[at / 8] >> (at % 8)) & 1) << i;
+  }
+  return value;
+}
+
+}  // namespace
+
+MatrixCoord WmmaMatrixDims(const QualifierSet& qualifiers) {
+  const wmma::Geometry geometry = wmma::ShapeGeometry(static_cast<wmma::Shape>(qualifiers.Get(wmma::kShape)));
+  switch (qualifiers.Get(wmma::kMatrix)) {
+    case wmma::kA:
+      return {geometry.m, geometry.k};
+    case wmma::kB:
+      return {geometry.k, geometry.n};
+    default:
+      return {geometry.m, geometry.n};
+  }
+}
+
+std::uint64_t WmmaElementOffsetBits(const QualifierSet& qualifiers, MatrixCoord element, std::uint32_t stride) {
+  // PTX 9.7.14.4.2: the leading dimension is the row for .row and the column
+  // for .col; consecutive leading-dimension instances are `stride` elements apart.
+  const bool row_major = qualifiers.Has(wmma::kLayout, wmma::kRow);
+  const std::uint64_t line = row_major ? element.row : element.col;
+  const std::uint64_t within = row_major ? element.col : element.row;
+  return (line * stride + within) * wmma::ElementBits(TypeOf(qualifiers));
+}
+
+std::uint64_t WmmaExtentBytes(const QualifierSet& qualifiers, std::uint32_t stride) {
+  const MatrixCoord dims = WmmaMatrixDims(qualifiers);
+  const MatrixCoord last{dims.row - 1, dims.col - 1};
+  const std::uint64_t end_bits = WmmaElementOffsetBits(qualifiers, last, stride) + wmma::ElementBits(TypeOf(qualifiers));
+  return (end_bits + 7) / 8;
+}
+
+void StoreWmmaMatrix(const QualifierSet& qualifiers, std::uint32_t stride, absl::Span<const std::uint64_t> elements,
+                     absl::Span<std::uint8_t> bytes) {
+  const MatrixCoord dims = WmmaMatrixDims(qualifiers);
+  const int bits = wmma::ElementBits(TypeOf(qualifiers));
+  for (int row = 0; row < dims.row; ++row) {
+    for (int col = 0; col < dims.col; ++col) {
+      const std::uint64_t at = WmmaElementOffsetBits(qualifiers, {row, col}, stride);
+      const std::uint64_t element = elements[row * dims.col + col];
+      for (int i = 0; i < bits; ++i) {
+        const std::uint64_t bit = at + i;
+        const auto mask = static_cast<std::uint8_t>(1u << (bit % 8));
+        bytes[bit / 8] = static_cast<std::uint8_t>(((element >> i) & 1) ? bytes[bit / 8] | mask : bytes[bit / 8] & ~mask);
+      }
+    }
+  }
+}
+
+absl::StatusOr<WmmaFragment> WmmaFragment::For(const CheckedInstruction& instruction) {
+  const QualifierSet& qualifiers = instruction.form().qualifiers;
+  absl::StatusOr<const WmmaLayoutEntry*> entry = FindWmmaLayout(qualifiers, instruction.target());
+  if (!entry.ok()) return entry.status();
+  WmmaFragment fragment;
+  fragment.entry_ = *entry;
+  fragment.matrix_ = static_cast<wmma::Matrix>(qualifiers.Get(wmma::kMatrix));
+  fragment.registers_ = instruction.signature().destination_count;
+  fragment.register_bits_ = RegisterClassBits(instruction.signature().destination_class);
+  fragment.element_bits_ = wmma::ElementBits(TypeOf(qualifiers));
+  const MatrixCoord dims = WmmaMatrixDims(qualifiers);
+  fragment.rows_ = dims.row;
+  fragment.cols_ = dims.col;
+  if ((*entry)->fragment.elements() != fragment.elements()) {
+    return absl::InternalError(absl::StrCat("layout ", (*entry)->source.id, " has ", (*entry)->fragment.elements(),
+                                            " elements per lane; the form's fragment holds ", fragment.elements()));
+  }
+  return fragment;
+}
+
+WmmaBitSource WmmaFragment::Provenance(int lane, int reg, int bit) const {
+  const int fragment_bit = reg * register_bits_ + bit;
+  return WmmaBitSource{matrix_, Element(lane, fragment_bit / element_bits_), fragment_bit % element_bits_};
+}
+
+Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragment& fragment,
+                        const MemoryImage& memory, const WmmaOperands& operands) {
+  const QualifierSet& qualifiers = instruction.form().qualifiers;
+  const std::uint32_t default_stride = WmmaDefaultStride(qualifiers);
+  const std::uint32_t stride = operands.stride.value_or(default_stride);
+  const int fragment_bytes = WmmaFragmentBytes(qualifiers, instruction.signature());
+  for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
+    switch (condition.hazard) {
+      case RuntimeHazard::kStrideBelowDefault:
+        if (stride < default_stride) {
+          return Undefined{condition.hazard, absl::StrCat("stride ", stride, " is below the default ", default_stride)};
+        }
+        break;
+      case RuntimeHazard::kMisalignedAddress:
+        if (operands.address.value % fragment_bytes != 0) {
+          return Undefined{condition.hazard, absl::StrFormat("p = 0x%x is not a multiple of the %d-byte fragment",
+                                                             operands.address.value, fragment_bytes)};
+        }
+        break;
+      case RuntimeHazard::kMisalignedStride: {
+        // Every row or column must start fragment-aligned (PTX 9.7.14.4.2).
+        // The default stride is exempt: the spec's own defaults break the
+        // rule for several forms (facts.md 1.3 [UNKNOWN]), and the H100
+        // loads them (reports/gpu-checks), so the rule cannot mean them.
+        const std::uint64_t stride_bits = std::uint64_t{stride} * fragment.element_bits();
+        if (stride != default_stride && stride_bits % (8ull * fragment_bytes) != 0) {
+          return Undefined{condition.hazard,
+                           absl::StrCat("stride ", stride, " puts rows ", stride_bits / 8.0,
+                                        " bytes apart, not a multiple of the ", fragment_bytes, "-byte fragment")};
+        }
+        break;
+      }
+      default:  // checked below, or not a property of one warp's operands
+        break;
+    }
+  }
+  // A generic address must point into .global or .shared (facts.md 7).
+  constexpr StateSpace kReadable[] = {StateSpace::kGlobal, StateSpace::kShared};
+  auto access = ResolveAccess(memory, instruction.signature().state_space, operands.address,
+                              WmmaExtentBytes(qualifiers, stride), kReadable);
+  if (const auto* undefined = std::get_if<Undefined>(&access)) return *undefined;
+  const absl::Span<const std::uint8_t> bytes = std::get<ResolvedAccess>(access).bytes;
+
+  const int words_per_register = fragment.register_bits() / 32;
+  LaneValues values{.lanes = std::vector<std::vector<std::uint32_t>>(
+                        kLanes, std::vector<std::uint32_t>(fragment.registers() * words_per_register, 0)),
+                    .register_bits = fragment.register_bits()};
+  const int bits = fragment.element_bits();
+  for (int lane = 0; lane < kLanes; ++lane) {
+    for (int x = 0; x < fragment.elements(); ++x) {
+      const std::uint64_t element = ReadBits(bytes, WmmaElementOffsetBits(qualifiers, fragment.Element(lane, x), stride), bits);
+      // Fragment bit x*bits of the lane's registers, as 32-bit words.
+      for (int i = 0; i < bits; i += 32) {
+        const int at = x * bits + i;
+        const int width = bits - i < 32 ? bits - i : 32;
+        values.lanes[lane][at / 32] |= static_cast<std::uint32_t>((element >> i) & ((1ull << width) - 1)) << (at % 32);
+      }
+    }
+  }
+  return values;
+}
+
+std::vector<std::string> FragmentCoverageViolations(int rows, int cols, int elements_per_lane,
+                                                    absl::FunctionRef<MatrixCoord(int lane, int element)> layout) {
+  std::vector<std::string> violations;
+  std::vector<int> count(rows * cols, 0);
+  for (int lane = 0; lane < kLanes; ++lane) {
+    for (int x = 0; x < elements_per_lane; ++x) {
+      const MatrixCoord at = layout(lane, x);
+      if (at.row < 0 || at.row >= rows || at.col < 0 || at.col >= cols) {
+        violations.push_back(absl::StrCat("lane ", lane, " element ", x, " holds (", at.row, ",", at.col,
+                                          "), outside the ", rows, "x", cols, " matrix"));
+        continue;
+      }
+      ++count[at.row * cols + at.col];
+    }
+  }
+  const int slots = kLanes * elements_per_lane;
+  if (slots % (rows * cols) != 0) {
+    violations.push_back(absl::StrCat(slots, " fragment slots cannot hold the ", rows * cols, " elements equally often"));
+    return violations;
+  }
+  const int multiplicity = slots / (rows * cols);
+  for (int i = 0; i < rows * cols; ++i) {
+    if (count[i] != multiplicity) {
+      violations.push_back(absl::StrCat("element (", i / cols, ",", i % cols, ") appears ", count[i],
+                                        " times, not ", multiplicity));
+    }
+  }
+  return violations;
+}
+
+}  // namespace matload
