@@ -63,9 +63,11 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
       entry.direction = Direction::kToolchainAccepts;
     } else if (*direction == "toolchain-rejects") {
       entry.direction = Direction::kToolchainRejects;
+    } else if (*direction == "device-faults") {
+      entry.direction = Direction::kDeviceFaults;
     } else {
       return absl::InvalidArgumentError(
-          absl::StrCat(entry.id, ": direction must be toolchain-accepts or toolchain-rejects"));
+          absl::StrCat(entry.id, ": direction must be toolchain-accepts, toolchain-rejects or device-faults"));
     }
     if (!item.contains("toolchains") || !item["toolchains"].is_array() || item["toolchains"].empty()) {
       return absl::InvalidArgumentError(absl::StrCat(entry.id, ": 'toolchains' must list where it was measured"));

@@ -22,6 +22,7 @@ namespace matload {
 enum class Direction : unsigned char {
   kToolchainAccepts,  // the model says illegal, the toolchain accepts
   kToolchainRejects,  // the model says legal, the toolchain rejects
+  kDeviceFaults,      // the model predicts values for a run; the GPU faults
 };
 
 // DiscrepancyEntry is one known disagreement.
@@ -49,7 +50,8 @@ class DiscrepancyRegistry {
 
   // Find returns the entry that explains a disagreement of `toolchain`
   // ("ptxas 13.0.88": Tool() and Version()) on `case_text` (an instruction,
-  // or ".version V .target T") for `target`, or nullptr. An entry applies to
+  // ".version V .target T", or for kDeviceFaults the opcode followed by the
+  // run's inputs: "wmma.load...; row-pitch-bytes=24") for `target`, or nullptr. An entry applies to
   // the toolchains that start with one of its `toolchains`.
   const DiscrepancyEntry* Find(absl::string_view case_text, Target target, Direction direction,
                                absl::string_view toolchain) const;

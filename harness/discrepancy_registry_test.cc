@@ -33,6 +33,29 @@ TEST(DiscrepancyRegistryTest, MatchesByPatternTargetAndDirection) {
             nullptr);
 }
 
+// The committed registry's run-time entry: named .shared wmma.load.a/.b with
+// rows not 16-byte aligned faults on the H100 (driver JIT).
+TEST(DiscrepancyRegistryTest, DeviceFaultEntriesMatchRunCases) {
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  const std::string jit = "driver JIT CUDA 13.0; NVRM version 580.159.04";
+  const DiscrepancyEntry* entry =
+      registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; row-pitch-bytes=24; row-pitch-mod16=8", sm90,
+                     Direction::kDeviceFaults, jit);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->id, "shared-wmma-load-ab-needs-16-byte-rows");
+  EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; row-pitch-bytes=32; row-pitch-mod16=0",
+                           sm90, Direction::kDeviceFaults, jit),
+            nullptr);
+  EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.s8; row-pitch-bytes=24; row-pitch-mod16=8", sm90,
+                           Direction::kDeviceFaults, jit),
+            nullptr);
+  EXPECT_EQ(registry->Find("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32; row-pitch-bytes=40; row-pitch-mod16=8",
+                           sm90, Direction::kDeviceFaults, jit),
+            nullptr);
+}
+
 TEST(DiscrepancyRegistryTest, RejectsCorruptRegistriesWithTheEntryNamed) {
   EXPECT_THAT(std::string(DiscrepancyRegistry::Parse("{not json").status().message()), HasSubstr("not valid JSON"));
   EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(R"({"discrepancies": [{"id": "x"}]})").status().message()),

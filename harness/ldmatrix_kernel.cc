@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/kernel_text.h"
 #include "reference/form.h"
 #include "reference/ldmatrix_table.h"
 #include "reference/printer.h"
@@ -21,19 +22,14 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, int window_byt
                                  "\n.address_size 64\n\n.visible .entry ", kLdmatrixEntry,
                                  "(.param .u64 data, .param .u64 row_offsets, .param .u64 out)\n{\n");
   absl::StrAppend(&ptx, "  .shared .align 16 .b8 window[", window_bytes, "];\n",
-                  "  .reg .b32 %lane, %i, %word, %shared_row, %shared_at;\n",
+                  "  .reg .b32 %lane, %shared_row;\n",
                   "  .reg .b64 %data, %offsets, %out, %at, %offset, %base, %generic_row;\n",
-                  "  .reg .pred %more;\n  .reg .b32 %v<", registers, ">;\n",
+                  "  .reg .b32 %v<", registers, ">;\n",
                   "  ld.param.u64 %data, [data];\n  ld.param.u64 %offsets, [row_offsets];\n",
                   "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %data, %data;\n",
                   "  cvta.to.global.u64 %offsets, %offsets;\n  cvta.to.global.u64 %out, %out;\n",
                   "  mov.u32 %lane, %tid.x;\n  mov.u64 %base, window;\n",
-                  // Copy the window, one word per lane per step.
-                  "  shl.b32 %i, %lane, 2;\nCOPY:\n  setp.lt.u32 %more, %i, ", window_bytes, ";\n",
-                  "  @!%more bra COPIED;\n  cvt.u64.u32 %at, %i;\n  add.u64 %at, %data, %at;\n",
-                  "  ld.global.u32 %word, [%at];\n  cvt.u32.u64 %shared_at, %base;\n",
-                  "  add.u32 %shared_at, %shared_at, %i;\n  st.shared.u32 [%shared_at], %word;\n",
-                  "  add.u32 %i, %i, 128;\n  bra COPY;\nCOPIED:\n  bar.sync 0;\n",
+                  SharedWindowCopy("window", window_bytes, "%data"),
                   // This lane's row address.
                   "  mul.wide.u32 %at, %lane, 8;\n  add.u64 %at, %offsets, %at;\n  ld.global.u64 %offset, [%at];\n",
                   "  add.u64 %generic_row, %base, %offset;\n  cvt.u32.u64 %shared_row, %generic_row;\n",

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
 cd "$root"
 cmake --preset device >/dev/null
-targets=(cuda_driver_test ldmatrix_device_test)
+targets=(cuda_driver_test ldmatrix_device_test wmma_device_test)
 cmake --build --preset device -j "$(nproc)" --target "${targets[@]}"
 lib="$root/build/device/lib"
 rm -rf "$lib" && mkdir -p "$lib"
