@@ -3,6 +3,8 @@
 //
 //   matload check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')
 //   matload forms --target T [--ptx V] [--illegal]
+//   matload model --target T [--ptx V] [--data iota8|iota16|iota32|random:SEED] [--row-addresses a0,...]
+//                 [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'
 //   matload devices
 //   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P[,P...]] [--out DIR]
 #include <iostream>
@@ -15,11 +17,13 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/cli/check_command.h"
 #include "harness/cuda_driver.h"
 #include "harness/cli/forms_command.h"
+#include "harness/cli/model_command.h"
 #include "harness/cli/support_command.h"
 
 ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
@@ -33,6 +37,10 @@ ABSL_FLAG(std::vector<std::string>, ptxas, {},
           "compared.");
 ABSL_FLAG(std::string, out, "", "support: report directory (default reports/support/<compiler>-<version>).");
 ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
+ABSL_FLAG(std::string, data, "iota8", "model: the memory pattern: iota8, iota16, iota32 or random:SEED.");
+ABSL_FLAG(std::vector<std::string>, row_addresses, {}, "model: ldmatrix row byte offsets, one per lane (default 16*lane).");
+ABSL_FLAG(uint64_t, base, 0, "model: wmma p's byte offset in the window; tcgen05.ld taddr.");
+ABSL_FLAG(int64_t, stride, -1, "model: wmma stride in elements (default: the form's default stride).");
 
 namespace matload {
 namespace {
@@ -42,7 +50,10 @@ constexpr char kUsage[] =
     "  check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')\n"
     "        the model's verdict: legal, or illegal with every reason\n"
     "  forms --target T [--ptx V] [--illegal]\n"
-    "        every legal (or near-miss illegal) form, one canonical spelling per line";
+    "        every legal (or near-miss illegal) form, one canonical spelling per line\n"
+    "  model --target T [--ptx V] [--data iota8|iota16|iota32|random:SEED] [--row-addresses a0,...]\n"
+    "        [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'\n"
+    "        the reference model's registers for every lane, with each element's provenance";
 
 int Fail(absl::string_view message) {
   std::cerr << "matload: " << message << "\n";
@@ -81,6 +92,27 @@ int RunForms(const std::vector<std::string>& arguments) {
     return Fail(absl::StrCat(".target ", targets->front().Name(), " does not exist in PTX ISA ", ptx->ToString()));
   }
   WriteForms(*ptx, targets->front(), absl::GetFlag(FLAGS_illegal), std::cout);
+  return 0;
+}
+
+int RunModel(const std::vector<std::string>& arguments) {
+  if (arguments.size() != 1) return Fail("model needs one instruction argument (quote it)");
+  absl::StatusOr<std::vector<Target>> targets = ParseTargetList(absl::GetFlag(FLAGS_target));
+  if (!targets.ok()) return Fail(absl::StrCat("--target: ", targets.status().message()));
+  if (targets->size() != 1) return Fail("model takes exactly one --target");
+  absl::StatusOr<PtxVersion> ptx = ParsePtxVersion(absl::GetFlag(FLAGS_ptx));
+  if (!ptx.ok()) return Fail(absl::StrCat("--ptx: ", ptx.status().message()));
+  ModelOptions options{.target = targets->front(), .ptx = *ptx, .data = absl::GetFlag(FLAGS_data),
+                       .base = absl::GetFlag(FLAGS_base), .json = absl::GetFlag(FLAGS_json)};
+  for (const std::string& address : absl::GetFlag(FLAGS_row_addresses)) {
+    std::uint64_t value = 0;
+    if (!absl::SimpleAtoi(address, &value)) return Fail(absl::StrCat("--row-addresses: '", address, "' is not a number"));
+    options.row_addresses.push_back(value);
+  }
+  const std::int64_t stride = absl::GetFlag(FLAGS_stride);
+  if (stride >= 0) options.stride = static_cast<std::uint32_t>(stride);
+  absl::Status status = WriteModel(arguments[0], options, std::cout);
+  if (!status.ok()) return Fail(status.message());
   return 0;
 }
 
@@ -136,6 +168,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> arguments(positional.begin() + 2, positional.end());
   if (command == "check") return matload::RunCheck(arguments);
   if (command == "forms") return matload::RunForms(arguments);
+  if (command == "model") return matload::RunModel(arguments);
   if (command == "devices") return matload::RunDevices(arguments);
   if (command == "support") return matload::RunSupportCommand(arguments, command_line);
   return matload::Fail(absl::StrCat("unknown command '", command, "'\n", matload::kUsage));

@@ -1,0 +1,223 @@
+#include "harness/cli/model_command.h"
+
+#include <random>
+#include <variant>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "nlohmann/json.hpp"
+#include "reference/ldmatrix_semantics.h"
+#include "reference/legality.h"
+#include "reference/tcgen05_semantics.h"
+#include "reference/wmma_semantics.h"
+
+namespace matload {
+namespace {
+
+constexpr int kLanes = 32;
+
+// Provenance is where one bit range of one register came from, in words.
+struct Provenance {
+  int first_bit;
+  int last_bit;
+  std::string source;  // "a(9,3)" or "tmem(lane 3, column 5)"
+};
+
+// ModelResult is a modelled execution: each lane's registers (words, low
+// first) and each register's provenance.
+struct ModelResult {
+  Outcome outcome;
+  int register_bits = 32;
+  std::vector<std::vector<std::vector<Provenance>>> provenance;  // [lane][register]
+};
+
+absl::StatusOr<ModelResult> RunLdmatrix(const CheckedInstruction& instruction, const std::vector<std::uint8_t>& window,
+                                        const ModelOptions& options) {
+  const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
+  std::vector<std::uint64_t> rows = options.row_addresses;
+  if (rows.empty()) {
+    for (int lane = 0; lane < kLanes; ++lane) rows.push_back(16 * lane);
+  }
+  if (rows.size() != kLanes) return absl::InvalidArgumentError("--row-addresses needs 32 addresses, one per lane");
+  ModelResult result{ExecuteLdmatrix(instruction, layout, window, rows), 32, {}};
+  result.provenance.assign(kLanes, std::vector<std::vector<Provenance>>(layout.registers()));
+  for (int lane = 0; lane < kLanes; ++lane) {
+    for (int reg = 0; reg < layout.registers(); ++reg) {
+      for (int byte = 0; byte < 4; ++byte) {
+        const LdmatrixElement& e = layout.At(lane, reg, byte);
+        result.provenance[lane][reg].push_back(
+            {8 * byte, 8 * byte + 7,
+             absl::StrCat("m", e.matrix, "(", e.row, ",", e.col, ") byte ", e.byte, " from lane ", e.address_lane,
+                          "'s row byte ", e.source_byte)});
+      }
+    }
+  }
+  return result;
+}
+
+absl::StatusOr<ModelResult> RunWmma(const CheckedInstruction& instruction, const std::vector<std::uint8_t>& window,
+                                    const ModelOptions& options) {
+  absl::StatusOr<WmmaFragment> fragment = WmmaFragment::For(instruction);
+  if (!fragment.ok()) return fragment.status();
+  MemoryImage memory;
+  memory.shared = window;
+  memory.global = window;
+  const bool shared = instruction.signature().state_space == StateSpace::kShared;
+  const std::uint64_t address = shared ? options.base : memory.global_base + options.base;
+  ModelResult result{ExecuteWmmaLoad(instruction, *fragment, memory, {{address}, options.stride}),
+                     fragment->register_bits(), {}};
+  result.provenance.assign(kLanes, std::vector<std::vector<Provenance>>(fragment->registers()));
+  const char* matrix = "abc";
+  for (int lane = 0; lane < kLanes; ++lane) {
+    for (int reg = 0; reg < fragment->registers(); ++reg) {
+      for (int bit = 0; bit < fragment->register_bits(); bit += fragment->element_bits()) {
+        const WmmaBitSource source = fragment->Provenance(lane, reg, bit);
+        result.provenance[lane][reg].push_back({bit, bit + fragment->element_bits() - 1,
+                                                absl::StrCat(std::string(1, matrix[source.matrix]), "(",
+                                                             source.element.row, ",", source.element.col, ")")});
+      }
+    }
+  }
+  return result;
+}
+
+absl::StatusOr<ModelResult> RunTcgen05(const CheckedInstruction& instruction, const std::vector<std::uint8_t>& window,
+                                       const ModelOptions& options) {
+  TensorMemory tmem;
+  for (int lane = 0; lane < kTmemLanes; ++lane) {
+    for (int column = 0; column < kTmemColumns; ++column) {
+      const size_t at = 4 * (static_cast<size_t>(lane) * kTmemColumns + column) % window.size();
+      tmem.Set(lane, column, window[at] | window[at + 1] << 8 | window[at + 2] << 16 |
+                                 static_cast<std::uint32_t>(window[at + 3]) << 24);
+    }
+  }
+  const Tcgen05Layout layout = Tcgen05Layout::For(instruction);
+  const auto taddr = static_cast<std::uint32_t>(options.base);
+  ModelResult result{ExecuteTcgen05Ld(instruction, layout, tmem, taddr, /*warp=*/0), 32, {}};
+  const std::int64_t split = HalfSplitOffset(instruction).value_or(0);
+  result.provenance.assign(kLanes, std::vector<std::vector<Provenance>>(layout.registers()));
+  for (int lane = 0; lane < kLanes; ++lane) {
+    for (int reg = 0; reg < layout.registers(); ++reg) {
+      for (int half = 0; half < 2; ++half) {
+        const Tcgen05Source& source = layout.At(lane, reg, half);
+        const TmemCell cell = ResolveSource(source, taddr, split);
+        result.provenance[lane][reg].push_back(
+            {16 * half, 16 * half + 15,
+             absl::StrCat("tmem(lane ", cell.lane, ", column ", cell.column, ") bits ", source.cell_bit, "-",
+                          source.cell_bit + 15)});
+      }
+    }
+  }
+  return result;
+}
+
+std::string RegisterHex(const std::vector<std::uint32_t>& words, int reg, int register_bits) {
+  const int per_register = register_bits / 32;
+  std::string hex;
+  for (int word = per_register - 1; word >= 0; --word) absl::StrAppendFormat(&hex, "%08x", words[reg * per_register + word]);
+  return hex;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::uint8_t>> FillPattern(absl::string_view name, size_t bytes) {
+  std::vector<std::uint8_t> window(bytes);
+  if (absl::ConsumePrefix(&name, "random:")) {
+    std::uint64_t seed = 0;
+    if (!absl::SimpleAtoi(name, &seed)) return absl::InvalidArgumentError(absl::StrCat("--data random:SEED needs a number, got '", name, "'"));
+    std::mt19937_64 random(seed);
+    for (std::uint8_t& byte : window) byte = static_cast<std::uint8_t>(random());
+    return window;
+  }
+  int width = 0;
+  if (name == "iota8") width = 1;
+  if (name == "iota16") width = 2;
+  if (name == "iota32") width = 4;
+  if (width == 0) return absl::InvalidArgumentError(absl::StrCat("--data must be iota8, iota16, iota32 or random:SEED, got '", name, "'"));
+  for (size_t k = 0; k < bytes / width; ++k) {
+    for (int b = 0; b < width; ++b) window[k * width + b] = static_cast<std::uint8_t>(k >> (8 * b));
+  }
+  return window;
+}
+
+absl::Status WriteModel(absl::string_view instruction, const ModelOptions& options, std::ostream& out) {
+  const Verdict verdict = JudgeText(instruction, options.ptx, options.target);
+  if (!verdict.legal()) {
+    std::vector<std::string> reasons;
+    for (const Reason& reason : verdict.reasons()) reasons.push_back(reason.message);
+    return absl::InvalidArgumentError(absl::StrCat("illegal on ", options.target.Name(), ": ", absl::StrJoin(reasons, "; ")));
+  }
+  const CheckedInstruction& checked = *verdict.checked();
+  absl::StatusOr<std::vector<std::uint8_t>> window = FillPattern(options.data, kModelWindowBytes);
+  if (!window.ok()) return window.status();
+  absl::StatusOr<ModelResult> result;
+  switch (checked.spec().family) {
+    case Family::kLdmatrix:
+      result = RunLdmatrix(checked, *window, options);
+      break;
+    case Family::kWmmaLoad:
+      result = RunWmma(checked, *window, options);
+      break;
+    case Family::kTcgen05Ld:
+      result = RunTcgen05(checked, *window, options);
+      break;
+  }
+  if (!result.ok()) return result.status();
+  if (const auto* undefined = std::get_if<Undefined>(&result->outcome)) {
+    if (options.json) {
+      out << nlohmann::json{{"undefined", undefined->why}}.dump() << "\n";
+    } else {
+      out << "undefined: " << undefined->why << "\n";
+    }
+    return absl::OkStatus();
+  }
+  if (const auto* fault = std::get_if<MustFault>(&result->outcome)) {
+    out << (options.json ? nlohmann::json{{"must_fault", fault->why}}.dump() : absl::StrCat("must fault: ", fault->why))
+        << "\n";
+    return absl::OkStatus();
+  }
+  const LaneValues& values = std::get<LaneValues>(result->outcome);
+  const int registers = static_cast<int>(values.lanes[0].size()) * 32 / result->register_bits;
+  nlohmann::json json_registers = nlohmann::json::array();
+  nlohmann::json json_provenance = nlohmann::json::array();
+  for (int lane = 0; lane < kLanes; ++lane) {
+    nlohmann::json lane_registers = nlohmann::json::array();
+    nlohmann::json lane_provenance = nlohmann::json::array();
+    std::string line = absl::StrCat("lane ", lane, ":");
+    for (int reg = 0; reg < registers; ++reg) {
+      const std::string hex = RegisterHex(values.lanes[lane], reg, result->register_bits);
+      lane_registers.push_back(hex);
+      absl::StrAppend(&line, " ", hex);
+      nlohmann::json pieces = nlohmann::json::array();
+      // tcgen05.ld.red's redval follows the registers and has no layout entry.
+      if (reg < static_cast<int>(result->provenance[lane].size())) {
+        for (const Provenance& piece : result->provenance[lane][reg]) {
+          pieces.push_back({{"bits", absl::StrCat(piece.first_bit, "-", piece.last_bit)}, {"from", piece.source}});
+        }
+      } else {
+        pieces.push_back({{"bits", "0-31"}, {"from", "redval: the reduction over the lane's loaded values"}});
+      }
+      lane_provenance.push_back(pieces);
+    }
+    json_registers.push_back(lane_registers);
+    json_provenance.push_back(lane_provenance);
+    if (!options.json) {
+      out << line << "\n";
+      for (int reg = 0; reg < registers; ++reg) {
+        std::vector<std::string> pieces;
+        for (const auto& piece : json_provenance[lane][reg]) {
+          pieces.push_back(absl::StrCat("[", piece["bits"].get<std::string>(), "] ", piece["from"].get<std::string>()));
+        }
+        out << "  r" << reg << ": " << absl::StrJoin(pieces, ", ") << "\n";
+      }
+    }
+  }
+  if (options.json) out << nlohmann::json{{"registers", json_registers}, {"provenance", json_provenance}}.dump() << "\n";
+  return absl::OkStatus();
+}
+
+}  // namespace matload
