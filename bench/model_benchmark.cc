@@ -1,0 +1,66 @@
+// Reference-model speed: lane-registers predicted per second, per family,
+// side by side in one run on one core. The model's layouts are compiled once
+// per form (as a GPU run uses them); each iteration is one execution.
+#include "benchmark/benchmark.h"
+#include "reference/ldmatrix_semantics.h"
+#include "reference/tcgen05_semantics.h"
+#include "reference/test_support.h"
+#include "reference/wmma_semantics.h"
+
+namespace matload {
+namespace {
+
+CheckedInstruction Check(absl::string_view text, absl::string_view target) {
+  return *testing::JudgeAt(text, target).checked();
+}
+
+// Counts lane-registers (32 lanes x destination registers) per execution.
+void Count(benchmark::State& state, const Outcome& outcome) {
+  const auto& values = std::get<LaneValues>(outcome);
+  state.counters["lane_registers/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * values.lanes.size() * values.lanes[0].size() * 32 / values.register_bits,
+      benchmark::Counter::kIsRate);
+}
+
+void BM_LdmatrixX4(benchmark::State& state) {
+  const CheckedInstruction instruction = Check("ldmatrix.sync.aligned.m8n8.x4.trans.b16 {a, b, c, d}, [p];", "sm_90");
+  const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
+  std::vector<std::uint8_t> shared(4096, 7);
+  std::vector<std::uint64_t> rows(32);
+  for (int lane = 0; lane < 32; ++lane) rows[lane] = 16 * lane;
+  Outcome outcome;
+  for (auto _ : state) benchmark::DoNotOptimize(outcome = ExecuteLdmatrix(instruction, layout, shared, rows));
+  Count(state, outcome);
+}
+BENCHMARK(BM_LdmatrixX4);
+
+void BM_WmmaAF16(benchmark::State& state) {
+  const CheckedInstruction instruction =
+      Check("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];", "sm_90");
+  const WmmaFragment fragment = *WmmaFragment::For(instruction);
+  MemoryImage memory;
+  memory.global.assign(4096, 7);
+  Outcome outcome;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(outcome = ExecuteWmmaLoad(instruction, fragment, memory, {{memory.global_base}, std::nullopt}));
+  }
+  Count(state, outcome);
+}
+BENCHMARK(BM_WmmaAF16);
+
+void BM_Tcgen05_32x32bX16(benchmark::State& state) {
+  const CheckedInstruction instruction = Check(
+      "tcgen05.ld.sync.aligned.32x32b.x16.b32 {r0,r1,r2,r3,r4,r5,r6,r7,r8,r9,r10,r11,r12,r13,r14,r15}, [taddr];",
+      "sm_100a");
+  const Tcgen05Layout layout = Tcgen05Layout::For(instruction);
+  const TensorMemory tmem;
+  Outcome outcome;
+  for (auto _ : state) benchmark::DoNotOptimize(outcome = ExecuteTcgen05Ld(instruction, layout, tmem, 0, 0));
+  Count(state, outcome);
+}
+BENCHMARK(BM_Tcgen05_32x32bX16);
+
+}  // namespace
+}  // namespace matload
+
+BENCHMARK_MAIN();
