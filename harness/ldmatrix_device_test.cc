@@ -75,11 +75,11 @@ TEST(LdmatrixDeviceTest, EveryRegisterOfEveryLaneMatchesTheModel) {
   size_t mismatches = 0;
   int forms = 0;
   for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), NewestPtxVersion(), target)) {
-    const OperandSignature signature = *ldmatrix::Spec().Signature(qualifiers);
-    const Form form{Family::kLdmatrix, std::nullopt, qualifiers, StandardOperands(signature, {})};
-    Verdict verdict = Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, NewestPtxVersion(), target);
-    ASSERT_TRUE(verdict.legal());
-    const CheckedInstruction& instruction = *verdict.checked();
+    const std::optional<CheckedInstruction> checked =
+        StandardInstruction(ldmatrix::Spec(), qualifiers, NewestPtxVersion(), target);
+    ASSERT_TRUE(checked.has_value());
+    const CheckedInstruction& instruction = *checked;
+    const Form& form = instruction.form();
     const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
     const std::string kernel = LdmatrixKernel(instruction, kWindowBytes);
     ++forms;

@@ -17,11 +17,9 @@ TEST(LdmatrixKernelTest, EveryLegalFormsKernelAssembles) {
   for (const char* name : {"sm_75", "sm_90", "sm_100a", "sm_120a"}) {
     const Target target = *ParseTarget(name);
     for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), {9, 0}, target)) {
-      const OperandSignature signature = *ldmatrix::Spec().Signature(qualifiers);
-      const Form form{Family::kLdmatrix, std::nullopt, qualifiers, StandardOperands(signature, {})};
-      Verdict verdict = Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, {9, 0}, target);
-      ASSERT_TRUE(verdict.legal());
-      const std::string kernel = LdmatrixKernel(*verdict.checked(), 4096);
+      const std::optional<CheckedInstruction> instruction = StandardInstruction(ldmatrix::Spec(), qualifiers, {9, 0}, target);
+      ASSERT_TRUE(instruction.has_value());
+      const std::string kernel = LdmatrixKernel(*instruction, 4096);
       absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
       ASSERT_TRUE(result.ok()) << result.status();
       EXPECT_TRUE(result->accepted) << name << ":\n" << kernel << "\n" << (result->diagnostics.empty() ? "" : result->diagnostics[0].message);

@@ -27,14 +27,12 @@
 #include "harness/wmma_kernel.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
-#include "reference/register_class.h"
 #include "reference/runtime_ub.h"
 #include "reference/wmma_semantics.h"
 
 namespace matload {
 namespace {
 
-constexpr int kLanes = 32;
 constexpr int kWindowBytes = 16384;
 
 std::string Opcode(const QualifierSet& qualifiers) {
@@ -115,21 +113,22 @@ absl::StatusOr<std::string> RunOnce(const CheckedInstruction& instruction, const
                                     const std::vector<std::uint8_t>& data, std::uint64_t offset, std::uint32_t stride) {
   absl::StatusOr<DriverJit*> jit = WorkerJit();
   if (!jit.ok()) return jit.status();
-  const OperandSignature& signature = instruction.signature();
-  const size_t lane_bytes = signature.destination_count * RegisterClassBits(signature.destination_class) / 8;
+  const size_t lane_bytes = WmmaFragmentBytes(instruction.form().qualifiers, instruction.signature());
   absl::StatusOr<std::vector<std::uint8_t>> output = (*jit)->LaunchOneBlock(
-      WmmaKernel(instruction, placement), kWmmaEntry, {data, WmmaKernelArgs(offset, stride)}, kLanes * lane_bytes, kLanes);
+      WmmaKernel(instruction, placement), kWmmaEntry, {data, WmmaKernelArgs(offset, stride)}, kWarpLanes * lane_bytes, kWarpLanes);
   if (!output.ok()) return output.status();
   return std::string(output->begin(), output->end());
 }
 
-CheckedInstruction Instantiate(const QualifierSet& qualifiers, Target target) {
-  const OperandSignature signature = *wmma::Spec().Signature(qualifiers);
-  Verdict verdict = Judge(Snippet{StandardRegisterFile(), ToRaw(Form{Family::kWmmaLoad, std::nullopt, qualifiers,
-                                                                     StandardOperands(signature, {})})},
-                          NewestPtxVersion(), target);
-  EXPECT_TRUE(verdict.legal()) << Opcode(qualifiers);
-  return *verdict.checked();
+// LegalWmmaForms is every legal wmma.load form of `target`, with standard operands.
+std::vector<CheckedInstruction> LegalWmmaForms(Target target) {
+  std::vector<CheckedInstruction> forms;
+  for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), NewestPtxVersion(), target)) {
+    std::optional<CheckedInstruction> instruction = StandardInstruction(wmma::Spec(), qualifiers, NewestPtxVersion(), target);
+    EXPECT_TRUE(instruction.has_value()) << Opcode(qualifiers);
+    if (instruction.has_value()) forms.push_back(*std::move(instruction));
+  }
+  return forms;
 }
 
 // TagProbe is the element-tagged measurement of one form: `digits` runs,
@@ -147,7 +146,7 @@ struct TagProbe {
     const OperandSignature& signature = instruction.signature();
     dims = WmmaMatrixDims(qualifiers);
     bits = wmma::ElementBits(static_cast<wmma::Type>(qualifiers.Get(wmma::kType)));
-    elements = signature.destination_count * RegisterClassBits(signature.destination_class) / bits;
+    elements = 8 * WmmaFragmentBytes(qualifiers, signature) / bits;
     tag_bits = std::min(bits, 16);
     tag_shift = bits >= 32 ? 16 : 0;
     int index_bits = 0;
@@ -160,7 +159,7 @@ struct TagProbe {
   absl::StatusOr<std::string> Measure(const CheckedInstruction& instruction) const {
     const QualifierSet& qualifiers = instruction.form().qualifiers;
     const std::uint32_t stride = WmmaDefaultStride(qualifiers);
-    std::vector<int> index(kLanes * elements, 0);
+    std::vector<int> index(kWarpLanes * elements, 0);
     for (int digit = 0; digit < digits; ++digit) {
       std::vector<std::uint64_t> matrix(dims.row * dims.col);
       for (int i = 0; i < dims.row * dims.col; ++i) {
@@ -174,7 +173,7 @@ struct TagProbe {
       absl::StatusOr<std::string> output = RunOnce(instruction, placement, data, 0, stride);
       if (!output.ok()) return output.status();
       const std::vector<std::uint8_t> bytes(output->begin(), output->end());
-      for (int lane = 0; lane < kLanes; ++lane) {
+      for (int lane = 0; lane < kWarpLanes; ++lane) {
         for (int x = 0; x < elements; ++x) {
           const std::uint64_t tag = FragmentBits(bytes, elements * bits / 8, lane,
                                                  static_cast<std::uint64_t>(x) * bits + tag_shift, tag_bits);
@@ -187,10 +186,7 @@ struct TagProbe {
 };
 
 TEST_F(WmmaDeviceTest, MeasuredLayoutsAreLinearCoverTheMatrixAndMatchTheModel) {
-  std::vector<CheckedInstruction> forms;
-  for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), NewestPtxVersion(), target_)) {
-    forms.push_back(Instantiate(qualifiers, target_));
-  }
+  const std::vector<CheckedInstruction> forms = LegalWmmaForms(target_);
   absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
       static_cast<int>(forms.size()), [&](int item) { return TagProbe(forms[item]).Measure(forms[item]); }, kItemTimeout);
   ASSERT_TRUE(results.ok()) << results.status();
@@ -220,7 +216,7 @@ TEST_F(WmmaDeviceTest, MeasuredLayoutsAreLinearCoverTheMatrixAndMatchTheModel) {
     const std::string group = GroupOf(qualifiers);
     const bool first_of_group = !basis_of_group.contains(group);
     if (raw.is_open() && first_of_group) {
-      for (int lane = 0; lane < kLanes; ++lane) {
+      for (int lane = 0; lane < kWarpLanes; ++lane) {
         for (int x = 0; x < probe.elements; ++x) {
           raw << group << "\t" << lane << "\t" << x << "\t" << measured(lane, x).row << "\t" << measured(lane, x).col << "\n";
         }
@@ -295,10 +291,7 @@ struct Case {
 };
 
 TEST_F(WmmaDeviceTest, EveryRegisterOfEveryLaneMatchesTheModel) {
-  std::vector<CheckedInstruction> forms;
-  for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), NewestPtxVersion(), target_)) {
-    forms.push_back(Instantiate(qualifiers, target_));
-  }
+  const std::vector<CheckedInstruction> forms = LegalWmmaForms(target_);
   std::mt19937_64 random(20261122);
   std::vector<Case> cases;
   for (const CheckedInstruction& instruction : forms) {
@@ -371,7 +364,7 @@ TEST_F(WmmaDeviceTest, EveryRegisterOfEveryLaneMatchesTheModel) {
     size_t case_mismatches = 0;
     std::string first;
     const size_t words = model.lanes[0].size();
-    for (int lane = 0; lane < kLanes; ++lane) {
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
       for (size_t word = 0; word < words; ++word) {
         const size_t at = (lane * words + word) * 4;
         std::uint32_t got = 0;
@@ -390,7 +383,7 @@ TEST_F(WmmaDeviceTest, EveryRegisterOfEveryLaneMatchesTheModel) {
     mismatches += case_mismatches;
     ++outcomes[case_mismatches == 0 ? "pass" : "mismatch"];
     if (summary.is_open()) {
-      summary << label << "\t" << (case_mismatches == 0 ? "pass" : "mismatch") << "\t" << kLanes * words << "\t"
+      summary << label << "\t" << (case_mismatches == 0 ? "pass" : "mismatch") << "\t" << kWarpLanes * words << "\t"
               << case_mismatches << "\t" << first << "\n";
     }
     EXPECT_EQ(case_mismatches, 0u) << label << " " << first;

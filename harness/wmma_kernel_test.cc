@@ -18,10 +18,9 @@ TEST(WmmaKernelTest, EveryLegalSm90FormsKernelAssembles) {
   const Target target{90};
   int kernels = 0;
   for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), {9, 0}, target)) {
-    const OperandSignature signature = *wmma::Spec().Signature(qualifiers);
-    const Form form{Family::kWmmaLoad, std::nullopt, qualifiers, StandardOperands(signature, {})};
-    Verdict verdict = Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, {9, 0}, target);
-    ASSERT_TRUE(verdict.legal());
+    const std::optional<CheckedInstruction> instruction = StandardInstruction(wmma::Spec(), qualifiers, {9, 0}, target);
+    ASSERT_TRUE(instruction.has_value());
+    const OperandSignature& signature = instruction->signature();
     std::vector<WmmaPlacement> placements;
     if (signature.state_space != StateSpace::kShared) placements.push_back({StateSpace::kGlobal});
     if (signature.state_space == StateSpace::kShared) {
@@ -30,7 +29,7 @@ TEST(WmmaKernelTest, EveryLegalSm90FormsKernelAssembles) {
     }
     if (signature.state_space == StateSpace::kGeneric) placements.push_back({StateSpace::kShared, 4096, 64});
     for (const WmmaPlacement& placement : placements) {
-      const std::string kernel = WmmaKernel(*verdict.checked(), placement);
+      const std::string kernel = WmmaKernel(*instruction, placement);
       absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
       ASSERT_TRUE(result.ok()) << result.status();
       ASSERT_TRUE(result->accepted) << kernel << "\n"

@@ -259,6 +259,14 @@ std::vector<QualifierSet> LegalQualifierSets(const FamilySpec& spec, PtxVersion 
   return legal;
 }
 
+std::optional<CheckedInstruction> StandardInstruction(const FamilySpec& spec, const QualifierSet& qualifiers,
+                                                      PtxVersion ptx, Target target) {
+  const std::optional<OperandSignature> signature = spec.Signature(qualifiers);
+  if (!signature.has_value()) return std::nullopt;
+  const Form form{spec.family, std::nullopt, qualifiers, StandardOperands(*signature, {})};
+  return Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, ptx, target).checked();
+}
+
 std::vector<Form> LegalForms(PtxVersion ptx, Target target) {
   std::vector<Form> forms;
   if (!TargetExistsIn(target, ptx)) return forms;

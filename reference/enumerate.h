@@ -8,6 +8,7 @@
 
 #include "reference/family_spec.h"
 #include "reference/form.h"
+#include "reference/legality.h"
 #include "reference/ptx_version.h"
 #include "reference/raw_instruction.h"
 #include "reference/target.h"
@@ -45,6 +46,13 @@ std::vector<Operand> StandardOperands(const OperandSignature& signature, Operand
 // LegalQualifierSets lists every qualifier set of `spec` that the model
 // judges legal for (ptx, target), in a fixed order.
 std::vector<QualifierSet> LegalQualifierSets(const FamilySpec& spec, PtxVersion ptx, Target target);
+
+// StandardInstruction judges `qualifiers` of `spec`, written with the
+// standard register file and the default operand style, for (ptx, target):
+// the checked instruction a kernel or the reference model takes, or nullopt
+// if the model finds it illegal.
+std::optional<CheckedInstruction> StandardInstruction(const FamilySpec& spec, const QualifierSet& qualifiers,
+                                                      PtxVersion ptx, Target target);
 
 // LegalForms lists every legal form of every family for (ptx, target): each
 // legal qualifier set in each operand style.

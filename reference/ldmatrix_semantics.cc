@@ -7,11 +7,6 @@
 #include "reference/runtime_ub.h"
 
 namespace matload {
-namespace {
-
-constexpr int kLanes = 32;
-
-}  // namespace
 
 LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   const QualifierSet& q = instruction.form().qualifiers;
@@ -20,8 +15,8 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   LdmatrixLayout layout;
   layout.registers_ = instruction.signature().destination_count;
   if (q.Present(ldmatrix::kSrcFmt)) layout.decompression_ = q.Has(ldmatrix::kSrcFmt, ldmatrix::kB4x16P64) ? 4 : 6;
-  layout.bytes_.resize(kLanes * layout.registers_ * 4);
-  for (int lane = 0; lane < kLanes; ++lane) {
+  layout.bytes_.resize(kWarpLanes * layout.registers_ * 4);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     const int group = lane >> 2;  // the row a group of four lanes holds
     const int quad = lane & 3;    // the lane's place in its group
     for (int reg = 0; reg < layout.registers_; ++reg) {
@@ -84,7 +79,7 @@ std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, i
 
 Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
                         absl::Span<const std::uint8_t> shared, absl::Span<const std::uint64_t> row_addresses) {
-  if (row_addresses.size() != kLanes) {
+  if (row_addresses.size() != kWarpLanes) {
     return Undefined{RuntimeHazard::kDivergentExecution,
                      absl::StrCat("ldmatrix needs all 32 lanes; ", row_addresses.size(), " gave addresses")};
   }
@@ -93,7 +88,7 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
   for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
     unused_lanes_matter = unused_lanes_matter || condition.hazard == RuntimeHazard::kUnusedLaneAddress;
   }
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     const bool is_used = (used >> lane) & 1;
     if (!is_used && !unused_lanes_matter) continue;
     const std::uint64_t address = row_addresses[lane];
@@ -109,8 +104,8 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
     }
   }
   // The 16-byte rows, decompressed where the form says so.
-  std::array<std::array<std::uint8_t, 16>, kLanes> rows{};
-  for (int lane = 0; lane < kLanes; ++lane) {
+  std::array<std::array<std::uint8_t, 16>, kWarpLanes> rows{};
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     if (((used >> lane) & 1) == 0) continue;
     absl::Span<const std::uint8_t> row = shared.subspan(row_addresses[lane], ldmatrix::kRowBytes);
     if (layout.decompression() != 0) {
@@ -120,8 +115,8 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
     }
   }
   LaneValues values;
-  values.lanes.assign(kLanes, std::vector<std::uint32_t>(layout.registers(), 0));
-  for (int lane = 0; lane < kLanes; ++lane) {
+  values.lanes.assign(kWarpLanes, std::vector<std::uint32_t>(layout.registers(), 0));
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers(); ++reg) {
       std::uint32_t value = 0;
       for (int byte = 0; byte < 4; ++byte) {

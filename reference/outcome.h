@@ -15,6 +15,9 @@
 
 namespace matload {
 
+// kWarpLanes is the number of lanes in a warp: every load here is warp-wide.
+inline constexpr int kWarpLanes = 32;
+
 // LaneValues holds each lane's destination registers, lane-major: 32 lanes,
 // each with the signature's destination registers as 32-bit words. A 64-bit
 // register (wmma .f64) takes two words, low word first, as it sits in memory.

@@ -10,8 +10,6 @@
 namespace matload {
 namespace {
 
-constexpr int kLanes = 32;
-
 // kCanonicalNanF32 is the NaN a .f32 reduction returns. [INFERRED] The
 // tcgen05 section does not define it; redux.sync .f32 (PTX 9.7.13.12), the
 // analogy facts.md 4.4 draws, returns "canonical NaN", taken here to be
@@ -124,8 +122,8 @@ Tcgen05Layout Tcgen05Layout::For(const CheckedInstruction& instruction) {
   const bool packed = q.Present(tcgen05::kPack);
   Tcgen05Layout layout;
   layout.registers_ = instruction.signature().destination_count;  // Table 49
-  layout.halves_.resize(kLanes * layout.registers_ * 2);
-  for (int lane = 0; lane < kLanes; ++lane) {
+  layout.halves_.resize(kWarpLanes * layout.registers_ * 2);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers_; ++reg) {
       const ShapeCell cell = CellOf(shape, lane, reg);
       for (int half = 0; half < 2; ++half) {
@@ -168,8 +166,8 @@ TmemCell ResolveSource(const Tcgen05Source& source, std::uint32_t taddr, std::in
 Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Layout& layout, const TensorMemory& tmem,
                          std::uint32_t taddr, int warp, std::optional<std::int64_t> split_offset) {
   const std::int64_t offset = split_offset.has_value() ? *split_offset : HalfSplitOffset(instruction).value_or(0);
-  std::vector<TmemCell> cells(kLanes * layout.registers() * 2);
-  for (int lane = 0; lane < kLanes; ++lane) {
+  std::vector<TmemCell> cells(kWarpLanes * layout.registers() * 2);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers(); ++reg) {
       for (int half = 0; half < 2; ++half) {
         cells[(lane * layout.registers() + reg) * 2 + half] = ResolveSource(layout.At(lane, reg, half), taddr, offset);
@@ -205,8 +203,8 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
   }
   const QualifierSet& q = instruction.form().qualifiers;
   LaneValues values;
-  values.lanes.resize(kLanes);
-  for (int lane = 0; lane < kLanes; ++lane) {
+  values.lanes.resize(kWarpLanes);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     std::vector<std::uint32_t>& registers = values.lanes[lane];
     registers.resize(layout.registers());
     for (int reg = 0; reg < layout.registers(); ++reg) {

@@ -42,12 +42,9 @@ constexpr SpecRef kTuringAmpereSource{"wmma.layout.sm75-sm80.m16n16k16",
 constexpr SpecRef kTf32Source{"wmma.layout.sm80.m16n16k8", "facts.md 2.3: wmma_extension sm_80_tf32.hpp",
                               RuleSource::kSecondary};
 
-// Basis spells a LinearLayout as the facts.md formulas decompose: the
+// The layouts below are written as the facts.md formulas decompose: the
 // (row, col) each element-index bit adds, then each lane bit (t = lane&3 is
 // lane bits 0-1, g = lane>>2 is lane bits 2-4).
-LinearLayout Basis(std::vector<MatrixCoord> element_bits, std::array<MatrixCoord, kWarpLaneBits> lane_bits) {
-  return LinearLayout(std::move(element_bits), lane_bits);
-}
 
 // ThreadLanes is the lane part of every sm_75 and later layout: the four
 // lanes of a quad (t = lane&3, lane bits 0-1) step `step` elements along
@@ -129,31 +126,31 @@ std::vector<WmmaLayoutEntry> BuildTable() {
   // sm_70 m16n16k16 (facts.md 2.3 Volta table). A and B depend on the layout.
   // A .row: row = t + 8*((l>>2)&1) + 4*((l>>4)&1), col = x.
   table.push_back({Volta(), kA, wmma::kM16n16k16, f16, wmma::kRow,
-                   Basis({{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{{1, 0}, {2, 0}, {8, 0}, {0, 0}, {4, 0}}}), kVoltaSource});
+                   LinearLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{{1, 0}, {2, 0}, {8, 0}, {0, 0}, {4, 0}}}), kVoltaSource});
   // A .col: row = 8*((l>>2)&1) + 4*((l>>4)&1) + (x&3), col = t + (x&12).
   table.push_back({Volta(), kA, wmma::kM16n16k16, f16, wmma::kCol,
-                   Basis({{1, 0}, {2, 0}, {0, 4}, {0, 8}}, {{{0, 1}, {0, 2}, {8, 0}, {0, 0}, {4, 0}}}), kVoltaSource});
+                   LinearLayout({{1, 0}, {2, 0}, {0, 4}, {0, 8}}, {{{0, 1}, {0, 2}, {8, 0}, {0, 0}, {4, 0}}}), kVoltaSource});
   // B .col: k = x, n = t + (l&8) + ((l&16)>>2).
   table.push_back({Volta(), kB, wmma::kM16n16k16, f16, wmma::kCol,
-                   Basis({{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{{0, 1}, {0, 2}, {0, 0}, {0, 8}, {0, 4}}}), kVoltaSource});
+                   LinearLayout({{1, 0}, {2, 0}, {4, 0}, {8, 0}}, {{{0, 1}, {0, 2}, {0, 0}, {0, 8}, {0, 4}}}), kVoltaSource});
   // B .row: k = t + (x&12), n = (l&8) + ((l&16)>>2) + (x&3).
   table.push_back({Volta(), kB, wmma::kM16n16k16, f16, wmma::kRow,
-                   Basis({{0, 1}, {0, 2}, {4, 0}, {8, 0}}, {{{1, 0}, {2, 0}, {0, 0}, {0, 8}, {0, 4}}}), kVoltaSource});
+                   LinearLayout({{0, 1}, {0, 2}, {4, 0}, {8, 0}}, {{{1, 0}, {2, 0}, {0, 0}, {0, 8}, {0, 4}}}), kVoltaSource});
   // C .f16: row = t + 8*((l>>2)&1) + 4*((l>>4)&1), col = x + (l&8).
   table.push_back({Volta(), kC, wmma::kM16n16k16, f16, std::nullopt,
-                   Basis({{0, 1}, {0, 2}, {0, 4}}, {{{1, 0}, {2, 0}, {8, 0}, {0, 8}, {4, 0}}}), kVoltaSource});
+                   LinearLayout({{0, 1}, {0, 2}, {0, 4}}, {{{1, 0}, {2, 0}, {8, 0}, {0, 8}, {4, 0}}}), kVoltaSource});
   // C .f32: row = (l&1) + 8*((l>>2)&1) + 4*((l>>4)&1) + (x&2), col = (l&2) + (l&8) + (x&1) + (x&4).
   table.push_back({Volta(), kC, wmma::kM16n16k16, {wmma::kF32}, std::nullopt,
-                   Basis({{0, 1}, {2, 0}, {0, 4}}, {{{1, 0}, {0, 2}, {8, 0}, {0, 8}, {4, 0}}}), kVoltaSource});
+                   LinearLayout({{0, 1}, {2, 0}, {0, 4}}, {{{1, 0}, {0, 2}, {8, 0}, {0, 8}, {4, 0}}}), kVoltaSource});
 
   // sm_75 to sm_90 m16n16k16 f16/f32 (facts.md 2.3): .row and .col give the
   // same fragment. A: row = g + 8*((e>>1)&1), col = 2t + (e&1) + 8*((e>>2)&1),
   // elements 8..15 repeat 0..7.
-  const LinearLayout a_m16n16k16 = Basis({{0, 1}, {8, 0}, {0, 8}, {0, 0}}, ThreadLanes(kQuadAlongCols, 2));
+  const LinearLayout a_m16n16k16 = LinearLayout({{0, 1}, {8, 0}, {0, 8}, {0, 0}}, ThreadLanes(kQuadAlongCols, 2));
   // B: k = 2t + (e&1) + 8*((e>>1)&1), n = g + 8*((e>>2)&1), elements 8..15 repeat 0..7.
-  const LinearLayout b_m16n16k16 = Basis({{1, 0}, {8, 0}, {0, 8}, {0, 0}}, ThreadLanes(kQuadAlongRows, 2));
+  const LinearLayout b_m16n16k16 = LinearLayout({{1, 0}, {8, 0}, {0, 8}, {0, 0}}, ThreadLanes(kQuadAlongRows, 2));
   // C: row = g + 8*((x>>1)&1), col = 2t + (x&1) + 8*((x>>2)&1).
-  const LinearLayout c_m16n16 = Basis({{0, 1}, {8, 0}, {0, 8}}, ThreadLanes(kQuadAlongCols, 2));
+  const LinearLayout c_m16n16 = LinearLayout({{0, 1}, {8, 0}, {0, 8}}, ThreadLanes(kQuadAlongCols, 2));
   for (const std::vector<Target>* targets : {&Turing(), &AmpereToHopper()}) {
     table.push_back({*targets, kA, wmma::kM16n16k16, f16, std::nullopt, a_m16n16k16, kTuringAmpereSource});
     table.push_back({*targets, kB, wmma::kM16n16k16, f16, std::nullopt, b_m16n16k16, kTuringAmpereSource});
@@ -161,15 +158,15 @@ std::vector<WmmaLayoutEntry> BuildTable() {
   }
   // sm_80 m16n16k8 tf32 (facts.md 2.3). A: row = g + 8*(x&1), col = t + 4*((x>>1)&1).
   table.push_back({AmpereToHopper(), kA, wmma::kM16n16k8, {wmma::kTf32}, std::nullopt,
-                   Basis({{8, 0}, {0, 4}}, ThreadLanes(kQuadAlongCols, 1)), kTf32Source});
+                   LinearLayout({{8, 0}, {0, 4}}, ThreadLanes(kQuadAlongCols, 1)), kTf32Source});
   // B: k = t + 4*(x&1), n = g + 8*((x>>1)&1).
   table.push_back({AmpereToHopper(), kB, wmma::kM16n16k8, {wmma::kTf32}, std::nullopt,
-                   Basis({{4, 0}, {0, 8}}, ThreadLanes(kQuadAlongRows, 1)), kTf32Source});
+                   LinearLayout({{4, 0}, {0, 8}}, ThreadLanes(kQuadAlongRows, 1)), kTf32Source});
   // C "as above": the m16n16 accumulator.
   table.push_back({AmpereToHopper(), kC, wmma::kM16n16k8, {wmma::kF32}, std::nullopt, c_m16n16, kTf32Source});
   for (const MeasuredLayout& row : HopperMeasurements()) {
     table.push_back({Hopper(), row.matrix, row.shape, row.types, std::nullopt,
-                     Basis(row.element_bits, ThreadLanes(row.quad_along_cols, row.quad_step)), kHopperMeasurement});
+                     LinearLayout(row.element_bits, ThreadLanes(row.quad_along_cols, row.quad_step)), kHopperMeasurement});
   }
   return table;
 }

@@ -30,13 +30,19 @@ TEST(WmmaLayoutsTest, EveryEntryCoversItsMatrixEquallyOften) {
   }
 }
 
-// Values copied by hand from facts.md 2.3.
-TEST(WmmaLayoutsTest, HandCopiedCells) {
-  QualifierSet a = QualifierSet();
+// AF16Row is .a .row .m16n16k16 .f16, the form facts.md 2.3 gives for every architecture.
+QualifierSet AF16Row() {
+  QualifierSet a;
   a.Set(wmma::kMatrix, wmma::kA);
   a.Set(wmma::kShape, wmma::kM16n16k16);
   a.Set(wmma::kType, wmma::kF16);
   a.Set(wmma::kLayout, wmma::kRow);
+  return a;
+}
+
+// Values copied by hand from facts.md 2.3.
+TEST(WmmaLayoutsTest, HandCopiedCells) {
+  QualifierSet a = AF16Row();
   // sm_70 A .row: lane 17 (t=1, bit 4 set) holds row 1 + 4 = 5, and element x is column x.
   absl::StatusOr<const WmmaLayoutEntry*> volta = FindWmmaLayout(a, Target{70});
   ASSERT_TRUE(volta.ok()) << volta.status();
@@ -54,11 +60,7 @@ TEST(WmmaLayoutsTest, HandCopiedCells) {
 }
 
 TEST(WmmaLayoutsTest, AnUnknownLayoutIsNotFoundAndSaysWhy) {
-  QualifierSet a = QualifierSet();
-  a.Set(wmma::kMatrix, wmma::kA);
-  a.Set(wmma::kShape, wmma::kM16n16k16);
-  a.Set(wmma::kType, wmma::kF16);
-  a.Set(wmma::kLayout, wmma::kRow);
+  const QualifierSet a = AF16Row();
   absl::StatusOr<const WmmaLayoutEntry*> blackwell = FindWmmaLayout(a, Target{100, TargetVariant::kArchSpecific});
   EXPECT_EQ(blackwell.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(blackwell.status().message(), HasSubstr("sm_100a fragment layout of wmma.load.a"));

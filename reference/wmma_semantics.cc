@@ -1,6 +1,5 @@
 #include "reference/wmma_semantics.h"
 
-#include <map>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -10,8 +9,6 @@
 
 namespace matload {
 namespace {
-
-constexpr int kLanes = 32;
 
 wmma::Type TypeOf(const QualifierSet& qualifiers) { return static_cast<wmma::Type>(qualifiers.Get(wmma::kType)); }
 
@@ -102,20 +99,23 @@ WmmaBitSource WmmaFragment::Provenance(int lane, int reg, int bit) const {
 Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragment& fragment,
                         const MemoryImage& memory, const WmmaOperands& operands) {
   const QualifierSet& qualifiers = instruction.form().qualifiers;
-  const std::uint32_t default_stride = WmmaDefaultStride(qualifiers);
-  const std::uint32_t stride = operands.stride.value_or(default_stride);
-  const int fragment_bytes = WmmaFragmentBytes(qualifiers, instruction.signature());
+  const std::uint32_t stride = operands.stride.value_or(WmmaDefaultStride(qualifiers));
+  // Where p may point: the generic-address rule's spaces, or else the space
+  // the form names.
+  std::vector<StateSpace> readable = {instruction.signature().state_space};
+  // Each runtime rule of the wmma.load table, with the numbers RuntimeConditions derives for it.
   for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
     switch (condition.hazard) {
       case RuntimeHazard::kStrideBelowDefault:
-        if (stride < default_stride) {
-          return Undefined{condition.hazard, absl::StrCat("stride ", stride, " is below the default ", default_stride)};
+        if (stride < static_cast<std::uint32_t>(*condition.default_stride_elements)) {
+          return Undefined{condition.hazard, absl::StrCat("stride ", stride, " is below the default ",
+                                                          *condition.default_stride_elements)};
         }
         break;
       case RuntimeHazard::kMisalignedAddress:
-        if (operands.address.value % fragment_bytes != 0) {
+        if (operands.address.value % *condition.alignment_bytes != 0) {
           return Undefined{condition.hazard, absl::StrFormat("p = 0x%x is not a multiple of the %d-byte fragment",
-                                                             operands.address.value, fragment_bytes)};
+                                                             operands.address.value, *condition.alignment_bytes)};
         }
         break;
       case RuntimeHazard::kMisalignedStride: {
@@ -123,31 +123,34 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
         // The default stride is exempt: the spec's own defaults break the
         // rule for several forms (facts.md 1.3 [UNKNOWN]), and the H100
         // loads them (reports/gpu-checks), so the rule cannot mean them.
-        const std::uint64_t stride_bits = std::uint64_t{stride} * fragment.element_bits();
-        if (stride != default_stride && stride_bits % (8ull * fragment_bytes) != 0) {
+        const std::uint64_t stride_bits = std::uint64_t{stride} * *condition.element_bits;
+        const bool is_default = stride == static_cast<std::uint32_t>(*condition.default_stride_elements);
+        if (!is_default && stride_bits % (8ull * *condition.alignment_bytes) != 0) {
           return Undefined{condition.hazard,
                            absl::StrCat("stride ", stride, " puts rows ", stride_bits / 8.0,
-                                        " bytes apart, not a multiple of the ", fragment_bytes, "-byte fragment")};
+                                        " bytes apart, not a multiple of the ", *condition.alignment_bytes,
+                                        "-byte fragment")};
         }
         break;
       }
-      default:  // checked below, or not a property of one warp's operands
+      case RuntimeHazard::kAddressOutsideSpace:
+        readable = condition.allowed_spaces;
+        break;
+      default:  // not a property of one warp's operands
         break;
     }
   }
-  // A generic address must point into .global or .shared (facts.md 7).
-  constexpr StateSpace kReadable[] = {StateSpace::kGlobal, StateSpace::kShared};
   auto access = ResolveAccess(memory, instruction.signature().state_space, operands.address,
-                              WmmaExtentBytes(qualifiers, stride), kReadable);
+                              WmmaExtentBytes(qualifiers, stride), readable);
   if (const auto* undefined = std::get_if<Undefined>(&access)) return *undefined;
   const absl::Span<const std::uint8_t> bytes = std::get<ResolvedAccess>(access).bytes;
 
   const int words_per_register = fragment.register_bits() / 32;
   LaneValues values{.lanes = std::vector<std::vector<std::uint32_t>>(
-                        kLanes, std::vector<std::uint32_t>(fragment.registers() * words_per_register, 0)),
+                        kWarpLanes, std::vector<std::uint32_t>(fragment.registers() * words_per_register, 0)),
                     .register_bits = fragment.register_bits()};
   const int bits = fragment.element_bits();
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int x = 0; x < fragment.elements(); ++x) {
       const std::uint64_t element = ReadBits(bytes, WmmaElementOffsetBits(qualifiers, fragment.Element(lane, x), stride), bits);
       // Fragment bit x*bits of the lane's registers, as 32-bit words.
@@ -165,7 +168,7 @@ std::vector<std::string> FragmentCoverageViolations(int rows, int cols, int elem
                                                     absl::FunctionRef<MatrixCoord(int lane, int element)> layout) {
   std::vector<std::string> violations;
   std::vector<int> count(rows * cols, 0);
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int x = 0; x < elements_per_lane; ++x) {
       const MatrixCoord at = layout(lane, x);
       if (at.row < 0 || at.row >= rows || at.col < 0 || at.col >= cols) {
@@ -176,7 +179,7 @@ std::vector<std::string> FragmentCoverageViolations(int rows, int cols, int elem
       ++count[at.row * cols + at.col];
     }
   }
-  const int slots = kLanes * elements_per_lane;
+  const int slots = kWarpLanes * elements_per_lane;
   if (slots % (rows * cols) != 0) {
     violations.push_back(absl::StrCat(slots, " fragment slots cannot hold the ", rows * cols, " elements equally often"));
     return violations;

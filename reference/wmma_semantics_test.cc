@@ -117,12 +117,10 @@ TEST(WmmaSemanticsTest, SpecLayerHoldsForEveryLegalSm90Form) {
   std::mt19937_64 random(7);
   int checked = 0;
   for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), NewestPtxVersion(), sm90)) {
-    const OperandSignature signature = *wmma::Spec().Signature(qualifiers);
-    Verdict verdict = Judge(Snippet{StandardRegisterFile(), ToRaw(Form{Family::kWmmaLoad, std::nullopt, qualifiers,
-                                                                       StandardOperands(signature, {})})},
-                            NewestPtxVersion(), sm90);
-    ASSERT_TRUE(verdict.legal());
-    const CheckedInstruction& instruction = *verdict.checked();
+    const std::optional<CheckedInstruction> standard = StandardInstruction(wmma::Spec(), qualifiers, NewestPtxVersion(), sm90);
+    ASSERT_TRUE(standard.has_value());
+    const CheckedInstruction& instruction = *standard;
+    const OperandSignature& signature = instruction.signature();
     absl::StatusOr<WmmaFragment> fragment = WmmaFragment::For(instruction);
     if (!fragment.ok()) continue;
     ++checked;
@@ -159,18 +157,16 @@ TEST(WmmaSemanticsTest, SpecLayerHoldsForEveryLegalSm90Form) {
     ASSERT_FALSE(results.empty());
     for (const LaneValues& result : results) EXPECT_EQ(result, results[0]) << PrintForm(instruction.form());
     // A .col load of the transposed storage gives the same fragment.
-    Verdict other_verdict = Judge(Snippet{StandardRegisterFile(), ToRaw(Form{Family::kWmmaLoad, std::nullopt, other,
-                                                                             StandardOperands(signature, {})})},
-                                  NewestPtxVersion(), sm90);
-    if (!other_verdict.legal()) continue;  // sub-byte A and B have one layout only
+    const std::optional<CheckedInstruction> transposed = StandardInstruction(wmma::Spec(), other, NewestPtxVersion(), sm90);
+    if (!transposed.has_value()) continue;  // sub-byte A and B have one layout only
     MemoryImage memory;
     memory.global.assign(WmmaExtentBytes(other, WmmaDefaultStride(other)), 0);
     StoreWmmaMatrix(other, WmmaDefaultStride(other), matrix, absl::MakeSpan(memory.global));
     memory.shared = memory.global;
     const std::uint64_t address = signature.state_space == StateSpace::kShared ? 0 : memory.global_base;
-    absl::StatusOr<WmmaFragment> other_fragment = WmmaFragment::For(*other_verdict.checked());
+    absl::StatusOr<WmmaFragment> other_fragment = WmmaFragment::For(*transposed);
     ASSERT_TRUE(other_fragment.ok());
-    EXPECT_EQ(ValuesOf(ExecuteWmmaLoad(*other_verdict.checked(), *other_fragment, memory, {{address}, std::nullopt})), results[0])
+    EXPECT_EQ(ValuesOf(ExecuteWmmaLoad(*transposed, *other_fragment, memory, {{address}, std::nullopt})), results[0])
         << PrintForm(instruction.form());
   }
   EXPECT_GT(checked, 0);

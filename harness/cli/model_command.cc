@@ -3,7 +3,6 @@
 #include <random>
 #include <variant>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -17,8 +16,6 @@
 
 namespace matload {
 namespace {
-
-constexpr int kLanes = 32;
 
 // Provenance is where one bit range of one register came from, in words.
 struct Provenance {
@@ -40,12 +37,12 @@ absl::StatusOr<ModelResult> RunLdmatrix(const CheckedInstruction& instruction, c
   const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
   std::vector<std::uint64_t> rows = options.row_addresses;
   if (rows.empty()) {
-    for (int lane = 0; lane < kLanes; ++lane) rows.push_back(16 * lane);
+    for (int lane = 0; lane < kWarpLanes; ++lane) rows.push_back(16 * lane);
   }
-  if (rows.size() != kLanes) return absl::InvalidArgumentError("--row-addresses needs 32 addresses, one per lane");
+  if (rows.size() != kWarpLanes) return absl::InvalidArgumentError("--row-addresses needs 32 addresses, one per lane");
   ModelResult result{ExecuteLdmatrix(instruction, layout, window, rows), 32, {}};
-  result.provenance.assign(kLanes, std::vector<std::vector<Provenance>>(layout.registers()));
-  for (int lane = 0; lane < kLanes; ++lane) {
+  result.provenance.assign(kWarpLanes, std::vector<std::vector<Provenance>>(layout.registers()));
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers(); ++reg) {
       for (int byte = 0; byte < 4; ++byte) {
         const LdmatrixElement& e = layout.At(lane, reg, byte);
@@ -70,9 +67,9 @@ absl::StatusOr<ModelResult> RunWmma(const CheckedInstruction& instruction, const
   const std::uint64_t address = shared ? options.base : memory.global_base + options.base;
   ModelResult result{ExecuteWmmaLoad(instruction, *fragment, memory, {{address}, options.stride}),
                      fragment->register_bits(), {}};
-  result.provenance.assign(kLanes, std::vector<std::vector<Provenance>>(fragment->registers()));
+  result.provenance.assign(kWarpLanes, std::vector<std::vector<Provenance>>(fragment->registers()));
   const char* matrix = "abc";
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < fragment->registers(); ++reg) {
       for (int bit = 0; bit < fragment->register_bits(); bit += fragment->element_bits()) {
         const WmmaBitSource source = fragment->Provenance(lane, reg, bit);
@@ -99,8 +96,8 @@ absl::StatusOr<ModelResult> RunTcgen05(const CheckedInstruction& instruction, co
   const auto taddr = static_cast<std::uint32_t>(options.base);
   ModelResult result{ExecuteTcgen05Ld(instruction, layout, tmem, taddr, /*warp=*/0), 32, {}};
   const std::int64_t split = HalfSplitOffset(instruction).value_or(0);
-  result.provenance.assign(kLanes, std::vector<std::vector<Provenance>>(layout.registers()));
-  for (int lane = 0; lane < kLanes; ++lane) {
+  result.provenance.assign(kWarpLanes, std::vector<std::vector<Provenance>>(layout.registers()));
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers(); ++reg) {
       for (int half = 0; half < 2; ++half) {
         const Tcgen05Source& source = layout.At(lane, reg, half);
@@ -184,37 +181,33 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
   const int registers = static_cast<int>(values.lanes[0].size()) * 32 / result->register_bits;
   nlohmann::json json_registers = nlohmann::json::array();
   nlohmann::json json_provenance = nlohmann::json::array();
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     nlohmann::json lane_registers = nlohmann::json::array();
     nlohmann::json lane_provenance = nlohmann::json::array();
-    std::string line = absl::StrCat("lane ", lane, ":");
+    std::string hex_line = absl::StrCat("lane ", lane, ":");
+    std::string provenance_lines;
     for (int reg = 0; reg < registers; ++reg) {
       const std::string hex = RegisterHex(values.lanes[lane], reg, result->register_bits);
-      lane_registers.push_back(hex);
-      absl::StrAppend(&line, " ", hex);
-      nlohmann::json pieces = nlohmann::json::array();
       // tcgen05.ld.red's redval follows the registers and has no layout entry.
-      if (reg < static_cast<int>(result->provenance[lane].size())) {
-        for (const Provenance& piece : result->provenance[lane][reg]) {
-          pieces.push_back({{"bits", absl::StrCat(piece.first_bit, "-", piece.last_bit)}, {"from", piece.source}});
-        }
-      } else {
-        pieces.push_back({{"bits", "0-31"}, {"from", "redval: the reduction over the lane's loaded values"}});
+      const std::vector<Provenance> pieces =
+          reg < static_cast<int>(result->provenance[lane].size())
+              ? result->provenance[lane][reg]
+              : std::vector<Provenance>{{0, 31, "redval: the reduction over the lane's loaded values"}};
+      nlohmann::json json_pieces = nlohmann::json::array();
+      std::vector<std::string> text_pieces;
+      for (const Provenance& piece : pieces) {
+        const std::string bits = absl::StrCat(piece.first_bit, "-", piece.last_bit);
+        json_pieces.push_back({{"bits", bits}, {"from", piece.source}});
+        text_pieces.push_back(absl::StrCat("[", bits, "] ", piece.source));
       }
-      lane_provenance.push_back(pieces);
+      lane_registers.push_back(hex);
+      lane_provenance.push_back(std::move(json_pieces));
+      absl::StrAppend(&hex_line, " ", hex);
+      absl::StrAppend(&provenance_lines, "  r", reg, ": ", absl::StrJoin(text_pieces, ", "), "\n");
     }
-    json_registers.push_back(lane_registers);
-    json_provenance.push_back(lane_provenance);
-    if (!options.json) {
-      out << line << "\n";
-      for (int reg = 0; reg < registers; ++reg) {
-        std::vector<std::string> pieces;
-        for (const auto& piece : json_provenance[lane][reg]) {
-          pieces.push_back(absl::StrCat("[", piece["bits"].get<std::string>(), "] ", piece["from"].get<std::string>()));
-        }
-        out << "  r" << reg << ": " << absl::StrJoin(pieces, ", ") << "\n";
-      }
-    }
+    json_registers.push_back(std::move(lane_registers));
+    json_provenance.push_back(std::move(lane_provenance));
+    if (!options.json) out << hex_line << "\n" << provenance_lines;
   }
   if (options.json) out << nlohmann::json{{"registers", json_registers}, {"provenance", json_provenance}}.dump() << "\n";
   return absl::OkStatus();

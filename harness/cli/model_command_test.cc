@@ -15,14 +15,21 @@ ModelOptions At(absl::string_view target, absl::string_view data) {
   return ModelOptions{.target = *ParseTarget(target), .ptx = *ParsePtxVersion("9.0"), .data = std::string(data)};
 }
 
+// ModelJson runs WriteModel with --json and parses what it wrote.
+nlohmann::json ModelJson(absl::string_view instruction, absl::string_view target, absl::string_view data) {
+  ModelOptions options = At(target, data);
+  options.json = true;
+  std::ostringstream out;
+  const absl::Status status = WriteModel(instruction, options, out);
+  EXPECT_TRUE(status.ok()) << status;
+  return status.ok() ? nlohmann::json::parse(out.str()) : nlohmann::json{};
+}
+
 // PTX Fig. 104 by hand, with iota16 and contiguous rows: lane 5 holds row 1,
 // columns 2 and 3 of matrix 0, i.e. 16-bit words 10 and 11.
 TEST(ModelCommandTest, LdmatrixJsonHasRegistersAndProvenance) {
-  ModelOptions options = At("sm_90", "iota16");
-  options.json = true;
-  std::ostringstream out;
-  ASSERT_TRUE(WriteModel("ldmatrix.sync.aligned.m8n8.x1.b16 {r}, [p];", options, out).ok());
-  const nlohmann::json json = nlohmann::json::parse(out.str());
+  const nlohmann::json json = ModelJson("ldmatrix.sync.aligned.m8n8.x1.b16 {r}, [p];", "sm_90", "iota16");
+  ASSERT_FALSE(json.empty());
   EXPECT_EQ(json["registers"][5][0], "000b000a");
   EXPECT_THAT(json["provenance"][5][0][0]["from"].get<std::string>(), HasSubstr("m0(1,2) byte 0"));
 }
@@ -39,21 +46,15 @@ TEST(ModelCommandTest, WmmaTextShowsEveryLane) {
 }
 
 TEST(ModelCommandTest, F64RegistersPrintAtFullWidth) {
-  ModelOptions options = At("sm_90", "iota32");
-  options.json = true;
-  std::ostringstream out;
-  ASSERT_TRUE(WriteModel("wmma.load.c.sync.aligned.row.m8n8k4.f64 {d0, d1}, [p];", options, out).ok());
-  const nlohmann::json json = nlohmann::json::parse(out.str());
+  const nlohmann::json json = ModelJson("wmma.load.c.sync.aligned.row.m8n8k4.f64 {d0, d1}, [p];", "sm_90", "iota32");
+  ASSERT_FALSE(json.empty());
   EXPECT_EQ(json["registers"][0][0].get<std::string>().size(), 16u);
   EXPECT_EQ(json["registers"][0][0], "0000000100000000");  // element (0,0): the 32-bit words 0 and 1
 }
 
 TEST(ModelCommandTest, Tcgen05ReadsTensorMemory) {
-  ModelOptions options = At("sm_100a", "iota32");
-  options.json = true;
-  std::ostringstream out;
-  ASSERT_TRUE(WriteModel("tcgen05.ld.sync.aligned.32x32b.x1.b32 {r}, [taddr];", options, out).ok());
-  const nlohmann::json json = nlohmann::json::parse(out.str());
+  const nlohmann::json json = ModelJson("tcgen05.ld.sync.aligned.32x32b.x1.b32 {r}, [taddr];", "sm_100a", "iota32");
+  ASSERT_FALSE(json.empty());
   // Lane t reads TMEM lane t, column 0: the 32-bit word 512 t.
   EXPECT_EQ(json["registers"][3][0], "00000600");
   EXPECT_THAT(json["provenance"][3][0][0]["from"].get<std::string>(), HasSubstr("tmem(lane 3, column 0)"));
