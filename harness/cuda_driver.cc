@@ -188,21 +188,23 @@ absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text
   return assembled;
 }
 
-absl::StatusOr<std::vector<std::uint8_t>> DriverJit::LaunchOneBlock(absl::string_view module_text,
-                                                                    const std::string& entry,
-                                                                    const std::vector<std::vector<std::uint8_t>>& inputs,
-                                                                    size_t output_bytes, unsigned threads) const {
+absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view image,
+                                                            const KernelLaunch& launch) const {
   const CudaDriver::Api& api = driver_->api();
-  auto check = [&api](int result, absl::string_view what) -> absl::Status {
+  auto fault = [&api](int result, absl::string_view what) -> absl::Status {
     if (result == kSuccess) return absl::OkStatus();
-    return absl::InternalError(absl::StrCat(what, ": ", api.Describe(result)));
+    return absl::AbortedError(absl::StrCat(what, ": ", api.Describe(result)));
   };
-  if (absl::Status status = check(api.context_set_current(context_), "cuCtxSetCurrent"); !status.ok()) return status;
-  const std::string text(module_text);
+  if (absl::Status status = fault(api.context_set_current(context_), "cuCtxSetCurrent"); !status.ok()) return status;
+  std::string error_log(kLogBytes, '\0');
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogSize};
+  void* values[] = {error_log.data(), reinterpret_cast<void*>(kLogBytes)};
+  const std::string bytes(image);  // PTX text needs its terminating NUL
   void* module = nullptr;
-  if (absl::Status status = check(api.module_load(&module, text.c_str(), 0, nullptr, nullptr), "cuModuleLoadDataEx");
-      !status.ok()) {
-    return status;
+  if (const int result = api.module_load(&module, bytes.c_str(), 2, options, values); result != kSuccess) {
+    error_log.resize(error_log.find('\0'));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result), error_log.empty() ? "" : ": ", error_log));
   }
   std::vector<std::uint64_t> buffers;
   absl::Cleanup release = [&] {
@@ -210,38 +212,49 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::LaunchOneBlock(absl::string
     api.module_unload(module);
   };
   void* function = nullptr;
-  if (absl::Status status = check(api.module_function(&function, module, entry.c_str()), "cuModuleGetFunction");
+  if (absl::Status status = fault(api.module_function(&function, module, launch.entry.c_str()), "cuModuleGetFunction");
       !status.ok()) {
     return status;
   }
-  std::vector<std::vector<std::uint8_t>> all = inputs;
-  all.emplace_back(output_bytes, 0xA5);  // poisoned: every byte the kernel skips stays 0xA5
-  for (const std::vector<std::uint8_t>& bytes : all) {
+  auto allocate = [&](size_t size) -> absl::StatusOr<std::uint64_t> {
     std::uint64_t buffer = 0;
-    if (absl::Status status = check(api.mem_alloc(&buffer, std::max<size_t>(bytes.size(), 1)), "cuMemAlloc");
-        !status.ok()) {
+    if (absl::Status status = fault(api.mem_alloc(&buffer, std::max<size_t>(size, 1)), "cuMemAlloc"); !status.ok()) {
       return status;
     }
     buffers.push_back(buffer);
-    if (absl::Status status = check(api.copy_to_device(buffer, bytes.data(), bytes.size()), "cuMemcpyHtoD");
+    return buffer;
+  };
+  const std::vector<std::uint8_t> poison(launch.output_bytes, 0xA5);  // every byte the kernel skips stays 0xA5
+  for (const std::vector<std::uint8_t>& input : launch.inputs) {
+    absl::StatusOr<std::uint64_t> buffer = allocate(input.size());
+    if (!buffer.ok()) return buffer.status();
+    if (absl::Status status = fault(api.copy_to_device(*buffer, input.data(), input.size()), "cuMemcpyHtoD");
         !status.ok()) {
       return status;
     }
   }
+  if (absl::StatusOr<std::uint64_t> scratch = allocate(launch.scratch_bytes); !scratch.ok()) return scratch.status();
+  absl::StatusOr<std::uint64_t> output = allocate(launch.output_bytes);
+  if (!output.ok()) return output.status();
+  if (absl::Status status = fault(api.copy_to_device(*output, poison.data(), poison.size()), "cuMemcpyHtoD");
+      !status.ok()) {
+    return status;
+  }
   std::vector<void*> parameters;
   for (std::uint64_t& buffer : buffers) parameters.push_back(&buffer);
-  if (absl::Status status =
-          check(api.launch(function, 1, 1, 1, threads, 1, 1, 0, nullptr, parameters.data(), nullptr), "cuLaunchKernel");
+  if (absl::Status status = fault(api.launch(function, launch.blocks, 1, 1, launch.threads, 1, 1, 0, nullptr,
+                                             parameters.data(), nullptr),
+                                  "cuLaunchKernel");
       !status.ok()) {
     return status;
   }
-  if (absl::Status status = check(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
-  std::vector<std::uint8_t> output(output_bytes);
-  if (absl::Status status = check(api.copy_to_host(output.data(), buffers.back(), output_bytes), "cuMemcpyDtoH");
+  if (absl::Status status = fault(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
+  std::vector<std::uint8_t> result(launch.output_bytes);
+  if (absl::Status status = fault(api.copy_to_host(result.data(), *output, result.size()), "cuMemcpyDtoH");
       !status.ok()) {
     return status;
   }
-  return output;
+  return result;
 }
 
 }  // namespace matload

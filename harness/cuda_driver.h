@@ -68,14 +68,23 @@ class DriverJit : public CompileOracle {
 
   const DeviceInfo& device() const { return driver_->devices()[ordinal_]; }
 
-  // LaunchOneBlock loads `module_text`, copies each input to a device buffer,
-  // appends an output buffer of `output_bytes` poisoned with 0xA5, launches
-  // `entry` once with `threads` threads and those buffers as its parameters
-  // (in order), and returns the output. A sticky fault leaves the context
-  // unusable; callers that expect faults run this in a worker process.
-  absl::StatusOr<std::vector<std::uint8_t>> LaunchOneBlock(absl::string_view module_text, const std::string& entry,
-                                                           const std::vector<std::vector<std::uint8_t>>& inputs,
-                                                           size_t output_bytes, unsigned threads) const;
+  // KernelLaunch describes one launch of a test kernel.
+  struct KernelLaunch {
+    std::string entry;             // the kernel's name
+    unsigned blocks = 1;           // grid size (x)
+    unsigned threads = 32;         // block size (x)
+    std::vector<std::vector<std::uint8_t>> inputs;  // copied to device buffers, in parameter order
+    size_t scratch_bytes = 0;      // then an uninitialised buffer of this size
+    size_t output_bytes = 0;       // then the output, poisoned with 0xA5
+  };
+
+  // Launch loads `image` (PTX text for the driver JIT, or a cubin), launches
+  // it as `launch` says with one buffer parameter per input, then scratch,
+  // then output, and returns the output. A module the driver rejects is
+  // kFailedPrecondition with the JIT's error log; a launch that fails or
+  // faults is kAborted with the CUDA error. A fault is sticky: it leaves the
+  // context unusable, so callers that may fault run this in a worker process.
+  absl::StatusOr<std::vector<std::uint8_t>> Launch(absl::string_view image, const KernelLaunch& launch) const;
 
  private:
   DriverJit(std::shared_ptr<CudaDriver> driver, int ordinal, void* context)

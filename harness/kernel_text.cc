@@ -4,15 +4,61 @@
 
 namespace matload {
 
-std::string SharedWindowCopy(absl::string_view window, int window_bytes, absl::string_view source) {
-  return absl::StrCat("  {\n  .reg .b32 %copy_i, %copy_word, %copy_base, %copy_to;\n  .reg .b64 %copy_from;\n",
-                      "  .reg .pred %copy_more;\n  mov.u64 %copy_from, ", window, ";\n",
-                      "  cvt.u32.u64 %copy_base, %copy_from;\n  mov.u32 %copy_i, %tid.x;\n  shl.b32 %copy_i, %copy_i, 2;\n",
-                      "COPY:\n  setp.lt.u32 %copy_more, %copy_i, ", window_bytes, ";\n  @!%copy_more bra COPIED;\n",
-                      "  cvt.u64.u32 %copy_from, %copy_i;\n  add.u64 %copy_from, ", source, ", %copy_from;\n",
-                      "  ld.global.u32 %copy_word, [%copy_from];\n",
-                      "  add.u32 %copy_to, %copy_base, %copy_i;\n  st.shared.u32 [%copy_to], %copy_word;\n",
-                      "  add.u32 %copy_i, %copy_i, 128;\n  bra COPY;\nCOPIED:\n  bar.sync 0;\n  }\n");
+std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_view entry, const KernelFrame& frame) {
+  std::string ptx = absl::StrCat(".version ", instruction.ptx().ToString(), "\n.target ", instruction.target().Name(),
+                                 "\n.address_size 64\n\n.visible .entry ", entry,
+                                 "(.param .u64 records, .param .u64 scratch, .param .u64 out)\n{\n");
+  if (frame.has_shared_window) {
+    absl::StrAppend(&ptx, "  .shared .align 128 .b8 window[", frame.window_bytes, "];\n",
+                    "  .reg .b64 %shared_window;\n  .reg .pred %in_shared;\n");
+  }
+  absl::StrAppend(&ptx, "  .reg .b32 %lane, %block, %pattern, %placement;\n",
+                  "  .reg .b64 %record, %out, %window, %stream, %block_at;\n",
+                  "  ld.param.u64 %record, [records];\n  ld.param.u64 %window, [scratch];\n",
+                  "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %record, %record;\n",
+                  "  cvta.to.global.u64 %out, %out;\n  mov.u32 %lane, %tid.x;\n  mov.u32 %block, %ctaid.x;\n",
+                  "  mul.wide.u32 %block_at, %block, ", frame.record_bytes, ";\n",
+                  "  add.u64 %record, %record, %block_at;\n",
+                  "  mul.wide.u32 %block_at, %block, ", frame.window_bytes, ";\n",
+                  "  add.u64 %window, %window, %block_at;\n",
+                  "  mul.wide.u32 %block_at, %block, ", frame.output_bytes, ";\n",
+                  "  add.u64 %out, %out, %block_at;\n",
+                  "  ld.global.u64 %stream, [%record];\n  ld.global.u32 %pattern, [%record+8];\n",
+                  "  ld.global.u32 %placement, [%record+12];\n");
+  if (frame.has_shared_window) {
+    absl::StrAppend(&ptx, "  mov.u64 %shared_window, window;\n  cvta.shared.u64 %shared_window, %shared_window;\n",
+                    "  setp.eq.u32 %in_shared, %placement, ", static_cast<std::uint32_t>(DataPlacement::kShared), ";\n",
+                    "  selp.b64 %window, %shared_window, %window, %in_shared;\n");
+  }
+  absl::StrAppend(&ptx, FillWindowPtx("%window", frame.window_bytes, "%pattern", "%stream"), "  bar.sync 0;\n");
+  return ptx;
+}
+
+std::string StoreRegistersAndReturn(int registers, int register_bits, PlantedBug bug) {
+  const int register_bytes = register_bits / 8;
+  std::string ptx = absl::StrCat("  {\n  .reg .b32 %store_lane;\n  .reg .b64 %store_at;\n  mov.u32 %store_lane, %lane;\n");
+  if (bug == PlantedBug::kWrongLane) absl::StrAppend(&ptx, "  xor.b32 %store_lane, %store_lane, 1;\n");
+  absl::StrAppend(&ptx, "  mul.wide.u32 %store_at, %store_lane, ", registers * register_bytes, ";\n",
+                  "  add.u64 %store_at, %out, %store_at;\n");
+  for (int i = 0; i < registers; ++i) {
+    if (bug == PlantedBug::kSkippedStore && i == registers - 1) continue;
+    const int slot = bug == PlantedBug::kRegisterOrder ? registers - 1 - i : i;
+    absl::StrAppend(&ptx, "  st.global.b", register_bits, " [%store_at+", slot * register_bytes, "], %v", i, ";\n");
+  }
+  absl::StrAppend(&ptx, "  }\n  ret;\n}\n");
+  return ptx;
+}
+
+std::vector<std::uint8_t> RecordHeader(std::uint64_t stream, DataPattern pattern, DataPlacement placement) {
+  std::vector<std::uint8_t> header;
+  AppendLittleEndian(header, stream, 8);
+  AppendLittleEndian(header, static_cast<std::uint32_t>(pattern), 4);
+  AppendLittleEndian(header, static_cast<std::uint32_t>(placement), 4);
+  return header;
+}
+
+void AppendLittleEndian(std::vector<std::uint8_t>& record, std::uint64_t value, int bytes) {
+  for (int b = 0; b < bytes; ++b) record.push_back(static_cast<std::uint8_t>(value >> (8 * b)));
 }
 
 }  // namespace matload

@@ -1,18 +1,62 @@
-// Kernel text: PTX fragments that every one-warp test kernel shares.
+// Kernel text: the frame every test kernel shares, so that one compiled
+// kernel serves many variants of one form in one launch.
+//
+//   .entry NAME(.param .u64 records, .param .u64 scratch, .param .u64 out)
+//
+// Block b runs variant b with one warp. Its record sits at records +
+// b * record_bytes: a 16-byte header (the data stream .u64 at 0, the
+// DataPattern .u32 at 8, the placement .u32 at 12), then the family's
+// operands from byte 16. Its window is the CTA's .shared window when the
+// placement is DataPlacement::kShared, else its slice of scratch (global memory,
+// scratch + b * window_bytes); the warp fills it with the pattern first.
+// Its output is out + b * output_bytes: every destination register of every
+// lane, lane-major, as the registers sit in memory.
 #ifndef MATLOAD_HARNESS_KERNEL_TEXT_H_
 #define MATLOAD_HARNESS_KERNEL_TEXT_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
+#include "harness/data_pattern.h"
+#include "harness/planted_bug.h"
+#include "reference/legality.h"
 
 namespace matload {
 
-// SharedWindowCopy is a PTX block, with registers of its own, in which a
-// warp copies `window_bytes` (a multiple of 4) bytes from the global
-// address in the .b64 register `source` into the .shared array `window`,
-// one word per lane per step, then waits at bar.sync 0.
-std::string SharedWindowCopy(absl::string_view window, int window_bytes, absl::string_view source);
+// kRecordHeaderBytes is the size of a record's header; operands follow it.
+inline constexpr int kRecordHeaderBytes = 16;
+
+// DataPlacement is where a variant's window sits.
+enum class DataPlacement : std::uint32_t { kGlobal = 0, kShared = 1 };
+
+// KernelFrame is the per-block geometry of one kernel.
+struct KernelFrame {
+  int record_bytes = kRecordHeaderBytes;
+  int window_bytes = 0;          // a multiple of 128
+  int output_bytes = 0;          // 32 lanes x the destination registers
+  bool has_shared_window = true;  // whether the kernel declares the .shared window
+};
+
+// KernelPrologue opens the kernel `entry` for `instruction`'s target and PTX
+// version and fills the window. It leaves, for the family's code:
+//   %lane (.b32), %record and %out (.b64 global addresses of this block's
+//   record and output), %window (.b64, the window's generic address) and,
+//   with a shared window, %in_shared (.pred, the placement is shared).
+std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_view entry, const KernelFrame& frame);
+
+// StoreRegistersAndReturn stores the destination registers %v0.. (`registers`
+// of `register_bits` each) of this lane to its slot of %out, with `bug`
+// planted when it is one of the kernel's (wrong lane, register order,
+// skipped store), and closes the kernel.
+std::string StoreRegistersAndReturn(int registers, int register_bits, PlantedBug bug);
+
+// RecordHeader is the 16-byte header of one block's record.
+std::vector<std::uint8_t> RecordHeader(std::uint64_t stream, DataPattern pattern, DataPlacement placement);
+
+// AppendLittleEndian appends the low `bytes` bytes of `value` to `record`.
+void AppendLittleEndian(std::vector<std::uint8_t>& record, std::uint64_t value, int bytes);
 
 }  // namespace matload
 

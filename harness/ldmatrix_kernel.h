@@ -1,10 +1,13 @@
-// LdmatrixKernel: the PTX kernel that runs one checked ldmatrix form once,
-// in one warp, for the GPU half of the differential.
+// LdmatrixKernel: the PTX kernel that runs one checked ldmatrix form, one
+// variant per block (harness/kernel_text.h), for the GPU half of the
+// differential.
 #ifndef MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
 #define MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
 
 #include <string>
 
+#include "harness/kernel_text.h"
+#include "harness/planted_bug.h"
 #include "reference/legality.h"
 
 namespace matload {
@@ -12,13 +15,16 @@ namespace matload {
 // kLdmatrixEntry is the kernel's name.
 inline constexpr char kLdmatrixEntry[] = "matload_ldmatrix";
 
-// LdmatrixKernel writes a module whose kernel takes (data, row_offsets, out):
-// it copies `window_bytes` bytes of `data` into a shared window, gives lane i
-// the row address window + row_offsets[i] (64-bit offsets; through a generic
-// pointer when the form names no state space), executes the instruction's
-// qualifiers with registers of its own, and stores every destination
-// register of every lane to out[(lane * registers + register) * 4].
-std::string LdmatrixKernel(const CheckedInstruction& instruction, int window_bytes);
+// LdmatrixFrame is the kernel's geometry: a 4 KiB shared window, and a
+// record whose operands are 32 .u64 row offsets into it, lane i's at byte
+// 16 + 8i.
+KernelFrame LdmatrixFrame(const CheckedInstruction& instruction);
+
+// LdmatrixKernel writes the kernel: lane i's row address is the shared
+// window plus its row offset (through a generic pointer when the form names
+// no state space); the warp executes the form once and stores every
+// destination register. `bug` plants a self-test bug (kNone for none).
+std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug);
 
 }  // namespace matload
 

@@ -19,7 +19,7 @@ TEST(LdmatrixKernelTest, EveryLegalFormsKernelAssembles) {
     for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), {9, 0}, target)) {
       const std::optional<CheckedInstruction> instruction = StandardInstruction(ldmatrix::Spec(), qualifiers, {9, 0}, target);
       ASSERT_TRUE(instruction.has_value());
-      const std::string kernel = LdmatrixKernel(*instruction, 4096);
+      const std::string kernel = LdmatrixKernel(*instruction, PlantedBug::kNone);
       absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
       ASSERT_TRUE(result.ok()) << result.status();
       EXPECT_TRUE(result->accepted) << name << ":\n" << kernel << "\n" << (result->diagnostics.empty() ? "" : result->diagnostics[0].message);
@@ -27,6 +27,30 @@ TEST(LdmatrixKernelTest, EveryLegalFormsKernelAssembles) {
     }
   }
   EXPECT_EQ(kernels, 18 + 18 + 54 + 54);
+}
+
+// Every planted bug still gives a kernel ptxas accepts, and each kernel bug
+// changes the text: the self-test runs real kernels, not broken modules.
+TEST(LdmatrixKernelTest, EveryPlantedBugAssemblesAndChangesTheKernel) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const Target target{90};
+  // A form with four destination registers, so that every bug shows.
+  std::optional<CheckedInstruction> instruction;
+  for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), {9, 0}, target)) {
+    instruction = StandardInstruction(ldmatrix::Spec(), qualifiers, {9, 0}, target);
+    if (instruction.has_value() && instruction->signature().destination_count == 4) break;
+  }
+  ASSERT_TRUE(instruction.has_value());
+  const std::string clean = LdmatrixKernel(*instruction, PlantedBug::kNone);
+  for (PlantedBug bug : AllPlantedBugs()) {
+    const std::string kernel = LdmatrixKernel(*instruction, bug);
+    absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_TRUE(result->accepted) << PlantedBugName(bug);
+    // The transposed bug lives in the expected values, not in the kernel.
+    EXPECT_EQ(kernel == clean, bug == PlantedBug::kTransposedExpectation) << PlantedBugName(bug);
+  }
 }
 
 }  // namespace

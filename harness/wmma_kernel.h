@@ -1,13 +1,13 @@
-// WmmaKernel: the PTX kernel that runs one checked wmma.load form once, in
-// one warp, for the GPU half of the differential.
+// WmmaKernel: the PTX kernel that runs one checked wmma.load form, one
+// variant per block (harness/kernel_text.h), for the GPU half of the
+// differential.
 #ifndef MATLOAD_HARNESS_WMMA_KERNEL_H_
 #define MATLOAD_HARNESS_WMMA_KERNEL_H_
 
-#include <cstdint>
 #include <string>
-#include <vector>
 
-#include "reference/family_spec.h"
+#include "harness/kernel_text.h"
+#include "harness/planted_bug.h"
 #include "reference/legality.h"
 
 namespace matload {
@@ -15,24 +15,20 @@ namespace matload {
 // kWmmaEntry is the kernel's name.
 inline constexpr char kWmmaEntry[] = "matload_wmma_load";
 
-// WmmaPlacement says where a kernel puts the matrix and how it names it.
-struct WmmaPlacement {
-  StateSpace data_space = StateSpace::kGlobal;  // the window the data sits in
-  int shared_window_bytes = 0;                  // the .shared window, when data_space is kShared
-  int shared_address_bits = 32;                 // the register width of a .shared address
-};
+// WmmaFrame is the kernel's geometry: a 16 KiB window, shared or global as
+// each record says (a form naming .global has no shared window), and a
+// record whose operands are p's byte offset into the window (.u64 at 16)
+// and the stride in elements (.u32 at 24; the default stride for forms
+// without a stride operand).
+KernelFrame WmmaFrame(const CheckedInstruction& instruction);
 
-// WmmaKernel writes a module whose kernel takes (data, args, out). args
-// holds a .u64 byte offset and a .u32 stride. The data sit in global memory
-// or, copied first, in a shared window; p is that window's start plus the
-// offset, as a generic address when the form names no state space, else in
-// the form's space. The kernel executes the form, with the stride operand
-// from args where the form has one, and stores every destination register
-// of every lane to out[(lane * registers + register) * register bytes].
-std::string WmmaKernel(const CheckedInstruction& instruction, const WmmaPlacement& placement);
-
-// WmmaKernelArgs packs the args buffer.
-std::vector<std::uint8_t> WmmaKernelArgs(std::uint64_t offset, std::uint32_t stride);
+// WmmaKernel writes the kernel: p is the window plus the offset, as a
+// generic address when the form names no state space, else in the form's
+// space (a .shared address in a register of `shared_address_bits`, 32 or
+// 64). The warp executes the form once, with the record's stride where the
+// form has a stride operand, and stores every destination register. `bug`
+// plants a self-test bug (kNone for none).
+std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address_bits, PlantedBug bug);
 
 }  // namespace matload
 

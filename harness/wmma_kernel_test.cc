@@ -9,9 +9,8 @@
 namespace matload {
 namespace {
 
-// Every legal sm_90 wmma.load form's kernel assembles, in every placement
-// its state space allows: .global data, and .shared data through a 32-bit
-// and a 64-bit shared address or a generic one.
+// Every legal sm_90 wmma.load form's kernel assembles; .shared forms with a
+// 32-bit and a 64-bit shared address.
 TEST(WmmaKernelTest, EveryLegalSm90FormsKernelAssembles) {
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
   ASSERT_TRUE(ptxas.ok()) << ptxas.status();
@@ -20,16 +19,9 @@ TEST(WmmaKernelTest, EveryLegalSm90FormsKernelAssembles) {
   for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), {9, 0}, target)) {
     const std::optional<CheckedInstruction> instruction = StandardInstruction(wmma::Spec(), qualifiers, {9, 0}, target);
     ASSERT_TRUE(instruction.has_value());
-    const OperandSignature& signature = instruction->signature();
-    std::vector<WmmaPlacement> placements;
-    if (signature.state_space != StateSpace::kShared) placements.push_back({StateSpace::kGlobal});
-    if (signature.state_space == StateSpace::kShared) {
-      placements.push_back({StateSpace::kShared, 4096, 32});
-      placements.push_back({StateSpace::kShared, 4096, 64});
-    }
-    if (signature.state_space == StateSpace::kGeneric) placements.push_back({StateSpace::kShared, 4096, 64});
-    for (const WmmaPlacement& placement : placements) {
-      const std::string kernel = WmmaKernel(*instruction, placement);
+    for (int address_bits : {32, 64}) {
+      if (address_bits == 32 && instruction->signature().state_space != StateSpace::kShared) continue;
+      const std::string kernel = WmmaKernel(*instruction, address_bits, PlantedBug::kNone);
       absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
       ASSERT_TRUE(result.ok()) << result.status();
       ASSERT_TRUE(result->accepted) << kernel << "\n"
@@ -40,12 +32,16 @@ TEST(WmmaKernelTest, EveryLegalSm90FormsKernelAssembles) {
   EXPECT_GT(kernels, 352);
 }
 
-TEST(WmmaKernelTest, ArgsAreLittleEndian) {
-  const std::vector<std::uint8_t> args = WmmaKernelArgs(0x0102030405060708, 0x0a0b0c0d);
-  EXPECT_EQ(args[0], 0x08);
-  EXPECT_EQ(args[7], 0x01);
-  EXPECT_EQ(args[8], 0x0d);
-  EXPECT_EQ(args[11], 0x0a);
+// A .global form reads only global memory: its kernel declares no shared window.
+TEST(WmmaKernelTest, GlobalFormsHaveNoSharedWindow) {
+  const Target target{90};
+  for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), {9, 0}, target)) {
+    const std::optional<CheckedInstruction> instruction = StandardInstruction(wmma::Spec(), qualifiers, {9, 0}, target);
+    ASSERT_TRUE(instruction.has_value());
+    const bool global = instruction->signature().state_space == StateSpace::kGlobal;
+    EXPECT_EQ(WmmaFrame(*instruction).has_shared_window, !global);
+    EXPECT_EQ(WmmaKernel(*instruction, 64, PlantedBug::kNone).find(".shared .align") == std::string::npos, global);
+  }
 }
 
 }  // namespace

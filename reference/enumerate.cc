@@ -263,7 +263,7 @@ std::optional<CheckedInstruction> StandardInstruction(const FamilySpec& spec, co
                                                       PtxVersion ptx, Target target) {
   const std::optional<OperandSignature> signature = spec.Signature(qualifiers);
   if (!signature.has_value()) return std::nullopt;
-  const Form form{spec.family, std::nullopt, qualifiers, StandardOperands(*signature, {})};
+  const Form form{spec.family, std::nullopt, qualifiers, StandardOperands(*signature, OperandStyles(*signature).front())};
   return Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, ptx, target).checked();
 }
 

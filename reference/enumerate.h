@@ -48,7 +48,8 @@ std::vector<Operand> StandardOperands(const OperandSignature& signature, Operand
 std::vector<QualifierSet> LegalQualifierSets(const FamilySpec& spec, PtxVersion ptx, Target target);
 
 // StandardInstruction judges `qualifiers` of `spec`, written with the
-// standard register file and the default operand style, for (ptx, target):
+// standard register file and its first operand style (a 64-bit address
+// register; Tensor Memory's 32-bit taddr), for (ptx, target):
 // the checked instruction a kernel or the reference model takes, or nullopt
 // if the model finds it illegal.
 std::optional<CheckedInstruction> StandardInstruction(const FamilySpec& spec, const QualifierSet& qualifiers,

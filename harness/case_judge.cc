@@ -1,0 +1,112 @@
+#include "harness/case_judge.h"
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace matload {
+namespace {
+
+// kPoisonWord is what the output holds where the kernel stored nothing.
+constexpr std::uint32_t kPoisonWord = 0xA5A5A5A5;
+
+}  // namespace
+
+absl::string_view CaseClassName(CaseClass kind) {
+  switch (kind) {
+    case CaseClass::kPass: return "pass";
+    case CaseClass::kMismatch: return "mismatch";
+    case CaseClass::kExpectedFault: return "expected fault";
+    case CaseClass::kKnownFault: return "known fault";
+    case CaseClass::kUnexpectedFault: return "unexpected fault";
+    case CaseClass::kMissingFault: return "missing fault";
+    case CaseClass::kUndefinedRan: return "undefined, ran";
+    case CaseClass::kUndefinedFaulted: return "undefined, faulted";
+    case CaseClass::kLegalRejected: return "legal form rejected";
+    case CaseClass::kIllegalRejected: return "illegal form rejected";
+    case CaseClass::kIllegalAccepted: return "illegal form accepted";
+    case CaseClass::kTimeout: return "timeout";
+    case CaseClass::kHarnessError: return "harness error";
+    case CaseClass::kUnsupported: return "not supported here";
+  }
+  return "unknown";
+}
+
+bool IsFinding(CaseClass kind) {
+  switch (kind) {
+    case CaseClass::kMismatch:
+    case CaseClass::kUnexpectedFault:
+    case CaseClass::kMissingFault:
+    case CaseClass::kLegalRejected:
+    case CaseClass::kIllegalAccepted:
+    case CaseClass::kTimeout:
+    case CaseClass::kHarnessError:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::uint32_t ReadWord(absl::Span<const std::uint8_t> bytes, size_t index) {
+  std::uint32_t word = 0;
+  for (int b = 0; b < 4; ++b) word |= static_cast<std::uint32_t>(bytes[4 * index + b]) << (8 * b);
+  return word;
+}
+
+std::vector<std::uint8_t> ExpectedBytes(const LaneValues& values) {
+  std::vector<std::uint8_t> bytes;
+  for (const std::vector<std::uint32_t>& lane : values.lanes) {
+    for (std::uint32_t word : lane) {
+      for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<std::uint8_t>(word >> (8 * b)));
+    }
+  }
+  return bytes;
+}
+
+CaseVerdict JudgeOutput(const Outcome& expected, absl::Span<const std::uint8_t> output) {
+  if (const auto* undefined = std::get_if<Undefined>(&expected)) {
+    return {CaseClass::kUndefinedRan, {}, undefined->why};
+  }
+  if (const auto* fault = std::get_if<MustFault>(&expected)) return {CaseClass::kMissingFault, {}, fault->why};
+  const LaneValues& values = std::get<LaneValues>(expected);
+  CaseVerdict verdict;
+  size_t index = 0;
+  for (int lane = 0; lane < static_cast<int>(values.lanes.size()); ++lane) {
+    for (int word = 0; word < static_cast<int>(values.lanes[lane].size()); ++word, ++index) {
+      const std::uint32_t actual = 4 * index + 4 <= output.size() ? ReadWord(output, index) : kPoisonWord;
+      if (actual != values.lanes[lane][word]) verdict.mismatches.push_back({lane, word, values.lanes[lane][word], actual});
+    }
+  }
+  if (!verdict.mismatches.empty()) {
+    verdict.kind = CaseClass::kMismatch;
+    verdict.detail = absl::StrCat(verdict.mismatches.size(), " of ", index, " register words differ");
+  }
+  return verdict;
+}
+
+CaseVerdict JudgeFault(const Outcome& expected, absl::string_view error, absl::string_view known_fault_id) {
+  if (std::holds_alternative<Undefined>(expected)) return {CaseClass::kUndefinedFaulted, {}, std::string(error)};
+  if (std::holds_alternative<MustFault>(expected)) return {CaseClass::kExpectedFault, {}, std::string(error)};
+  if (!known_fault_id.empty()) {
+    return {CaseClass::kKnownFault, {}, absl::StrCat(known_fault_id, ": ", error)};
+  }
+  return {CaseClass::kUnexpectedFault, {}, std::string(error)};
+}
+
+std::string MismatchPattern(const CaseVerdict& verdict, const LaneValues& expected) {
+  absl::flat_hash_set<std::uint32_t> model_words;
+  for (const std::vector<std::uint32_t>& lane : expected.lanes) model_words.insert(lane.begin(), lane.end());
+  bool all_poison = true;
+  bool all_moved = true;
+  // FNV-1a over the slots: stable across runs and machines, unlike absl::Hash.
+  std::uint32_t slots = 2166136261u;
+  for (const WordMismatch& mismatch : verdict.mismatches) {
+    all_poison = all_poison && mismatch.actual == kPoisonWord;
+    all_moved = all_moved && model_words.contains(mismatch.actual);
+    for (int value : {mismatch.lane, mismatch.word}) slots = (slots ^ static_cast<std::uint32_t>(value)) * 16777619u;
+  }
+  const char* look = all_poison ? "poison" : all_moved ? "moved" : "other";
+  return absl::StrFormat("%s-%d-words-%08x", look, verdict.mismatches.size(), slots);
+}
+
+}  // namespace matload

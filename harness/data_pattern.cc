@@ -1,0 +1,76 @@
+#include "harness/data_pattern.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace matload {
+namespace {
+
+// SplitMix64's constants (Steele, Lea and Flood, 2014): the golden gamma
+// that advances the state, and the output finaliser's multipliers.
+constexpr std::uint64_t kGoldenGamma = 0x9E3779B97F4A7C15;
+constexpr std::uint64_t kMix1 = 0xBF58476D1CE4E5B9;
+constexpr std::uint64_t kMix2 = 0x94D049BB133111EB;
+
+// SplitMix64Output is the generator's output for state `state`.
+std::uint64_t SplitMix64Output(std::uint64_t state) {
+  std::uint64_t z = state;
+  z = (z ^ (z >> 30)) * kMix1;
+  z = (z ^ (z >> 27)) * kMix2;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+absl::string_view DataPatternName(DataPattern pattern) {
+  return pattern == DataPattern::kTagged ? "tagged" : "random";
+}
+
+absl::StatusOr<DataPattern> ParseDataPattern(absl::string_view name) {
+  for (DataPattern pattern : {DataPattern::kTagged, DataPattern::kRandom}) {
+    if (name == DataPatternName(pattern)) return pattern;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown data pattern '", name, "' (tagged or random)"));
+}
+
+std::uint64_t DataStream(std::uint64_t seed, std::uint64_t variant) {
+  return SplitMix64Output(seed + (variant + 1) * kGoldenGamma);
+}
+
+std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t index) {
+  if (pattern == DataPattern::kTagged) return (2 * index) | ((2 * index + 1) << 16);
+  return static_cast<std::uint32_t>(SplitMix64Output(stream + (std::uint64_t{index} + 1) * kGoldenGamma));
+}
+
+void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window) {
+  for (size_t i = 0; i + 4 <= window.size(); i += 4) {
+    const std::uint32_t word = DataWord(pattern, stream, static_cast<std::uint32_t>(i / 4));
+    for (int b = 0; b < 4; ++b) window[i + b] = static_cast<std::uint8_t>(word >> (8 * b));
+  }
+}
+
+std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::string_view pattern,
+                          absl::string_view stream) {
+  return absl::StrCat(
+      "  {\n  .reg .b32 %fill_i, %fill_word, %fill_high;\n  .reg .b64 %fill_z, %fill_shifted, %fill_at;\n",
+      "  .reg .pred %fill_more, %fill_tagged;\n  setp.eq.u32 %fill_tagged, ", pattern, ", ",
+      static_cast<std::uint32_t>(DataPattern::kTagged), ";\n  mov.u32 %fill_i, %tid.x;\n", "FILL:\n",
+      "  setp.lt.u32 %fill_more, %fill_i, ", window_bytes / 4, ";\n  @!%fill_more bra FILLED;\n",
+      // Tagged: (2i) | (2i + 1) << 16.
+      "  shl.b32 %fill_word, %fill_i, 1;\n  add.u32 %fill_high, %fill_word, 1;\n",
+      "  shl.b32 %fill_high, %fill_high, 16;\n  or.b32 %fill_word, %fill_word, %fill_high;\n",
+      "  @%fill_tagged bra FILL_STORE;\n",
+      // Random: SplitMix64Output(stream + (i + 1) * gamma), low half.
+      "  cvt.u64.u32 %fill_z, %fill_i;\n  add.u64 %fill_z, %fill_z, 1;\n",
+      "  mul.lo.u64 %fill_z, %fill_z, ", kGoldenGamma, ";\n  add.u64 %fill_z, %fill_z, ", stream, ";\n",
+      "  shr.b64 %fill_shifted, %fill_z, 30;\n  xor.b64 %fill_z, %fill_z, %fill_shifted;\n",
+      "  mul.lo.u64 %fill_z, %fill_z, ", kMix1, ";\n",
+      "  shr.b64 %fill_shifted, %fill_z, 27;\n  xor.b64 %fill_z, %fill_z, %fill_shifted;\n",
+      "  mul.lo.u64 %fill_z, %fill_z, ", kMix2, ";\n",
+      "  shr.b64 %fill_shifted, %fill_z, 31;\n  xor.b64 %fill_z, %fill_z, %fill_shifted;\n",
+      "  cvt.u32.u64 %fill_word, %fill_z;\n", "FILL_STORE:\n",
+      "  mul.wide.u32 %fill_at, %fill_i, 4;\n  add.u64 %fill_at, ", window, ", %fill_at;\n",
+      "  st.u32 [%fill_at], %fill_word;\n  add.u32 %fill_i, %fill_i, 32;\n  bra FILL;\nFILLED:\n  }\n");
+}
+
+}  // namespace matload

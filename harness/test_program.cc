@@ -1,0 +1,42 @@
+#include "harness/test_program.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "harness/ldmatrix_program.h"
+#include "harness/wmma_program.h"
+#include "reference/printer.h"
+
+namespace matload {
+
+absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::For(const CheckedInstruction& instruction,
+                                                              const ProgramOptions& options) {
+  switch (instruction.form().family) {
+    case Family::kLdmatrix: return NewLdmatrixProgram(instruction, options);
+    case Family::kWmmaLoad: return NewWmmaProgram(instruction, options);
+    case Family::kTcgen05Ld: break;
+  }
+  return absl::UnimplementedError(
+      absl::StrCat(Opcode(instruction), ": tcgen05.ld runs need a Tensor Memory kernel and a Blackwell GPU"));
+}
+
+std::string TestProgram::Label() const {
+  if (instruction().form().family == Family::kWmmaLoad &&
+      instruction().signature().state_space == StateSpace::kShared) {
+    return absl::StrCat(Opcode(instruction()), " [", options().shared_address_bits, "-bit address]");
+  }
+  return Opcode(instruction());
+}
+
+std::vector<std::uint8_t> TestProgram::Record(const Variant& variant) const {
+  std::vector<std::uint8_t> record = RecordHeader(variant.stream, variant.pattern, variant.placement);
+  AppendOperands(variant, record);
+  return record;
+}
+
+std::string Opcode(const CheckedInstruction& instruction) {
+  const Form& form = instruction.form();
+  return std::string(absl::StripSuffix(PrintRaw(ToRaw(Form{form.family, std::nullopt, form.qualifiers, {}})), ";"));
+}
+
+}  // namespace matload

@@ -1,0 +1,113 @@
+// TestProgram: everything the harness needs to run one checked form on a GPU
+// and judge it: the kernel, the variants (run-time inputs) it serves in one
+// launch, each variant's record, and the reference model's prediction.
+//
+// A variant replays from (form, seed, variant index) alone: its data come
+// from DataStream(seed, index) on both sides, and its operands from a
+// generator seeded the same way.
+#ifndef MATLOAD_HARNESS_TEST_PROGRAM_H_
+#define MATLOAD_HARNESS_TEST_PROGRAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/data_pattern.h"
+#include "harness/kernel_text.h"
+#include "harness/planted_bug.h"
+#include "reference/legality.h"
+#include "reference/outcome.h"
+
+namespace matload {
+
+// LdmatrixRows are an ldmatrix variant's operands: each lane's row address,
+// as a byte offset into the shared window.
+struct LdmatrixRows {
+  std::vector<std::uint64_t> offsets;  // 32
+};
+
+// WmmaPointer are a wmma.load variant's operands: p's byte offset into the
+// window and the stride in elements (the default stride for forms without
+// a stride operand).
+struct WmmaPointer {
+  std::uint64_t offset = 0;
+  std::uint32_t stride = 0;
+};
+
+// Variant is one set of run-time inputs for one form.
+struct Variant {
+  int index = 0;     // with the seed, the replay key
+  std::string kind;  // what the generator meant: "random-scattered-rows", "shared-wide-stride", ...
+  DataPattern pattern = DataPattern::kRandom;
+  std::uint64_t stream = 0;  // DataStream(seed, index)
+  DataPlacement placement = DataPlacement::kShared;
+  std::variant<LdmatrixRows, WmmaPointer> operands;
+};
+
+// ProgramOptions choose how a form is built into a kernel.
+struct ProgramOptions {
+  int shared_address_bits = 64;  // wmma forms naming .shared: 32 or 64
+  PlantedBug bug = PlantedBug::kNone;
+};
+
+// TestProgram is one form's kernel and model.
+class TestProgram {
+ public:
+  // For builds the program of a legal ldmatrix or wmma.load form. A form the
+  // model cannot predict (no known wmma layout on the target) is kNotFound;
+  // a tcgen05.ld form is kUnimplemented (it needs a Tensor Memory kernel).
+  static absl::StatusOr<std::unique_ptr<TestProgram>> For(const CheckedInstruction& instruction,
+                                                          const ProgramOptions& options);
+  virtual ~TestProgram() = default;
+
+  const CheckedInstruction& instruction() const { return instruction_; }
+  const ProgramOptions& options() const { return options_; }
+  const KernelFrame& frame() const { return frame_; }
+  const std::string& kernel() const { return kernel_; }
+  const std::string& entry() const { return entry_; }
+  // Label names the program in reports: the opcode, plus the shared address
+  // width where it was chosen ("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 [32-bit address]").
+  std::string Label() const;
+
+  // Variants generates variants 0..count-1 for `seed`: the defined cases the
+  // model predicts, or with `undefined`, a share of cases it calls
+  // undefined, run only to record what the GPU does.
+  virtual std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const = 0;
+  // Record is the variant's record for the kernel.
+  std::vector<std::uint8_t> Record(const Variant& variant) const;
+  // Expect is the model's prediction for the variant. With the transposed
+  // planted bug it is, on purpose, the transposed form's prediction.
+  virtual Outcome Expect(const Variant& variant) const = 0;
+  // WordSource says, in element terms, where 32-bit word `word` of `lane`'s
+  // registers comes from: "A(3,5) A(3,6)", "m1 (2,8..11)".
+  virtual std::string WordSource(int lane, int word) const = 0;
+  // FaultCaseText is the case text the discrepancy registry matches a fault
+  // of the variant against (discrepancy_registry.h, kDeviceFaults).
+  virtual std::string FaultCaseText(const Variant& variant) const = 0;
+
+ protected:
+  TestProgram(const CheckedInstruction& instruction, const ProgramOptions& options, KernelFrame frame,
+              std::string kernel, std::string entry)
+      : instruction_(instruction), options_(options), frame_(frame), kernel_(std::move(kernel)),
+        entry_(std::move(entry)) {}
+  // AppendOperands appends the family's operands to a record.
+  virtual void AppendOperands(const Variant& variant, std::vector<std::uint8_t>& record) const = 0;
+
+ private:
+  CheckedInstruction instruction_;
+  ProgramOptions options_;
+  KernelFrame frame_;
+  std::string kernel_;
+  std::string entry_;
+};
+
+// Opcode spells a form's qualifiers canonically, without operands:
+// "ldmatrix.sync.aligned.m8n8.x4.shared.b16".
+std::string Opcode(const CheckedInstruction& instruction);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_TEST_PROGRAM_H_
