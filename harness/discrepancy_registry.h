@@ -51,7 +51,7 @@ class DiscrepancyRegistry {
   // Find returns the entry that explains a disagreement of `toolchain`
   // ("ptxas 13.0.88": Tool() and Version()) on `case_text` (an instruction,
   // ".version V .target T", or for kDeviceFaults the opcode followed by the
-  // run's inputs: "wmma.load...; row-pitch-bytes=24") for `target`, or nullptr. An entry applies to
+  // run's inputs: "wmma.load...; p-mod16=0; row-pitch-bytes=24; ...") for `target`, or nullptr. An entry applies to
   // the toolchains that start with one of its `toolchains`.
   const DiscrepancyEntry* Find(absl::string_view case_text, Target target, Direction direction,
                                absl::string_view toolchain) const;

@@ -41,17 +41,24 @@ TEST(DiscrepancyRegistryTest, DeviceFaultEntriesMatchRunCases) {
   const Target sm90 = *ParseTarget("sm_90");
   const std::string jit = "driver JIT CUDA 13.0; NVRM version 580.159.04";
   const DiscrepancyEntry* entry =
-      registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; row-pitch-bytes=24; row-pitch-mod16=8", sm90,
-                     Direction::kDeviceFaults, jit);
+      registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; p-mod16=0; row-pitch-bytes=24; row-pitch-mod16=8",
+                     sm90, Direction::kDeviceFaults, jit);
   ASSERT_NE(entry, nullptr);
   EXPECT_EQ(entry->id, "shared-wmma-load-ab-needs-16-byte-rows");
-  EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; row-pitch-bytes=32; row-pitch-mod16=0",
+  // A row start that is fragment-aligned but not 16-byte aligned faults too.
+  EXPECT_NE(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; p-mod16=8; row-pitch-bytes=16; row-pitch-mod16=0",
                            sm90, Direction::kDeviceFaults, jit),
             nullptr);
-  EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.s8; row-pitch-bytes=24; row-pitch-mod16=8", sm90,
+  EXPECT_NE(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; p-mod16=8; row-pitch-bytes=16; row-pitch-mod16=0",
+                           sm90, Direction::kDeviceFaults, "ptxas 13.0.88"),
+            nullptr);
+  EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; p-mod16=0; row-pitch-bytes=32; row-pitch-mod16=0",
+                           sm90, Direction::kDeviceFaults, jit),
+            nullptr);
+  EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.s8; p-mod16=8; row-pitch-bytes=24; row-pitch-mod16=8", sm90,
                            Direction::kDeviceFaults, jit),
             nullptr);
-  EXPECT_EQ(registry->Find("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32; row-pitch-bytes=40; row-pitch-mod16=8",
+  EXPECT_EQ(registry->Find("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32; p-mod16=8; row-pitch-bytes=40; row-pitch-mod16=8",
                            sm90, Direction::kDeviceFaults, jit),
             nullptr);
 }

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 #include "absl/cleanup/cleanup.h"
@@ -84,6 +86,26 @@ absl::StatusOr<AssembleResult> Ptxas::Assemble(absl::string_view module_text, Ta
   }
   AssembleResult result{.accepted = run->exit_code == 0, .diagnostics = ParsePtxasDiagnostics(run->standard_error)};
   return result;
+}
+
+absl::StatusOr<std::string> Ptxas::CompileToCubin(absl::string_view module_text, Target target) const {
+  absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
+  if (!file.ok()) return file.status();
+  const std::string cubin = *file + ".cubin";
+  absl::Cleanup remove_files = [&] {
+    unlink(file->c_str());
+    unlink(cubin.c_str());
+  };
+  absl::StatusOr<ProcessResult> run = RunProcess({path_, absl::StrCat("-arch=", target.Name()), *file, "-o", cubin});
+  if (!run.ok()) return run.status();
+  if (run->timed_out) return absl::DeadlineExceededError(absl::StrCat("ptxas hung on ", target.Name()));
+  if (run->exit_code != 0) {
+    return absl::FailedPreconditionError(absl::StrCat("ptxas ", version_, " rejected the module: ", run->standard_error));
+  }
+  std::ifstream stream(cubin, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+  if (bytes.empty()) return absl::InternalError(absl::StrCat("ptxas wrote no cubin to ", cubin));
+  return bytes;
 }
 
 }  // namespace matload

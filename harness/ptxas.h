@@ -31,6 +31,10 @@ class Ptxas : public CompileOracle {
   bool Supports(Target target) const override { return arches_.contains(target.Name()); }
   // Assemble writes `module_text` to a temporary file and runs ptxas on it.
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
+  // CompileToCubin assembles `module_text` and returns the cubin, for the
+  // offline compile path (the driver loads it without its JIT). A module
+  // ptxas rejects is kFailedPrecondition with ptxas's messages.
+  absl::StatusOr<std::string> CompileToCubin(absl::string_view module_text, Target target) const;
 
  private:
   Ptxas(std::string path, std::string version, absl::flat_hash_set<std::string> arches)

@@ -52,6 +52,21 @@ TEST(PtxasTest, AssemblesAndRejects) {
   EXPECT_THAT(bad->diagnostics[0].message, HasSubstr("Unknown modifier '.x3'"));
 }
 
+// The offline path's cubin is an ELF file; a rejected module says why.
+TEST(PtxasTest, CompilesToACubinOrSaysWhyNot) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  absl::StatusOr<std::string> cubin =
+      ptxas->CompileToCubin(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n", sm90);
+  ASSERT_TRUE(cubin.ok()) << cubin.status();
+  EXPECT_EQ(cubin->substr(0, 4), "\x7f" "ELF");
+  absl::StatusOr<std::string> rejected = ptxas->CompileToCubin(
+      ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nbogus;\nret;\n}\n", sm90);
+  EXPECT_EQ(rejected.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(rejected.status().message(), HasSubstr("rejected the module"));
+}
+
 TEST(PtxasTest, ReportsWhatItCannotDo) {
   EXPECT_EQ(Ptxas::Open("/nonexistent/ptxas").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(Ptxas::Open("/bin/true").status().code(), absl::StatusCode::kFailedPrecondition);

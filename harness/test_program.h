@@ -85,7 +85,9 @@ class TestProgram {
   // registers comes from: "A(3,5) A(3,6)", "m1 (2,8..11)".
   virtual std::string WordSource(int lane, int word) const = 0;
   // FaultCaseText is the case text the discrepancy registry matches a fault
-  // of the variant against (discrepancy_registry.h, kDeviceFaults).
+  // of the variant against (discrepancy_registry.h, kDeviceFaults):
+  // the opcode, then the variant's addressing ("; p-mod16=8;
+  // row-pitch-bytes=24; row-pitch-mod16=8" for wmma.load).
   virtual std::string FaultCaseText(const Variant& variant) const = 0;
 
  protected:

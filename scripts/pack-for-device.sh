@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the GPU-side test binaries here (preset "device": Release) and
+# Builds matload and the GPU-side test binaries here (preset "device": Release) and
 # copies the shared libraries they need that the GPU machine lacks (Abseil,
 # GoogleTest) into build/device/lib, so that build/device can be carried to
 # the lent GPU machine and run there with LD_LIBRARY_PATH=build/device/lib.
@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
 cd "$root"
 cmake --preset device >/dev/null
-targets=(cuda_driver_test ldmatrix_device_test wmma_device_test)
+targets=(matload cuda_driver_test wmma_device_test conformance_device_test)
 cmake --build --preset device -j "$(nproc)" --target "${targets[@]}"
 lib="$root/build/device/lib"
 rm -rf "$lib" && mkdir -p "$lib"

@@ -7,7 +7,11 @@
 //                 [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'
 //   matload devices
 //   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P[,P...]] [--out DIR]
+//   matload conform [--device N] [--variants K] [--seed S] [--forms REGEX] [--paths driver-jit,ptxas-cubin]
+//                   [--undefined] [--near_miss=false] [--plant BUG] [--out DIR]
+//   matload selftest [--device N] [--out DIR]
 #include <iostream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -20,7 +24,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "harness/cli/check_command.h"
+#include "harness/cli/conform_command.h"
 #include "harness/cuda_driver.h"
 #include "harness/cli/forms_command.h"
 #include "harness/cli/model_command.h"
@@ -35,12 +42,23 @@ ABSL_FLAG(std::string, compiler, "ptxas", "support: the compiler to hold the mod
 ABSL_FLAG(std::vector<std::string>, ptxas, {},
           "support: ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are "
           "compared.");
-ABSL_FLAG(std::string, out, "", "support: report directory (default reports/support/<compiler>-<version>).");
+ABSL_FLAG(std::string, out, "",
+          "support: report directory (default reports/support/<compiler>-<version>); conform, selftest: run directory "
+          "(default runs/<command>-<date>).");
 ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
 ABSL_FLAG(std::string, data, "iota8", "model: the memory pattern: iota8, iota16, iota32 or random:SEED.");
 ABSL_FLAG(std::vector<std::string>, row_addresses, {}, "model: ldmatrix row byte offsets, one per lane (default 16*lane).");
 ABSL_FLAG(uint64_t, base, 0, "model: wmma p's byte offset in the window; tcgen05.ld taddr.");
 ABSL_FLAG(int64_t, stride, -1, "model: wmma stride in elements (default: the form's default stride).");
+
+ABSL_FLAG(int, device, 0, "conform, selftest: the GPU's ordinal.");
+ABSL_FLAG(int, variants, 16, "conform: variants (run-time inputs) per form and compile path.");
+ABSL_FLAG(uint64_t, seed, 1, "conform: the seed every variant replays from.");
+ABSL_FLAG(std::string, forms, "", "conform: only forms whose label matches this ECMAScript regex.");
+ABSL_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform: compile paths, driver-jit and/or ptxas-cubin.");
+ABSL_FLAG(bool, undefined, false, "conform: also run cases the spec leaves undefined (recorded, never compared).");
+ABSL_FLAG(bool, near_miss, true, "conform: check the near-miss illegal forms through the driver JIT.");
+ABSL_FLAG(std::string, plant, "none", "conform: plant a bug to see it caught (wrong-lane, transposed, ...).");
 
 namespace matload {
 namespace {
@@ -53,7 +71,16 @@ constexpr char kUsage[] =
     "        every legal (or near-miss illegal) form, one canonical spelling per line\n"
     "  model --target T [--ptx V] [--data iota8|iota16|iota32|random:SEED] [--row-addresses a0,...]\n"
     "        [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'\n"
-    "        the reference model's registers for every lane, with each element's provenance";
+    "        the reference model's registers for every lane, with each element's provenance\n"
+    "  devices\n"
+    "        the GPUs the CUDA driver lists, or why there are none (exit 3)\n"
+    "  support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--out DIR]\n"
+    "        the per-target support matrix, model against compiler, written under reports/support/\n"
+    "  conform [--device N] [--variants K] [--seed S] [--forms REGEX] [--paths driver-jit,ptxas-cubin]\n"
+    "        [--undefined] [--near_miss=false] [--plant BUG] [--out DIR]\n"
+    "        every legal form on the GPU, every register of every lane against the model (exit 1 on findings)\n"
+    "  selftest [--device N] [--out DIR]\n"
+    "        plant five bugs and show each is caught and bundled";
 
 int Fail(absl::string_view message) {
   std::cerr << "matload: " << message << "\n";
@@ -154,6 +181,46 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   return 0;
 }
 
+// RunDirectory is --out, else runs/<command>-<UTC time> under the current directory.
+std::string RunDirectory(absl::string_view command) {
+  const std::string out = absl::GetFlag(FLAGS_out);
+  if (!out.empty()) return out;
+  return absl::StrCat("runs/", command, "-", absl::FormatTime("%Y%m%dT%H%M%SZ", absl::Now(), absl::UTCTimeZone()));
+}
+
+int RunConformCommand(const std::vector<std::string>& arguments) {
+  if (!arguments.empty()) return Fail(absl::StrCat("conform takes no arguments, got '", arguments[0], "'"));
+  ConformanceOptions options{.device = absl::GetFlag(FLAGS_device),
+                             .variants = absl::GetFlag(FLAGS_variants),
+                             .seed = absl::GetFlag(FLAGS_seed),
+                             .forms = absl::GetFlag(FLAGS_forms),
+                             .paths = {},
+                             .undefined = absl::GetFlag(FLAGS_undefined),
+                             .illegal = absl::GetFlag(FLAGS_near_miss),
+                             .run_directory = RunDirectory("conform")};
+  for (const std::string& name : absl::GetFlag(FLAGS_paths)) {
+    absl::StatusOr<CompilePath> path = ParseCompilePath(name);
+    if (!path.ok()) return Fail(absl::StrCat("--paths: ", path.status().message()));
+    options.paths.push_back(*path);
+  }
+  absl::StatusOr<PlantedBug> bug = ParsePlantedBug(absl::GetFlag(FLAGS_plant));
+  if (!bug.ok()) return Fail(absl::StrCat("--plant: ", bug.status().message()));
+  options.bug = *bug;
+  if (!options.forms.empty()) {
+    try {
+      std::regex check(options.forms);
+    } catch (const std::regex_error& error) {
+      return Fail(absl::StrCat("--forms: not a regex: ", error.what()));
+    }
+  }
+  return RunConform(options, std::cout, std::cerr);
+}
+
+int RunSelfTestCli(const std::vector<std::string>& arguments) {
+  if (!arguments.empty()) return Fail(absl::StrCat("selftest takes no arguments, got '", arguments[0], "'"));
+  return RunSelfTestCommand(absl::GetFlag(FLAGS_device), RunDirectory("selftest"), std::cout, std::cerr);
+}
+
 }  // namespace
 }  // namespace matload
 
@@ -171,5 +238,7 @@ int main(int argc, char** argv) {
   if (command == "model") return matload::RunModel(arguments);
   if (command == "devices") return matload::RunDevices(arguments);
   if (command == "support") return matload::RunSupportCommand(arguments, command_line);
+  if (command == "conform") return matload::RunConformCommand(arguments);
+  if (command == "selftest") return matload::RunSelfTestCli(arguments);
   return matload::Fail(absl::StrCat("unknown command '", command, "'\n", matload::kUsage));
 }

@@ -1,0 +1,452 @@
+#include "harness/conformance_run.h"
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <regex>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/match.h"
+#include "absl/time/clock.h"
+#include "harness/bundle_writer.h"
+#include "harness/cuda_driver.h"
+#include "harness/discrepancy_registry.h"
+#include "harness/isolated_runner.h"
+#include "harness/ptxas.h"
+#include "harness/support_sweep.h"
+#include "harness/test_program.h"
+#include "nlohmann/json.hpp"
+#include "reference/enumerate.h"
+#include "reference/ldmatrix_table.h"
+#include "reference/tcgen05_ld_table.h"
+#include "reference/wmma_load_table.h"
+
+namespace matload {
+namespace {
+
+// kItemsPerWorkerRound bounds the launches one RunIsolated call makes, so
+// that results reach the run directory as the run goes.
+constexpr int kItemsPerRound = 32;
+
+// Launch is one kernel launch: a program on one compile path, for some of
+// its variants (all of them, or one when a fault is being attributed).
+struct Launch {
+  int program = 0;
+  CompilePath path = CompilePath::kDriverJit;
+  std::vector<int> variants;
+  // undefined: every variant is a case the spec leaves undefined. Such a
+  // launch is not split when it faults: its cases are only recorded.
+  bool undefined = false;
+};
+
+// RunLaunch runs in a worker and returns the raw output of every block.
+absl::StatusOr<std::string> RunLaunch(const TestProgram& program, const std::vector<Variant>& variants,
+                                      const Launch& launch, int ordinal) {
+  absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
+  if (!jit.ok()) return jit.status();
+  std::vector<const Variant*> blocks;
+  for (int index : launch.variants) blocks.push_back(&variants[index]);
+  absl::StatusOr<std::vector<std::uint8_t>> output = LaunchProgram(**jit, program, blocks, launch.path);
+  if (!output.ok()) return output.status();
+  return std::string(output->begin(), output->end());
+}
+
+// DeviceProbe is what a worker reports of the device.
+struct DeviceProbe {
+  int sm = 0;
+  std::string toolchain;  // "driver JIT CUDA 13.0; ...", as the registry names toolchains
+  std::string identity;   // "NVIDIA H100 80GB HBM3, GPU-..., driver JIT CUDA 13.0; ..."
+};
+
+absl::StatusOr<DeviceProbe> Probe(int ordinal, std::chrono::milliseconds timeout) {
+  absl::StatusOr<std::vector<ItemResult>> probe = RunIsolated(
+      1,
+      [ordinal](int) -> absl::StatusOr<std::string> {
+        absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
+        if (!jit.ok()) return jit.status();
+        const DeviceInfo& device = (*jit)->device();
+        return absl::StrCat(device.compute_major * 10 + device.compute_minor, "\t", (*jit)->Tool(), " ",
+                            (*jit)->Version(), "\t", device.name, ", ", device.uuid, ", ", (*jit)->Tool(), " ",
+                            (*jit)->Version());
+      },
+      timeout);
+  if (!probe.ok()) return probe.status();
+  if ((*probe)[0].kind != ItemResult::Kind::kDone) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no GPU to run on (", (*probe)[0].output, "); `matload support` is the compile-only sweep"));
+  }
+  const std::vector<std::string> fields = absl::StrSplit((*probe)[0].output, absl::MaxSplits('\t', 2));
+  DeviceProbe result{.sm = 0, .toolchain = fields[1], .identity = fields[2]};
+  if (!absl::SimpleAtoi(fields[0], &result.sm)) return absl::InternalError("the device probe spoke nonsense");
+  return result;
+}
+
+// Run holds one conformance run's state in the parent.
+class Run {
+ public:
+  Run(const ConformanceOptions& options, const ConformanceProgress& progress, DeviceProbe device,
+      DiscrepancyRegistry registry)
+      : options_(options), progress_(progress), device_(std::move(device)), registry_(std::move(registry)),
+        bundles_((std::filesystem::path(options.run_directory) / "bundles").string()) {
+    result_.identity = device_.identity;
+    result_.target = Target{device_.sm};
+  }
+
+  absl::Status Execute() {
+    std::error_code error;
+    std::filesystem::create_directories(options_.run_directory, error);
+    if (error) return absl::InternalError(absl::StrCat("cannot create ", options_.run_directory, ": ", error.message()));
+    results_.open(std::filesystem::path(options_.run_directory) / "results.tsv");
+    if (!results_) return absl::InternalError(absl::StrCat("cannot write results.tsv in ", options_.run_directory));
+    results_ << "# " << device_.identity << "\n# family\tform\tpath\tvariant\tkind\toutcome\tdetail\tbundle\n";
+    if (absl::Status built = BuildPrograms(); !built.ok()) return built;
+    // Variants the registry says fault would each cost a worker: one per
+    // form and path runs alone to confirm the entry still holds; the rest
+    // are recorded as known faults without running.
+    std::vector<Launch> launches;
+    for (size_t program = 0; program < programs_.size(); ++program) {
+      for (CompilePath path : options_.paths) {
+        Launch launch{static_cast<int>(program), path, {}, false};
+        Launch undefined{static_cast<int>(program), path, {}, true};
+        bool confirming = false;
+        for (size_t v = 0; v < variants_[program].size(); ++v) {
+          const Variant& variant = variants_[program][v];
+          if (std::holds_alternative<Undefined>(programs_[program]->Expect(variant))) {
+            undefined.variants.push_back(static_cast<int>(v));
+            continue;
+          }
+          const DiscrepancyEntry* known = registry_.Find(programs_[program]->FaultCaseText(variant), result_.target,
+                                                         Direction::kDeviceFaults, Toolchain(path));
+          if (known == nullptr) {
+            launch.variants.push_back(static_cast<int>(v));
+          } else if (!confirming) {
+            one_by_one_.push_back({static_cast<int>(program), path, {static_cast<int>(v)}, false});
+            confirming = true;
+          } else if (absl::Status status = RecordUnrunKnownFault(*programs_[program], variant, path, known->id);
+                     !status.ok()) {
+            return status;
+          }
+        }
+        if (!launch.variants.empty()) launches.push_back(std::move(launch));
+        if (!undefined.variants.empty()) launches.push_back(std::move(undefined));
+      }
+    }
+    result_.programs = launches.size();
+    const absl::Time start = absl::Now();
+    for (size_t first = 0; first < launches.size(); first += kItemsPerRound) {
+      const std::vector<Launch> round(launches.begin() + first,
+                                      launches.begin() + std::min(launches.size(), first + kItemsPerRound));
+      if (absl::Status status = RunRound(round, /*attributing=*/false); !status.ok()) return status;
+      progress_(std::min(launches.size(), first + kItemsPerRound), launches.size(), "forms");
+    }
+    if (!one_by_one_.empty()) {
+      // A fault leaves no block's output: run each variant of those
+      // launches on its own, so that each fault lands on its own case.
+      std::vector<Launch> singles;
+      for (const Launch& launch : one_by_one_) {
+        for (int variant : launch.variants) singles.push_back({launch.program, launch.path, {variant}, false});
+      }
+      for (size_t first = 0; first < singles.size(); first += kItemsPerRound) {
+        const std::vector<Launch> round(singles.begin() + first,
+                                        singles.begin() + std::min(singles.size(), first + kItemsPerRound));
+        if (absl::Status status = RunRound(round, /*attributing=*/true); !status.ok()) return status;
+        progress_(std::min(singles.size(), first + kItemsPerRound), singles.size(), "faulting variants, one by one");
+      }
+    }
+    result_.device_seconds = absl::ToDoubleSeconds(absl::Now() - start);
+    if (options_.illegal) {
+      if (absl::Status status = CheckIllegalForms(); !status.ok()) return status;
+    }
+    NoteTcgen05();
+    result_.bundles = bundles_.distinct();
+    return bundles_.WriteIndex();
+  }
+
+  const ConformanceResult& result() const { return result_; }
+
+ private:
+  absl::Status BuildPrograms() {
+    const std::optional<std::regex> filter =
+        options_.forms.empty() ? std::nullopt : std::optional<std::regex>(std::regex(options_.forms));
+    const PtxVersion ptx = NewestPtxVersion();
+    for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+      for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, result_.target)) {
+        const std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, ptx, result_.target);
+        if (!instruction.has_value()) return absl::InternalError("a legal qualifier set failed its standard form");
+        const bool shared_wmma =
+            spec->family == Family::kWmmaLoad && instruction->signature().state_space == StateSpace::kShared;
+        for (int address_bits : shared_wmma ? std::vector<int>{32, 64} : std::vector<int>{64}) {
+          absl::StatusOr<std::unique_ptr<TestProgram>> program =
+              TestProgram::For(*instruction, {.shared_address_bits = address_bits, .bug = options_.bug});
+          if (!program.ok()) {
+            if (!filter.has_value() || std::regex_search(Opcode(*instruction), *filter)) {
+              result_.not_run.push_back(std::string(program.status().message()));
+            }
+            continue;
+          }
+          if (filter.has_value() && !std::regex_search((*program)->Label(), *filter)) continue;
+          variants_.push_back((*program)->Variants(options_.variants, options_.seed, options_.undefined));
+          programs_.push_back(*std::move(program));
+        }
+      }
+    }
+    if (programs_.empty()) return absl::InvalidArgumentError(absl::StrCat("no form matches --forms '", options_.forms, "'"));
+    return absl::OkStatus();
+  }
+
+  absl::Status RunRound(const std::vector<Launch>& round, bool attributing) {
+    absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+        static_cast<int>(round.size()),
+        [&](int item) {
+          const Launch& launch = round[item];
+          return RunLaunch(*programs_[launch.program], variants_[launch.program], launch, options_.device);
+        },
+        options_.timeout);
+    if (!results.ok()) return results.status();
+    for (size_t item = 0; item < round.size(); ++item) {
+      if (absl::Status status = Judge(round[item], (*results)[item], attributing); !status.ok()) return status;
+    }
+    results_.flush();
+    return absl::OkStatus();
+  }
+
+  absl::Status Judge(const Launch& launch, const ItemResult& ran, bool attributing) {
+    const TestProgram& program = *programs_[launch.program];
+    const bool rejected = ran.kind == ItemResult::Kind::kFailed && absl::StrContains(ran.output, "FAILED_PRECONDITION");
+    if (ran.kind != ItemResult::Kind::kDone && !rejected && !attributing && !launch.undefined) {
+      one_by_one_.push_back(launch);
+      return absl::OkStatus();
+    }
+    for (size_t block = 0; block < launch.variants.size(); ++block) {
+      const Variant& variant = variants_[launch.program][launch.variants[block]];
+      BundleCase bundle_case{.program = &program,
+                             .variant = variant,
+                             .seed = options_.seed,
+                             .compile_path = std::string(CompilePathName(launch.path)),
+                             .identity = device_.identity};
+      bundle_case.expected = program.Expect(variant);
+      switch (ran.kind) {
+        case ItemResult::Kind::kDone: {
+          const size_t bytes = program.frame().output_bytes;
+          bundle_case.actual.assign(ran.output.begin() + block * bytes, ran.output.begin() + (block + 1) * bytes);
+          bundle_case.verdict = JudgeOutput(bundle_case.expected, bundle_case.actual);
+          ++result_.executions;
+          if (const auto* values = std::get_if<LaneValues>(&bundle_case.expected)) {
+            result_.words_compared += values->lanes.size() * values->lanes[0].size();
+          }
+          break;
+        }
+        case ItemResult::Kind::kFailed: {
+          if (rejected) {
+            bundle_case.verdict = {CaseClass::kLegalRejected, {}, ran.output};
+            break;
+          }
+          const DiscrepancyEntry* known = registry_.Find(program.FaultCaseText(variant), result_.target,
+                                                         Direction::kDeviceFaults, Toolchain(launch.path));
+          bundle_case.verdict = JudgeFault(bundle_case.expected, ran.output, known != nullptr ? known->id : "");
+          if (launch.variants.size() > 1) {
+            absl::StrAppend(&bundle_case.verdict.detail, " (in a launch of ", launch.variants.size(), " undefined cases)");
+          }
+          break;
+        }
+        case ItemResult::Kind::kTimedOut:
+          bundle_case.verdict = {CaseClass::kTimeout, {}, ran.output};
+          break;
+        case ItemResult::Kind::kCrashed:
+          bundle_case.verdict = {CaseClass::kHarnessError, {}, ran.output};
+          break;
+      }
+      if (absl::Status status = Record(bundle_case); !status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+
+  // Toolchain names a compile path's compiler as the discrepancy registry
+  // does: "driver JIT CUDA 13.0; ..." or "ptxas 13.0.88".
+  std::string Toolchain(CompilePath path) const {
+    if (path == CompilePath::kDriverJit) return device_.toolchain;
+    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+    return ptxas.ok() ? absl::StrCat("ptxas ", ptxas->Version()) : "ptxas (unavailable)";
+  }
+
+  absl::Status RecordUnrunKnownFault(const TestProgram& program, const Variant& variant, CompilePath path,
+                                     const std::string& id) {
+    BundleCase bundle_case{.program = &program,
+                           .variant = variant,
+                           .seed = options_.seed,
+                           .compile_path = std::string(CompilePathName(path)),
+                           .identity = device_.identity};
+    bundle_case.expected = program.Expect(variant);
+    bundle_case.verdict = {CaseClass::kKnownFault, {}, absl::StrCat(id, ": not run, the registry predicts this fault")};
+    return Record(bundle_case);
+  }
+
+  absl::Status Record(const BundleCase& bundle_case) {
+    const CaseVerdict& verdict = bundle_case.verdict;
+    const std::string family = bundle_case.program->instruction().spec().MnemonicText();
+    ++result_.counts[family][verdict.kind];
+    std::string bundle;
+    if (IsFinding(verdict.kind)) {
+      ++result_.findings;
+      absl::StatusOr<std::string> filed = bundles_.Add(bundle_case);
+      if (!filed.ok()) return filed.status();
+      bundle = *filed;
+    }
+    std::string detail = verdict.detail.substr(0, verdict.detail.find('\n'));
+    results_ << family << "\t" << bundle_case.program->Label() << "\t" << bundle_case.compile_path << "\t"
+             << bundle_case.variant.index << "\t" << bundle_case.variant.kind << "\t" << CaseClassName(verdict.kind)
+             << "\t" << detail << "\t" << bundle << "\n";
+    return absl::OkStatus();
+  }
+
+  // CheckIllegalForms sweeps the device target with the driver JIT in a
+  // worker: the near-miss illegal forms must be rejected, and every legal
+  // form in every operand style accepted.
+  absl::Status CheckIllegalForms() {
+    const Target target = result_.target;
+    absl::StatusOr<std::vector<ItemResult>> swept = RunIsolated(
+        1,
+        [&](int) -> absl::StatusOr<std::string> {
+          absl::StatusOr<DriverJit*> jit = WorkerJit(options_.device);
+          if (!jit.ok()) return jit.status();
+          absl::StatusOr<SupportSweep> sweep =
+              RunSupportSweep(**jit, registry_, {target}, NewestPtxVersion(), 1, [](size_t, size_t, const std::string&) {});
+          if (!sweep.ok()) return sweep.status();
+          std::string text = absl::StrCat(sweep->summaries[0].near_miss, "\n");
+          for (const Disagreement& disagreement : sweep->disagreements) {
+            absl::StrAppend(&text, disagreement.model_legal ? "legal" : "illegal", "\t", disagreement.registry_id, "\t",
+                            disagreement.instruction, "\t", absl::StrJoin(disagreement.compiler_messages, " | "), "\n");
+          }
+          return text;
+        },
+        std::chrono::minutes(9));
+    if (!swept.ok()) return swept.status();
+    const ItemResult& sweep = (*swept)[0];
+    if (sweep.kind != ItemResult::Kind::kDone) {
+      ++result_.counts["near-miss forms"][CaseClass::kHarnessError];
+      ++result_.findings;
+      results_ << "near-miss forms\t(all)\tdriver-jit\t-\t-\tharness error\t" << sweep.output << "\t\n";
+      return absl::OkStatus();
+    }
+    std::vector<std::string> lines = absl::StrSplit(sweep.output, '\n', absl::SkipEmpty());
+    size_t near_miss = 0;
+    if (lines.empty() || !absl::SimpleAtoi(lines[0], &near_miss)) return absl::InternalError("bad sweep report");
+    size_t accepted = 0;
+    for (size_t i = 1; i < lines.size(); ++i) {
+      const std::vector<std::string> fields = absl::StrSplit(lines[i], absl::MaxSplits('\t', 3));
+      const bool illegal = fields[0] == "illegal";
+      if (illegal) ++accepted;
+      if (!fields[1].empty()) {
+        ++result_.illegal_explained;
+        continue;
+      }
+      const CaseClass kind = illegal ? CaseClass::kIllegalAccepted : CaseClass::kLegalRejected;
+      ++result_.counts["compile (all operand styles)"][kind];
+      ++result_.findings;
+      results_ << "compile\t" << fields[2] << "\tdriver-jit\t-\t-\t" << CaseClassName(kind) << "\t" << fields[3] << "\t\n";
+    }
+    result_.counts["compile (all operand styles)"][CaseClass::kIllegalRejected] += near_miss - accepted;
+    return absl::OkStatus();
+  }
+
+  // NoteTcgen05 says what this device cannot run.
+  void NoteTcgen05() {
+    size_t forms = 0;
+    for (const char* name : {"sm_100a", "sm_103a", "sm_110a"}) {
+      forms += LegalQualifierSets(tcgen05::Spec(), NewestPtxVersion(), *ParseTarget(name)).size();
+    }
+    result_.counts["tcgen05.ld"][CaseClass::kUnsupported] += forms;
+    result_.not_run.push_back(absl::StrCat("tcgen05.ld: ", forms,
+                                           " legal forms on sm_100a/sm_103a/sm_110a need a Blackwell GPU and a "
+                                           "Tensor Memory kernel; `matload support` compile-checks them"));
+  }
+
+  const ConformanceOptions& options_;
+  const ConformanceProgress& progress_;
+  DeviceProbe device_;
+  DiscrepancyRegistry registry_;
+  BundleWriter bundles_;
+  std::ofstream results_;
+  std::vector<std::unique_ptr<TestProgram>> programs_;
+  std::vector<std::vector<Variant>> variants_;
+  std::vector<Launch> one_by_one_;  // launches to run variant by variant
+  ConformanceResult result_;
+};
+
+}  // namespace
+
+absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
+                                                 const ConformanceProgress& progress) {
+  if (options.variants < 1) return absl::InvalidArgumentError("--variants must be at least 1");
+  if (options.run_directory.empty()) return absl::InvalidArgumentError("a run needs a run directory");
+  if (options.paths.empty()) return absl::InvalidArgumentError("a run needs a compile path");
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (!registry.ok()) return registry.status();
+  absl::StatusOr<DeviceProbe> device = Probe(options.device, options.timeout);
+  if (!device.ok()) return device.status();
+  Run run(options, progress, *std::move(device), *std::move(registry));
+  if (absl::Status status = run.Execute(); !status.ok()) return status;
+  const ConformanceResult& result = run.result();
+  const std::filesystem::path directory(options.run_directory);
+  std::ofstream(directory / "summary.md") << ConformanceSummaryMarkdown(options, result);
+  nlohmann::json counts;
+  for (const auto& [family, classes] : result.counts) {
+    for (const auto& [kind, count] : classes) counts[family][std::string(CaseClassName(kind))] = count;
+  }
+  std::ofstream(directory / "summary.json")
+      << nlohmann::json{{"identity", result.identity},   {"target", result.target.Name()},
+                        {"seed", options.seed},          {"variants", options.variants},
+                        {"counts", counts},              {"words_compared", result.words_compared},
+                        {"findings", result.findings},   {"bundles", result.bundles},
+                        {"not_run", result.not_run},     {"device_seconds", result.device_seconds},
+                        {"executions", result.executions}}
+             .dump(2)
+      << "\n";
+  return result;
+}
+
+std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const ConformanceResult& result) {
+  std::vector<CaseClass> columns;
+  for (const auto& [family, classes] : result.counts) {
+    for (const auto& [kind, count] : classes) {
+      if (std::find(columns.begin(), columns.end(), kind) == columns.end()) columns.push_back(kind);
+    }
+  }
+  std::sort(columns.begin(), columns.end());
+  std::string text = absl::StrCat("# matload conform: ", result.target.Name(), "\n\n", result.identity, "\n\nseed ",
+                                  options.seed, ", ", options.variants, " variants per form, compile paths: ");
+  std::vector<std::string> paths;
+  for (CompilePath path : options.paths) paths.push_back(std::string(CompilePathName(path)));
+  absl::StrAppend(&text, absl::StrJoin(paths, ", "), options.undefined ? ", undefined cases included" : "",
+                  options.bug != PlantedBug::kNone ? absl::StrCat(", planted bug: ", PlantedBugName(options.bug)) : "",
+                  "\n\n| family |");
+  for (CaseClass kind : columns) absl::StrAppend(&text, " ", CaseClassName(kind), " |");
+  absl::StrAppend(&text, "\n|---|");
+  for (size_t i = 0; i < columns.size(); ++i) absl::StrAppend(&text, "---:|");
+  for (const auto& [family, classes] : result.counts) {
+    absl::StrAppend(&text, "\n| ", family, " |");
+    for (CaseClass kind : columns) {
+      const auto found = classes.find(kind);
+      absl::StrAppend(&text, " ", found == classes.end() ? 0 : found->second, " |");
+    }
+  }
+  absl::StrAppend(&text, "\n\n", result.executions, " executions judged, ", result.words_compared,
+                  " register words compared, ", result.findings, " findings in ", result.bundles,
+                  " distinct bundles; near-miss forms the JIT accepts that the registry explains: ",
+                  result.illegal_explained, ".\n",
+                  absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included).\n",
+                                  result.device_seconds, result.programs));
+  if (!result.not_run.empty()) {
+    absl::StrAppend(&text, "\nNot run here:\n");
+    for (const std::string& line : result.not_run) absl::StrAppend(&text, "- ", line, "\n");
+  }
+  return text;
+}
+
+}  // namespace matload

@@ -1,0 +1,70 @@
+// ConformanceRun: `matload conform`, the mission's core loop on a GPU.
+//
+// Every legal ldmatrix and wmma.load form of the device's target runs with K
+// variants in one launch per form and compile path. Every register of every
+// lane is judged bit for bit against the reference model; faults, hangs
+// and crashes cost one worker and are attributed variant by variant; the
+// near-miss illegal forms go through the driver JIT, which must reject
+// them. Findings become deduplicated bundles. Results are appended to the
+// run directory as each form finishes, so an interrupted run keeps them.
+#ifndef MATLOAD_HARNESS_CONFORMANCE_RUN_H_
+#define MATLOAD_HARNESS_CONFORMANCE_RUN_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/case_judge.h"
+#include "harness/planted_bug.h"
+#include "harness/program_launch.h"
+#include "reference/target.h"
+
+namespace matload {
+
+// ConformanceOptions configure one run.
+struct ConformanceOptions {
+  int device = 0;
+  int variants = 16;                 // K per form and path
+  std::uint64_t seed = 1;
+  std::string forms;                 // ECMAScript regex over program labels; empty: all
+  std::vector<CompilePath> paths = {CompilePath::kDriverJit};
+  bool undefined = false;            // also run cases the spec leaves undefined (recorded, never compared)
+  bool illegal = true;               // check the near-miss illegal forms through the driver JIT
+  PlantedBug bug = PlantedBug::kNone;  // the self-test's planted bug
+  std::string run_directory;         // results.tsv, summary.md, summary.json, bundles/
+  std::chrono::milliseconds timeout{30000};  // per launch
+};
+
+// ConformanceResult is what a run found.
+struct ConformanceResult {
+  std::string identity;  // GPU, UUID, driver
+  Target target;
+  size_t programs = 0;   // form x address width x compile path
+  std::map<std::string, std::map<CaseClass, size_t>> counts;  // by family, then class
+  size_t words_compared = 0;
+  size_t findings = 0;
+  size_t bundles = 0;
+  size_t illegal_explained = 0;  // near-miss forms the JIT accepts, explained by the registry
+  std::vector<std::string> not_run;  // what this device cannot run, and why
+  double device_seconds = 0;  // wall time of the GPU items
+  size_t executions = 0;      // blocks that ran to completion and were judged
+};
+
+// ConformanceProgress is told after each item: (done, total, label).
+using ConformanceProgress = std::function<void(size_t, size_t, const std::string&)>;
+
+// RunConformance runs it. With no usable GPU it fails with
+// kFailedPrecondition, saying why and that matload is compile-only here.
+absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
+                                                 const ConformanceProgress& progress);
+
+// ConformanceSummaryMarkdown is the summary table a run ends with.
+std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const ConformanceResult& result);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_CONFORMANCE_RUN_H_
