@@ -43,6 +43,18 @@ struct Launch {
   // undefined: every variant is a case the spec leaves undefined. Such a
   // launch is not split when it faults: its cases are only recorded.
   bool undefined = false;
+  // confirms: the Prediction this single-variant launch confirms, or -1.
+  int confirms = -1;
+};
+
+// Prediction is a form's variants (on one path) that a registry entry says
+// fault: the first runs alone to confirm it, the rest depend on that.
+struct Prediction {
+  int program = 0;
+  CompilePath path = CompilePath::kDriverJit;
+  std::string entry;      // the registry entry's id
+  std::vector<int> rest;  // the variants after the first
+  bool confirmed = false;  // the first faulted as predicted
 };
 
 // RunLaunch runs in a worker and returns the raw output of every block.
@@ -104,17 +116,19 @@ class Run {
     if (error) return absl::InternalError(absl::StrCat("cannot create ", options_.run_directory, ": ", error.message()));
     results_.open(std::filesystem::path(options_.run_directory) / "results.tsv");
     if (!results_) return absl::InternalError(absl::StrCat("cannot write results.tsv in ", options_.run_directory));
-    results_ << "# " << device_.identity << "\n# family\tform\tpath\tvariant\tkind\toutcome\tdetail\tbundle\n";
+    results_ << "# " << device_.identity << "\n# family\tform\tpath\tvariant\tkind\taddressing\toutcome\tdetail\tbundle\n";
     if (absl::Status built = BuildPrograms(); !built.ok()) return built;
-    // Variants the registry says fault would each cost a worker: one per
-    // form and path runs alone to confirm the entry still holds; the rest
-    // are recorded as known faults without running.
+    // Variants the registry says fault would each cost a worker. One per
+    // form and path runs alone to confirm the entry; if it faults, the rest
+    // are recorded as known faults without running, and if it does not, the
+    // entry over-predicts (a finding) and the rest run like any others.
     std::vector<Launch> launches;
+    std::vector<Launch> confirmations;
     for (size_t program = 0; program < programs_.size(); ++program) {
       for (CompilePath path : options_.paths) {
-        Launch launch{static_cast<int>(program), path, {}, false};
-        Launch undefined{static_cast<int>(program), path, {}, true};
-        bool confirming = false;
+        Launch launch{static_cast<int>(program), path, {}, false, -1};
+        Launch undefined{static_cast<int>(program), path, {}, true, -1};
+        Prediction prediction{static_cast<int>(program), path, "", {}, false};
         for (size_t v = 0; v < variants_[program].size(); ++v) {
           const Variant& variant = variants_[program][v];
           if (std::holds_alternative<Undefined>(programs_[program]->Expect(variant))) {
@@ -125,39 +139,52 @@ class Run {
                                                          Direction::kDeviceFaults, Toolchain(path));
           if (known == nullptr) {
             launch.variants.push_back(static_cast<int>(v));
-          } else if (!confirming) {
-            one_by_one_.push_back({static_cast<int>(program), path, {static_cast<int>(v)}, false});
-            confirming = true;
-          } else if (absl::Status status = RecordUnrunKnownFault(*programs_[program], variant, path, known->id);
-                     !status.ok()) {
-            return status;
+          } else if (prediction.entry.empty()) {
+            prediction.entry = known->id;
+            confirmations.push_back(
+                {static_cast<int>(program), path, {static_cast<int>(v)}, false, static_cast<int>(predictions_.size())});
+          } else {
+            prediction.rest.push_back(static_cast<int>(v));
           }
         }
         if (!launch.variants.empty()) launches.push_back(std::move(launch));
         if (!undefined.variants.empty()) launches.push_back(std::move(undefined));
+        if (!prediction.entry.empty()) predictions_.push_back(std::move(prediction));
       }
     }
     result_.programs = launches.size();
     const absl::Time start = absl::Now();
-    for (size_t first = 0; first < launches.size(); first += kItemsPerRound) {
-      const std::vector<Launch> round(launches.begin() + first,
-                                      launches.begin() + std::min(launches.size(), first + kItemsPerRound));
-      if (absl::Status status = RunRound(round, /*attributing=*/false); !status.ok()) return status;
-      progress_(std::min(launches.size(), first + kItemsPerRound), launches.size(), "forms");
+    if (absl::Status status = RunRounds(launches, /*attributing=*/false, "forms"); !status.ok()) return status;
+    if (absl::Status status = RunRounds(confirmations, /*attributing=*/true, "registry confirmations"); !status.ok()) {
+      return status;
     }
-    if (!one_by_one_.empty()) {
-      // A fault leaves no block's output: run each variant of those
-      // launches on its own, so that each fault lands on its own case.
-      std::vector<Launch> singles;
-      for (const Launch& launch : one_by_one_) {
-        for (int variant : launch.variants) singles.push_back({launch.program, launch.path, {variant}, false});
+    std::vector<Launch> unconfirmed;
+    for (const Prediction& prediction : predictions_) {
+      const TestProgram& program = *programs_[prediction.program];
+      for (int v : prediction.rest) {
+        if (!prediction.confirmed) continue;
+        if (absl::Status status = RecordUnrunKnownFault(program, variants_[prediction.program][v], prediction.path,
+                                                        prediction.entry);
+            !status.ok()) {
+          return status;
+        }
       }
-      for (size_t first = 0; first < singles.size(); first += kItemsPerRound) {
-        const std::vector<Launch> round(singles.begin() + first,
-                                        singles.begin() + std::min(singles.size(), first + kItemsPerRound));
-        if (absl::Status status = RunRound(round, /*attributing=*/true); !status.ok()) return status;
-        progress_(std::min(singles.size(), first + kItemsPerRound), singles.size(), "faulting variants, one by one");
+      if (!prediction.confirmed && !prediction.rest.empty()) {
+        unconfirmed.push_back({prediction.program, prediction.path, prediction.rest, false, -1});
       }
+    }
+    if (absl::Status status = RunRounds(unconfirmed, /*attributing=*/false, "variants the registry over-predicts");
+        !status.ok()) {
+      return status;
+    }
+    // A fault leaves no block's output: run each variant of the launches
+    // that faulted on its own, so that each fault lands on its own case.
+    std::vector<Launch> singles;
+    for (const Launch& launch : one_by_one_) {
+      for (int variant : launch.variants) singles.push_back({launch.program, launch.path, {variant}, false, -1});
+    }
+    if (absl::Status status = RunRounds(singles, /*attributing=*/true, "faulting variants, one by one"); !status.ok()) {
+      return status;
     }
     result_.device_seconds = absl::ToDoubleSeconds(absl::Now() - start);
     if (options_.illegal) {
@@ -197,6 +224,17 @@ class Run {
       }
     }
     if (programs_.empty()) return absl::InvalidArgumentError(absl::StrCat("no form matches --forms '", options_.forms, "'"));
+    return absl::OkStatus();
+  }
+
+  // RunRounds runs `launches` a round of kItemsPerRound at a time.
+  absl::Status RunRounds(const std::vector<Launch>& launches, bool attributing, const std::string& what) {
+    for (size_t first = 0; first < launches.size(); first += kItemsPerRound) {
+      const std::vector<Launch> round(launches.begin() + first,
+                                      launches.begin() + std::min(launches.size(), first + kItemsPerRound));
+      if (absl::Status status = RunRound(round, attributing); !status.ok()) return status;
+      progress_(std::min(launches.size(), first + kItemsPerRound), launches.size(), what);
+    }
     return absl::OkStatus();
   }
 
@@ -262,6 +300,17 @@ class Run {
           bundle_case.verdict = {CaseClass::kHarnessError, {}, ran.output};
           break;
       }
+      if (launch.confirms >= 0) {
+        Prediction& prediction = predictions_[launch.confirms];
+        prediction.confirmed = bundle_case.verdict.kind == CaseClass::kKnownFault;
+        if (!prediction.confirmed) {
+          ++result_.findings;
+          result_.registry_misses.push_back(absl::StrCat(prediction.entry, " predicts a fault for ", program.Label(),
+                                                         " variant ", variant.index, " (", variant.kind, ", ",
+                                                         CompilePathName(launch.path), "); it was ",
+                                                         CaseClassName(bundle_case.verdict.kind)));
+        }
+      }
       if (absl::Status status = Record(bundle_case); !status.ok()) return status;
     }
     return absl::OkStatus();
@@ -299,9 +348,13 @@ class Run {
       bundle = *filed;
     }
     std::string detail = verdict.detail.substr(0, verdict.detail.find('\n'));
+    // The variant's addressing, as the registry sees it: what follows the opcode.
+    const std::string case_text = bundle_case.program->FaultCaseText(bundle_case.variant);
+    const size_t addressing = case_text.find("; ");
     results_ << family << "\t" << bundle_case.program->Label() << "\t" << bundle_case.compile_path << "\t"
-             << bundle_case.variant.index << "\t" << bundle_case.variant.kind << "\t" << CaseClassName(verdict.kind)
-             << "\t" << detail << "\t" << bundle << "\n";
+             << bundle_case.variant.index << "\t" << bundle_case.variant.kind << "\t"
+             << (addressing == std::string::npos ? "" : case_text.substr(addressing + 2)) << "\t"
+             << CaseClassName(verdict.kind) << "\t" << detail << "\t" << bundle << "\n";
     return absl::OkStatus();
   }
 
@@ -331,7 +384,7 @@ class Run {
     if (sweep.kind != ItemResult::Kind::kDone) {
       ++result_.counts["near-miss forms"][CaseClass::kHarnessError];
       ++result_.findings;
-      results_ << "near-miss forms\t(all)\tdriver-jit\t-\t-\tharness error\t" << sweep.output << "\t\n";
+      results_ << "near-miss forms\t(all)\tdriver-jit\t-\t-\t-\tharness error\t" << sweep.output << "\t\n";
       return absl::OkStatus();
     }
     std::vector<std::string> lines = absl::StrSplit(sweep.output, '\n', absl::SkipEmpty());
@@ -349,7 +402,8 @@ class Run {
       const CaseClass kind = illegal ? CaseClass::kIllegalAccepted : CaseClass::kLegalRejected;
       ++result_.counts["compile (all operand styles)"][kind];
       ++result_.findings;
-      results_ << "compile\t" << fields[2] << "\tdriver-jit\t-\t-\t" << CaseClassName(kind) << "\t" << fields[3] << "\t\n";
+      results_ << "compile\t" << fields[2] << "\tdriver-jit\t-\t-\t-\t" << CaseClassName(kind) << "\t" << fields[3]
+               << "\t\n";
     }
     result_.counts["compile (all operand styles)"][CaseClass::kIllegalRejected] += near_miss - accepted;
     return absl::OkStatus();
@@ -376,6 +430,7 @@ class Run {
   std::vector<std::unique_ptr<TestProgram>> programs_;
   std::vector<std::vector<Variant>> variants_;
   std::vector<Launch> one_by_one_;  // launches to run variant by variant
+  std::vector<Prediction> predictions_;
   ConformanceResult result_;
 };
 
@@ -404,7 +459,8 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
                         {"seed", options.seed},          {"variants", options.variants},
                         {"counts", counts},              {"words_compared", result.words_compared},
                         {"findings", result.findings},   {"bundles", result.bundles},
-                        {"not_run", result.not_run},     {"device_seconds", result.device_seconds},
+                        {"not_run", result.not_run},     {"registry_misses", result.registry_misses},
+                        {"device_seconds", result.device_seconds},
                         {"executions", result.executions}}
              .dump(2)
       << "\n";
@@ -442,6 +498,10 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
                   result.illegal_explained, ".\n",
                   absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included).\n",
                                   result.device_seconds, result.programs));
+  if (!result.registry_misses.empty()) {
+    absl::StrAppend(&text, "\nRegistry entries that predicted a fault which did not happen (findings):\n");
+    for (const std::string& line : result.registry_misses) absl::StrAppend(&text, "- ", line, "\n");
+  }
   if (!result.not_run.empty()) {
     absl::StrAppend(&text, "\nNot run here:\n");
     for (const std::string& line : result.not_run) absl::StrAppend(&text, "- ", line, "\n");

@@ -50,6 +50,9 @@ struct ConformanceResult {
   size_t bundles = 0;
   size_t illegal_explained = 0;  // near-miss forms the JIT accepts, explained by the registry
   std::vector<std::string> not_run;  // what this device cannot run, and why
+  // registry_misses: device-fault entries whose predicted fault did not
+  // happen (each also counts as a finding: the entry is too broad or stale).
+  std::vector<std::string> registry_misses;
   double device_seconds = 0;  // wall time of the GPU items
   size_t executions = 0;      // blocks that ran to completion and were judged
 };

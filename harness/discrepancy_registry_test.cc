@@ -52,6 +52,16 @@ TEST(DiscrepancyRegistryTest, DeviceFaultEntriesMatchRunCases) {
   EXPECT_NE(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; p-mod16=8; row-pitch-bytes=16; row-pitch-mod16=0",
                            sm90, Direction::kDeviceFaults, "ptxas 13.0.88"),
             nullptr);
+  // Forms ptxas does not lower to LDSM run at the same addresses (measured).
+  EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.col.m16n16k16.shared.s8; p-mod16=8; row-pitch-bytes=24; row-pitch-mod16=8",
+                           sm90, Direction::kDeviceFaults, jit),
+            nullptr);
+  EXPECT_EQ(registry->Find("wmma.load.b.sync.aligned.row.m8n8k4.shared.f64; p-mod16=8; row-pitch-bytes=40; row-pitch-mod16=8",
+                           sm90, Direction::kDeviceFaults, jit),
+            nullptr);
+  EXPECT_NE(registry->Find("wmma.load.b.sync.aligned.row.m32n8k16.shared::cta.bf16; p-mod16=8; row-pitch-bytes=32; row-pitch-mod16=0",
+                           sm90, Direction::kDeviceFaults, jit),
+            nullptr);
   EXPECT_EQ(registry->Find("wmma.load.a.sync.aligned.row.m16n16k16.shared.s8; p-mod16=0; row-pitch-bytes=32; row-pitch-mod16=0",
                            sm90, Direction::kDeviceFaults, jit),
             nullptr);

@@ -104,7 +104,9 @@ TEST(ModelVsPtxasTest, VerdictsAgreeOrAreKnownDiscrepancies) {
   }
   EXPECT_EQ(unexplained, 0) << "disagreements not in " << DefaultRegistryPath();
   for (const DiscrepancyEntry& entry : registry->entries()) {
-    if (entry.pattern.find(".target") != std::string::npos || !DiscrepancyRegistry::AppliesTo(entry, toolchain)) {
+    // Device faults are confirmed by `matload conform` on a GPU, not here.
+    if (entry.pattern.find(".target") != std::string::npos || entry.direction == Direction::kDeviceFaults ||
+        !DiscrepancyRegistry::AppliesTo(entry, toolchain)) {
       continue;
     }
     EXPECT_TRUE(used.contains(entry.id)) << "registry entry " << entry.id << " no longer reproduces on " << toolchain;

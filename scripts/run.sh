@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job. Without a GPU: the compile-only support sweep (every legal and
-# near-miss form on every target, model against ptxas) and the spec's own
-# examples. With a GPU the driver's JIT on device 0 is swept as well; the GPU
-# conformance run (execute and compare registers) is not built yet.
+# The main job. With a GPU: the conformance run on device 0 (every legal form
+# executed and every register compared with the model, through the driver JIT
+# and ptxas cubins; the near-miss forms through the JIT) and the self-test.
+# Without one: the compile-only support sweep (every legal and near-miss form
+# on every target, model against ptxas). Both judge the spec's own examples.
 # Reports go to build/main-job/; the published ones live in reports/.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,11 +21,16 @@ echo "== The spec's examples, judged by the model on every target at PTX 9.0"
 mkdir -p "$out" && mv "$out-examples.txt" "$out/spec-examples.txt"
 grep -c . "$out/spec-examples.txt" | xargs printf '%s verdicts in build/main-job/spec-examples.txt\n'
 
-echo
-echo "== Support sweep: the model against ptxas on every target (compile-only)"
-"$matload" support --out "$out/support-ptxas"
 if [[ $gpu == 1 ]]; then
   echo
-  echo "== Support sweep: the model against the driver JIT on device 0"
-  "$matload" support --compiler driver --out "$out/support-driver"
+  echo "== Conformance run on device 0: results and bundles in build/main-job/conform"
+  status=0
+  "$matload" conform --paths driver-jit,ptxas-cubin --out "$out/conform" || status=$?
+  echo
+  echo "== Self-test: five planted bugs must be caught and bundled"
+  "$matload" selftest --out "$out/selftest" || status=$?
+  exit $status
 fi
+echo
+echo "== No GPU here: the compile-only support sweep, the model against ptxas on every target"
+"$matload" support --out "$out/support-ptxas"
