@@ -28,7 +28,7 @@ TEST(ConformanceDeviceTest, EveryLegalFormMatchesTheModelOnBothCompilePaths) {
                                    .illegal = false,
                                    .run_directory = RunDirectory("conform")};
   absl::StatusOr<ConformanceResult> result = RunConformance(options, [](size_t, size_t, const std::string&) {});
-  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << result.status().message();
+  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << result.status().message();
   ASSERT_TRUE(result.ok()) << result.status();
   std::cout << ConformanceSummaryMarkdown(options, *result);
   EXPECT_EQ(result->findings, 0u) << "see " << options.run_directory << "/bundles/index.tsv";
@@ -45,7 +45,7 @@ TEST(ConformanceDeviceTest, UndefinedCasesAreRecordedNotCompared) {
                                    .illegal = false,
                                    .run_directory = RunDirectory("undefined")};
   absl::StatusOr<ConformanceResult> result = RunConformance(options, [](size_t, size_t, const std::string&) {});
-  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << result.status().message();
+  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << result.status().message();
   ASSERT_TRUE(result.ok()) << result.status();
   std::cout << ConformanceSummaryMarkdown(options, *result);
   EXPECT_EQ(result->findings, 0u);
@@ -62,7 +62,7 @@ TEST(ConformanceDeviceTest, UndefinedCasesAreRecordedNotCompared) {
 TEST(ConformanceDeviceTest, EveryPlantedBugIsDetectedAndBundled) {
   absl::StatusOr<std::vector<SelfTestRow>> rows =
       RunSelfTest(0, RunDirectory("selftest"), [](size_t, size_t, const std::string&) {});
-  if (rows.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << rows.status().message();
+  if (rows.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << rows.status().message();
   ASSERT_TRUE(rows.ok()) << rows.status();
   std::cout << SelfTestMarkdown(*rows);
   ASSERT_EQ(rows->size(), 1 + AllPlantedBugs().size());
@@ -79,7 +79,7 @@ TEST(ConformanceDeviceTest, BundleReproducersReproduce) {
                                    .bug = PlantedBug::kWrongLane,
                                    .run_directory = RunDirectory("repro")};
   absl::StatusOr<ConformanceResult> result = RunConformance(options, [](size_t, size_t, const std::string&) {});
-  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << result.status().message();
+  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << result.status().message();
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(result->bundles, 2u);  // one per family
   const std::string cuda = std::getenv("CUDA_HOME") != nullptr ? std::getenv("CUDA_HOME") : "/usr/local/cuda";
