@@ -38,6 +38,7 @@ nlohmann::json OperandsJson(const Variant& variant) {
   if (const auto* rows = std::get_if<LdmatrixRows>(&variant.operands)) {
     return {{"row_offsets", rows->offsets}};
   }
+  if (const auto* address = std::get_if<Tcgen05Address>(&variant.operands)) return {{"tmem_column", address->column}};
   const WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
   return {{"offset", pointer.offset}, {"stride", pointer.stride}};
 }

@@ -49,28 +49,33 @@ void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8
   }
 }
 
+std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl::string_view stream,
+                        absl::string_view word) {
+  return absl::StrCat(
+      "  {\n  .reg .b32 %word_tag, %word_high;\n  .reg .b64 %word_z, %word_shifted;\n  .reg .pred %word_tagged;\n",
+      // Tagged: (2i) | (2i + 1) << 16.
+      "  shl.b32 %word_tag, ", index, ", 1;\n  add.u32 %word_high, %word_tag, 1;\n",
+      "  shl.b32 %word_high, %word_high, 16;\n  or.b32 %word_tag, %word_tag, %word_high;\n",
+      // Random: SplitMix64Output(stream + (i + 1) * gamma), low half.
+      "  cvt.u64.u32 %word_z, ", index, ";\n  add.u64 %word_z, %word_z, 1;\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kGoldenGamma, ";\n  add.u64 %word_z, %word_z, ", stream, ";\n",
+      "  shr.b64 %word_shifted, %word_z, 30;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kMix1, ";\n",
+      "  shr.b64 %word_shifted, %word_z, 27;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kMix2, ";\n",
+      "  shr.b64 %word_shifted, %word_z, 31;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
+      "  cvt.u32.u64 ", word, ", %word_z;\n  setp.eq.u32 %word_tagged, ", pattern, ", ",
+      static_cast<std::uint32_t>(DataPattern::kTagged), ";\n  selp.b32 ", word, ", %word_tag, ", word,
+      ", %word_tagged;\n  }\n");
+}
+
 std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::string_view pattern,
                           absl::string_view stream) {
-  return absl::StrCat(
-      "  {\n  .reg .b32 %fill_i, %fill_word, %fill_high;\n  .reg .b64 %fill_z, %fill_shifted, %fill_at;\n",
-      "  .reg .pred %fill_more, %fill_tagged;\n  setp.eq.u32 %fill_tagged, ", pattern, ", ",
-      static_cast<std::uint32_t>(DataPattern::kTagged), ";\n  mov.u32 %fill_i, %tid.x;\n", "FILL:\n",
-      "  setp.lt.u32 %fill_more, %fill_i, ", window_bytes / 4, ";\n  @!%fill_more bra FILLED;\n",
-      // Tagged: (2i) | (2i + 1) << 16.
-      "  shl.b32 %fill_word, %fill_i, 1;\n  add.u32 %fill_high, %fill_word, 1;\n",
-      "  shl.b32 %fill_high, %fill_high, 16;\n  or.b32 %fill_word, %fill_word, %fill_high;\n",
-      "  @%fill_tagged bra FILL_STORE;\n",
-      // Random: SplitMix64Output(stream + (i + 1) * gamma), low half.
-      "  cvt.u64.u32 %fill_z, %fill_i;\n  add.u64 %fill_z, %fill_z, 1;\n",
-      "  mul.lo.u64 %fill_z, %fill_z, ", kGoldenGamma, ";\n  add.u64 %fill_z, %fill_z, ", stream, ";\n",
-      "  shr.b64 %fill_shifted, %fill_z, 30;\n  xor.b64 %fill_z, %fill_z, %fill_shifted;\n",
-      "  mul.lo.u64 %fill_z, %fill_z, ", kMix1, ";\n",
-      "  shr.b64 %fill_shifted, %fill_z, 27;\n  xor.b64 %fill_z, %fill_z, %fill_shifted;\n",
-      "  mul.lo.u64 %fill_z, %fill_z, ", kMix2, ";\n",
-      "  shr.b64 %fill_shifted, %fill_z, 31;\n  xor.b64 %fill_z, %fill_z, %fill_shifted;\n",
-      "  cvt.u32.u64 %fill_word, %fill_z;\n", "FILL_STORE:\n",
-      "  mul.wide.u32 %fill_at, %fill_i, 4;\n  add.u64 %fill_at, ", window, ", %fill_at;\n",
-      "  st.u32 [%fill_at], %fill_word;\n  add.u32 %fill_i, %fill_i, 32;\n  bra FILL;\nFILLED:\n  }\n");
+  return absl::StrCat("  {\n  .reg .b32 %fill_i, %fill_word;\n  .reg .b64 %fill_at;\n  .reg .pred %fill_more;\n",
+                      "  mov.u32 %fill_i, %tid.x;\nFILL:\n  setp.lt.u32 %fill_more, %fill_i, ", window_bytes / 4,
+                      ";\n  @!%fill_more bra FILLED;\n", DataWordPtx("%fill_i", pattern, stream, "%fill_word"),
+                      "  mul.wide.u32 %fill_at, %fill_i, 4;\n  add.u64 %fill_at, ", window, ", %fill_at;\n",
+                      "  st.u32 [%fill_at], %fill_word;\n  add.u32 %fill_i, %fill_i, 32;\n  bra FILL;\nFILLED:\n  }\n");
 }
 
 }  // namespace matload

@@ -40,6 +40,13 @@ std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t 
 // FillWindow writes the words of a window whose size is a multiple of 4.
 void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window);
 
+// DataWordPtx is a PTX block, with registers of its own and no branches,
+// that sets the .b32 register `word` to DataWord(pattern, stream, index):
+// `index` is a .u32 register, `pattern` a .u32 register holding a
+// DataPattern, `stream` a .u64 register.
+std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl::string_view stream,
+                        absl::string_view word);
+
 // FillWindowPtx is a PTX block, with registers of its own, in which a warp
 // writes `window_bytes` (a multiple of 128) bytes of the pattern to the
 // generic address in the .b64 register `window`, one word per lane per

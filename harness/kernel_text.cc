@@ -30,7 +30,9 @@ std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_v
                     "  setp.eq.u32 %in_shared, %placement, ", static_cast<std::uint32_t>(DataPlacement::kShared), ";\n",
                     "  selp.b64 %window, %shared_window, %window, %in_shared;\n");
   }
-  absl::StrAppend(&ptx, FillWindowPtx("%window", frame.window_bytes, "%pattern", "%stream"), "  bar.sync 0;\n");
+  if (frame.window_bytes > 0) {
+    absl::StrAppend(&ptx, FillWindowPtx("%window", frame.window_bytes, "%pattern", "%stream"), "  bar.sync 0;\n");
+  }
   return ptx;
 }
 

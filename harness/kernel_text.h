@@ -34,13 +34,13 @@ enum class DataPlacement : std::uint32_t { kGlobal = 0, kShared = 1 };
 // KernelFrame is the per-block geometry of one kernel.
 struct KernelFrame {
   int record_bytes = kRecordHeaderBytes;
-  int window_bytes = 0;          // a multiple of 128
+  int window_bytes = 0;          // a multiple of 128; 0 for none (tcgen05.ld reads Tensor Memory)
   int output_bytes = 0;          // 32 lanes x the destination registers
   bool has_shared_window = true;  // whether the kernel declares the .shared window
 };
 
 // KernelPrologue opens the kernel `entry` for `instruction`'s target and PTX
-// version and fills the window. It leaves, for the family's code:
+// version and fills the window, if it has one. It leaves, for the family's code:
 //   %lane (.b32), %record and %out (.b64 global addresses of this block's
 //   record and output), %window (.b64, the window's generic address) and,
 //   with a shared window, %in_shared (.pred, the placement is shared).

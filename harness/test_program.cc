@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "harness/ldmatrix_program.h"
+#include "harness/tcgen05_program.h"
 #include "harness/wmma_program.h"
 #include "reference/printer.h"
 
@@ -14,10 +15,9 @@ absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::For(const CheckedInstr
   switch (instruction.form().family) {
     case Family::kLdmatrix: return NewLdmatrixProgram(instruction, options);
     case Family::kWmmaLoad: return NewWmmaProgram(instruction, options);
-    case Family::kTcgen05Ld: break;
+    case Family::kTcgen05Ld: return NewTcgen05Program(instruction, options);
   }
-  return absl::UnimplementedError(
-      absl::StrCat(Opcode(instruction), ": tcgen05.ld runs need a Tensor Memory kernel and a Blackwell GPU"));
+  return absl::InternalError("unknown family");
 }
 
 std::string TestProgram::Label() const {

@@ -37,6 +37,12 @@ struct WmmaPointer {
   std::uint32_t stride = 0;
 };
 
+// Tcgen05Address is a tcgen05.ld variant's operand: the load's TMEM column,
+// relative to warp 0's allocation (lane 0, column 0).
+struct Tcgen05Address {
+  std::uint32_t column = 0;
+};
+
 // Variant is one set of run-time inputs for one form.
 struct Variant {
   int index = 0;     // with the seed, the replay key
@@ -44,7 +50,7 @@ struct Variant {
   DataPattern pattern = DataPattern::kRandom;
   std::uint64_t stream = 0;  // DataStream(seed, index)
   DataPlacement placement = DataPlacement::kShared;
-  std::variant<LdmatrixRows, WmmaPointer> operands;
+  std::variant<LdmatrixRows, WmmaPointer, Tcgen05Address> operands;
 };
 
 // ProgramOptions choose how a form is built into a kernel.
@@ -56,9 +62,9 @@ struct ProgramOptions {
 // TestProgram is one form's kernel and model.
 class TestProgram {
  public:
-  // For builds the program of a legal ldmatrix or wmma.load form. A form the
-  // model cannot predict (no known wmma layout on the target) is kNotFound;
-  // a tcgen05.ld form is kUnimplemented (it needs a Tensor Memory kernel).
+  // For builds the program of a legal form. A form the model cannot predict
+  // (no known wmma layout on the target) is kNotFound; a planted bug the
+  // family cannot carry is kInvalidArgument.
   static absl::StatusOr<std::unique_ptr<TestProgram>> For(const CheckedInstruction& instruction,
                                                           const ProgramOptions& options);
   virtual ~TestProgram() = default;

@@ -91,10 +91,43 @@ TEST(TestProgramTest, TransposedBugChangesOnlyTheExpectation) {
 }
 
 TEST(TestProgramTest, FormsTheModelCannotRunSaySo) {
-  const CheckedInstruction tcgen05 = LegalForms(tcgen05::Spec(), *ParseTarget("sm_100a")).front();
-  EXPECT_EQ(TestProgram::For(tcgen05, {}).status().code(), absl::StatusCode::kUnimplemented);
   const CheckedInstruction blackwell_wmma = LegalForms(wmma::Spec(), *ParseTarget("sm_100a")).front();
   EXPECT_EQ(TestProgram::For(blackwell_wmma, {}).status().code(), absl::StatusCode::kNotFound);
+  const CheckedInstruction tcgen05 = LegalForms(tcgen05::Spec(), *ParseTarget("sm_100a")).front();
+  EXPECT_EQ(TestProgram::For(tcgen05, {.shared_address_bits = 64, .bug = PlantedBug::kTransposedExpectation})
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// Every legal tcgen05.ld form of the Tensor Memory targets gets a program
+// whose variants the model predicts, with the output sized for the
+// destinations and .red's redval.
+TEST(TestProgramTest, EveryLegalTcgen05FormsVariantsAreDefinedCases) {
+  size_t programs = 0;
+  size_t legal = 0;
+  for (const char* name : {"sm_100a", "sm_103a"}) {
+    legal += LegalQualifierSets(tcgen05::Spec(), {9, 0}, *ParseTarget(name)).size();
+    for (const CheckedInstruction& instruction : LegalForms(tcgen05::Spec(), *ParseTarget(name))) {
+      std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {});
+      for (const Variant& variant : program->Variants(6, 11, false)) {
+        const Outcome outcome = program->Expect(variant);
+        ASSERT_TRUE(std::holds_alternative<LaneValues>(outcome))
+            << program->Label() << " variant " << variant.index << ": " << std::get<Undefined>(outcome).why;
+        EXPECT_EQ(std::get<LaneValues>(outcome).lanes[0].size() * 4 * kWarpLanes,
+                  static_cast<size_t>(program->frame().output_bytes))
+            << program->Label();
+      }
+      int undefined = 0;
+      for (const Variant& variant : program->Variants(8, 11, true)) {
+        undefined += std::holds_alternative<Undefined>(program->Expect(variant)) ? 1 : 0;
+      }
+      EXPECT_EQ(undefined, 2) << program->Label();
+      ++programs;
+    }
+  }
+  EXPECT_EQ(programs, legal);
+  EXPECT_GT(programs, 0u);
 }
 
 TEST(TestProgramTest, SharedWmmaLabelsNameTheAddressWidth) {
