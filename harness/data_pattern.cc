@@ -1,5 +1,7 @@
 #include "harness/data_pattern.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
@@ -43,7 +45,13 @@ std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t 
 }
 
 void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window) {
-  for (size_t i = 0; i + 4 <= window.size(); i += 4) {
+  FillWindowRange(pattern, stream, window, 0, window.size());
+}
+
+void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window, std::uint64_t first,
+                     std::uint64_t length) {
+  const std::uint64_t end = std::min<std::uint64_t>(window.size() / 4 * 4, first + length);
+  for (std::uint64_t i = first / 4 * 4; i < end; i += 4) {
     const std::uint32_t word = DataWord(pattern, stream, static_cast<std::uint32_t>(i / 4));
     for (int b = 0; b < 4; ++b) window[i + b] = static_cast<std::uint8_t>(word >> (8 * b));
   }

@@ -40,6 +40,12 @@ std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t 
 // FillWindow writes the words of a window whose size is a multiple of 4.
 void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window);
 
+// FillWindowRange writes only the window's words that overlap bytes
+// [first, first + length), clipped to the window: all a prediction needs
+// of a window it reads a little of.
+void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window, std::uint64_t first,
+                     std::uint64_t length);
+
 // DataWordPtx is a PTX block, with registers of its own and no branches,
 // that sets the .b32 register `word` to DataWord(pattern, stream, index):
 // `index` is a .u32 register, `pattern` a .u32 register holding a

@@ -23,6 +23,16 @@ TEST(DataPatternTest, TaggedWordsHoldTheirOwn16BitIndex) {
   EXPECT_EQ(window, expected);
 }
 
+// A range fills exactly the words it overlaps, with the whole window's values.
+TEST(DataPatternTest, RangesFillTheWordsTheyOverlap) {
+  std::vector<std::uint8_t> whole(32), part(32, 0xEE);
+  FillWindow(DataPattern::kRandom, 9, absl::MakeSpan(whole));
+  FillWindowRange(DataPattern::kRandom, 9, absl::MakeSpan(part), 6, 5);  // bytes 6..10: words 1 and 2
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(part[i], i >= 4 && i < 12 ? whole[i] : 0xEE) << i;
+  FillWindowRange(DataPattern::kRandom, 9, absl::MakeSpan(part), 30, 100);  // clipped at the end
+  EXPECT_EQ(part[28], whole[28]);
+}
+
 TEST(DataPatternTest, VariantsGetDistinctStreams) {
   EXPECT_NE(DataStream(7, 0), DataStream(7, 1));
   EXPECT_NE(DataStream(7, 0), DataStream(8, 0));

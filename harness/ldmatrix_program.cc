@@ -104,9 +104,13 @@ class LdmatrixProgram : public TestProgram {
   }
 
   Outcome Expect(const Variant& variant) const override {
+    // Only the rows the lanes name are read.
+    const std::vector<std::uint64_t>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
     std::vector<std::uint8_t> window(frame().window_bytes);
-    FillWindow(variant.pattern, variant.stream, absl::MakeSpan(window));
-    return ExecuteLdmatrix(expected_form_, expected_layout_, window, std::get<LdmatrixRows>(variant.operands).offsets);
+    for (std::uint64_t offset : offsets) {
+      FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(window), offset, ldmatrix::kRowBytes);
+    }
+    return ExecuteLdmatrix(expected_form_, expected_layout_, window, offsets);
   }
 
   std::string WordSource(int lane, int word) const override {

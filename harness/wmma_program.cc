@@ -91,8 +91,10 @@ class WmmaProgram : public TestProgram {
 
   Outcome Expect(const Variant& variant) const override {
     const WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
+    // Only the matrix's extent from p is read.
     std::vector<std::uint8_t> window(frame().window_bytes);
-    FillWindow(variant.pattern, variant.stream, absl::MakeSpan(window));
+    FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(window), pointer.offset,
+                    WmmaExtentBytes(instruction().form().qualifiers, pointer.stride));
     MemoryImage memory;
     const StateSpace named = instruction().signature().state_space;
     std::uint64_t address = memory.global_base + pointer.offset;

@@ -1,0 +1,71 @@
+// The host side of `matload conform`, per checked execution, side by side in
+// one run on one core: generating a variant, predicting it (the window's
+// data, then the model) and judging a block's output bit for bit. The GPU
+// runs thousands of variants per launch, so this host work bounds the
+// end-to-end checked executions per second (reports/conform/).
+#include "benchmark/benchmark.h"
+#include "harness/case_judge.h"
+#include "harness/test_program.h"
+#include "reference/enumerate.h"
+#include "reference/ldmatrix_table.h"
+#include "reference/wmma_load_table.h"
+
+namespace matload {
+namespace {
+
+// ProgramFor is the program of the first legal sm_90 form of `spec` that
+// spells `opcode`.
+std::unique_ptr<TestProgram> ProgramFor(const FamilySpec& spec, absl::string_view opcode) {
+  for (const QualifierSet& qualifiers : LegalQualifierSets(spec, {9, 0}, Target{90})) {
+    std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, {9, 0}, Target{90});
+    if (instruction.has_value() && Opcode(*instruction) == opcode) return *TestProgram::For(*instruction, {});
+  }
+  return nullptr;
+}
+
+std::unique_ptr<TestProgram> Ldmatrix() { return ProgramFor(ldmatrix::Spec(), "ldmatrix.sync.aligned.m8n8.x4.shared.b16"); }
+std::unique_ptr<TestProgram> Wmma() {
+  return ProgramFor(wmma::Spec(), "wmma.load.a.sync.aligned.row.m16n16k16.global.f16");
+}
+
+// Variants: generating 256 variants (ldmatrix's generator checks each with
+// the model), per variant.
+void Variants(benchmark::State& state, const TestProgram& program) {
+  std::uint64_t seed = 1;
+  for (auto _ : state) benchmark::DoNotOptimize(program.Variants(256, seed++, false));
+  state.SetItemsProcessed(state.iterations() * 256);
+}
+
+// Expect: the model's prediction of one variant, data generation included.
+void Expect(benchmark::State& state, const TestProgram& program) {
+  const std::vector<Variant> variants = program.Variants(256, 1, false);
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(program.Expect(variants[i++ % variants.size()]));
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Judge: one block's output compared word for word with the prediction.
+void Judge(benchmark::State& state, const TestProgram& program) {
+  const Outcome expected = program.Expect(program.Variants(2, 1, false)[1]);
+  const std::vector<std::uint8_t> output = ExpectedBytes(std::get<LaneValues>(expected));
+  for (auto _ : state) benchmark::DoNotOptimize(JudgeOutput(expected, output));
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_LdmatrixVariants(benchmark::State& state) { Variants(state, *Ldmatrix()); }
+void BM_LdmatrixExpect(benchmark::State& state) { Expect(state, *Ldmatrix()); }
+void BM_LdmatrixJudge(benchmark::State& state) { Judge(state, *Ldmatrix()); }
+void BM_WmmaVariants(benchmark::State& state) { Variants(state, *Wmma()); }
+void BM_WmmaExpect(benchmark::State& state) { Expect(state, *Wmma()); }
+void BM_WmmaJudge(benchmark::State& state) { Judge(state, *Wmma()); }
+BENCHMARK(BM_LdmatrixVariants);
+BENCHMARK(BM_LdmatrixExpect);
+BENCHMARK(BM_LdmatrixJudge);
+BENCHMARK(BM_WmmaVariants);
+BENCHMARK(BM_WmmaExpect);
+BENCHMARK(BM_WmmaJudge);
+
+}  // namespace
+}  // namespace matload
+
+BENCHMARK_MAIN();
