@@ -67,7 +67,7 @@ std::string BundleSignature(const BundleCase& bundle_case) {
       values != nullptr && bundle_case.verdict.kind == CaseClass::kMismatch) {
     return absl::StrCat(family, "/", kind, "/", MismatchPattern(bundle_case.verdict, *values));
   }
-  // Faults and rejections: the error's first line, without addresses.
+  // Faults, rejections and the rest: the error's first line.
   std::string error = bundle_case.verdict.detail.substr(0, bundle_case.verdict.detail.find('\n'));
   return absl::StrCat(family, "/", kind, "/", error);
 }

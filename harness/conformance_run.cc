@@ -30,7 +30,7 @@
 namespace matload {
 namespace {
 
-// kItemsPerWorkerRound bounds the launches one RunIsolated call makes, so
+// kItemsPerRound bounds the launches one RunIsolated call makes, so
 // that results reach the run directory as the run goes.
 constexpr int kItemsPerRound = 32;
 
@@ -57,48 +57,6 @@ struct Prediction {
   bool confirmed = false;  // the first faulted as predicted
 };
 
-// RunLaunch runs in a worker and returns the raw output of every block.
-absl::StatusOr<std::string> RunLaunch(const TestProgram& program, const std::vector<Variant>& variants,
-                                      const Launch& launch, int ordinal) {
-  absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
-  if (!jit.ok()) return jit.status();
-  std::vector<const Variant*> blocks;
-  for (int index : launch.variants) blocks.push_back(&variants[index]);
-  absl::StatusOr<std::vector<std::uint8_t>> output = LaunchProgram(**jit, program, blocks, launch.path);
-  if (!output.ok()) return output.status();
-  return std::string(output->begin(), output->end());
-}
-
-// DeviceProbe is what a worker reports of the device.
-struct DeviceProbe {
-  int sm = 0;
-  std::string toolchain;  // "driver JIT CUDA 13.0; ...", as the registry names toolchains
-  std::string identity;   // "NVIDIA H100 80GB HBM3, GPU-..., driver JIT CUDA 13.0; ..."
-};
-
-absl::StatusOr<DeviceProbe> Probe(int ordinal, std::chrono::milliseconds timeout) {
-  absl::StatusOr<std::vector<ItemResult>> probe = RunIsolated(
-      1,
-      [ordinal](int) -> absl::StatusOr<std::string> {
-        absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
-        if (!jit.ok()) return jit.status();
-        const DeviceInfo& device = (*jit)->device();
-        return absl::StrCat(device.compute_major * 10 + device.compute_minor, "\t", (*jit)->Tool(), " ",
-                            (*jit)->Version(), "\t", device.name, ", ", device.uuid, ", ", (*jit)->Tool(), " ",
-                            (*jit)->Version());
-      },
-      timeout);
-  if (!probe.ok()) return probe.status();
-  if ((*probe)[0].kind != ItemResult::Kind::kDone) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("no GPU to run on (", (*probe)[0].output, "); `matload support` is the compile-only sweep"));
-  }
-  const std::vector<std::string> fields = absl::StrSplit((*probe)[0].output, absl::MaxSplits('\t', 2));
-  DeviceProbe result{.sm = 0, .toolchain = fields[1], .identity = fields[2]};
-  if (!absl::SimpleAtoi(fields[0], &result.sm)) return absl::InternalError("the device probe spoke nonsense");
-  return result;
-}
-
 // Run holds one conformance run's state in the parent.
 class Run {
  public:
@@ -107,7 +65,9 @@ class Run {
       : options_(options), progress_(progress), device_(std::move(device)), registry_(std::move(registry)),
         bundles_((std::filesystem::path(options.run_directory) / "bundles").string()) {
     result_.identity = device_.identity;
-    result_.target = Target{device_.sm};
+    result_.target = device_.target;
+    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+    ptxas_toolchain_ = ptxas.ok() ? absl::StrCat("ptxas ", ptxas->Version()) : "ptxas (unavailable)";
   }
 
   absl::Status Execute() {
@@ -131,7 +91,7 @@ class Run {
         Prediction prediction{static_cast<int>(program), path, "", {}, false};
         for (size_t v = 0; v < variants_[program].size(); ++v) {
           const Variant& variant = variants_[program][v];
-          if (std::holds_alternative<Undefined>(programs_[program]->Expect(variant))) {
+          if (std::holds_alternative<Undefined>(expected_[program][v])) {
             undefined.variants.push_back(static_cast<int>(v));
             continue;
           }
@@ -152,7 +112,7 @@ class Run {
         if (!prediction.entry.empty()) predictions_.push_back(std::move(prediction));
       }
     }
-    result_.programs = launches.size();
+    result_.launches = launches.size();
     const absl::Time start = absl::Now();
     if (absl::Status status = RunRounds(launches, /*attributing=*/false, "forms"); !status.ok()) return status;
     if (absl::Status status = RunRounds(confirmations, /*attributing=*/true, "registry confirmations"); !status.ok()) {
@@ -160,11 +120,9 @@ class Run {
     }
     std::vector<Launch> unconfirmed;
     for (const Prediction& prediction : predictions_) {
-      const TestProgram& program = *programs_[prediction.program];
       for (int v : prediction.rest) {
         if (!prediction.confirmed) continue;
-        if (absl::Status status = RecordUnrunKnownFault(program, variants_[prediction.program][v], prediction.path,
-                                                        prediction.entry);
+        if (absl::Status status = RecordUnrunKnownFault(prediction.program, v, prediction.path, prediction.entry);
             !status.ok()) {
           return status;
         }
@@ -219,6 +177,8 @@ class Run {
           }
           if (filter.has_value() && !std::regex_search((*program)->Label(), *filter)) continue;
           variants_.push_back((*program)->Variants(options_.variants, options_.seed, options_.undefined));
+          expected_.emplace_back();
+          for (const Variant& variant : variants_.back()) expected_.back().push_back((*program)->Expect(variant));
           programs_.push_back(*std::move(program));
         }
       }
@@ -243,7 +203,9 @@ class Run {
         static_cast<int>(round.size()),
         [&](int item) {
           const Launch& launch = round[item];
-          return RunLaunch(*programs_[launch.program], variants_[launch.program], launch, options_.device);
+          std::vector<const Variant*> blocks;
+          for (int index : launch.variants) blocks.push_back(&variants_[launch.program][index]);
+          return LaunchProgram(options_.device, *programs_[launch.program], blocks, launch.path);
         },
         options_.timeout);
     if (!results.ok()) return results.status();
@@ -268,7 +230,7 @@ class Run {
                              .seed = options_.seed,
                              .compile_path = std::string(CompilePathName(launch.path)),
                              .identity = device_.identity};
-      bundle_case.expected = program.Expect(variant);
+      bundle_case.expected = expected_[launch.program][launch.variants[block]];
       switch (ran.kind) {
         case ItemResult::Kind::kDone: {
           const size_t bytes = program.frame().output_bytes;
@@ -318,20 +280,17 @@ class Run {
 
   // Toolchain names a compile path's compiler as the discrepancy registry
   // does: "driver JIT CUDA 13.0; ..." or "ptxas 13.0.88".
-  std::string Toolchain(CompilePath path) const {
-    if (path == CompilePath::kDriverJit) return device_.toolchain;
-    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
-    return ptxas.ok() ? absl::StrCat("ptxas ", ptxas->Version()) : "ptxas (unavailable)";
+  const std::string& Toolchain(CompilePath path) const {
+    return path == CompilePath::kDriverJit ? device_.toolchain : ptxas_toolchain_;
   }
 
-  absl::Status RecordUnrunKnownFault(const TestProgram& program, const Variant& variant, CompilePath path,
-                                     const std::string& id) {
-    BundleCase bundle_case{.program = &program,
-                           .variant = variant,
+  absl::Status RecordUnrunKnownFault(int program, int variant, CompilePath path, const std::string& id) {
+    BundleCase bundle_case{.program = programs_[program].get(),
+                           .variant = variants_[program][variant],
                            .seed = options_.seed,
                            .compile_path = std::string(CompilePathName(path)),
                            .identity = device_.identity};
-    bundle_case.expected = program.Expect(variant);
+    bundle_case.expected = expected_[program][variant];
     bundle_case.verdict = {CaseClass::kKnownFault, {}, absl::StrCat(id, ": not run, the registry predicts this fault")};
     return Record(bundle_case);
   }
@@ -426,11 +385,13 @@ class Run {
   const ConformanceOptions& options_;
   const ConformanceProgress& progress_;
   DeviceProbe device_;
+  std::string ptxas_toolchain_;  // the cubin path's compiler, as the registry names it
   DiscrepancyRegistry registry_;
   BundleWriter bundles_;
   std::ofstream results_;
   std::vector<std::unique_ptr<TestProgram>> programs_;
   std::vector<std::vector<Variant>> variants_;
+  std::vector<std::vector<Outcome>> expected_;  // the model's prediction of each variant, made once
   std::vector<Launch> one_by_one_;  // launches to run variant by variant
   std::vector<Prediction> predictions_;
   ConformanceResult result_;
@@ -445,7 +406,7 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
   if (options.paths.empty()) return absl::InvalidArgumentError("a run needs a compile path");
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   if (!registry.ok()) return registry.status();
-  absl::StatusOr<DeviceProbe> device = Probe(options.device, options.timeout);
+  absl::StatusOr<DeviceProbe> device = ProbeDevice(options.device, options.timeout);
   if (!device.ok()) return device.status();
   Run run(options, progress, *std::move(device), *std::move(registry));
   if (absl::Status status = run.Execute(); !status.ok()) return status;
@@ -499,7 +460,7 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
                   " distinct bundles; near-miss forms the JIT accepts that the registry explains: ",
                   result.illegal_explained, ".\n",
                   absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included).\n",
-                                  result.device_seconds, result.programs));
+                                  result.device_seconds, result.launches));
   if (!result.registry_misses.empty()) {
     absl::StrAppend(&text, "\nRegistry entries that predicted a fault which did not happen (findings):\n");
     for (const std::string& line : result.registry_misses) absl::StrAppend(&text, "- ", line, "\n");

@@ -43,7 +43,7 @@ struct ConformanceOptions {
 struct ConformanceResult {
   std::string identity;  // GPU, UUID, driver
   Target target;
-  size_t programs = 0;   // form x address width x compile path
+  size_t launches = 0;   // batched launches of the first round: form x address width x compile path, + undefined
   std::map<std::string, std::map<CaseClass, size_t>> counts;  // by family, then class
   size_t words_compared = 0;
   size_t findings = 0;

@@ -29,14 +29,11 @@ absl::string_view RowGeneratorName(RowGenerator generator) {
   return "";
 }
 
-// Draw returns a number in [0, bound) from a generator whose output the
-// standard fixes, so that a variant replays the same everywhere.
-std::uint64_t Draw(std::mt19937_64& random, std::uint64_t bound) { return random() % bound; }
 
 // RowOffsets draws each lane's row byte offset.
 std::vector<std::uint64_t> RowOffsets(RowGenerator generator, std::mt19937_64& random) {
   std::vector<std::uint64_t> rows(kWarpLanes);
-  const std::uint64_t base = Draw(random, kWindowRows - kWarpLanes);
+  const std::uint64_t base = DrawBelow(random, kWindowRows - kWarpLanes);
   switch (generator) {
     case RowGenerator::kContiguous:
       for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + lane;
@@ -45,20 +42,20 @@ std::vector<std::uint64_t> RowOffsets(RowGenerator generator, std::mt19937_64& r
       for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + kWarpLanes - 1 - lane;
       break;
     case RowGenerator::kRepeated:
-      for (std::uint64_t& row : rows) row = base + Draw(random, 4);
+      for (std::uint64_t& row : rows) row = base + DrawBelow(random, 4);
       break;
     case RowGenerator::kScattered:
     case RowGenerator::kMisaligned: {
       std::vector<std::uint64_t> all(kWindowRows);
       for (int i = 0; i < kWindowRows; ++i) all[i] = i;
-      for (int lane = 0; lane < kWarpLanes; ++lane) std::swap(all[lane], all[lane + Draw(random, kWindowRows - lane)]);
+      for (int lane = 0; lane < kWarpLanes; ++lane) std::swap(all[lane], all[lane + DrawBelow(random, kWindowRows - lane)]);
       for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = all[lane];
       break;
     }
   }
   std::vector<std::uint64_t> offsets(kWarpLanes);
   for (int lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = rows[lane] * ldmatrix::kRowBytes;
-  if (generator == RowGenerator::kMisaligned) offsets[Draw(random, 8)] += 4 * (1 + Draw(random, 3));
+  if (generator == RowGenerator::kMisaligned) offsets[DrawBelow(random, 8)] += 4 * (1 + DrawBelow(random, 3));
   return offsets;
 }
 

@@ -4,6 +4,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "harness/isolated_runner.h"
 #include "harness/ptxas.h"
 
 namespace matload {
@@ -40,8 +43,35 @@ absl::StatusOr<DriverJit*> WorkerJit(int ordinal) {
   return jit->value().get();
 }
 
-absl::StatusOr<std::vector<std::uint8_t>> LaunchProgram(const DriverJit& jit, const TestProgram& program,
-                                                        absl::Span<const Variant* const> variants, CompilePath path) {
+absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout) {
+  absl::StatusOr<std::vector<ItemResult>> probe = RunIsolated(
+      1,
+      [ordinal](int) -> absl::StatusOr<std::string> {
+        absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
+        if (!jit.ok()) return jit.status();
+        const DeviceInfo& device = (*jit)->device();
+        const std::string toolchain = absl::StrCat((*jit)->Tool(), " ", (*jit)->Version());
+        return absl::StrCat(device.compute_major * 10 + device.compute_minor, "\t", toolchain, "\t", device.name, ", ",
+                            device.uuid, ", ", toolchain);
+      },
+      timeout);
+  if (!probe.ok()) return probe.status();
+  if ((*probe)[0].kind != ItemResult::Kind::kDone) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no GPU to run on (", (*probe)[0].output, "); `matload support` is the compile-only sweep"));
+  }
+  const std::vector<std::string> fields = absl::StrSplit((*probe)[0].output, absl::MaxSplits('\t', 2));
+  int sm = 0;
+  if (fields.size() != 3 || !absl::SimpleAtoi(fields[0], &sm)) {
+    return absl::InternalError(absl::StrCat("the device probe said '", (*probe)[0].output, "'"));
+  }
+  return DeviceProbe{.target = Target{sm}, .toolchain = fields[1], .identity = fields[2]};
+}
+
+absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& program,
+                                          absl::Span<const Variant* const> variants, CompilePath path) {
+  absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
+  if (!jit.ok()) return jit.status();
   absl::StatusOr<std::string> image = Image(program, path);
   if (!image.ok()) return image.status();
   DriverJit::KernelLaunch launch{.entry = program.entry(),
@@ -54,7 +84,9 @@ absl::StatusOr<std::vector<std::uint8_t>> LaunchProgram(const DriverJit& jit, co
     const std::vector<std::uint8_t> record = program.Record(*variant);
     launch.inputs[0].insert(launch.inputs[0].end(), record.begin(), record.end());
   }
-  return jit.Launch(*image, launch);
+  absl::StatusOr<std::vector<std::uint8_t>> output = (*jit)->Launch(*image, launch);
+  if (!output.ok()) return output.status();
+  return std::string(output->begin(), output->end());
 }
 
 }  // namespace matload

@@ -1,9 +1,10 @@
 // ProgramLaunch: run a TestProgram's variants on the GPU, one block each, in
-// one launch, through either compile path. Only worker processes call it
+// one launch, through either compile path. Only worker processes launch
 // (isolated_runner.h): a fault leaves the CUDA context unusable.
 #ifndef MATLOAD_HARNESS_PROGRAM_LAUNCH_H_
 #define MATLOAD_HARNESS_PROGRAM_LAUNCH_H_
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,11 +30,25 @@ absl::StatusOr<CompilePath> ParseCompilePath(absl::string_view name);
 // first use and kept: the calling process must be a worker.
 absl::StatusOr<DriverJit*> WorkerJit(int ordinal);
 
-// LaunchProgram runs `variants` (block i runs variants[i]) and returns the
-// output of every block, block after block. A module the compiler rejects
-// is kFailedPrecondition; a fault is kAborted (cuda_driver.h).
-absl::StatusOr<std::vector<std::uint8_t>> LaunchProgram(const DriverJit& jit, const TestProgram& program,
-                                                        absl::Span<const Variant* const> variants, CompilePath path);
+// DeviceProbe is what a worker reports of device `ordinal`.
+struct DeviceProbe {
+  Target target;          // the device's own architecture (sm_90 on an H100)
+  std::string toolchain;  // "driver JIT CUDA 13.0; ...", as the registry names toolchains
+  std::string identity;   // "NVIDIA H100 80GB HBM3, GPU-..., driver JIT CUDA 13.0; ..."
+};
+
+// ProbeDevice asks a worker process about device `ordinal`, so that the
+// calling process never initialises CUDA. With no usable GPU it is
+// kFailedPrecondition, saying why.
+absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout);
+
+// LaunchProgram runs in a worker: it runs `variants` (block i runs
+// variants[i]) on device `ordinal` and returns the output of every block,
+// block after block, as the bytes of a string (what a worker reports). A
+// module the compiler rejects is kFailedPrecondition; a fault is kAborted
+// (cuda_driver.h).
+absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& program,
+                                          absl::Span<const Variant* const> variants, CompilePath path);
 
 }  // namespace matload
 

@@ -36,7 +36,7 @@ std::vector<MatrixForm> MatrixForms(PtxVersion ptx) {
         const OperandSignature signature = *spec->Signature(qualifiers);
         RawInstruction raw = ToRaw(Form{spec->family, std::nullopt, qualifiers,
                                         StandardOperands(signature, OperandStyles(signature)[0])});
-        std::string opcode = absl::StrJoin(raw.opcode, ".");
+        std::string opcode = PrintOpcode(spec->family, qualifiers);
         forms.try_emplace(opcode, MatrixForm{spec->MnemonicText(), opcode, std::move(raw)});
       }
     }

@@ -35,13 +35,13 @@ class Tcgen05Program : public TestProgram {
       std::uint32_t& column = std::get<Tcgen05Address>(variant.operands).column;
       if (past_the_end) {
         // At or just past the last column: every access runs off the end.
-        column = static_cast<std::uint32_t>(kTmemColumns + random() % 4);
+        column = static_cast<std::uint32_t>(kTmemColumns + DrawBelow(random, 4));
         variant.kind = "column-past-the-end";
       }
       // Redraw until the access fits; a wide one that fits at no drawn
       // column falls back to column 0.
       for (int attempt = 0; index > 0 && !past_the_end; ++attempt) {
-        column = attempt < 64 ? static_cast<std::uint32_t>(random() % kTmemColumns) : 0;
+        column = attempt < 64 ? static_cast<std::uint32_t>(DrawBelow(random, kTmemColumns)) : 0;
         if (std::holds_alternative<LaneValues>(Expect(variant)) || attempt == 64) break;
       }
       variants.push_back(std::move(variant));

@@ -2,7 +2,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "harness/ldmatrix_program.h"
 #include "harness/tcgen05_program.h"
 #include "harness/wmma_program.h"
@@ -34,9 +33,10 @@ std::vector<std::uint8_t> TestProgram::Record(const Variant& variant) const {
   return record;
 }
 
+std::uint64_t DrawBelow(std::mt19937_64& random, std::uint64_t bound) { return random() % bound; }
+
 std::string Opcode(const CheckedInstruction& instruction) {
-  const Form& form = instruction.form();
-  return std::string(absl::StripSuffix(PrintRaw(ToRaw(Form{form.family, std::nullopt, form.qualifiers, {}})), ";"));
+  return PrintOpcode(instruction.form().family, instruction.form().qualifiers);
 }
 
 }  // namespace matload

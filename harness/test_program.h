@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <variant>
 #include <vector>
@@ -111,6 +112,11 @@ class TestProgram {
   std::string kernel_;
   std::string entry_;
 };
+
+// DrawBelow is a number in [0, bound) from `random`, whose output sequence
+// the standard fixes (unlike the distributions'), so that a variant's
+// operands replay the same with every standard library.
+std::uint64_t DrawBelow(std::mt19937_64& random, std::uint64_t bound);
 
 // Opcode spells a form's qualifiers canonically, without operands:
 // "ldmatrix.sync.aligned.m8n8.x4.shared.b16".

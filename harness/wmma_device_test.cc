@@ -14,7 +14,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/isolated_runner.h"
@@ -30,15 +29,6 @@ namespace {
 constexpr int kVariants = 64;
 constexpr int kFewestVariants = 16;
 constexpr std::uint64_t kSeed = 20261122;
-
-std::uint64_t ReadBits(absl::Span<const std::uint8_t> bytes, std::uint64_t offset, int bits) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < bits; ++i) {
-    const std::uint64_t at = offset + i;
-    value |= static_cast<std::uint64_t>((bytes[at / 8] >> (at % 8)) & 1) << i;
-  }
-  return value;
-}
 
 // Group is the layout-determining part of a form: matrix, shape and type.
 std::string GroupOf(const CheckedInstruction& instruction) {
@@ -61,7 +51,7 @@ absl::flat_hash_map<std::vector<std::uint64_t>, MatrixCoord> Signatures(const Te
     const WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
     for (int r = 0; r < dims.row; ++r) {
       for (int c = 0; c < dims.col; ++c) {
-        values[r * dims.col + c].push_back(ReadBits(
+        values[r * dims.col + c].push_back(ReadPackedBits(
             window, 8 * pointer.offset + WmmaElementOffsetBits(qualifiers, {r, c}, pointer.stride), bits));
       }
     }
@@ -76,23 +66,14 @@ absl::flat_hash_map<std::vector<std::uint64_t>, MatrixCoord> Signatures(const Te
 
 TEST(WmmaDeviceTest, MeasuredLayoutsAreLinearCoverTheMatrixAndMatchTheModel) {
   // The device's target, asked of a worker: this process never initialises CUDA.
-  absl::StatusOr<std::vector<ItemResult>> probe = RunIsolated(
-      1,
-      [](int) -> absl::StatusOr<std::string> {
-        absl::StatusOr<DriverJit*> jit = WorkerJit(0);
-        if (!jit.ok()) return jit.status();
-        const DeviceInfo& device = (*jit)->device();
-        return absl::StrCat(device.compute_major * 10 + device.compute_minor, "\t", (*jit)->Tool(), " ",
-                            (*jit)->Version(), "\t", device.name, ", ", device.uuid, ", ", (*jit)->Tool(), " ",
-                            (*jit)->Version());
-      },
-      std::chrono::seconds(60));
-  ASSERT_TRUE(probe.ok()) << probe.status();
-  if ((*probe)[0].kind != ItemResult::Kind::kDone) GTEST_SKIP() << "needs a GPU: " << (*probe)[0].output;
-  const std::vector<std::string> fields = absl::StrSplit((*probe)[0].output, absl::MaxSplits('\t', 2));
-  const Target target{std::stoi(fields[0])};
-  const std::string toolchain = fields[1];
-  const std::string identity = fields[2];
+  absl::StatusOr<DeviceProbe> device = ProbeDevice(0, std::chrono::seconds(60));
+  if (device.status().code() == absl::StatusCode::kFailedPrecondition) {
+    GTEST_SKIP() << "needs a GPU: " << device.status().message();
+  }
+  ASSERT_TRUE(device.ok()) << device.status();
+  const Target target = device->target;
+  const std::string& toolchain = device->toolchain;
+  const std::string& identity = device->identity;
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   ASSERT_TRUE(registry.ok()) << registry.status();
 
@@ -122,15 +103,10 @@ TEST(WmmaDeviceTest, MeasuredLayoutsAreLinearCoverTheMatrixAndMatchTheModel) {
   }
   absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
       static_cast<int>(programs.size()),
-      [&](int item) -> absl::StatusOr<std::string> {
-        absl::StatusOr<DriverJit*> jit = WorkerJit(0);
-        if (!jit.ok()) return jit.status();
+      [&](int item) {
         std::vector<const Variant*> blocks;
         for (const Variant& variant : variants[item]) blocks.push_back(&variant);
-        absl::StatusOr<std::vector<std::uint8_t>> output =
-            LaunchProgram(**jit, *programs[item], blocks, CompilePath::kDriverJit);
-        if (!output.ok()) return output.status();
-        return std::string(output->begin(), output->end());
+        return LaunchProgram(0, *programs[item], blocks, CompilePath::kDriverJit);
       },
       std::chrono::seconds(60));
   ASSERT_TRUE(results.ok()) << results.status();
@@ -164,7 +140,7 @@ TEST(WmmaDeviceTest, MeasuredLayoutsAreLinearCoverTheMatrixAndMatchTheModel) {
           const absl::Span<const std::uint8_t> block(
               reinterpret_cast<const std::uint8_t*>(result.output.data()) + v * program.frame().output_bytes,
               program.frame().output_bytes);
-          signature.push_back(ReadBits(block, 8 * (lane * lane_bytes) + static_cast<std::uint64_t>(x) * bits, bits));
+          signature.push_back(ReadPackedBits(block, 8 * (lane * lane_bytes) + static_cast<std::uint64_t>(x) * bits, bits));
         }
         const auto found = signatures.find(signature);
         if (found != signatures.end()) measured[lane * elements + x] = found->second;

@@ -29,7 +29,6 @@ absl::string_view PointerGeneratorName(PointerGenerator generator) {
   return "";
 }
 
-std::uint64_t Draw(std::mt19937_64& random, std::uint64_t bound) { return random() % bound; }
 
 class WmmaProgram : public TestProgram {
  public:
@@ -70,7 +69,7 @@ class WmmaProgram : public TestProgram {
       WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
       pointer.stride = default_stride;
       if (generator == PointerGenerator::kWideStride) {
-        for (std::uint64_t steps = 1 + Draw(random, 3); steps > 0; --steps) {
+        for (std::uint64_t steps = 1 + DrawBelow(random, 3); steps > 0; --steps) {
           const std::uint32_t wider = WmmaAlignedStrideAbove(qualifiers, instruction().signature(), pointer.stride);
           if (WmmaExtentBytes(qualifiers, wider) > static_cast<std::uint64_t>(frame().window_bytes) / 2) break;
           pointer.stride = wider;
@@ -79,7 +78,7 @@ class WmmaProgram : public TestProgram {
       if (generator == PointerGenerator::kShortStride) pointer.stride = default_stride - 1;
       if (generator != PointerGenerator::kDefault) {
         const std::uint64_t room = frame().window_bytes - WmmaExtentBytes(qualifiers, pointer.stride);
-        pointer.offset = alignment_ * Draw(random, room / alignment_ + 1);
+        pointer.offset = alignment_ * DrawBelow(random, room / alignment_ + 1);
       }
       if (generator == PointerGenerator::kMisalignedPointer) pointer.offset = (pointer.offset | 2) % frame().window_bytes;
       variant.kind = absl::StrCat(variant.placement == DataPlacement::kShared ? "shared" : "global", "-",

@@ -5,6 +5,10 @@
 
 namespace matload {
 
+std::string PrintOpcode(Family family, const QualifierSet& qualifiers) {
+  return absl::StrJoin(ToRaw(Form{family, std::nullopt, qualifiers, {}}).opcode, ".");
+}
+
 std::string PrintRaw(const RawInstruction& instruction) {
   std::string text;
   if (instruction.guard.has_value()) absl::StrAppend(&text, "@", *instruction.guard, " ");

@@ -18,6 +18,11 @@ std::string PrintRaw(const RawInstruction& instruction);
 // Syntax block, operands separated by ", ".
 std::string PrintForm(const Form& form);
 
+// PrintOpcode spells a qualifier set canonically, without operands or
+// guard: "ldmatrix.sync.aligned.m8n8.x4.shared.b16". Reports and the
+// discrepancy registry name forms this way.
+std::string PrintOpcode(Family family, const QualifierSet& qualifiers);
+
 // PrintDeclarations spells declarations one per statement, grouping nothing:
 // ".reg .b32 d0; .reg .b64 addr;".
 std::string PrintDeclarations(const std::vector<Declaration>& declarations);

@@ -16,6 +16,14 @@ TEST(PrinterTest, PrintsCanonicalQualifierOrder) {
   EXPECT_EQ(PrintRaw(snippet->instruction), "ldmatrix.b16.x4.shared.aligned.m8n8.sync {a, b, c, d}, [p+16];");
 }
 
+TEST(PrinterTest, OpcodesAreTheCanonicalQualifiersAlone) {
+  absl::StatusOr<Snippet> snippet = ParseSnippet("ldmatrix.b16.x4.shared.aligned.m8n8.sync {a,b,c,d}, [p+16];");
+  ASSERT_TRUE(snippet.ok());
+  absl::StatusOr<Form> form = DecodeForm(snippet->instruction);
+  ASSERT_TRUE(form.ok()) << form.status();
+  EXPECT_EQ(PrintOpcode(form->family, form->qualifiers), "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+}
+
 TEST(PrinterTest, PrintsTheSpecSpellingOfEachFamily) {
   for (const char* text : {
            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {x0, x1, x2, x3, x4, x5, x6, x7}, [p], 32;",

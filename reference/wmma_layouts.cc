@@ -4,7 +4,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "reference/form.h"
 #include "reference/printer.h"
 
@@ -192,7 +191,7 @@ absl::StatusOr<const WmmaLayoutEntry*> FindWmmaLayout(const QualifierSet& qualif
   }
   return absl::NotFoundError(absl::StrCat(
       "no source or measurement gives the ", target.Name(), " fragment layout of ",
-      absl::StripSuffix(PrintRaw(ToRaw(Form{Family::kWmmaLoad, std::nullopt, qualifiers, {}})), ";"),
+      PrintOpcode(Family::kWmmaLoad, qualifiers),
       "; PTX leaves it unspecified (9.7.14.4.1)"));
 }
 

@@ -12,10 +12,9 @@ namespace {
 
 wmma::Type TypeOf(const QualifierSet& qualifiers) { return static_cast<wmma::Type>(qualifiers.Get(wmma::kType)); }
 
-// ReadBits reads `bits` (1 to 64) bits from `bytes` at bit offset `offset`,
-// least significant first: sub-byte elements fill a byte from bit 0 up
-// (facts.md 2.2, [INFERRED] like every little-endian packing in PTX).
-std::uint64_t ReadBits(absl::Span<const std::uint8_t> bytes, std::uint64_t offset, int bits) {
+}  // namespace
+
+std::uint64_t ReadPackedBits(absl::Span<const std::uint8_t> bytes, std::uint64_t offset, int bits) {
   std::uint64_t value = 0;
   for (int i = 0; i < bits; ++i) {
     const std::uint64_t at = offset + i;
@@ -23,8 +22,6 @@ std::uint64_t ReadBits(absl::Span<const std::uint8_t> bytes, std::uint64_t offse
   }
   return value;
 }
-
-}  // namespace
 
 MatrixCoord WmmaMatrixDims(const QualifierSet& qualifiers) {
   const wmma::Geometry geometry = wmma::ShapeGeometry(static_cast<wmma::Shape>(qualifiers.Get(wmma::kShape)));
@@ -152,7 +149,7 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
   const int bits = fragment.element_bits();
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int x = 0; x < fragment.elements(); ++x) {
-      const std::uint64_t element = ReadBits(bytes, WmmaElementOffsetBits(qualifiers, fragment.Element(lane, x), stride), bits);
+      const std::uint64_t element = ReadPackedBits(bytes, WmmaElementOffsetBits(qualifiers, fragment.Element(lane, x), stride), bits);
       // Fragment bit x*bits of the lane's registers, as 32-bit words.
       for (int i = 0; i < bits; i += 32) {
         const int at = x * bits + i;

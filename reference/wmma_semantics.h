@@ -73,6 +73,12 @@ struct WmmaOperands {
   std::optional<std::uint32_t> stride;
 };
 
+// ReadPackedBits reads `bits` (1 to 64) bits from `bytes` at bit offset
+// `offset`, least significant first: sub-byte elements fill a byte from bit
+// 0 up (facts.md 2.2, [INFERRED] like every little-endian packing in PTX).
+// Fragments in registers, as a kernel stores them, read the same way.
+std::uint64_t ReadPackedBits(absl::Span<const std::uint8_t> bytes, std::uint64_t offset, int bits);
+
 // WmmaMatrixDims is the logical matrix a qualifier set loads: {rows, cols}.
 MatrixCoord WmmaMatrixDims(const QualifierSet& qualifiers);
 

@@ -148,7 +148,7 @@ int RunDevices(const std::vector<std::string>& arguments) {
   absl::StatusOr<std::shared_ptr<CudaDriver>> driver = CudaDriver::Open();
   if (!driver.ok()) {
     std::cout << driver.status().message() << "\n";
-    return 3;
+    return kExitCompileOnly;
   }
   std::cout << "CUDA driver " << (*driver)->version() << "; " << (*driver)->release() << "\n";
   for (const DeviceInfo& device : (*driver)->devices()) {
