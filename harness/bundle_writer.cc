@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "harness/output_files.h"
 #include "harness/reproducer.h"
 #include "nlohmann/json.hpp"
 
@@ -15,20 +15,6 @@ namespace {
 
 // FamilyName is the form's mnemonic: "ldmatrix", "wmma.load", "tcgen05.ld".
 std::string FamilyName(const TestProgram& program) { return program.instruction().spec().MnemonicText(); }
-
-std::string Slug(absl::string_view text) {
-  std::string slug;
-  for (char c : text) slug.push_back(absl::ascii_isalnum(c) ? c : '-');
-  return slug;
-}
-
-absl::Status WriteFile(const std::filesystem::path& path, absl::string_view text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  file.close();
-  if (!file) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
 
 absl::Status WriteBytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   return WriteFile(path, absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "harness/output_files.h"
 #include "harness/ptx_module.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
@@ -78,14 +79,6 @@ std::vector<DisagreementGroup> Group(const SupportSweep& sweep) {
   std::vector<DisagreementGroup> ordered;
   for (auto& [id, group] : groups) ordered.push_back(group);
   return ordered;
-}
-
-absl::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  file.close();
-  if (!file) return absl::DataLossError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
 }
 
 std::string ReproducerCommand(const ReportContext& context, const std::string& target, const std::string& id) {

@@ -1,0 +1,29 @@
+// Output files: whole files written at once, and names that are safe and
+// stable on any file system, for bundles, findings and reports.
+#ifndef MATLOAD_HARNESS_OUTPUT_FILES_H_
+#define MATLOAD_HARNESS_OUTPUT_FILES_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace matload {
+
+// WriteFile replaces `path` with `text`; a write that fails is kDataLoss
+// naming the path, so no caller loses a result silently.
+absl::Status WriteFile(const std::filesystem::path& path, absl::string_view text);
+
+// Slug keeps letters and digits and turns everything else into '-':
+// "wmma.load/mismatch" -> "wmma-load-mismatch".
+std::string Slug(absl::string_view text);
+
+// StableHash is FNV-1a over `text`: the same on every run and machine,
+// unlike absl::Hash, so it can name a directory that parallel jobs agree on.
+std::uint32_t StableHash(absl::string_view text);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_OUTPUT_FILES_H_
