@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Writes the text fuzzer's dictionary and seed corpus from the model itself,
-# so both follow the tables: every qualifier spelling that appears in a legal
-# or near-miss form becomes a dictionary token, and the seeds are the spec's
-# examples plus a spread of legal and near-miss forms.
+# Writes the fuzz dictionary and seed corpora from the model itself, so they
+# follow the tables: every qualifier spelling that appears in a legal or
+# near-miss form becomes a dictionary token; the text target's seeds are the
+# spec's examples plus a spread of legal and near-miss forms, and the fuzz
+# cases the structured targets (legality, reference, device) share are a
+# spread of legal and near-miss forms over the targets.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 matload="$root/build/default/matload"
@@ -17,7 +19,7 @@ rm -f "$corpus"/seed-*
     "$matload" forms --target "$target" --illegal
   done | grep -o '\.[A-Za-z0-9_:]*' | sort -u | sed 's/.*/"&"/'
   printf '"%s"\n' "{" "}" "[" "]" "+" "," ";" ".reg" ".shared" ".global" "@" "%r0" "_"
-} >"$root/fuzz/text_fuzzer.dict"
+} >"$root/fuzz/ptx.dict"
 
 n=0
 grep -v '^#' "$root/corpora/spec_examples.txt" | grep . | while IFS= read -r line; do
@@ -28,3 +30,18 @@ for target in sm_75 sm_90 sm_103a sm_120a; do
   "$matload" forms --target "$target" --illegal | awk 'NR % 211 == 1 && ++n <= 40'
 done | sort -u | awk -v dir="$corpus" '{ printf "%s", $0 > (dir "/seed-form-" NR); close(dir "/seed-form-" NR) }'
 echo "$(ls "$corpus" | wc -l) seeds in $corpus"
+
+cases="$root/corpora/fuzz/cases"
+mkdir -p "$cases"
+rm -f "$cases"/seed-*
+for target in sm_75 sm_80 sm_90 sm_100a sm_103a sm_110a sm_120a; do
+  {
+    "$matload" forms --target "$target" | awk 'NR % 53 == 1 && ++n <= 16'
+    "$matload" forms --target "$target" --illegal | awk 'NR % 331 == 1 && ++n <= 6'
+  } | awk -v dir="$cases" -v target="$target" '{
+    file = dir "/seed-" target "-" NR
+    printf "target %s\nptx 9.0\ndata random 0x%x\n---\n%s\n", target, NR * 7919, $0 > file
+    close(file)
+  }'
+done
+echo "$(ls "$cases" | wc -l) fuzz cases in $cases"
