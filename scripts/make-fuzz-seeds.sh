@@ -35,10 +35,10 @@ cases="$root/corpora/fuzz/cases"
 mkdir -p "$cases"
 rm -f "$cases"/seed-*
 for target in sm_75 sm_80 sm_90 sm_100a sm_103a sm_110a sm_120a; do
-  {
-    "$matload" forms --target "$target" | awk 'NR % 53 == 1 && ++n <= 16'
-    "$matload" forms --target "$target" --illegal | awk 'NR % 331 == 1 && ++n <= 6'
-  } | awk -v dir="$cases" -v target="$target" '{
+  for family in ldmatrix wmma.load tcgen05.ld; do
+    "$matload" forms --target "$target" | awk -v f="$family." 'index($0, f) == 1 && ++seen % 13 == 1 && ++n <= 6'
+    "$matload" forms --target "$target" --illegal | awk -v f="$family." 'index($0, f) == 1 && ++seen % 97 == 1 && ++n <= 2'
+  done | awk -v dir="$cases" -v target="$target" '{
     file = dir "/seed-" target "-" NR
     printf "target %s\nptx 9.0\ndata random 0x%x\n---\n%s\n", target, NR * 7919, $0 > file
     close(file)
