@@ -128,6 +128,10 @@ void FileDisagreement(const Oracle& oracle, const FuzzCase& fuzz_case, const Ver
 }  // namespace
 }  // namespace matload
 
+// LeakSanitizer, which libFuzzer runs, would report what libnvJitLink keeps
+// allocated for the life of the process; that is not ours to fix.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libnvJitLink.so\n"; }
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace matload;
   absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));

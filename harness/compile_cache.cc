@@ -22,6 +22,13 @@ absl::StatusOr<AssembleResult> CompileCache::Assemble(absl::string_view module_t
   return result;
 }
 
+bool CompileCache::Supports(Target target) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [it, inserted] = supported_.try_emplace(target.Name());
+  if (inserted) it->second = compiler_->Supports(target);
+  return it->second;
+}
+
 size_t CompileCache::hits() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return hits_;

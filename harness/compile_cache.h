@@ -28,7 +28,8 @@ class CompileCache : public CompileOracle {
 
   std::string Tool() const override { return compiler_->Tool(); }
   std::string Version() const override { return compiler_->Version(); }
-  bool Supports(Target target) const override { return compiler_->Supports(target); }
+  // Supports asks the compiler once per target.
+  bool Supports(Target target) const override;
   // Assemble answers from the cache, or asks the compiler and keeps what it
   // said. A failure to ask is not kept, so it is retried.
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
@@ -42,6 +43,7 @@ class CompileCache : public CompileOracle {
   size_t capacity_;
   mutable std::mutex mutex_;
   mutable absl::flat_hash_map<std::string, AssembleResult> verdicts_;  // by target name, newline, module text
+  mutable absl::flat_hash_map<std::string, bool> supported_;         // by target name
   mutable size_t hits_ = 0;
   mutable size_t misses_ = 0;
 };

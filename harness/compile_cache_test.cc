@@ -35,6 +35,18 @@ TEST(CompileCacheTest, AnswersARepeatedQuestionWithoutCompiling) {
   EXPECT_EQ(cache.misses(), 3u);
 }
 
+TEST(CompileCacheTest, SupportsIsTheCompilersAnswer) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const CompileCache cache(std::make_unique<Ptxas>(*ptxas), 16);
+  for (int round = 0; round < 2; ++round) {
+    for (const TargetInfo& info : AllTargets()) {
+      EXPECT_EQ(cache.Supports(info.target), ptxas->Supports(info.target)) << info.target.Name();
+    }
+  }
+  EXPECT_TRUE(cache.Supports(Target{90}));
+}
+
 TEST(CompileCacheTest, ForgetsEverythingWhenFull) {
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
   ASSERT_TRUE(ptxas.ok()) << ptxas.status();

@@ -3,12 +3,15 @@
 // fragment". This test re-measures them. For one form of each class, every
 // register type is declared in turn for the operand, and ptxas's verdict
 // must equal RegisterClassAccepts.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "harness/batch_checker.h"
 #include "harness/ptxas.h"
+#include "reference/legality.h"
 #include "reference/parser.h"
 #include "reference/register_class.h"
 
@@ -64,6 +67,50 @@ TEST(RegisterClassVsPtxasTest, EveryClassIsWhatPtxasAccepts) {
     }
     std::cout << probe.target << "\t" << probe.instruction << "\taccepts " << absl::StrJoin(measured, " ") << "\n";
   }
+}
+
+// A destination vector whose registers are declared with two different
+// types: the model's verdict (CombinedVectorType) must be ptxas's, for every
+// ordered pair of 32-bit types, the odd type first and last. A legality fuzz
+// campaign found that ptxas accepts such mixes where it rejects either type
+// alone.
+TEST(RegisterClassVsPtxasTest, MixedDestinationVectorsAreTypedAsPtxasTypesThem) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const char* const kThirtyTwoBitTypes[] = {".b32", ".u32", ".s32", ".f32", ".f16x2"};
+  int accepted = 0;
+  int compared = 0;
+  for (const Probe& probe : kProbes) {
+    const std::string instruction = probe.instruction;
+    const size_t registers = std::count(instruction.begin(), instruction.end(), '$');
+    if (instruction.find("{$") == std::string::npos || registers < 2) continue;
+    const Target target = *ParseTarget(probe.target);
+    std::vector<std::string> texts;
+    for (const char* odd : kThirtyTwoBitTypes) {
+      for (const char* rest : kThirtyTwoBitTypes) {
+        if (std::string(odd) == rest) continue;
+        for (const size_t odd_index : {size_t{0}, registers - 1}) {
+          std::string text = absl::StrCat(probe.declarations, " .reg ", odd, " odd; .reg ", rest, " v<", registers, ">; ");
+          std::string operands = instruction;
+          for (size_t i = 0; i < registers; ++i) {
+            operands.replace(operands.find('$'), 1, i == odd_index ? "odd" : absl::StrCat("v", i));
+          }
+          texts.push_back(text + operands);
+        }
+      }
+    }
+    absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckTexts(*ptxas, texts, {9, 0}, target);
+    ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+    for (size_t i = 0; i < texts.size(); ++i) {
+      ++compared;
+      accepted += (*verdicts)[i].accepted;
+      EXPECT_EQ((*verdicts)[i].accepted, JudgeText(texts[i], {9, 0}, target).legal())
+          << texts[i] << ": " << absl::StrJoin((*verdicts)[i].messages, " | ");
+    }
+  }
+  std::cout << compared << " mixed vectors, " << accepted << " accepted by ptxas\n";
+  EXPECT_GT(accepted, 0);
+  EXPECT_LT(accepted, compared);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "reference/legality.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -70,8 +71,9 @@ class OperandChecker {
     reasons_.push_back({code, ref != nullptr ? *ref : spec_.operands.ref, std::move(message)});
   }
 
-  // CheckRegisterName checks that `name` is a declared register of `cls`.
-  void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role) {
+  // CheckRegisterName checks that `name` is a declared register, and with
+  // `check_type`, one of `cls`.
+  void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role, bool check_type = true) {
     const Declaration* declaration = snippet_.FindDeclaration(name);
     if (declaration == nullptr) {
       if (!snippet_.declarations.empty()) Add(ReasonCode::kUndeclaredName, absl::StrCat("'", name, "' is not declared"));
@@ -82,7 +84,7 @@ class OperandChecker {
                                                  " variable, not a register"));
       return;
     }
-    if (!RegisterClassAccepts(cls, declaration->type)) {
+    if (check_type && !RegisterClassAccepts(cls, declaration->type)) {
       Add(ReasonCode::kRegisterType,
           absl::StrCat(role, " '", name, "' is ", declaration->type, "; it must be ", RegisterClassName(cls)),
           &kRegisterClassRef);
@@ -98,6 +100,32 @@ class OperandChecker {
     CheckRegisterName(reg->name, cls, role);
   }
 
+  // CheckMixedVectorType types a destination vector of 32-bit registers
+  // declared with different types as ptxas does (CombinedVectorType), and
+  // says whether it did; then its elements' own types no longer matter.
+  bool CheckMixedVectorType(const VectorOperand& vector) {
+    std::vector<absl::string_view> types;
+    for (const std::string& element : vector.elements) {
+      const Declaration* declaration = snippet_.FindDeclaration(element);
+      if (declaration == nullptr || declaration->state_space != ".reg") continue;
+      if (!IsThirtyTwoBitType(declaration->type)) return false;
+      if (std::find(types.begin(), types.end(), declaration->type) == types.end()) types.push_back(declaration->type);
+    }
+    if (types.size() < 2) return false;
+    const std::optional<absl::string_view> combined = CombinedVectorType(types);
+    if (!combined.has_value()) {
+      Add(ReasonCode::kRegisterType,
+          absl::StrCat("the destination vector mixes ", absl::StrJoin(types, ", "),
+                       " registers; only .b32 or integer registers mix with other types"),
+          &kRegisterClassRef);
+    } else if (!RegisterClassAccepts(signature_.destination_class, *combined)) {
+      Add(ReasonCode::kRegisterType,
+          absl::StrCat("the destination vector is ", *combined, "; it must be ", RegisterClassName(signature_.destination_class)),
+          &kRegisterClassRef);
+    }
+    return true;
+  }
+
   void CheckDestination(const Operand& operand) {
     const auto* vector = std::get_if<VectorOperand>(&operand);
     if (vector == nullptr) {
@@ -111,13 +139,14 @@ class OperandChecker {
                                                   " registers; this form loads ", signature_.destination_count),
           &signature_.destination_ref);
     }
+    const bool typed_as_a_whole = CheckMixedVectorType(*vector);
     for (const std::string& element : vector->elements) {
       if (element == "_") continue;  // the sink register
       if (!element.empty() && (std::isdigit(static_cast<unsigned char>(element[0])) || element[0] == '-')) {
         Add(ReasonCode::kOperandKind, absl::StrCat("destination element '", element, "' is not a register"));
         continue;
       }
-      CheckRegisterName(element, signature_.destination_class, "destination");
+      CheckRegisterName(element, signature_.destination_class, "destination", !typed_as_a_whole);
     }
   }
 

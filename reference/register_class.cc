@@ -34,6 +34,20 @@ bool RegisterClassAccepts(RegisterClass cls, absl::string_view type) {
   return std::find(types.begin(), types.end(), type) != types.end();
 }
 
+bool IsThirtyTwoBitType(absl::string_view type) {
+  return RegisterClassAccepts(RegisterClass::kAny32, type);
+}
+
+std::optional<absl::string_view> CombinedVectorType(const std::vector<absl::string_view>& types) {
+  const auto integer = [](absl::string_view type) { return type == ".b32" || type == ".u32" || type == ".s32"; };
+  for (absl::string_view a : types) {
+    for (absl::string_view b : types) {
+      if (a != b && a != ".b32" && b != ".b32" && !(integer(a) && integer(b))) return std::nullopt;
+    }
+  }
+  return ".b32";
+}
+
 int RegisterClassBits(RegisterClass cls) { return cls == RegisterClass::kFloat64 ? 64 : 32; }
 
 absl::string_view RegisterClassName(RegisterClass cls) {

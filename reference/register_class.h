@@ -3,6 +3,7 @@
 #define MATLOAD_REFERENCE_REGISTER_CLASS_H_
 
 #include "absl/strings/string_view.h"
+#include <optional>
 #include <vector>
 
 #include "reference/family_spec.h"
@@ -15,6 +16,19 @@ const std::vector<absl::string_view>& RegisterClassTypes(RegisterClass cls);
 
 // RegisterClassAccepts says whether a register declared `type` fits `cls`.
 bool RegisterClassAccepts(RegisterClass cls, absl::string_view type);
+
+// CombinedVectorType is the type ptxas gives a brace vector of 32-bit
+// registers declared with the different types `types`: a mix in which every
+// two types are equal, include .b32, or are both integer types is a .b32
+// vector, which every 32-bit operand accepts; any other mix (.f32 with
+// .f16x2, .f32 with .u32) is nullopt, an error ("Vector with elements of
+// different types are not allowed"). Vectors of 64-bit registers are not
+// combined: ptxas checks each element of those. Measured with ptxas 13.0.88
+// (fuzz finding, reports/fuzz/); the PTX text is silent.
+std::optional<absl::string_view> CombinedVectorType(const std::vector<absl::string_view>& types);
+
+// IsThirtyTwoBitType says whether `type` is a 32-bit register type.
+bool IsThirtyTwoBitType(absl::string_view type);
 
 // RegisterClassBits is the width of every register in `cls`: 64 for the
 // .f64 class, 32 for the others.
