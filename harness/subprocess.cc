@@ -17,6 +17,26 @@
 extern char** environ;
 
 namespace matload {
+namespace {
+
+// Spawn starts argv[0] with `environment` added to this process's own; it
+// returns posix_spawnp's error number.
+int Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
+          const posix_spawn_file_actions_t& actions, pid_t& pid) {
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  std::vector<char*> variables;
+  for (const std::string& variable : environment) variables.push_back(const_cast<char*>(variable.c_str()));
+  for (char** inherited = environ; *inherited != nullptr; ++inherited) variables.push_back(*inherited);
+  variables.push_back(nullptr);
+  return posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), variables.data());
+}
+
+// ExitCode reads a wait status the way ProcessResult reports it.
+int ExitCode(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
+}  // namespace
 
 absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                                          const std::vector<std::string>& environment) {
@@ -36,15 +56,8 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, s
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
 
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-  std::vector<char*> variables;
-  for (const std::string& variable : environment) variables.push_back(const_cast<char*>(variable.c_str()));
-  for (char** inherited = environ; *inherited != nullptr; ++inherited) variables.push_back(*inherited);
-  variables.push_back(nullptr);
   pid_t pid = 0;
-  int spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), variables.data());
+  const int spawn_error = Spawn(argv, environment, actions, pid);
   close(out_pipe[1]);
   close(err_pipe[1]);
   absl::Cleanup close_reads = [&] {
@@ -85,8 +98,43 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, s
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.exit_code = ExitCode(status);
   return result;
+}
+
+absl::StatusOr<BackgroundProcess> BackgroundProcess::Start(const std::vector<std::string>& argv,
+                                                           const std::vector<std::string>& environment,
+                                                           const std::string& log_path) {
+  if (argv.empty()) return absl::InvalidArgumentError("BackgroundProcess needs a program");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  absl::Cleanup destroy_actions = [&actions] { posix_spawn_file_actions_destroy(&actions); };
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  if (const int error = Spawn(argv, environment, actions, pid); error != 0) {
+    return absl::NotFoundError(absl::StrCat("cannot run ", argv[0], ": ", std::strerror(error)));
+  }
+  return BackgroundProcess(pid);
+}
+
+std::optional<int> BackgroundProcess::Poll() {
+  if (exit_code_.has_value()) return exit_code_;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) == pid_) exit_code_ = ExitCode(status);
+  return exit_code_;
+}
+
+int BackgroundProcess::Stop() {
+  if (!Poll().has_value()) {
+    kill(pid_, SIGINT);
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    exit_code_ = ExitCode(status);
+  }
+  return *exit_code_;
 }
 
 }  // namespace matload

@@ -3,6 +3,7 @@
 #define MATLOAD_HARNESS_SUBPROCESS_H_
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,28 @@ struct ProcessResult {
 absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
                                          std::chrono::milliseconds timeout = std::chrono::seconds(120),
                                          const std::vector<std::string>& environment = {});
+
+// BackgroundProcess is a program left running while the caller goes on,
+// its standard output and error appended to a log file the caller reads:
+// a fuzz campaign's jobs, which report progress as they go.
+class BackgroundProcess {
+ public:
+  // Start starts argv[0] (searched in PATH when it has no '/') without a
+  // shell, with `environment` added, writing both streams to `log_path`.
+  static absl::StatusOr<BackgroundProcess> Start(const std::vector<std::string>& argv,
+                                                 const std::vector<std::string>& environment,
+                                                 const std::string& log_path);
+  // Poll returns the exit code (128+signal if killed) once it has ended.
+  std::optional<int> Poll();
+  // Stop interrupts it (SIGINT, so libFuzzer writes its final report) and
+  // waits for it, returning the exit code.
+  int Stop();
+
+ private:
+  explicit BackgroundProcess(int pid) : pid_(pid) {}
+  int pid_;
+  std::optional<int> exit_code_;
+};
 
 }  // namespace matload
 

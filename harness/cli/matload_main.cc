@@ -10,6 +10,8 @@
 //   matload conform [--device N] [--variants K] [--seed S] [--forms REGEX] [--paths driver-jit,ptxas-cubin]
 //                   [--undefined] [--near_miss=false] [--plant BUG] [--out DIR]
 //   matload selftest [--device N] [--out DIR]
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <regex>
 #include <string>
@@ -28,6 +30,7 @@
 #include "absl/time/time.h"
 #include "harness/cli/check_command.h"
 #include "harness/cli/conform_command.h"
+#include "harness/cli/fuzz_command.h"
 #include "harness/cuda_driver.h"
 #include "harness/cli/forms_command.h"
 #include "harness/cli/model_command.h"
@@ -59,6 +62,13 @@ ABSL_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform: compile pat
 ABSL_FLAG(bool, undefined, false, "conform: also run cases the spec leaves undefined (recorded, never compared).");
 ABSL_FLAG(bool, near_miss, true, "conform: check the near-miss illegal forms through the driver JIT.");
 ABSL_FLAG(std::string, plant, "none", "conform: plant a bug to see it caught (wrong-lane, transposed, ...).");
+ABSL_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "legality", "reference"}),
+          "fuzz: the targets, from text, legality, reference and device; all run at once.");
+ABSL_FLAG(int, seconds, 60, "fuzz: how long each target runs.");
+ABSL_FLAG(int, jobs, 1, "fuzz: libFuzzer -fork jobs per target.");
+ABSL_FLAG(std::string, gpus, "", "fuzz: the GPUs the device target may use (CUDA_VISIBLE_DEVICES), e.g. 0 or 0,1.");
+ABSL_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
+          "fuzz: directories searched, in order, for NAME_fuzzer binaries.");
 
 namespace matload {
 namespace {
@@ -80,7 +90,10 @@ constexpr char kUsage[] =
     "        [--undefined] [--near_miss=false] [--plant BUG] [--out DIR]\n"
     "        every legal form on the GPU, every register of every lane against the model (exit 1 on findings)\n"
     "  selftest [--device N] [--out DIR]\n"
-    "        plant five bugs and show each is caught and bundled";
+    "        plant five bugs and show each is caught and bundled\n"
+    "  fuzz [--targets text,legality,reference,device] [--seconds S] [--jobs N] [--gpus 0,1] [--seed S]\n"
+    "        [--fuzzers DIR,...] [--out DIR]\n"
+    "        a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)";
 
 int Fail(absl::string_view message) {
   std::cerr << "matload: " << message << "\n";
@@ -221,6 +234,20 @@ int RunSelfTestCli(const std::vector<std::string>& arguments) {
   return RunSelfTestCommand(absl::GetFlag(FLAGS_device), RunDirectory("selftest"), std::cout, std::cerr);
 }
 
+int RunFuzzCli(const std::vector<std::string>& arguments) {
+  if (!arguments.empty()) return Fail(absl::StrCat("fuzz takes no arguments, got '", arguments[0], "'"));
+  const char* source = std::getenv("MATLOAD_SOURCE_DIR");
+  return RunFuzzCampaign({.targets = absl::GetFlag(FLAGS_targets),
+                          .seconds = absl::GetFlag(FLAGS_seconds),
+                          .jobs = absl::GetFlag(FLAGS_jobs),
+                          .gpus = absl::GetFlag(FLAGS_gpus),
+                          .seed = absl::GetFlag(FLAGS_seed),
+                          .out = RunDirectory("fuzz"),
+                          .fuzzer_dirs = absl::GetFlag(FLAGS_fuzzers),
+                          .source_dir = std::filesystem::absolute(source != nullptr ? source : ".").string()},
+                         std::cout, std::cerr);
+}
+
 }  // namespace
 }  // namespace matload
 
@@ -240,5 +267,6 @@ int main(int argc, char** argv) {
   if (command == "support") return matload::RunSupportCommand(arguments, command_line);
   if (command == "conform") return matload::RunConformCommand(arguments);
   if (command == "selftest") return matload::RunSelfTestCli(arguments);
+  if (command == "fuzz") return matload::RunFuzzCli(arguments);
   return matload::Fail(absl::StrCat("unknown command '", command, "'\n", matload::kUsage));
 }

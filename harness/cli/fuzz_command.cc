@@ -1,0 +1,261 @@
+#include "harness/cli/fuzz_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "harness/output_files.h"
+#include "harness/subprocess.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace {
+
+namespace fs = std::filesystem;
+
+// SeedCorpora maps each fuzz target to the corpora/fuzz/ directory it starts from.
+const std::map<std::string, std::string>& SeedCorpora() {
+  static const auto* const kSeeds = new std::map<std::string, std::string>{
+      {"text", "text_fuzzer"}, {"legality", "cases"}, {"reference", "cases"}, {"device", "cases"}};
+  return *kSeeds;
+}
+
+// Campaign is one target's running fuzzer and what has been read of it.
+struct Campaign {
+  std::string name;
+  fs::path directory;
+  std::optional<BackgroundProcess> process;
+  FuzzerStatus status;
+  std::set<std::string> signatures;  // findings' directories
+  std::int64_t cases = 0;            // filings, counting repeats
+  std::int64_t crash_files = 0;
+  std::string note;                  // what the fuzzer said about itself ("needs a GPU: ...")
+  std::optional<int> exit_code;
+};
+
+// ReadLog reads the newest status line of a fuzzer's log, and any line
+// that says the target cannot do its work.
+void ReadLog(Campaign& campaign) {
+  std::ifstream log(campaign.directory / "fuzzer.log");
+  std::string line;
+  while (std::getline(log, line)) {
+    if (std::optional<FuzzerStatus> status = ParseFuzzerStatus(line)) campaign.status = *status;
+    if (line.find("needs a GPU:") != std::string::npos) campaign.note = line;
+  }
+}
+
+void CountFindings(Campaign& campaign) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(campaign.directory / "findings", error)) {
+    if (!entry.is_directory()) continue;
+    campaign.signatures.insert(entry.path().filename().string());
+  }
+  campaign.cases = 0;
+  for (const std::string& signature : campaign.signatures) {
+    std::ifstream cases(campaign.directory / "findings" / signature / "cases.txt");
+    std::string line;
+    while (std::getline(cases, line)) ++campaign.cases;
+  }
+  campaign.crash_files = 0;
+  for (const auto& entry : fs::directory_iterator(campaign.directory / "crashes", error)) {
+    campaign.crash_files += entry.is_regular_file();
+  }
+}
+
+std::string ProgressLine(const std::vector<Campaign>& campaigns, std::int64_t elapsed) {
+  std::string line = absl::StrFormat("%4ds", elapsed);
+  for (const Campaign& c : campaigns) {
+    absl::StrAppendFormat(&line, " | %s: %d runs, %d exec/s, cov %d, ft %d, corpus %d, findings %d (%d signatures)",
+                          c.name, c.status.runs, c.status.exec_per_second, c.status.coverage, c.status.features,
+                          c.status.corpus, c.cases, c.signatures.size());
+  }
+  return line;
+}
+
+std::string SummaryMarkdown(const FuzzCampaignOptions& options, const std::vector<Campaign>& campaigns,
+                            std::int64_t elapsed) {
+  std::string text = absl::StrFormat(
+      "# matload fuzz\n\n%d s per target, %d job(s) each, seed %d, all targets at once; %d s in all.\n\n"
+      "| target | runs | exec/s | coverage (cov) | features (ft) | corpus | crashes | findings | signatures |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+      options.seconds, options.jobs, options.seed, elapsed);
+  for (const Campaign& c : campaigns) {
+    absl::StrAppendFormat(&text, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", c.name, c.status.runs,
+                          c.status.seconds > 0 ? c.status.runs / c.status.seconds : 0, c.status.coverage,
+                          c.status.features, c.status.corpus, c.crash_files, c.cases, c.signatures.size());
+  }
+  absl::StrAppend(&text, "\nexec/s is runs over the fuzzers' own time; the fork-mode status line's exec/s is the last job's.\n");
+  for (const Campaign& c : campaigns) {
+    if (!c.note.empty()) absl::StrAppend(&text, "\n- ", c.name, ": ", c.note);
+    for (const std::string& signature : c.signatures) {
+      std::ifstream finding(c.directory / "findings" / signature / "finding.md");
+      std::string title;
+      std::getline(finding, title);
+      absl::StrAppend(&text, "\n- ", c.name, ": `findings/", signature, "`: ", title.substr(title.find(' ') + 1));
+    }
+  }
+  return text + "\n";
+}
+
+std::string SummaryJson(const std::vector<Campaign>& campaigns, std::int64_t elapsed) {
+  nlohmann::json json = {{"seconds", elapsed}, {"targets", nlohmann::json::array()}};
+  for (const Campaign& c : campaigns) {
+    json["targets"].push_back({{"target", c.name},
+                               {"runs", c.status.runs},
+                               {"coverage", c.status.coverage},
+                               {"features", c.status.features},
+                               {"corpus", c.status.corpus},
+                               {"crashes", c.crash_files},
+                               {"findings", c.cases},
+                               {"signatures", std::vector<std::string>(c.signatures.begin(), c.signatures.end())},
+                               {"exit_code", c.exit_code.value_or(-1)},
+                               {"note", c.note}});
+  }
+  return json.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::optional<FuzzerStatus> ParseFuzzerStatus(absl::string_view line) {
+  if (line.empty() || line[0] != '#') return std::nullopt;
+  const std::vector<absl::string_view> words = absl::StrSplit(line.substr(1), ' ', absl::SkipEmpty());
+  if (words.empty() || words[0].empty() || words[0].back() != ':') return std::nullopt;
+  FuzzerStatus status;
+  if (!absl::SimpleAtoi(words[0].substr(0, words[0].size() - 1), &status.runs)) return std::nullopt;
+  const std::map<absl::string_view, std::int64_t*> fields = {{"cov:", &status.coverage},
+                                                             {"ft:", &status.features},
+                                                             {"corp:", &status.corpus},
+                                                             {"exec/s", &status.exec_per_second},
+                                                             {"time:", &status.seconds}};
+  int seen = 0;
+  for (size_t i = 1; i + 1 < words.size(); ++i) {
+    if (words[i] == "oom/timeout/crash:") {
+      const std::vector<absl::string_view> counts = absl::StrSplit(words[i + 1], '/');
+      if (counts.size() == 3 && absl::SimpleAtoi(counts[2], &status.crashes)) ++seen;
+      continue;
+    }
+    auto field = fields.find(words[i]);
+    if (field == fields.end()) continue;
+    absl::string_view value = words[i + 1];
+    if (words[i] == "time:") absl::ConsumeSuffix(&value, "s");
+    if (!absl::SimpleAtoi(value, field->second)) return std::nullopt;
+    ++seen;
+  }
+  if (seen != static_cast<int>(fields.size()) + 1) return std::nullopt;
+  return status;
+}
+
+int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.targets.empty()) {
+    err << "matload fuzz: --targets names none of text, legality, reference, device\n";
+    return 2;
+  }
+  if (options.seconds <= 0 || options.jobs <= 0) {
+    err << "matload fuzz: --seconds and --jobs must be positive\n";
+    return 2;
+  }
+  for (const std::string& name : options.targets) {
+    if (!SeedCorpora().contains(name)) {
+      err << "matload fuzz: unknown target '" << name << "'; the targets are text, legality, reference and device\n";
+      return 2;
+    }
+  }
+  std::vector<Campaign> campaigns;
+  for (const std::string& name : options.targets) {
+    const std::string& seeds = SeedCorpora().at(name);
+    std::string binary;
+    for (const std::string& directory : options.fuzzer_dirs) {
+      const fs::path candidate = fs::path(directory) / absl::StrCat(name, "_fuzzer");
+      if (fs::exists(candidate)) {
+        binary = fs::absolute(candidate).string();
+        break;
+      }
+    }
+    if (binary.empty()) {
+      err << "matload fuzz: no " << name << "_fuzzer in " << absl::StrJoin(options.fuzzer_dirs, ", ")
+          << "; build the fuzz targets with `cmake --preset fuzz && cmake --build --preset fuzz` (the device target: "
+             "the fuzz-device preset)\n";
+      return 2;
+    }
+    Campaign campaign{.name = name, .directory = fs::absolute(fs::path(options.out) / name)};
+    for (const char* sub : {"corpus", "findings", "crashes"}) fs::create_directories(campaign.directory / sub);
+    std::vector<std::string> environment = {
+        absl::StrCat("MATLOAD_FINDINGS_DIR=", (campaign.directory / "findings").string()),
+        absl::StrCat("MATLOAD_SOURCE_DIR=", options.source_dir)};
+    if (name == "device" && !options.gpus.empty()) environment.push_back(absl::StrCat("CUDA_VISIBLE_DEVICES=", options.gpus));
+    const std::vector<std::string> argv = {
+        binary,
+        absl::StrCat("-fork=", options.jobs),
+        "-ignore_crashes=1",
+        absl::StrCat("-max_total_time=", options.seconds),
+        absl::StrCat("-seed=", options.seed),
+        "-max_len=8192",
+        "-print_funcs=0",
+        absl::StrCat("-dict=", (fs::path(options.source_dir) / "fuzz" / "ptx.dict").string()),
+        absl::StrCat("-artifact_prefix=", (campaign.directory / "crashes").string(), "/"),
+        (campaign.directory / "corpus").string(),
+        (fs::path(options.source_dir) / "corpora" / "fuzz" / seeds).string()};
+    absl::StatusOr<BackgroundProcess> process =
+        BackgroundProcess::Start(argv, environment, (campaign.directory / "fuzzer.log").string());
+    if (!process.ok()) {
+      err << "matload fuzz: " << process.status().message() << "\n";
+      return 2;
+    }
+    campaign.process = *std::move(process);
+    campaigns.push_back(std::move(campaign));
+  }
+
+  const bool terminal = isatty(STDOUT_FILENO) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::seconds(options.seconds + 120);
+  std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
+  coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
+  std::int64_t elapsed = 0;
+  for (bool running = true; running;) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
+    running = false;
+    for (Campaign& campaign : campaigns) {
+      campaign.exit_code = std::chrono::steady_clock::now() > deadline ? campaign.process->Stop() : campaign.process->Poll();
+      running |= !campaign.exit_code.has_value();
+      ReadLog(campaign);
+      CountFindings(campaign);
+      if (elapsed % 10 == 0 || !running) {
+        coverage << elapsed << "\t" << campaign.name << "\t" << campaign.status.runs << "\t" << campaign.status.coverage
+                 << "\t" << campaign.status.features << "\t" << campaign.status.corpus << "\t" << campaign.cases << "\t"
+                 << campaign.signatures.size() << "\n";
+      }
+    }
+    if (terminal) {
+      out << "\r" << ProgressLine(campaigns, elapsed) << std::flush;
+    } else if (elapsed % 30 == 0) {
+      out << ProgressLine(campaigns, elapsed) << "\n" << std::flush;
+    }
+  }
+  if (terminal) out << "\n";
+  const std::string summary = SummaryMarkdown(options, campaigns, elapsed);
+  for (const auto& [name, text] : {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(campaigns, elapsed)}}) {
+    if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok()) {
+      err << "matload fuzz: " << written.message() << "\n";
+      return 2;
+    }
+  }
+  out << summary;
+  bool found = false;
+  for (const Campaign& campaign : campaigns) found |= campaign.cases > 0 || campaign.crash_files > 0;
+  return found ? 1 : 0;
+}
+
+}  // namespace matload
