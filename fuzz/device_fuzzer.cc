@@ -13,6 +13,7 @@
 // still decoded and judged, and the target says once why nothing ran.
 #include <cstddef>
 #include <cstdint>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -36,6 +37,31 @@ namespace {
 
 // kBatch is the number of variants (blocks) per input and launch.
 constexpr int kBatch = 64;
+
+// Throughput counts this process's work, printed when it exits: the device
+// target's checked executions per second, as a benchmark figure.
+struct Throughput {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::int64_t inputs = 0;
+  std::int64_t launches = 0;
+  std::int64_t checked = 0;  // blocks run and every register compared
+};
+
+Throughput& Counters() {
+  static Throughput* const kCounters = [] {
+    auto* counters = new Throughput;
+    std::atexit([] {
+      const Throughput& c = Counters();
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+      std::cerr << "device_fuzzer: " << c.inputs << " inputs, " << c.launches << " launches, " << c.checked
+                << " checked executions in " << seconds << " s: " << (seconds > 0 ? c.checked / seconds : 0)
+                << " checked executions/s\n";
+    });
+    return counters;
+  }();
+  return *kCounters;
+}
 
 // Device is the GPU every input runs on, opened once per process.
 struct Device {
@@ -136,6 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));
   if (!fuzz_case.ok()) return -1;
   const Device& device = TheDevice();
+  ++Counters().inputs;
   const Target target = device.jit != nullptr ? device.target : fuzz_case->target;
   const Verdict verdict = Judge(fuzz_case->snippet, fuzz_case->ptx, target);
   if (!verdict.legal() || device.jit == nullptr) return 0;
@@ -155,6 +182,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (faulted) std::_Exit(0);  // the context is gone; -fork starts a fresh job
     return 0;
   }
+  ++Counters().launches;
+  Counters().checked += static_cast<std::int64_t>(batch.variants.size());
   const size_t block_bytes = (*program)->frame().output_bytes;
   const absl::Span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(output->data()), output->size());
   for (size_t i = 0; i < batch.variants.size(); ++i) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds matload and the GPU-side test binaries here (preset "device": Release) and
+# Builds matload and the GPU-side test binaries here (preset "device": Release),
+# and the device fuzz target (preset "fuzz-device") into build/device/fuzzers, and
 # copies the shared libraries they need that the GPU machine lacks (Abseil,
 # GoogleTest) into build/device/lib, so that build/device can be carried to
 # the lent GPU machine and run there with LD_LIBRARY_PATH=build/device/lib.
@@ -11,9 +12,13 @@ cd "$root"
 cmake --preset device >/dev/null
 targets=(matload cuda_driver_test wmma_device_test conformance_device_test)
 cmake --build --preset device -j "$(nproc)" --target "${targets[@]}"
+cmake --preset fuzz-device >/dev/null
+cmake --build --preset fuzz-device -j "$(nproc)" --target device_fuzzer
+mkdir -p "$root/build/device/fuzzers"
+cp "$root/build/fuzz-device/fuzz/device_fuzzer" "$root/build/device/fuzzers/"
 lib="$root/build/device/lib"
 rm -rf "$lib" && mkdir -p "$lib"
-for target in "${targets[@]}"; do
+for target in "${targets[@]}" device_fuzzer; do
   binary=$(find "$root/build/device" -name "$target" -type f -executable | head -n 1)
   ldd "$binary" | awk '/libabsl|libgtest|libgmock|libbenchmark/ { print $3 }' | xargs -r cp -L -t "$lib"
 done
