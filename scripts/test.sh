@@ -8,3 +8,13 @@ cd "$root"
 ctest --preset default
 # ctest shows a skipped test as "Skipped"; say why, from the tests' own output.
 grep -h -o "needs a GPU: .*" build/default/Testing/Temporary/LastTest.log | sort -u | sed 's/^/skipped: /' || true
+
+# A smoke campaign keeps the libFuzzer builds of the CPU fuzz targets alive:
+# a few seconds each, fixed seed, ASan and UBSan, through `matload fuzz`,
+# which fails on any crash or finding.
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --target text_fuzzer legality_fuzzer reference_fuzzer
+smoke=$(mktemp -d)
+MATLOAD_SOURCE_DIR="$root" build/default/matload fuzz --targets text,legality,reference --seconds 10 --seed 1 \
+  --fuzzers build/fuzz/fuzz --out "$smoke"
+rm -rf "$smoke"

@@ -48,7 +48,13 @@ struct Campaign {
 // ReadLog reads the newest status line of a fuzzer's log, and any line
 // that says the target cannot do its work.
 void ReadLog(Campaign& campaign) {
+  // Only the log's tail: status lines come every few seconds, and the whole
+  // log of a long campaign is large.
+  constexpr std::streamoff kTail = 1 << 16;
   std::ifstream log(campaign.directory / "fuzzer.log");
+  log.seekg(0, std::ios::end);
+  const std::streamoff size = log.tellg();
+  log.seekg(size > kTail ? size - kTail : 0);
   std::string line;
   while (std::getline(log, line)) {
     if (std::optional<FuzzerStatus> status = ParseFuzzerStatus(line)) campaign.status = *status;
@@ -223,6 +229,8 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
   std::int64_t elapsed = 0;
+  std::int64_t next_row = 0;     // coverage.tsv gets a row every 10 s
+  std::int64_t next_print = 30;  // off a terminal, a progress line every 30 s
   for (bool running = true; running;) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
     elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
@@ -232,16 +240,20 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
       running |= !campaign.exit_code.has_value();
       ReadLog(campaign);
       CountFindings(campaign);
-      if (elapsed % 10 == 0 || !running) {
+    }
+    if (elapsed >= next_row || !running) {
+      for (const Campaign& campaign : campaigns) {
         coverage << elapsed << "\t" << campaign.name << "\t" << campaign.status.runs << "\t" << campaign.status.coverage
                  << "\t" << campaign.status.features << "\t" << campaign.status.corpus << "\t" << campaign.cases << "\t"
                  << campaign.signatures.size() << "\n";
       }
+      next_row = elapsed + 10;
     }
     if (terminal) {
       out << "\r" << ProgressLine(campaigns, elapsed) << std::flush;
-    } else if (elapsed % 30 == 0) {
+    } else if (elapsed >= next_print) {
       out << ProgressLine(campaigns, elapsed) << "\n" << std::flush;
+      next_print = elapsed + 30;
     }
   }
   if (terminal) out << "\n";
