@@ -8,9 +8,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "harness/ldmatrix_kernel.h"
+#include "harness/wmma_kernel.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 #include "reference/form.h"
+#include "reference/ldmatrix_table.h"
 #include "reference/wmma_load_table.h"
 
 namespace matload {
@@ -312,13 +315,15 @@ void MutateRuntime(Mutation mutation, std::mt19937_64& random, RuntimeInputs& ru
       return;
     }
     case Mutation::kChangeLaneAddress: {
-      while (runtime.rows.size() < kMaxRowEntries) runtime.rows.push_back(16 * runtime.rows.size());
+      constexpr std::uint64_t kRow = ldmatrix::kRowBytes;
+      constexpr std::uint64_t kWindowRows = kLdmatrixWindowBytes / kRow;
+      runtime.rows = PaddedRows(runtime);
       std::uint64_t& row = runtime.rows[Below(random, kMaxRowEntries)];
       switch (Below(random, 5)) {
-        case 0: row = 16 * Below(random, 256); break;            // another aligned row in the 4 KiB window
-        case 1: row = Pick(random, runtime.rows); break;         // the same row as another lane
-        case 2: row += 1 + Below(random, 15); break;             // misaligned
-        case 3: row = 4096 - 16 + 16 * Below(random, 3); break;  // at or past the window's end
+        case 0: row = kRow * Below(random, kWindowRows); break;                    // another aligned row
+        case 1: row = Pick(random, runtime.rows); break;                            // another lane's row
+        case 2: row += 1 + Below(random, kRow - 1); break;                          // misaligned
+        case 3: row = kRow * (kWindowRows - 1 + Below(random, 3)); break;           // at or past the window's end
         default: row = Below(random, 1 << 16); break;
       }
       return;
@@ -326,9 +331,9 @@ void MutateRuntime(Mutation mutation, std::mt19937_64& random, RuntimeInputs& ru
     case Mutation::kChangeOffset: {
       const std::uint64_t alignment = std::uint64_t{1} << Below(random, 9);
       switch (Below(random, 3)) {
-        case 0: runtime.offset = alignment * Below(random, 16384 / alignment); break;
+        case 0: runtime.offset = alignment * Below(random, kWmmaWindowBytes / alignment); break;
         case 1: runtime.offset += alignment; break;
-        default: runtime.offset = runtime.offset >= alignment ? runtime.offset - alignment : 16384 - alignment; break;
+        default: runtime.offset = runtime.offset >= alignment ? runtime.offset - alignment : kWmmaWindowBytes - alignment; break;
       }
       return;
     }
@@ -422,7 +427,7 @@ FuzzCase CrossOver(const FuzzCase& first, const FuzzCase& second, std::mt19937_6
 
 size_t MutateCaseBytes(std::uint8_t* data, size_t size, size_t max_size, unsigned seed) {
   std::mt19937_64 random(seed);
-  absl::StatusOr<FuzzCase> decoded = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));
+  absl::StatusOr<FuzzCase> decoded = DecodeFuzzInput(data, size);
   FuzzCase fuzz_case = decoded.ok() ? *std::move(decoded) : RandomLegalCase(random);
   for (int attempt = 0; attempt < 4; ++attempt) {
     FuzzCase mutated = fuzz_case;
@@ -436,8 +441,8 @@ size_t MutateCaseBytes(std::uint8_t* data, size_t size, size_t max_size, unsigne
 
 size_t CrossOverCaseBytes(const std::uint8_t* first, size_t first_size, const std::uint8_t* second,
                           size_t second_size, std::uint8_t* out, size_t max_out_size, unsigned seed) {
-  absl::StatusOr<FuzzCase> a = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(first), first_size));
-  absl::StatusOr<FuzzCase> b = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(second), second_size));
+  absl::StatusOr<FuzzCase> a = DecodeFuzzInput(first, first_size);
+  absl::StatusOr<FuzzCase> b = DecodeFuzzInput(second, second_size);
   if (!a.ok() || !b.ok()) return 0;
   std::mt19937_64 random(seed);
   return WriteIfFits(EncodeFuzzCase(CrossOver(*a, *b, random)), out, max_out_size);

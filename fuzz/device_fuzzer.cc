@@ -159,7 +159,7 @@ void FileCase(const TestProgram& program, const FuzzCase& replay, const Variant&
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace matload;
-  absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));
+  absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzInput(data, size);
   if (!fuzz_case.ok()) return -1;
   const Device& device = TheDevice();
   ++Counters().inputs;

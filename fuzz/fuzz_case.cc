@@ -1,5 +1,6 @@
 #include "fuzz/fuzz_case.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/numbers.h"
@@ -7,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "reference/ldmatrix_table.h"
 #include "reference/parser.h"
 #include "reference/printer.h"
 #include "reference/runtime_ub.h"
@@ -130,6 +132,17 @@ absl::StatusOr<FuzzCase> DecodeFuzzCase(absl::string_view text) {
   return fuzz_case;
 }
 
+absl::StatusOr<FuzzCase> DecodeFuzzInput(const std::uint8_t* data, size_t size) {
+  return DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));
+}
+
+std::vector<std::uint64_t> PaddedRows(const RuntimeInputs& runtime) {
+  std::vector<std::uint64_t> rows = runtime.rows;
+  rows.resize(std::max(rows.size(), kMaxRowEntries));
+  for (size_t lane = runtime.rows.size(); lane < kMaxRowEntries; ++lane) rows[lane] = lane * ldmatrix::kRowBytes;
+  return rows;
+}
+
 std::string EncodeFuzzCase(const FuzzCase& fuzz_case) {
   const RuntimeInputs& runtime = fuzz_case.runtime;
   std::string text = absl::StrCat("target ", fuzz_case.target.Name(), "\nptx ", fuzz_case.ptx.ToString(), "\ndata ",
@@ -156,11 +169,7 @@ Variant VariantFor(const CheckedInstruction& instruction, const RuntimeInputs& r
   }
   switch (instruction.form().family) {
     case Family::kLdmatrix: {
-      LdmatrixRows rows;
-      for (size_t lane = 0; lane < kMaxRowEntries; ++lane) {
-        rows.offsets.push_back(lane < runtime.rows.size() ? runtime.rows[lane] : 16 * lane);
-      }
-      variant.operands = std::move(rows);
+      variant.operands = LdmatrixRows{PaddedRows(runtime)};
       variant.placement = DataPlacement::kShared;  // ldmatrix reads shared memory only
       break;
     }

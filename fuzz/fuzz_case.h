@@ -34,6 +34,7 @@
 #include "harness/kernel_text.h"
 #include "harness/test_program.h"
 #include "reference/legality.h"
+#include "reference/outcome.h"
 #include "reference/ptx_version.h"
 #include "reference/raw_instruction.h"
 #include "reference/target.h"
@@ -57,7 +58,11 @@ struct RuntimeInputs {
 };
 
 // kMaxRowEntries bounds `rows`: one per lane.
-inline constexpr size_t kMaxRowEntries = 32;
+inline constexpr size_t kMaxRowEntries = kWarpLanes;
+
+// PaddedRows is every lane's row offset: `rows`, then contiguous rows
+// (lane i at i * ldmatrix::kRowBytes) for the lanes it does not name.
+std::vector<std::uint64_t> PaddedRows(const RuntimeInputs& runtime);
 
 // FuzzCase is one decoded input.
 struct FuzzCase {
@@ -72,6 +77,9 @@ struct FuzzCase {
 // key, an unknown target or PTX version, or a snippet that does not parse is
 // kInvalidArgument naming the line.
 absl::StatusOr<FuzzCase> DecodeFuzzCase(absl::string_view text);
+
+// DecodeFuzzInput is DecodeFuzzCase over the bytes libFuzzer hands a target.
+absl::StatusOr<FuzzCase> DecodeFuzzInput(const std::uint8_t* data, size_t size);
 
 // EncodeFuzzCase writes a case so that DecodeFuzzCase gives it back.
 std::string EncodeFuzzCase(const FuzzCase& fuzz_case);

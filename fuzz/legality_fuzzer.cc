@@ -134,7 +134,7 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:libnvJitLink
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace matload;
-  absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));
+  absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzInput(data, size);
   if (!fuzz_case.ok()) return -1;  // not a case: keep it out of the corpus
   const Oracle& oracle = TheOracle();
   if (!oracle.compiler->Supports(fuzz_case->target)) return 0;

@@ -27,6 +27,7 @@
 #include "fuzz/finding_store.h"
 #include "fuzz/fuzz_case.h"
 #include "harness/data_pattern.h"
+#include "harness/ldmatrix_kernel.h"
 #include "reference/enumerate.h"
 #include "reference/ldmatrix_semantics.h"
 #include "reference/ldmatrix_table.h"
@@ -56,7 +57,7 @@ std::optional<CheckedInstruction> Sibling(const CheckedInstruction& instruction,
   return StandardInstruction(instruction.spec(), qualifiers, instruction.ptx(), instruction.target());
 }
 
-// PrefixViolations checks that `smaller` holds the first registers of
+// PrefixViolation checks that `smaller` holds the first registers of
 // `larger` in every lane.
 std::optional<Violation> PrefixViolation(const LaneValues& smaller, const LaneValues& larger, int registers,
                                          absl::string_view what) {
@@ -83,8 +84,8 @@ std::vector<CheckedInstruction> SmallerNums(const CheckedInstruction& instructio
 
 void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
                    std::vector<Violation>& violations) {
-  constexpr size_t kWindowBytes = 4096;
-  std::vector<std::uint8_t> window(kWindowBytes + 16);
+  constexpr size_t kWindowBytes = kLdmatrixWindowBytes;
+  std::vector<std::uint8_t> window(kWindowBytes + ldmatrix::kRowBytes);
   FillWindow(runtime.pattern, runtime.stream, absl::MakeSpan(window));
   std::vector<std::uint64_t> rows = std::get<LdmatrixRows>(VariantFor(instruction, runtime).operands).offsets;
   const absl::Span<const std::uint8_t> shared(window.data(), kWindowBytes);
@@ -97,7 +98,7 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
   const std::uint32_t used = LdmatrixAddressLanes(instruction.form().qualifiers);
   const int lane = static_cast<int>(runtime.stream % kWarpLanes);
   if ((used >> lane) & 1) {
-    std::copy_n(window.begin() + static_cast<long>(rows[lane]), 16, window.begin() + kWindowBytes);
+    std::copy_n(window.begin() + static_cast<long>(rows[lane]), ldmatrix::kRowBytes, window.begin() + kWindowBytes);
     std::vector<std::uint64_t> moved = rows;
     moved[lane] = kWindowBytes;
     const Outcome relocated = ExecuteLdmatrix(instruction, layout, window, moved);
@@ -108,9 +109,9 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
   }
 
   for (const CheckedInstruction& smaller : SmallerNums(instruction, ldmatrix::kNum)) {
-    const Outcome prefix = ExecuteLdmatrix(smaller, LdmatrixLayout::For(smaller), shared, rows);
-    if (ValuesOf(prefix) == nullptr) continue;  // fewer lanes' addresses are checked the same way
     const LdmatrixLayout smaller_layout = LdmatrixLayout::For(smaller);
+    const Outcome prefix = ExecuteLdmatrix(smaller, smaller_layout, shared, rows);
+    if (ValuesOf(prefix) == nullptr) continue;  // fewer lanes' addresses are checked the same way
     if (auto violation = PrefixViolation(*ValuesOf(prefix), *values, smaller_layout.registers(), PrintForm(smaller.form()))) {
       violations.push_back(*violation);
     }
@@ -256,7 +257,7 @@ void CheckTcgen05(const CheckedInstruction& instruction, const RuntimeInputs& ru
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace matload;
-  absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));
+  absl::StatusOr<FuzzCase> fuzz_case = DecodeFuzzInput(data, size);
   if (!fuzz_case.ok()) return -1;
   const Verdict verdict = Judge(fuzz_case->snippet, fuzz_case->ptx, fuzz_case->target);
   if (!verdict.legal()) return 0;

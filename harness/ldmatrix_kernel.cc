@@ -9,13 +9,12 @@
 namespace matload {
 namespace {
 
-constexpr int kWindowBytes = 4096;
 
 }  // namespace
 
 KernelFrame LdmatrixFrame(const CheckedInstruction& instruction) {
   return {.record_bytes = kRecordHeaderBytes + 8 * kWarpLanes,
-          .window_bytes = kWindowBytes,
+          .window_bytes = kLdmatrixWindowBytes,
           .output_bytes = kWarpLanes * instruction.signature().destination_count * 4,
           .has_shared_window = true};
 }

@@ -13,7 +13,7 @@
 namespace matload {
 namespace {
 
-constexpr int kWindowRows = 4096 / ldmatrix::kRowBytes;
+constexpr int kWindowRows = kLdmatrixWindowBytes / ldmatrix::kRowBytes;
 
 // RowGenerator names the ways lanes' row addresses are drawn.
 enum class RowGenerator { kContiguous, kScattered, kRepeated, kReversed, kMisaligned };

@@ -49,12 +49,6 @@ TEST(SubprocessTest, ReportsAMissingProgram) {
   EXPECT_THAT(std::string(result.status().message()), HasSubstr("cannot run /nonexistent/ptxas"));
 }
 
-}  // namespace
-}  // namespace matload
-
-namespace matload {
-namespace {
-
 std::string ReadLog(const std::string& path) {
   std::ifstream file(path);
   std::stringstream text;

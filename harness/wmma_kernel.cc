@@ -10,14 +10,13 @@
 namespace matload {
 namespace {
 
-constexpr int kWindowBytes = 16384;
 
 }  // namespace
 
 KernelFrame WmmaFrame(const CheckedInstruction& instruction) {
   const OperandSignature& signature = instruction.signature();
   return {.record_bytes = kRecordHeaderBytes + 16,
-          .window_bytes = kWindowBytes,
+          .window_bytes = kWmmaWindowBytes,
           .output_bytes = kWarpLanes * signature.destination_count * RegisterClassBits(signature.destination_class) / 8,
           .has_shared_window = signature.state_space != StateSpace::kGlobal};
 }

@@ -15,6 +15,9 @@ namespace matload {
 // kWmmaEntry is the kernel's name.
 inline constexpr char kWmmaEntry[] = "matload_wmma_load";
 
+// kWmmaWindowBytes is the window, shared or global, p points into.
+inline constexpr int kWmmaWindowBytes = 16384;
+
 // WmmaFrame is the kernel's geometry: a 16 KiB window, shared or global as
 // each record says (a form naming .global has no shared window), and a
 // record whose operands are p's byte offset into the window (.u64 at 16)

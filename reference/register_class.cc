@@ -39,7 +39,7 @@ bool IsThirtyTwoBitType(absl::string_view type) {
 }
 
 std::optional<absl::string_view> CombinedVectorType(const std::vector<absl::string_view>& types) {
-  const auto integer = [](absl::string_view type) { return type == ".b32" || type == ".u32" || type == ".s32"; };
+  const auto integer = [](absl::string_view type) { return RegisterClassAccepts(RegisterClass::kInt32, type); };
   for (absl::string_view a : types) {
     for (absl::string_view b : types) {
       if (a != b && a != ".b32" && b != ".b32" && !(integer(a) && integer(b))) return std::nullopt;
