@@ -18,7 +18,7 @@ CheckedInstruction Check(absl::string_view text, absl::string_view target) {
 void Count(benchmark::State& state, const Outcome& outcome) {
   const auto& values = std::get<LaneValues>(outcome);
   state.counters["lane_registers/s"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * values.lanes.size() * values.lanes[0].size() * 32 / values.register_bits,
+      static_cast<double>(state.iterations()) * values.words.size() * 32 / values.register_bits,
       benchmark::Counter::kIsRate);
 }
 
@@ -34,9 +34,9 @@ void BM_LdmatrixX4(benchmark::State& state) {
 }
 BENCHMARK(BM_LdmatrixX4);
 
-void BM_WmmaAF16(benchmark::State& state) {
-  const CheckedInstruction instruction =
-      Check("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];", "sm_90");
+// WmmaLoad runs one wmma.load form at its default stride from .global.
+void WmmaLoad(benchmark::State& state, absl::string_view text) {
+  const CheckedInstruction instruction = Check(text, "sm_90");
   const WmmaFragment fragment = *WmmaFragment::For(instruction);
   MemoryImage memory;
   memory.global.assign(4096, 7);
@@ -46,7 +46,21 @@ void BM_WmmaAF16(benchmark::State& state) {
   }
   Count(state, outcome);
 }
+
+void BM_WmmaAF16(benchmark::State& state) {
+  WmmaLoad(state, "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];");
+}
 BENCHMARK(BM_WmmaAF16);
+
+// Sub-byte elements take the bit-extracting path.
+void BM_WmmaAU4(benchmark::State& state) { WmmaLoad(state, "wmma.load.a.sync.aligned.row.m8n8k32.global.u4 {r0}, [p];"); }
+BENCHMARK(BM_WmmaAU4);
+
+// 64-bit registers: two words per register.
+void BM_WmmaCF64(benchmark::State& state) {
+  WmmaLoad(state, "wmma.load.c.sync.aligned.col.m8n8k4.global.f64 {d0, d1}, [p];");
+}
+BENCHMARK(BM_WmmaCF64);
 
 void BM_Tcgen05_32x32bX16(benchmark::State& state) {
   const CheckedInstruction instruction = Check(

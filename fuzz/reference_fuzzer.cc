@@ -63,10 +63,10 @@ std::optional<Violation> PrefixViolation(const LaneValues& smaller, const LaneVa
                                          absl::string_view what) {
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < registers; ++reg) {
-      if (smaller.lanes[lane][reg] != larger.lanes[lane][reg]) {
+      if (smaller.lane(lane)[reg] != larger.lane(lane)[reg]) {
         return Violation{"num-prefix", absl::StrCat(what, ": lane ", lane, " register ", reg, " is 0x",
-                                                    absl::Hex(smaller.lanes[lane][reg]), ", the larger .num has 0x",
-                                                    absl::Hex(larger.lanes[lane][reg]))};
+                                                    absl::Hex(smaller.lane(lane)[reg]), ", the larger .num has 0x",
+                                                    absl::Hex(larger.lane(lane)[reg]))};
       }
     }
   }
@@ -132,7 +132,7 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
       for (int reg = 0; reg < of.registers(); ++reg) {
         for (int byte = 0; byte < 4; ++byte) {
           const LdmatrixElement& e = of.At(l, reg, byte);
-          bytes[{e.matrix, e.row, e.col, e.byte}] = static_cast<std::uint8_t>(loaded.lanes[l][reg] >> (8 * byte));
+          bytes[{e.matrix, e.row, e.col, e.byte}] = static_cast<std::uint8_t>(loaded.lane(l)[reg] >> (8 * byte));
         }
       }
     }

@@ -238,7 +238,7 @@ class Run {
           bundle_case.verdict = JudgeOutput(bundle_case.expected, bundle_case.actual);
           ++result_.executions;
           if (const auto* values = std::get_if<LaneValues>(&bundle_case.expected)) {
-            result_.words_compared += values->lanes.size() * values->lanes[0].size();
+            result_.words_compared += values->words.size();
           }
           break;
         }

@@ -114,7 +114,7 @@ TEST(TestProgramTest, EveryLegalTcgen05FormsVariantsAreDefinedCases) {
         const Outcome outcome = program->Expect(variant);
         ASSERT_TRUE(std::holds_alternative<LaneValues>(outcome))
             << program->Label() << " variant " << variant.index << ": " << std::get<Undefined>(outcome).why;
-        EXPECT_EQ(std::get<LaneValues>(outcome).lanes[0].size() * 4 * kWarpLanes,
+        EXPECT_EQ(std::get<LaneValues>(outcome).lane(0).size() * 4 * kWarpLanes,
                   static_cast<size_t>(program->frame().output_bytes))
             << program->Label();
       }

@@ -114,8 +114,7 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
       std::copy(row.begin(), row.end(), rows[lane].begin());
     }
   }
-  LaneValues values;
-  values.lanes.assign(kWarpLanes, std::vector<std::uint32_t>(layout.registers(), 0));
+  LaneValues values = LaneValues::Zeroed(layout.registers());
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers(); ++reg) {
       std::uint32_t value = 0;
@@ -123,7 +122,7 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
         const LdmatrixElement& e = layout.At(lane, reg, byte);
         value |= static_cast<std::uint32_t>(rows[e.address_lane][e.source_byte]) << (8 * byte);
       }
-      values.lanes[lane][reg] = value;
+      values.lane(lane)[reg] = value;
     }
   }
   return values;

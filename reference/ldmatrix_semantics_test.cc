@@ -48,7 +48,7 @@ std::uint32_t Pair16(std::uint32_t low, std::uint32_t high) { return low | high 
 LaneValues ValuesOf(const Outcome& outcome) {
   if (const auto* values = std::get_if<LaneValues>(&outcome)) return *values;
   ADD_FAILURE() << "undefined: " << std::get<Undefined>(outcome).why;
-  return LaneValues{std::vector<std::vector<std::uint32_t>>(32, std::vector<std::uint32_t>(4, 0))};
+  return LaneValues::Zeroed(4);
 }
 
 // PTX Fig. 104, copied by hand: lane t holds row t/4, columns 2(t%4) and
@@ -57,11 +57,11 @@ LaneValues ValuesOf(const Outcome& outcome) {
 TEST(LdmatrixSemanticsTest, Figure104WithoutTrans) {
   CheckedInstruction x4 = Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];");
   const LaneValues values = ValuesOf(ExecuteLdmatrix(x4, LdmatrixLayout::For(x4), Iota16(512), ContiguousRows()));
-  EXPECT_EQ(values.lanes[0][0], Pair16(0, 1));
-  EXPECT_EQ(values.lanes[5][0], Pair16(10, 11));
-  EXPECT_EQ(values.lanes[31][0], Pair16(62, 63));
-  EXPECT_EQ(values.lanes[0][1], Pair16(64, 65)) << "register 1 holds the second matrix";
-  EXPECT_EQ(values.lanes[31][3], Pair16(254, 255));
+  EXPECT_EQ(values.lane(0)[0], Pair16(0, 1));
+  EXPECT_EQ(values.lane(5)[0], Pair16(10, 11));
+  EXPECT_EQ(values.lane(31)[0], Pair16(62, 63));
+  EXPECT_EQ(values.lane(0)[1], Pair16(64, 65)) << "register 1 holds the second matrix";
+  EXPECT_EQ(values.lane(31)[3], Pair16(254, 255));
 }
 
 // With .trans lane t holds row t/4, columns 2(t%4), 2(t%4)+1 of the
@@ -69,9 +69,9 @@ TEST(LdmatrixSemanticsTest, Figure104WithoutTrans) {
 TEST(LdmatrixSemanticsTest, TransposedLoad) {
   CheckedInstruction x1 = Check("ldmatrix.sync.aligned.m8n8.x1.trans.b16 {a}, [p];");
   const LaneValues values = ValuesOf(ExecuteLdmatrix(x1, LdmatrixLayout::For(x1), Iota16(512), ContiguousRows()));
-  EXPECT_EQ(values.lanes[0][0], Pair16(0, 8));
-  EXPECT_EQ(values.lanes[5][0], Pair16(17, 25));
-  EXPECT_EQ(values.lanes[31][0], Pair16(55, 63));
+  EXPECT_EQ(values.lane(0)[0], Pair16(0, 8));
+  EXPECT_EQ(values.lane(5)[0], Pair16(17, 25));
+  EXPECT_EQ(values.lane(31)[0], Pair16(55, 63));
 }
 
 // .trans of M gives what a plain load of M's transpose gives.
@@ -94,7 +94,7 @@ TEST(LdmatrixSemanticsTest, RowsNeedNotBeContiguous) {
   std::vector<std::uint64_t> reversed(32);
   for (int lane = 0; lane < 32; ++lane) reversed[lane] = 16 * (7 - lane % 8) + 256;  // rows 7..0 of a later tile
   const LaneValues values = ValuesOf(ExecuteLdmatrix(x1, LdmatrixLayout::For(x1), Iota16(512), reversed));
-  EXPECT_EQ(values.lanes[0][0], Pair16(128 + 56, 128 + 57)) << "row 0 is the tile's row 7";
+  EXPECT_EQ(values.lane(0)[0], Pair16(128 + 56, 128 + 57)) << "row 0 is the tile's row 7";
 }
 
 // For every legal ldmatrix form: each byte of each loaded matrix lands in
@@ -152,8 +152,8 @@ TEST(LdmatrixSemanticsTest, NumsArePrefixes) {
     ASSERT_GE(results.size(), 2u) << shape_and_type;
     for (size_t smaller = 0; smaller + 1 < results.size(); ++smaller) {
       for (int lane = 0; lane < 32; ++lane) {
-        const auto& small = results[smaller].lanes[lane];
-        const auto& large = results[smaller + 1].lanes[lane];
+        const auto& small = results[smaller].lane(lane);
+        const auto& large = results[smaller + 1].lane(lane);
         EXPECT_TRUE(std::equal(small.begin(), small.end(), large.begin())) << shape_and_type << " lane " << lane;
       }
     }

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "reference/family_spec.h"
 
 namespace matload {
@@ -18,11 +19,27 @@ namespace matload {
 // kWarpLanes is the number of lanes in a warp: every load here is warp-wide.
 inline constexpr int kWarpLanes = 32;
 
-// LaneValues holds each lane's destination registers, lane-major: 32 lanes,
-// each with the signature's destination registers as 32-bit words. A 64-bit
-// register (wmma .f64) takes two words, low word first, as it sits in memory.
+// LaneValues holds each lane's destination registers as 32-bit words, in
+// one lane-major buffer: lane 0's words, then lane 1's, as a test kernel
+// stores them. A 64-bit register (wmma .f64) takes two words, low word
+// first, as it sits in memory. One buffer keeps a prediction to one
+// allocation and lets a judge compare a whole warp at once.
 struct LaneValues {
-  std::vector<std::vector<std::uint32_t>> lanes;
+  // Zeroed is a warp's worth of zero words, `words_per_lane` per lane.
+  static LaneValues Zeroed(int words_per_lane, int register_bits = 32) {
+    return LaneValues{std::vector<std::uint32_t>(static_cast<size_t>(kWarpLanes) * words_per_lane, 0), words_per_lane,
+                      register_bits};
+  }
+  // lane is one lane's words.
+  absl::Span<std::uint32_t> lane(int lane) {
+    return absl::MakeSpan(words).subspan(static_cast<size_t>(lane) * words_per_lane, words_per_lane);
+  }
+  absl::Span<const std::uint32_t> lane(int lane) const {
+    return absl::MakeConstSpan(words).subspan(static_cast<size_t>(lane) * words_per_lane, words_per_lane);
+  }
+
+  std::vector<std::uint32_t> words;
+  int words_per_lane = 0;
   int register_bits = 32;
   friend bool operator==(const LaneValues&, const LaneValues&) = default;
 };

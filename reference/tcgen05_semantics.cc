@@ -78,7 +78,7 @@ bool FloatBefore(std::uint32_t a, std::uint32_t b) {
 //   .NaN  makes the result canonical NaN if any value is NaN;
 //   without .NaN, NaNs are left out, and all-NaN gives canonical NaN.
 // Subnormals are compared as they are, not flushed [INFERRED].
-std::uint32_t ReduceF32(const std::vector<std::uint32_t>& values, bool max, bool abs, bool nan_wins) {
+std::uint32_t ReduceF32(absl::Span<const std::uint32_t> values, bool max, bool abs, bool nan_wins) {
   std::optional<std::uint32_t> best;
   for (std::uint32_t value : values) {
     if (abs) value &= 0x7fffffffu;
@@ -94,7 +94,7 @@ std::uint32_t ReduceF32(const std::vector<std::uint32_t>& values, bool max, bool
 // ReduceInteger is .red's .min or .max over a lane's .u32 or .s32 values
 // (PTX 9.7.16.8.3: the reduction runs over the data loaded across columns
 // in each lane).
-std::uint32_t ReduceInteger(const std::vector<std::uint32_t>& values, bool max, bool is_signed) {
+std::uint32_t ReduceInteger(absl::Span<const std::uint32_t> values, bool max, bool is_signed) {
   std::uint32_t best = values.front();
   for (std::uint32_t value : values) {
     const bool before = is_signed ? static_cast<std::int32_t>(value) < static_cast<std::int32_t>(best) : value < best;
@@ -106,7 +106,7 @@ std::uint32_t ReduceInteger(const std::vector<std::uint32_t>& values, bool max, 
 
 // Reduce is the redval of one lane: .red's operation over the lane's
 // destination registers, in the form's .type (PTX 9.7.16.8.3).
-std::uint32_t Reduce(const QualifierSet& q, const std::vector<std::uint32_t>& registers) {
+std::uint32_t Reduce(const QualifierSet& q, absl::Span<const std::uint32_t> registers) {
   const bool max = q.Has(tcgen05::kRedOp, tcgen05::kMax);
   if (q.Has(tcgen05::kType, tcgen05::kF32)) {
     return ReduceF32(registers, max, q.Present(tcgen05::kAbs), q.Present(tcgen05::kNaN));
@@ -202,11 +202,12 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
     }
   }
   const QualifierSet& q = instruction.form().qualifiers;
-  LaneValues values;
-  values.lanes.resize(kWarpLanes);
+  // .red: r still receives the data and redval the reduction, appended
+  // after the registers (PTX 9.7.16.8.3; facts.md 4.4).
+  const bool reduces = q.Present(tcgen05::kRed);
+  LaneValues values = LaneValues::Zeroed(layout.registers() + (reduces ? 1 : 0));
   for (int lane = 0; lane < kWarpLanes; ++lane) {
-    std::vector<std::uint32_t>& registers = values.lanes[lane];
-    registers.resize(layout.registers());
+    const absl::Span<std::uint32_t> registers = values.lane(lane);
     for (int reg = 0; reg < layout.registers(); ++reg) {
       std::uint32_t value = 0;
       for (int half = 0; half < 2; ++half) {
@@ -217,9 +218,7 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
       }
       registers[reg] = value;
     }
-    // .red: r still receives the data and redval the reduction, appended
-    // after the registers (PTX 9.7.16.8.3; facts.md 4.4).
-    if (q.Present(tcgen05::kRed)) registers.push_back(Reduce(q, registers));
+    if (reduces) registers.back() = Reduce(q, registers.first(layout.registers()));
   }
   return values;
 }

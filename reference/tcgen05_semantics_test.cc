@@ -101,7 +101,7 @@ LaneValues ValuesOf(const Outcome& outcome) {
   if (const auto* values = std::get_if<LaneValues>(&outcome)) return *values;
   ADD_FAILURE() << "not LaneValues: "
                 << (std::holds_alternative<Undefined>(outcome) ? std::get<Undefined>(outcome).why : "fault");
-  return LaneValues{std::vector<std::vector<std::uint32_t>>(32, std::vector<std::uint32_t>(256, 0))};
+  return LaneValues::Zeroed(256);
 }
 
 // HazardOf returns the hazard of an outcome that must be undefined.
@@ -135,52 +135,52 @@ TEST(Tcgen05SemanticsTest, Shape32x32bByHand) {
   EXPECT_EQ(layout.At(31, 0, 0), (Tcgen05Source{.access = 0, .lane = 31, .column = 0, .cell_bit = 0}));
   // Warp 1 at lane 32, column 10: lane 3's r1 is TMEM lane 35, column 11.
   const LaneValues values = ValuesOf(Execute(x2, TaggedTmem(), TmemAddress(32, 10), 1));
-  EXPECT_EQ(values.lanes[3][1], Cell(35, 11));
-  EXPECT_EQ(values.lanes[0][0], Cell(32, 10));
-  EXPECT_EQ(values.lanes[31][1], Cell(63, 11));
+  EXPECT_EQ(values.lane(3)[1], Cell(35, 11));
+  EXPECT_EQ(values.lane(0)[0], Cell(32, 10));
+  EXPECT_EQ(values.lane(31)[1], Cell(63, 11));
 }
 
 // facts.md 4.4, .16x64b.xN: r[k] is lane L0 + (t>>2) + 8*(t&1), column
 // C0 + ((t>>1)&1) + 2k, evaluated by hand per thread.
 TEST(Tcgen05SemanticsTest, Shape16x64bByHand) {
   const LaneValues x1 = ValuesOf(Execute(Check(Load("16x64b.x1", 1)), TaggedTmem(), TmemAddress(0, 0), 0));
-  EXPECT_EQ(x1.lanes[0][0], Cell(0, 0));
-  EXPECT_EQ(x1.lanes[1][0], Cell(8, 0));
-  EXPECT_EQ(x1.lanes[2][0], Cell(0, 1));
-  EXPECT_EQ(x1.lanes[3][0], Cell(8, 1));
-  EXPECT_EQ(x1.lanes[4][0], Cell(1, 0));
-  EXPECT_EQ(x1.lanes[5][0], Cell(9, 0));
-  EXPECT_EQ(x1.lanes[30][0], Cell(7, 1));
-  EXPECT_EQ(x1.lanes[31][0], Cell(15, 1));
+  EXPECT_EQ(x1.lane(0)[0], Cell(0, 0));
+  EXPECT_EQ(x1.lane(1)[0], Cell(8, 0));
+  EXPECT_EQ(x1.lane(2)[0], Cell(0, 1));
+  EXPECT_EQ(x1.lane(3)[0], Cell(8, 1));
+  EXPECT_EQ(x1.lane(4)[0], Cell(1, 0));
+  EXPECT_EQ(x1.lane(5)[0], Cell(9, 0));
+  EXPECT_EQ(x1.lane(30)[0], Cell(7, 1));
+  EXPECT_EQ(x1.lane(31)[0], Cell(15, 1));
   const LaneValues x2 = ValuesOf(Execute(Check(Load("16x64b.x2", 2)), TaggedTmem(), TmemAddress(64, 100), 2));
-  EXPECT_EQ(x2.lanes[5][1], Cell(73, 102)) << "thread 5, r1: lane 64+9, column 100+0+2";
-  EXPECT_EQ(x2.lanes[2][1], Cell(64, 103));
+  EXPECT_EQ(x2.lane(5)[1], Cell(73, 102)) << "thread 5, r1: lane 64+9, column 100+0+2";
+  EXPECT_EQ(x2.lane(2)[1], Cell(64, 103));
 }
 
 // facts.md 4.4, .16x128b.xN: r[2k+j] is lane L0 + (t>>2) + 8j, column
 // C0 + (t&3) + 4k.
 TEST(Tcgen05SemanticsTest, Shape16x128bByHand) {
   const LaneValues x2 = ValuesOf(Execute(Check(Load("16x128b.x2", 4)), TaggedTmem(), TmemAddress(0, 0), 0));
-  EXPECT_EQ(x2.lanes[6][0], Cell(1, 2));
-  EXPECT_EQ(x2.lanes[6][1], Cell(9, 2));
-  EXPECT_EQ(x2.lanes[6][2], Cell(1, 6));
-  EXPECT_EQ(x2.lanes[6][3], Cell(9, 6));
-  EXPECT_EQ(x2.lanes[31][0], Cell(7, 3));
-  EXPECT_EQ(x2.lanes[31][1], Cell(15, 3));
-  EXPECT_EQ(x2.lanes[0][3], Cell(8, 4));
+  EXPECT_EQ(x2.lane(6)[0], Cell(1, 2));
+  EXPECT_EQ(x2.lane(6)[1], Cell(9, 2));
+  EXPECT_EQ(x2.lane(6)[2], Cell(1, 6));
+  EXPECT_EQ(x2.lane(6)[3], Cell(9, 6));
+  EXPECT_EQ(x2.lane(31)[0], Cell(7, 3));
+  EXPECT_EQ(x2.lane(31)[1], Cell(15, 3));
+  EXPECT_EQ(x2.lane(0)[3], Cell(8, 4));
 }
 
 // facts.md 4.4, .16x256b.xN: r[4k+j] is lane L0 + (t>>2) + 8*(j>>1),
 // column C0 + 2*(t&3) + (j&1) + 8k.
 TEST(Tcgen05SemanticsTest, Shape16x256bByHand) {
   const LaneValues x2 = ValuesOf(Execute(Check(Load("16x256b.x2", 8)), TaggedTmem(), TmemAddress(96, 0), 3));
-  EXPECT_EQ(x2.lanes[6][0], Cell(97, 4));
-  EXPECT_EQ(x2.lanes[6][1], Cell(97, 5));
-  EXPECT_EQ(x2.lanes[6][2], Cell(105, 4));
-  EXPECT_EQ(x2.lanes[6][3], Cell(105, 5));
-  EXPECT_EQ(x2.lanes[6][7], Cell(105, 13));
-  EXPECT_EQ(x2.lanes[31][3], Cell(111, 7));
-  EXPECT_EQ(x2.lanes[0][4], Cell(96, 8));
+  EXPECT_EQ(x2.lane(6)[0], Cell(97, 4));
+  EXPECT_EQ(x2.lane(6)[1], Cell(97, 5));
+  EXPECT_EQ(x2.lane(6)[2], Cell(105, 4));
+  EXPECT_EQ(x2.lane(6)[3], Cell(105, 5));
+  EXPECT_EQ(x2.lane(6)[7], Cell(105, 13));
+  EXPECT_EQ(x2.lane(31)[3], Cell(111, 7));
+  EXPECT_EQ(x2.lane(0)[4], Cell(96, 8));
 }
 
 // .16x32bx2 (PTX 9.7.16.8.3; facts.md 4.4): threads 0-15 read lane L0+t,
@@ -193,14 +193,14 @@ TEST(Tcgen05SemanticsTest, Shape16x32bx2ByHand) {
   EXPECT_EQ(layout.At(3, 1, 0), (Tcgen05Source{.access = 0, .lane = 3, .column = 1, .cell_bit = 0}));
   EXPECT_EQ(layout.At(20, 1, 0), (Tcgen05Source{.access = 1, .lane = 4, .column = 1, .cell_bit = 0}));
   const LaneValues values = ValuesOf(Execute(x2, TaggedTmem(), TmemAddress(0, 0), 0));
-  EXPECT_EQ(values.lanes[3][1], Cell(3, 1));
-  EXPECT_EQ(values.lanes[20][1], Cell(4, 17));
-  EXPECT_EQ(values.lanes[31][0], Cell(15, 16));
+  EXPECT_EQ(values.lane(3)[1], Cell(3, 1));
+  EXPECT_EQ(values.lane(20)[1], Cell(4, 17));
+  EXPECT_EQ(values.lane(31)[0], Cell(15, 16));
   // An offset of (8 << 16) | 4 moves the second access 8 lanes down, 4 right.
   CheckedInstruction moved = Check(Load("16x32bx2.x2", 2, ", 524292"));
   const LaneValues lanes_moved = ValuesOf(Execute(moved, TaggedTmem(), TmemAddress(0, 0), 0));
-  EXPECT_EQ(lanes_moved.lanes[20][0], Cell(12, 4));
-  EXPECT_EQ(lanes_moved.lanes[4][0], Cell(4, 0));
+  EXPECT_EQ(lanes_moved.lane(20)[0], Cell(12, 4));
+  EXPECT_EQ(lanes_moved.lane(4)[0], Cell(4, 0));
   EXPECT_EQ(HalfSplitOffset(Check(Load("32x32b.x1", 1))), std::nullopt);
 }
 
@@ -211,17 +211,17 @@ TEST(Tcgen05SemanticsTest, PackByHand) {
   Tcgen05Layout layout = Tcgen05Layout::For(wide);
   EXPECT_EQ(layout.At(7, 0, 0), (Tcgen05Source{.access = 0, .lane = 7, .column = 0, .cell_bit = 0}));
   EXPECT_EQ(layout.At(7, 0, 1), (Tcgen05Source{.access = 0, .lane = 7, .column = 1, .cell_bit = 0}));
-  EXPECT_EQ(ValuesOf(Execute(wide, TaggedTmem(), TmemAddress(0, 0), 0)).lanes[7][0], Packed(7, 0, 1));
+  EXPECT_EQ(ValuesOf(Execute(wide, TaggedTmem(), TmemAddress(0, 0), 0)).lane(7)[0], Packed(7, 0, 1));
   // .16x64b: thread 2 reads virtual column 1 of lane 0, physical 2 and 3.
   const LaneValues narrow =
       ValuesOf(Execute(Check(Load("16x64b.x1.pack::16b", 1)), TaggedTmem(), TmemAddress(0, 40), 0));
-  EXPECT_EQ(narrow.lanes[2][0], Packed(0, 42, 43));
-  EXPECT_EQ(narrow.lanes[1][0], Packed(8, 40, 41));
+  EXPECT_EQ(narrow.lane(2)[0], Packed(0, 42, 43));
+  EXPECT_EQ(narrow.lane(1)[0], Packed(8, 40, 41));
   // .16x32bx2: thread 17 reads lane 1 of the access 16 columns on.
   const LaneValues split =
       ValuesOf(Execute(Check(Load("16x32bx2.x1.pack::16b", 1, ", 16")), TaggedTmem(), TmemAddress(0, 0), 0));
-  EXPECT_EQ(split.lanes[17][0], Packed(1, 16, 17));
-  EXPECT_EQ(split.lanes[1][0], Packed(1, 0, 1));
+  EXPECT_EQ(split.lane(17)[0], Packed(1, 16, 17));
+  EXPECT_EQ(split.lane(1)[0], Packed(1, 0, 1));
 }
 
 // ShapeTile is a shape's footprint per access, read off its name (PTX
@@ -286,7 +286,7 @@ TEST(Tcgen05SemanticsTest, EveryLegalFormReadsItsTileOnce) {
             const TmemCell cell = ResolveSource(layout.At(lane, reg, half), TmemAddress(0, 0), 16);
             const std::uint32_t tag = Tag(static_cast<int>(cell.lane), static_cast<int>(cell.column));
             const std::uint32_t expected = layout.At(lane, reg, half).cell_bit == 0 ? tag : tag ^ 0xffffu;
-            ASSERT_EQ(values.lanes[lane][reg] >> (16 * half) & 0xffffu, expected)
+            ASSERT_EQ(values.lane(lane)[reg] >> (16 * half) & 0xffffu, expected)
                 << PrintForm(form) << " lane " << lane << " reg " << reg << " half " << half;
           }
         }
@@ -327,7 +327,7 @@ TEST(Tcgen05SemanticsTest, LargerNumExtendsSmallerNum) {
       const int prefix = smaller.signature().destination_count;
       for (int lane = 0; lane < 32; ++lane) {
         ASSERT_TRUE(
-            std::equal(small.lanes[lane].begin(), small.lanes[lane].begin() + prefix, large.lanes[lane].begin()))
+            std::equal(small.lane(lane).begin(), small.lane(lane).begin() + prefix, large.lane(lane).begin()))
             << PrintForm(larger.form()) << " lane " << lane;
       }
       ++pairs;
@@ -443,10 +443,10 @@ TEST(Tcgen05SemanticsTest, RedvalIsTheBruteForceReduction) {
     const LaneValues loaded = ValuesOf(Execute(plain, tmem, TmemAddress(0, 0), 0));
     const int registers = instruction.signature().destination_count;
     for (int lane = 0; lane < 32; ++lane) {
-      ASSERT_EQ(reduced.lanes[lane].size(), static_cast<size_t>(registers + 1)) << text;
-      const std::vector<std::uint32_t> data(reduced.lanes[lane].begin(), reduced.lanes[lane].end() - 1);
-      ASSERT_EQ(data, loaded.lanes[lane]) << text << " lane " << lane << ": r still gets the data";
-      ASSERT_EQ(reduced.lanes[lane].back(), BruteForceRedval(q, data))
+      ASSERT_EQ(reduced.lane(lane).size(), static_cast<size_t>(registers + 1)) << text;
+      const std::vector<std::uint32_t> data(reduced.lane(lane).begin(), reduced.lane(lane).end() - 1);
+      ASSERT_EQ(data, loaded.lane(lane)) << text << " lane " << lane << ": r still gets the data";
+      ASSERT_EQ(reduced.lane(lane).back(), BruteForceRedval(q, data))
           << text << " lane " << lane << ", seed " << kSeed;
     }
     ++forms;
@@ -463,7 +463,7 @@ std::uint32_t RedvalOfRow(absl::string_view qualifiers, const std::vector<std::u
   const int registers = static_cast<int>(row.size());
   const CheckedInstruction instruction =
       Check(RedLoad(absl::StrCat("32x32b.x", registers, ".", qualifiers), registers), "sm_103a");
-  return ValuesOf(Execute(instruction, tmem, TmemAddress(0, 0), 0)).lanes[0].back();
+  return ValuesOf(Execute(instruction, tmem, TmemAddress(0, 0), 0)).lane(0).back();
 }
 
 // Hand-picked reductions; the .f32 rules are facts.md 4.4's [INFERRED]
@@ -491,8 +491,8 @@ TEST(Tcgen05SemanticsTest, RedvalByHand) {
   tmem.Set(0, 17, 7);
   const LaneValues split =
       ValuesOf(Execute(Check(RedLoad("16x32bx2.x2.max.u32", 2, ", 16"), "sm_103a"), tmem, TmemAddress(0, 0), 0));
-  EXPECT_THAT(split.lanes[0], ::testing::ElementsAre(9u, 4u, 9u));
-  EXPECT_THAT(split.lanes[16], ::testing::ElementsAre(2u, 7u, 7u));
+  EXPECT_THAT(split.lane(0), ::testing::ElementsAre(9u, 4u, 9u));
+  EXPECT_THAT(split.lane(16), ::testing::ElementsAre(2u, 7u, 7u));
 }
 
 // A warp reading a TMEM lane outside its quarter is undefined, whichever

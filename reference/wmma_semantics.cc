@@ -1,11 +1,12 @@
 #include "reference/wmma_semantics.h"
 
+#include <bit>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "reference/register_class.h"
-#include "reference/runtime_ub.h"
 
 namespace matload {
 namespace {
@@ -35,13 +36,17 @@ MatrixCoord WmmaMatrixDims(const QualifierSet& qualifiers) {
   }
 }
 
-std::uint64_t WmmaElementOffsetBits(const QualifierSet& qualifiers, MatrixCoord element, std::uint32_t stride) {
+WmmaStoragePlace WmmaStoragePlaceOf(const QualifierSet& qualifiers, MatrixCoord element) {
   // PTX 9.7.14.4.2: the leading dimension is the row for .row and the column
   // for .col; consecutive leading-dimension instances are `stride` elements apart.
-  const bool row_major = qualifiers.Has(wmma::kLayout, wmma::kRow);
-  const std::uint64_t line = row_major ? element.row : element.col;
-  const std::uint64_t within = row_major ? element.col : element.row;
-  return (line * stride + within) * wmma::ElementBits(TypeOf(qualifiers));
+  if (qualifiers.Has(wmma::kLayout, wmma::kRow)) return {element.row, element.col};
+  return {element.col, element.row};
+}
+
+std::uint64_t WmmaElementOffsetBits(const QualifierSet& qualifiers, MatrixCoord element, std::uint32_t stride) {
+  const WmmaStoragePlace place = WmmaStoragePlaceOf(qualifiers, element);
+  return (std::uint64_t{static_cast<std::uint32_t>(place.line)} * stride + static_cast<std::uint32_t>(place.within)) *
+         wmma::ElementBits(TypeOf(qualifiers));
 }
 
 std::uint64_t WmmaExtentBytes(const QualifierSet& qualifiers, std::uint32_t stride) {
@@ -85,6 +90,13 @@ absl::StatusOr<WmmaFragment> WmmaFragment::For(const CheckedInstruction& instruc
     return absl::InternalError(absl::StrCat("layout ", (*entry)->source.id, " has ", (*entry)->fragment.elements(),
                                             " elements per lane; the form's fragment holds ", fragment.elements()));
   }
+  fragment.places_.reserve(kWarpLanes * fragment.elements());
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int x = 0; x < fragment.elements(); ++x) {
+      fragment.places_.push_back(WmmaStoragePlaceOf(qualifiers, fragment.Element(lane, x)));
+    }
+  }
+  fragment.conditions_ = RuntimeConditions(instruction);
   return fragment;
 }
 
@@ -101,7 +113,7 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
   // the form names.
   std::vector<StateSpace> readable = {instruction.signature().state_space};
   // Each runtime rule of the wmma.load table, with the numbers RuntimeConditions derives for it.
-  for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
+  for (const RuntimeCondition& condition : fragment.conditions()) {
     switch (condition.hazard) {
       case RuntimeHazard::kStrideBelowDefault:
         if (stride < static_cast<std::uint32_t>(*condition.default_stride_elements)) {
@@ -143,18 +155,24 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
   const absl::Span<const std::uint8_t> bytes = std::get<ResolvedAccess>(access).bytes;
 
   const int words_per_register = fragment.register_bits() / 32;
-  LaneValues values{.lanes = std::vector<std::vector<std::uint32_t>>(
-                        kWarpLanes, std::vector<std::uint32_t>(fragment.registers() * words_per_register, 0)),
-                    .register_bits = fragment.register_bits()};
+  LaneValues values = LaneValues::Zeroed(fragment.registers() * words_per_register, fragment.register_bits());
+  // Element x fills fragment bits x*bits up, low bits first, so whole-byte
+  // elements are copied byte for byte into the little-endian words.
+  static_assert(std::endian::native == std::endian::little, "fragments are assembled as little-endian bytes");
   const int bits = fragment.element_bits();
+  const std::uint64_t line_bits = std::uint64_t{stride} * bits;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
+    auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
     for (int x = 0; x < fragment.elements(); ++x) {
-      const std::uint64_t element = ReadPackedBits(bytes, WmmaElementOffsetBits(qualifiers, fragment.Element(lane, x), stride), bits);
-      // Fragment bit x*bits of the lane's registers, as 32-bit words.
-      for (int i = 0; i < bits; i += 32) {
-        const int at = x * bits + i;
-        const int width = bits - i < 32 ? bits - i : 32;
-        values.lanes[lane][at / 32] |= static_cast<std::uint32_t>((element >> i) & ((1ull << width) - 1)) << (at % 32);
+      const WmmaStoragePlace& place = fragment.Place(lane, x);
+      const std::uint64_t at = static_cast<std::uint64_t>(place.line) * line_bits + static_cast<std::uint64_t>(place.within) * bits;
+      if (bits >= 8) {
+        std::memcpy(lane_bytes + x * bits / 8, bytes.data() + at / 8, bits / 8);
+      } else {
+        // Sub-byte elements sit at multiples of their width, so none
+        // straddles a byte.
+        const unsigned element = (bytes[at / 8] >> (at % 8)) & ((1u << bits) - 1);
+        lane_bytes[x * bits / 8] |= static_cast<std::uint8_t>(element << (x * bits % 8));
       }
     }
   }

@@ -20,6 +20,7 @@
 #include "reference/linear_layout.h"
 #include "reference/memory_image.h"
 #include "reference/outcome.h"
+#include "reference/runtime_ub.h"
 #include "reference/wmma_layouts.h"
 
 namespace matload {
@@ -33,7 +34,21 @@ struct WmmaBitSource {
   friend bool operator==(const WmmaBitSource&, const WmmaBitSource&) = default;
 };
 
-// WmmaFragment is the compiled layout of one checked wmma.load form.
+// WmmaStoragePlace is where element (row, col) sits in storage, counted in
+// elements from p: `line` leading-dimension lines (rows for .row, columns
+// for .col, PTX 9.7.14.4.2) plus `within` elements along that line. Only
+// `line` is scaled by the stride.
+struct WmmaStoragePlace {
+  std::int32_t line = 0;
+  std::int32_t within = 0;
+};
+
+// WmmaStoragePlaceOf places element (row, col) of the form's matrix.
+WmmaStoragePlace WmmaStoragePlaceOf(const QualifierSet& qualifiers, MatrixCoord element);
+
+// WmmaFragment is the compiled layout of one checked wmma.load form: the
+// storage place of every lane's every fragment element, and the form's
+// run-time conditions, worked out once so that an execution is a gather.
 class WmmaFragment {
  public:
   // For finds the form's layout on its target, or NotFound if none is known.
@@ -55,6 +70,10 @@ class WmmaFragment {
   WmmaBitSource Provenance(int lane, int reg, int bit) const;
   // entry is the table row the layout comes from, with its source.
   const WmmaLayoutEntry& entry() const { return *entry_; }
+  // Place is where fragment element `element` of `lane` is stored.
+  const WmmaStoragePlace& Place(int lane, int element) const { return places_[lane * elements() + element]; }
+  // conditions are the form's run-time conditions (RuntimeConditions).
+  const std::vector<RuntimeCondition>& conditions() const { return conditions_; }
 
  private:
   const WmmaLayoutEntry* entry_ = nullptr;
@@ -64,6 +83,8 @@ class WmmaFragment {
   int element_bits_ = 16;
   int rows_ = 0;
   int cols_ = 0;
+  std::vector<WmmaStoragePlace> places_;  // lane-major
+  std::vector<RuntimeCondition> conditions_;
 };
 
 // WmmaOperands are a wmma.load's run-time operands: the address p and the

@@ -59,11 +59,11 @@ TEST(WmmaSemanticsTest, HandComputedAFragment) {
   ASSERT_TRUE(fragment.ok()) << fragment.status();
   const MemoryImage memory = Iota16Global(1024);
   const LaneValues values = ValuesOf(ExecuteWmmaLoad(a, *fragment, memory, {{memory.global_base}, std::nullopt}));
-  ASSERT_EQ(values.lanes.size(), 32u);
-  EXPECT_EQ(values.lanes[5][0], 18u | 19u << 16);
-  EXPECT_EQ(values.lanes[5][1], 146u | 147u << 16);
-  EXPECT_EQ(values.lanes[5][2], 26u | 27u << 16);
-  EXPECT_EQ(values.lanes[5][4], values.lanes[5][0]);
+  ASSERT_EQ(values.words.size(), 32u * values.words_per_lane);
+  EXPECT_EQ(values.lane(5)[0], 18u | 19u << 16);
+  EXPECT_EQ(values.lane(5)[1], 146u | 147u << 16);
+  EXPECT_EQ(values.lane(5)[2], 26u | 27u << 16);
+  EXPECT_EQ(values.lane(5)[4], values.lane(5)[0]);
   EXPECT_EQ(fragment->Provenance(5, 1, 16), (WmmaBitSource{wmma::kA, {9, 3}, 0}));
   EXPECT_EQ(fragment->Provenance(5, 1, 31), (WmmaBitSource{wmma::kA, {9, 3}, 15}));
 }
@@ -75,7 +75,7 @@ TEST(WmmaSemanticsTest, ExplicitStrideMovesRows) {
   const WmmaFragment fragment = *WmmaFragment::For(a);
   const MemoryImage memory = Iota16Global(2048);
   const LaneValues values = ValuesOf(ExecuteWmmaLoad(a, fragment, memory, {{memory.global_base}, 32}));
-  EXPECT_EQ(values.lanes[5][0], 34u | 35u << 16);  // (1,2), (1,3) at 32 + 2
+  EXPECT_EQ(values.lane(5)[0], 34u | 35u << 16);  // (1,2), (1,3) at 32 + 2
 }
 
 TEST(WmmaSemanticsTest, F64RegistersTakeTwoWords) {
@@ -87,8 +87,8 @@ TEST(WmmaSemanticsTest, F64RegistersTakeTwoWords) {
   for (int i = 0; i < 64; ++i) memory.global[8 * i] = static_cast<std::uint8_t>(i), memory.global[8 * i + 4] = 0xEE;
   const LaneValues values = ValuesOf(ExecuteWmmaLoad(c, fragment, memory, {{memory.global_base}, std::nullopt}));
   EXPECT_EQ(values.register_bits, 64);
-  ASSERT_EQ(values.lanes[0].size(), 4u);
-  EXPECT_EQ(values.lanes[0][1], 0xEEu);  // the high word of register 0
+  ASSERT_EQ(values.lane(0).size(), 4u);
+  EXPECT_EQ(values.lane(0)[1], 0xEEu);  // the high word of register 0
 }
 
 TEST(WmmaSemanticsTest, UndefinedRuntimeConditions) {

@@ -112,7 +112,7 @@ absl::StatusOr<ModelResult> RunTcgen05(const CheckedInstruction& instruction, co
   return result;
 }
 
-std::string RegisterHex(const std::vector<std::uint32_t>& words, int reg, int register_bits) {
+std::string RegisterHex(absl::Span<const std::uint32_t> words, int reg, int register_bits) {
   const int per_register = register_bits / 32;
   std::string hex;
   for (int word = per_register - 1; word >= 0; --word) absl::StrAppendFormat(&hex, "%08x", words[reg * per_register + word]);
@@ -178,7 +178,7 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
     return absl::OkStatus();
   }
   const LaneValues& values = std::get<LaneValues>(result->outcome);
-  const int registers = static_cast<int>(values.lanes[0].size()) * 32 / result->register_bits;
+  const int registers = values.words_per_lane * 32 / result->register_bits;
   nlohmann::json json_registers = nlohmann::json::array();
   nlohmann::json json_provenance = nlohmann::json::array();
   for (int lane = 0; lane < kWarpLanes; ++lane) {
@@ -187,7 +187,7 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
     std::string hex_line = absl::StrCat("lane ", lane, ":");
     std::string provenance_lines;
     for (int reg = 0; reg < registers; ++reg) {
-      const std::string hex = RegisterHex(values.lanes[lane], reg, result->register_bits);
+      const std::string hex = RegisterHex(values.lane(lane), reg, result->register_bits);
       // tcgen05.ld.red's redval follows the registers and has no layout entry.
       const std::vector<Provenance> pieces =
           reg < static_cast<int>(result->provenance[lane].size())
