@@ -25,11 +25,13 @@ void Count(benchmark::State& state, const Outcome& outcome) {
 void BM_LdmatrixX4(benchmark::State& state) {
   const CheckedInstruction instruction = Check("ldmatrix.sync.aligned.m8n8.x4.trans.b16 {a, b, c, d}, [p];", "sm_90");
   const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
-  std::vector<std::uint8_t> shared(4096, 7);
-  std::vector<std::uint64_t> rows(32);
-  for (int lane = 0; lane < 32; ++lane) rows[lane] = 16 * lane;
+  MemoryImage memory;
+  memory.shared.assign(4096, 7);
+  std::vector<std::uint64_t> offsets(32);
+  for (int lane = 0; lane < 32; ++lane) offsets[lane] = 16 * lane;
+  const std::vector<AddressValue> rows = LdmatrixRowAddresses(instruction, memory, offsets);
   Outcome outcome;
-  for (auto _ : state) benchmark::DoNotOptimize(outcome = ExecuteLdmatrix(instruction, layout, shared, rows));
+  for (auto _ : state) benchmark::DoNotOptimize(outcome = ExecuteLdmatrix(instruction, layout, memory, rows));
   Count(state, outcome);
 }
 BENCHMARK(BM_LdmatrixX4);

@@ -85,12 +85,16 @@ std::vector<CheckedInstruction> SmallerNums(const CheckedInstruction& instructio
 void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
                    std::vector<Violation>& violations) {
   constexpr size_t kWindowBytes = kLdmatrixWindowBytes;
-  std::vector<std::uint8_t> window(kWindowBytes + ldmatrix::kRowBytes);
-  FillWindow(runtime.pattern, runtime.stream, absl::MakeSpan(window));
+  MemoryImage memory;
+  memory.shared.resize(kWindowBytes);
+  FillWindow(runtime.pattern, runtime.stream, absl::MakeSpan(memory.shared));
   std::vector<std::uint64_t> rows = std::get<LdmatrixRows>(VariantFor(instruction, runtime).operands).offsets;
-  const absl::Span<const std::uint8_t> shared(window.data(), kWindowBytes);
+  const auto execute = [&](const CheckedInstruction& form, const LdmatrixLayout& form_layout, const MemoryImage& image,
+                           absl::Span<const std::uint64_t> offsets) {
+    return ExecuteLdmatrix(form, form_layout, image, LdmatrixRowAddresses(form, image, offsets));
+  };
   const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
-  const Outcome outcome = ExecuteLdmatrix(instruction, layout, shared, rows);
+  const Outcome outcome = execute(instruction, layout, memory, rows);
   const LaneValues* values = ValuesOf(outcome);
   if (values == nullptr) return;
 
@@ -98,10 +102,13 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
   const std::uint32_t used = LdmatrixAddressLanes(instruction.form().qualifiers);
   const int lane = static_cast<int>(runtime.stream % kWarpLanes);
   if ((used >> lane) & 1) {
-    std::copy_n(window.begin() + static_cast<long>(rows[lane]), ldmatrix::kRowBytes, window.begin() + kWindowBytes);
+    MemoryImage extended = memory;
+    extended.shared.resize(kWindowBytes + ldmatrix::kRowBytes);
+    std::copy_n(memory.shared.begin() + static_cast<long>(rows[lane]), ldmatrix::kRowBytes,
+                extended.shared.begin() + kWindowBytes);
     std::vector<std::uint64_t> moved = rows;
     moved[lane] = kWindowBytes;
-    const Outcome relocated = ExecuteLdmatrix(instruction, layout, window, moved);
+    const Outcome relocated = execute(instruction, layout, extended, moved);
     if (ValuesOf(relocated) == nullptr || *ValuesOf(relocated) != *values) {
       violations.push_back({"relocated-row", absl::StrCat("lane ", lane, "'s row moved from ", rows[lane], " to ",
                                                           kWindowBytes, " changed the result")});
@@ -110,7 +117,7 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
 
   for (const CheckedInstruction& smaller : SmallerNums(instruction, ldmatrix::kNum)) {
     const LdmatrixLayout smaller_layout = LdmatrixLayout::For(smaller);
-    const Outcome prefix = ExecuteLdmatrix(smaller, smaller_layout, shared, rows);
+    const Outcome prefix = execute(smaller, smaller_layout, memory, rows);
     if (ValuesOf(prefix) == nullptr) continue;  // fewer lanes' addresses are checked the same way
     if (auto violation = PrefixViolation(*ValuesOf(prefix), *values, smaller_layout.registers(), PrintForm(smaller.form()))) {
       violations.push_back(*violation);
@@ -124,7 +131,7 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
       Sibling(instruction, ldmatrix::kTrans, transposed ? kAbsent : 0);
   if (!other.has_value()) return;
   const LdmatrixLayout other_layout = LdmatrixLayout::For(*other);
-  const Outcome other_outcome = ExecuteLdmatrix(*other, other_layout, shared, rows);
+  const Outcome other_outcome = execute(*other, other_layout, memory, rows);
   if (ValuesOf(other_outcome) == nullptr) return;
   const auto bytes_by_element = [](const LdmatrixLayout& of, const LaneValues& loaded) {
     std::map<std::tuple<int, int, int, int>, std::uint8_t> bytes;

@@ -103,11 +103,13 @@ class LdmatrixProgram : public TestProgram {
   Outcome Expect(const Variant& variant) const override {
     // Only the rows the lanes name are read.
     const std::vector<std::uint64_t>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
-    std::vector<std::uint8_t> window(frame().window_bytes);
+    MemoryImage memory;
+    memory.shared.resize(frame().window_bytes);
     for (std::uint64_t offset : offsets) {
-      FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(window), offset, ldmatrix::kRowBytes);
+      FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(memory.shared), offset, ldmatrix::kRowBytes);
     }
-    return ExecuteLdmatrix(expected_form_, expected_layout_, window, offsets);
+    return ExecuteLdmatrix(expected_form_, expected_layout_, memory,
+                           LdmatrixRowAddresses(expected_form_, memory, offsets));
   }
 
   std::string WordSource(int lane, int word) const override {

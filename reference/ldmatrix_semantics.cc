@@ -3,10 +3,17 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "reference/ldmatrix_table.h"
 #include "reference/runtime_ub.h"
 
 namespace matload {
+namespace {
+
+// kSharedOnly is where every ldmatrix row lives (PTX 9.7.14.5.15).
+constexpr StateSpace kSharedOnly = StateSpace::kShared;
+
+}  // namespace
 
 LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   const QualifierSet& q = instruction.form().qualifiers;
@@ -15,6 +22,8 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   LdmatrixLayout layout;
   layout.registers_ = instruction.signature().destination_count;
   if (q.Present(ldmatrix::kSrcFmt)) layout.decompression_ = q.Has(ldmatrix::kSrcFmt, ldmatrix::kB4x16P64) ? 4 : 6;
+  layout.address_lanes_ = LdmatrixAddressLanes(q);
+  layout.conditions_ = RuntimeConditions(instruction);
   layout.bytes_.resize(kWarpLanes * layout.registers_ * 4);
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     const int group = lane >> 2;  // the row a group of four lanes holds
@@ -78,36 +87,43 @@ std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, i
 }
 
 Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
-                        absl::Span<const std::uint8_t> shared, absl::Span<const std::uint64_t> row_addresses) {
+                        const MemoryImage& memory, absl::Span<const AddressValue> row_addresses) {
   if (row_addresses.size() != kWarpLanes) {
     return Undefined{RuntimeHazard::kDivergentExecution,
                      absl::StrCat("ldmatrix needs all 32 lanes; ", row_addresses.size(), " gave addresses")};
   }
-  const std::uint32_t used = LdmatrixAddressLanes(instruction.form().qualifiers);
+  const std::uint32_t used = layout.address_lanes();
   bool unused_lanes_matter = false;
-  for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
+  // Where a generic address may point: only .shared has rows.
+  absl::Span<const StateSpace> readable = {&kSharedOnly, 1};
+  for (const RuntimeCondition& condition : layout.conditions()) {
     unused_lanes_matter = unused_lanes_matter || condition.hazard == RuntimeHazard::kUnusedLaneAddress;
+    if (condition.hazard == RuntimeHazard::kAddressOutsideSpace) readable = condition.allowed_spaces;
   }
+  const StateSpace named = instruction.signature().state_space;
+  std::array<absl::Span<const std::uint8_t>, kWarpLanes> source_rows;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     const bool is_used = (used >> lane) & 1;
     if (!is_used && !unused_lanes_matter) continue;
-    const std::uint64_t address = row_addresses[lane];
+    const AddressValue address = row_addresses[lane];
     const RuntimeHazard hazard = is_used ? RuntimeHazard::kMisalignedAddress : RuntimeHazard::kUnusedLaneAddress;
-    if (address % ldmatrix::kRowBytes != 0) {
-      return Undefined{hazard, absl::StrCat("lane ", lane, " gives row address ", address,
-                                            ", not a multiple of ", ldmatrix::kRowBytes)};
+    if (address.value % ldmatrix::kRowBytes != 0) {
+      return Undefined{hazard, absl::StrFormat("lane %d gives row address 0x%x, not a multiple of %d", lane,
+                                               address.value, ldmatrix::kRowBytes)};
     }
-    if (address + ldmatrix::kRowBytes > shared.size()) {
-      return Undefined{is_used ? RuntimeHazard::kAddressOutsideSpace : hazard,
-                       absl::StrCat("lane ", lane, " gives row address ", address, ", outside the ", shared.size(),
-                                    "-byte shared window")};
+    auto access = ResolveAccess(memory, named, address, ldmatrix::kRowBytes, readable);
+    if (auto* undefined = std::get_if<Undefined>(&access)) {
+      if (!is_used) undefined->hazard = hazard;
+      undefined->why = absl::StrCat("lane ", lane, ": ", undefined->why);
+      return *std::move(undefined);
     }
+    source_rows[lane] = std::get<ResolvedAccess>(access).bytes;
   }
   // The 16-byte rows, decompressed where the form says so.
   std::array<std::array<std::uint8_t, 16>, kWarpLanes> rows{};
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     if (((used >> lane) & 1) == 0) continue;
-    absl::Span<const std::uint8_t> row = shared.subspan(row_addresses[lane], ldmatrix::kRowBytes);
+    const absl::Span<const std::uint8_t> row = source_rows[lane];
     if (layout.decompression() != 0) {
       rows[lane] = DecompressRow(row, layout.decompression());
     } else {
@@ -126,6 +142,17 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
     }
   }
   return values;
+}
+
+std::vector<AddressValue> LdmatrixRowAddresses(const CheckedInstruction& instruction, const MemoryImage& memory,
+                                               absl::Span<const std::uint64_t> offsets) {
+  const bool generic = instruction.signature().state_space == StateSpace::kGeneric;
+  std::vector<AddressValue> addresses;
+  addresses.reserve(offsets.size());
+  for (const std::uint64_t offset : offsets) {
+    addresses.push_back({generic ? memory.shared_generic_base + offset : offset});
+  }
+  return addresses;
 }
 
 }  // namespace matload

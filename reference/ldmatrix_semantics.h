@@ -13,7 +13,9 @@
 
 #include "absl/types/span.h"
 #include "reference/legality.h"
+#include "reference/memory_image.h"
 #include "reference/outcome.h"
+#include "reference/runtime_ub.h"
 
 namespace matload {
 
@@ -43,10 +45,16 @@ class LdmatrixLayout {
   }
   // decompression is the source format: 0 for none, 4 or 6 for .b4x16_p64 / .b6x16_p32.
   int decompression() const { return decompression_; }
+  // address_lanes has bit i set when the form reads lane i's row address.
+  std::uint32_t address_lanes() const { return address_lanes_; }
+  // conditions are the form's run-time conditions (RuntimeConditions).
+  const std::vector<RuntimeCondition>& conditions() const { return conditions_; }
 
  private:
   int registers_ = 0;
   int decompression_ = 0;
+  std::uint32_t address_lanes_ = 0;
+  std::vector<RuntimeCondition> conditions_;
   std::vector<LdmatrixElement> bytes_;
 };
 
@@ -55,12 +63,20 @@ class LdmatrixLayout {
 // bits of its byte (facts.md 3.4, [INFERRED] bit order).
 std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits);
 
-// ExecuteLdmatrix predicts one execution: `shared` is the CTA's shared
-// window (offset 0 up), `row_addresses` one byte offset per lane. Addresses
-// that are misaligned or outside the window make it undefined, as does an
-// unused lane without a valid address on sm_75.
+// ExecuteLdmatrix predicts one execution from `memory` and one row address
+// per lane: a .shared address, or a generic one where the form names no
+// state space. A misaligned address, or one whose row is not wholly inside
+// the shared window, makes it undefined (a generic address into .global
+// too: PTX 9.7.14.5.15), as does an unused lane without a valid address on
+// sm_75.
 Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
-                        absl::Span<const std::uint8_t> shared, absl::Span<const std::uint64_t> row_addresses);
+                        const MemoryImage& memory, absl::Span<const AddressValue> row_addresses);
+
+// LdmatrixRowAddresses turns byte offsets into `memory`'s shared window, one
+// per lane, into the addresses `instruction` takes: the offsets themselves
+// for .shared, their generic addresses where it names no state space.
+std::vector<AddressValue> LdmatrixRowAddresses(const CheckedInstruction& instruction, const MemoryImage& memory,
+                                               absl::Span<const std::uint64_t> offsets);
 
 }  // namespace matload
 

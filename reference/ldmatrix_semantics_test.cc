@@ -43,6 +43,15 @@ std::vector<std::uint64_t> ContiguousRows() {
 
 std::uint32_t Pair16(std::uint32_t low, std::uint32_t high) { return low | high << 16; }
 
+// LoadRows executes `form` with `shared` as the shared window and a row at
+// each lane's byte offset into it, addressed as the form addresses it.
+Outcome LoadRows(const CheckedInstruction& form, const std::vector<std::uint8_t>& shared,
+                 absl::Span<const std::uint64_t> offsets) {
+  MemoryImage memory;
+  memory.shared = shared;
+  return ExecuteLdmatrix(form, LdmatrixLayout::For(form), memory, LdmatrixRowAddresses(form, memory, offsets));
+}
+
 // ValuesOf returns the lane values of an outcome that must have them; an
 // undefined outcome fails the test and gives 32 lanes of nothing.
 LaneValues ValuesOf(const Outcome& outcome) {
@@ -56,7 +65,7 @@ LaneValues ValuesOf(const Outcome& outcome) {
 // element (matrix j, row r, col c) is 8 * (8j + r) + c.
 TEST(LdmatrixSemanticsTest, Figure104WithoutTrans) {
   CheckedInstruction x4 = Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];");
-  const LaneValues values = ValuesOf(ExecuteLdmatrix(x4, LdmatrixLayout::For(x4), Iota16(512), ContiguousRows()));
+  const LaneValues values = ValuesOf(LoadRows(x4, Iota16(512), ContiguousRows()));
   EXPECT_EQ(values.lane(0)[0], Pair16(0, 1));
   EXPECT_EQ(values.lane(5)[0], Pair16(10, 11));
   EXPECT_EQ(values.lane(31)[0], Pair16(62, 63));
@@ -68,7 +77,7 @@ TEST(LdmatrixSemanticsTest, Figure104WithoutTrans) {
 // transpose: stored elements M[2(t%4)][t/4] and M[2(t%4)+1][t/4].
 TEST(LdmatrixSemanticsTest, TransposedLoad) {
   CheckedInstruction x1 = Check("ldmatrix.sync.aligned.m8n8.x1.trans.b16 {a}, [p];");
-  const LaneValues values = ValuesOf(ExecuteLdmatrix(x1, LdmatrixLayout::For(x1), Iota16(512), ContiguousRows()));
+  const LaneValues values = ValuesOf(LoadRows(x1, Iota16(512), ContiguousRows()));
   EXPECT_EQ(values.lane(0)[0], Pair16(0, 8));
   EXPECT_EQ(values.lane(5)[0], Pair16(17, 25));
   EXPECT_EQ(values.lane(31)[0], Pair16(55, 63));
@@ -85,15 +94,15 @@ TEST(LdmatrixSemanticsTest, TransIsTheTranspose) {
       for (int b = 0; b < 2; ++b) transposed[16 * c + 2 * r + b] = m[16 * r + 2 * c + b];
     }
   }
-  EXPECT_EQ(ValuesOf(ExecuteLdmatrix(trans, LdmatrixLayout::For(trans), m, ContiguousRows())),
-            ValuesOf(ExecuteLdmatrix(plain, LdmatrixLayout::For(plain), transposed, ContiguousRows())));
+  EXPECT_EQ(ValuesOf(LoadRows(trans, m, ContiguousRows())),
+            ValuesOf(LoadRows(plain, transposed, ContiguousRows())));
 }
 
 TEST(LdmatrixSemanticsTest, RowsNeedNotBeContiguous) {
   CheckedInstruction x1 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];");
   std::vector<std::uint64_t> reversed(32);
   for (int lane = 0; lane < 32; ++lane) reversed[lane] = 16 * (7 - lane % 8) + 256;  // rows 7..0 of a later tile
-  const LaneValues values = ValuesOf(ExecuteLdmatrix(x1, LdmatrixLayout::For(x1), Iota16(512), reversed));
+  const LaneValues values = ValuesOf(LoadRows(x1, Iota16(512), reversed));
   EXPECT_EQ(values.lane(0)[0], Pair16(128 + 56, 128 + 57)) << "row 0 is the tile's row 7";
 }
 
@@ -146,8 +155,7 @@ TEST(LdmatrixSemanticsTest, NumsArePrefixes) {
                   }()},
           {9, 0}, *ParseTarget("sm_100a"));
       ASSERT_TRUE(verdict.legal()) << text;
-      results.push_back(ValuesOf(ExecuteLdmatrix(*verdict.checked(), LdmatrixLayout::For(*verdict.checked()), data,
-                                                 ContiguousRows())));
+      results.push_back(ValuesOf(LoadRows(*verdict.checked(), data, ContiguousRows())));
     }
     ASSERT_GE(results.size(), 2u) << shape_and_type;
     for (size_t smaller = 0; smaller + 1 < results.size(); ++smaller) {
@@ -164,13 +172,40 @@ TEST(LdmatrixSemanticsTest, UndefinedAddresses) {
   CheckedInstruction x4 = Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];");
   std::vector<std::uint64_t> addresses = ContiguousRows();
   addresses[9] = 8;
-  Outcome misaligned = ExecuteLdmatrix(x4, LdmatrixLayout::For(x4), Iota16(512), addresses);
+  Outcome misaligned = LoadRows(x4, Iota16(512), addresses);
   ASSERT_TRUE(std::holds_alternative<Undefined>(misaligned));
   EXPECT_EQ(std::get<Undefined>(misaligned).hazard, RuntimeHazard::kMisalignedAddress);
   addresses[9] = 512;
-  Outcome outside = ExecuteLdmatrix(x4, LdmatrixLayout::For(x4), Iota16(512), addresses);
+  Outcome outside = LoadRows(x4, Iota16(512), addresses);
   ASSERT_TRUE(std::holds_alternative<Undefined>(outside));
   EXPECT_EQ(std::get<Undefined>(outside).hazard, RuntimeHazard::kAddressOutsideSpace);
+}
+
+// Without a state space the rows are generic addresses, which must fall in
+// the shared window (PTX 9.7.14.5.15): the same rows load the same values,
+// and a generic address into .global is undefined even where bytes exist.
+TEST(LdmatrixSemanticsTest, GenericRowAddressesMustBeShared) {
+  CheckedInstruction generic = Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];");
+  CheckedInstruction named = Check("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {a, b, c, d}, [p];");
+  MemoryImage memory;
+  memory.shared = Iota16(512);
+  memory.global = Iota16(512);
+  std::vector<AddressValue> rows = LdmatrixRowAddresses(generic, memory, ContiguousRows());
+  EXPECT_EQ(rows[1].value, memory.shared_generic_base + 16);
+  EXPECT_EQ(ValuesOf(ExecuteLdmatrix(generic, LdmatrixLayout::For(generic), memory, rows)),
+            ValuesOf(LoadRows(named, memory.shared, ContiguousRows())));
+  rows[5].value = memory.global_base + 80;
+  Outcome in_global = ExecuteLdmatrix(generic, LdmatrixLayout::For(generic), memory, rows);
+  ASSERT_TRUE(std::holds_alternative<Undefined>(in_global));
+  EXPECT_EQ(std::get<Undefined>(in_global).hazard, RuntimeHazard::kAddressOutsideSpace);
+  EXPECT_THAT(std::get<Undefined>(in_global).why, ::testing::HasSubstr("lane 5: "));
+  EXPECT_THAT(std::get<Undefined>(in_global).why, ::testing::HasSubstr("is in .global"));
+  // A .shared address is an offset into the window, never a generic one.
+  std::vector<AddressValue> shared_rows = LdmatrixRowAddresses(named, memory, ContiguousRows());
+  EXPECT_EQ(shared_rows[1].value, 16u);
+  shared_rows[0].value = memory.shared_generic_base;
+  EXPECT_EQ(std::get<Undefined>(ExecuteLdmatrix(named, LdmatrixLayout::For(named), memory, shared_rows)).hazard,
+            RuntimeHazard::kAddressOutsideSpace);
 }
 
 // For sm_75 or below every lane needs a valid address, even ones .x1 does
@@ -179,12 +214,12 @@ TEST(LdmatrixSemanticsTest, UnusedLanesOnSm75) {
   std::vector<std::uint64_t> addresses = ContiguousRows();
   addresses[20] = 3;  // lane 20 is unused by .x1
   CheckedInstruction on_sm75 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_75");
-  Outcome undefined = ExecuteLdmatrix(on_sm75, LdmatrixLayout::For(on_sm75), Iota16(512), addresses);
+  Outcome undefined = LoadRows(on_sm75, Iota16(512), addresses);
   ASSERT_TRUE(std::holds_alternative<Undefined>(undefined));
   EXPECT_EQ(std::get<Undefined>(undefined).hazard, RuntimeHazard::kUnusedLaneAddress);
   CheckedInstruction on_sm80 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_80");
   EXPECT_TRUE(std::holds_alternative<LaneValues>(
-      ExecuteLdmatrix(on_sm80, LdmatrixLayout::For(on_sm80), Iota16(512), addresses)));
+      LoadRows(on_sm80, Iota16(512), addresses)));
 }
 
 // .b4x16_p64: 16 nibbles, LSB first, then 8 bytes of padding; .b6x16_p32:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -38,7 +39,7 @@ std::variant<ResolvedAccess, Undefined> ResolveAccess(const MemoryImage& memory,
                                                       absl::Span<const StateSpace> allowed) {
   // A register narrower than the address holds only its low bits (PTX 6.4.1).
   const std::uint64_t value = address.bits >= 64 ? address.value : address.value & ((1ull << address.bits) - 1);
-  std::vector<Window> windows;
+  absl::InlinedVector<Window, 2> windows;
   switch (named) {
     case StateSpace::kShared:
       windows.push_back({StateSpace::kShared, 0, &memory.shared});
