@@ -9,7 +9,9 @@
 //    registers of a larger one;
 //  - .trans (ldmatrix): the transposed load holds the transpose;
 //  - layout (wmma.load): a .row load of M and a .col load of M-transpose
-//    give the same fragment, whatever the stride and placement;
+//    give the same fragment, whatever the stride and placement, wherever
+//    the layout's source says the storage order does not change it (not
+//    Volta's A and B: facts.md 2.3);
 //  - coverage (wmma.load): every matrix element is in the fragment, equally
 //    often.
 //
@@ -206,6 +208,11 @@ void CheckWmma(const CheckedInstruction& instruction, const RuntimeInputs& runti
   if (!as_case.has_value()) return;  // undefined at these inputs
 
   // ...and as the other layout says, at its default stride, at offset 0.
+  // PTX promises no such equality: a fragment may feed wmma.mma only with
+  // the layout it was loaded with (facts.md 2.1). Volta's A and B fragments
+  // do depend on it (facts.md 2.3), so their table rows name a layout, and
+  // only rows for both storage orders promise the same fragment.
+  if (fragment->entry().layout.has_value()) return;
   const std::optional<CheckedInstruction> other = Sibling(
       instruction, wmma::kLayout, qualifiers.Has(wmma::kLayout, wmma::kRow) ? wmma::kCol : wmma::kRow);
   if (!other.has_value()) return;  // sub-byte A and B have one layout only
