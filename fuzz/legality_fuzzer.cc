@@ -77,8 +77,12 @@ const Oracle& TheOracle() {
 
 // Explained says whether a registry entry covers the disagreement: one on
 // the instruction, or for a .target the .version lacks, one on that pair.
+// Entries match the instruction from its opcode on, so a guard predicate
+// ("@!%p") is left out: it changes no verdict.
 bool Explained(const Oracle& oracle, const FuzzCase& fuzz_case, const Verdict& model, Direction direction) {
-  if (oracle.registry.Find(PrintRaw(fuzz_case.snippet.instruction), fuzz_case.target, direction, oracle.toolchain)) {
+  RawInstruction unguarded = fuzz_case.snippet.instruction;
+  unguarded.guard.reset();
+  if (oracle.registry.Find(PrintRaw(unguarded), fuzz_case.target, direction, oracle.toolchain)) {
     return true;
   }
   for (const Reason& reason : model.reasons()) {
