@@ -2,6 +2,7 @@
 
 #include <map>
 #include <numeric>
+#include <random>
 #include <tuple>
 
 #include "gmock/gmock.h"
@@ -130,42 +131,94 @@ TEST(LdmatrixSemanticsTest, EveryLegalFormCoversEachElementOnce) {
   }
 }
 
-// .x1, .x2 and .x4 are prefixes of each other: the same data and addresses
-// give the same first registers.
-TEST(LdmatrixSemanticsTest, NumsArePrefixes) {
-  std::vector<std::uint8_t> data = Iota16(512);
-  for (const char* shape_and_type : {"m8n8.NUM.b16", "m8n8.NUM.trans.b16", "m8n16.NUM.b8x16.b4x16_p64",
-                                     "m16n16.NUM.trans.b8", "m16n16.NUM.trans.b8x16.b6x16_p32"}) {
-    std::vector<LaneValues> results;
-    for (const char* num : {"x1", "x2", "x4"}) {
-      std::string text = absl::StrCat("ldmatrix.sync.aligned.", shape_and_type, " {a}, [p];");
-      text.replace(text.find("NUM"), 3, num);
-      if (!JudgeAt(text, "sm_100a").reasons().empty() &&
-          JudgeAt(text, "sm_100a").reasons()[0].code != ReasonCode::kVectorLength) {
-        continue;  // .m16n16 has no .x4
-      }
-      Verdict verdict = Judge(
-          Snippet{{}, [&] {
-                    RawInstruction raw = ParseSnippet(text)->instruction;
-                    const int count = testing::RegisterCount(text);
-                    std::vector<std::string> names;
-                    for (int i = 0; i < count; ++i) names.push_back(absl::StrCat("r", i));
-                    raw.operands[0] = VectorOperand{names};
-                    return raw;
-                  }()},
-          {9, 0}, *ParseTarget("sm_100a"));
-      ASSERT_TRUE(verdict.legal()) << text;
-      results.push_back(ValuesOf(LoadRows(*verdict.checked(), data, ContiguousRows())));
-    }
-    ASSERT_GE(results.size(), 2u) << shape_and_type;
-    for (size_t smaller = 0; smaller + 1 < results.size(); ++smaller) {
-      for (int lane = 0; lane < 32; ++lane) {
-        const auto& small = results[smaller].lane(lane);
-        const auto& large = results[smaller + 1].lane(lane);
-        EXPECT_TRUE(std::equal(small.begin(), small.end(), large.begin())) << shape_and_type << " lane " << lane;
+// RandomWindow is a 512-byte shared window of random bytes: 32 contiguous
+// rows, one per lane.
+std::vector<std::uint8_t> RandomWindow(std::mt19937& random) {
+  std::vector<std::uint8_t> window(512);
+  for (std::uint8_t& byte : window) byte = static_cast<std::uint8_t>(random());
+  return window;
+}
+
+// BytesByElement maps each loaded byte to its element: (matrix, row, col,
+// byte within the element) of the loaded matrix.
+std::map<std::tuple<int, int, int, int>, std::uint8_t> BytesByElement(const CheckedInstruction& form,
+                                                                      const LaneValues& values) {
+  const LdmatrixLayout layout = LdmatrixLayout::For(form);
+  std::map<std::tuple<int, int, int, int>, std::uint8_t> bytes;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int reg = 0; reg < layout.registers(); ++reg) {
+      for (int byte = 0; byte < 4; ++byte) {
+        const LdmatrixElement& e = layout.At(lane, reg, byte);
+        bytes[{e.matrix, e.row, e.col, e.byte}] = static_cast<std::uint8_t>(values.lane(lane)[reg] >> (8 * byte));
       }
     }
   }
+  return bytes;
+}
+
+// Over every legal form, on random data: element (m, r, c) of the loaded
+// matrix is element (r, c) of stored matrix m, or (c, r) with .trans, where
+// row i of stored matrix m is the row whose address lane 8m+i (16m+i for
+// .m16n16) gave, decompressed where the form says so.
+TEST(LdmatrixSemanticsTest, EveryFormLoadsItsRowsOrTheirTranspose) {
+  const Target target = *ParseTarget("sm_100a");
+  std::mt19937 random(11);
+  int transposed = 0;
+  for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), {9, 0}, target)) {
+    const std::optional<CheckedInstruction> form = StandardInstruction(ldmatrix::Spec(), qualifiers, {9, 0}, target);
+    ASSERT_TRUE(form.has_value());
+    const bool trans = qualifiers.Present(ldmatrix::kTrans);
+    transposed += trans ? 1 : 0;
+    const int element_bytes = qualifiers.Has(ldmatrix::kType, ldmatrix::kB16) ? 2 : 1;
+    const int rows_per_matrix = ldmatrix::RowsPerMatrix(static_cast<ldmatrix::Shape>(qualifiers.Get(ldmatrix::kShape)));
+    const int decompression = LdmatrixLayout::For(*form).decompression();
+    const std::vector<std::uint8_t> window = RandomWindow(random);
+    for (const auto& [element, byte] : BytesByElement(*form, ValuesOf(LoadRows(*form, window, ContiguousRows())))) {
+      const auto [matrix, row, col, part] = element;
+      const int stored_row = trans ? col : row;
+      const int stored_col = trans ? row : col;
+      const int lane = rows_per_matrix * matrix + stored_row;  // ContiguousRows: lane L's row is at 16 L
+      const absl::Span<const std::uint8_t> source = absl::MakeConstSpan(window).subspan(16 * lane, 16);
+      const std::array<std::uint8_t, 16> bytes =
+          decompression != 0 ? DecompressRow(source, decompression) : [&] {
+            std::array<std::uint8_t, 16> copy;
+            std::copy(source.begin(), source.end(), copy.begin());
+            return copy;
+          }();
+      ASSERT_EQ(byte, bytes[element_bytes * stored_col + part])
+          << PrintForm(form->form()) << ": (" << matrix << "," << row << "," << col << ") byte " << part;
+    }
+  }
+  EXPECT_GT(transposed, 0);
+}
+
+// Over every legal form, on random data and the same addresses: a smaller
+// .num loads the first registers of a larger one (.x1, .x2, .x4 are
+// prefixes of each other).
+TEST(LdmatrixSemanticsTest, EverySmallerNumIsAPrefix) {
+  const Target target = *ParseTarget("sm_100a");
+  std::mt19937 random(13);
+  int checked = 0;
+  for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), {9, 0}, target)) {
+    const std::optional<CheckedInstruction> larger = StandardInstruction(ldmatrix::Spec(), qualifiers, {9, 0}, target);
+    ASSERT_TRUE(larger.has_value());
+    for (int num = 0; num < qualifiers.Get(ldmatrix::kNum); ++num) {
+      QualifierSet smaller_qualifiers = qualifiers;
+      smaller_qualifiers.Set(ldmatrix::kNum, num);
+      const std::optional<CheckedInstruction> smaller =
+          StandardInstruction(ldmatrix::Spec(), smaller_qualifiers, {9, 0}, target);
+      if (!smaller.has_value()) continue;
+      ++checked;
+      const std::vector<std::uint8_t> window = RandomWindow(random);
+      const LaneValues small = ValuesOf(LoadRows(*smaller, window, ContiguousRows()));
+      const LaneValues large = ValuesOf(LoadRows(*larger, window, ContiguousRows()));
+      for (int lane = 0; lane < kWarpLanes; ++lane) {
+        ASSERT_TRUE(std::equal(small.lane(lane).begin(), small.lane(lane).end(), large.lane(lane).begin()))
+            << PrintForm(smaller->form()) << " vs " << PrintForm(larger->form()) << ", lane " << lane;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
 }
 
 TEST(LdmatrixSemanticsTest, UndefinedAddresses) {
