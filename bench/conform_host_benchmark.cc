@@ -6,26 +6,15 @@
 #include "benchmark/benchmark.h"
 #include "harness/case_judge.h"
 #include "harness/test_program.h"
-#include "reference/enumerate.h"
-#include "reference/ldmatrix_table.h"
-#include "reference/wmma_load_table.h"
 
 namespace matload {
 namespace {
 
-// ProgramFor is the program of the first legal sm_90 form of `spec` that
-// spells `opcode`.
-std::unique_ptr<TestProgram> ProgramFor(const FamilySpec& spec, absl::string_view opcode) {
-  for (const QualifierSet& qualifiers : LegalQualifierSets(spec, {9, 0}, Target{90})) {
-    std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, {9, 0}, Target{90});
-    if (instruction.has_value() && Opcode(*instruction) == opcode) return *TestProgram::For(*instruction, {});
-  }
-  return nullptr;
+std::unique_ptr<TestProgram> Ldmatrix() {
+  return *TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", Target{90}, {9, 0}, {});
 }
-
-std::unique_ptr<TestProgram> Ldmatrix() { return ProgramFor(ldmatrix::Spec(), "ldmatrix.sync.aligned.m8n8.x4.shared.b16"); }
 std::unique_ptr<TestProgram> Wmma() {
-  return ProgramFor(wmma::Spec(), "wmma.load.a.sync.aligned.row.m16n16k16.global.f16");
+  return *TestProgram::ForOpcode("wmma.load.a.sync.aligned.row.m16n16k16.global.f16", Target{90}, {9, 0}, {});
 }
 
 // Variants: generating 256 variants (ldmatrix's generator checks each with

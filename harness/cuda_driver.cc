@@ -147,6 +147,7 @@ absl::StatusOr<std::unique_ptr<DriverJit>> DriverJit::Open(std::shared_ptr<CudaD
 }
 
 DriverJit::~DriverJit() {
+  for (const auto& [image, module] : modules_) driver_->api().module_unload(module);
   int device = 0;
   if (driver_->api().device_get(&device, ordinal_) == kSuccess) driver_->api().primary_release(device);
 }
@@ -188,6 +189,28 @@ absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text
   return assembled;
 }
 
+absl::StatusOr<void*> DriverJit::LoadedModule(const std::string& image) const {
+  absl::MutexLock lock(&mutex_);
+  if (auto it = modules_.find(image); it != modules_.end()) return it->second;
+  const CudaDriver::Api& api = driver_->api();
+  if (modules_.size() >= kCachedModules) {
+    for (const auto& [text, module] : modules_) api.module_unload(module);
+    modules_.clear();
+  }
+  std::string error_log(kLogBytes, '\0');
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogSize};
+  void* values[] = {error_log.data(), reinterpret_cast<void*>(kLogBytes)};
+  void* module = nullptr;
+  // PTX text needs its terminating NUL, which std::string keeps.
+  if (const int result = api.module_load(&module, image.c_str(), 2, options, values); result != kSuccess) {
+    error_log.resize(error_log.find('\0'));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result), error_log.empty() ? "" : ": ", error_log));
+  }
+  modules_.emplace(image, module);
+  return module;
+}
+
 absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view image,
                                                             const KernelLaunch& launch) const {
   const CudaDriver::Api& api = driver_->api();
@@ -196,23 +219,14 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view im
     return absl::AbortedError(absl::StrCat(what, ": ", api.Describe(result)));
   };
   if (absl::Status status = fault(api.context_set_current(context_), "cuCtxSetCurrent"); !status.ok()) return status;
-  std::string error_log(kLogBytes, '\0');
-  int options[] = {kJitErrorLogBuffer, kJitErrorLogSize};
-  void* values[] = {error_log.data(), reinterpret_cast<void*>(kLogBytes)};
-  const std::string bytes(image);  // PTX text needs its terminating NUL
-  void* module = nullptr;
-  if (const int result = api.module_load(&module, bytes.c_str(), 2, options, values); result != kSuccess) {
-    error_log.resize(error_log.find('\0'));
-    return absl::FailedPreconditionError(
-        absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result), error_log.empty() ? "" : ": ", error_log));
-  }
+  absl::StatusOr<void*> module = LoadedModule(std::string(image));
+  if (!module.ok()) return module.status();
   std::vector<std::uint64_t> buffers;
   absl::Cleanup release = [&] {
     for (std::uint64_t buffer : buffers) api.mem_free(buffer);
-    api.module_unload(module);
   };
   void* function = nullptr;
-  if (absl::Status status = fault(api.module_function(&function, module, launch.entry.c_str()), "cuModuleGetFunction");
+  if (absl::Status status = fault(api.module_function(&function, *module, launch.entry.c_str()), "cuModuleGetFunction");
       !status.ok()) {
     return status;
   }

@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "harness/compile_oracle.h"
 #include "harness/shared_library.h"
 
@@ -84,15 +87,27 @@ class DriverJit : public CompileOracle {
   // kFailedPrecondition with the JIT's error log; a launch that fails or
   // faults is kAborted with the CUDA error. A fault is sticky: it leaves the
   // context unusable, so callers that may fault run this in a worker process.
+  // Loaded modules are kept (up to kCachedModules), so launching an image
+  // again costs no second JIT compile. Launches may come from any thread,
+  // one at a time.
   absl::StatusOr<std::vector<std::uint8_t>> Launch(absl::string_view image, const KernelLaunch& launch) const;
+
+  // kCachedModules bounds the modules Launch keeps loaded; past it, they are
+  // all unloaded and the cache starts again.
+  static constexpr size_t kCachedModules = 64;
 
  private:
   DriverJit(std::shared_ptr<CudaDriver> driver, int ordinal, void* context)
       : driver_(std::move(driver)), ordinal_(ordinal), context_(context) {}
 
+  // LoadedModule loads `image`, or finds it loaded already.
+  absl::StatusOr<void*> LoadedModule(const std::string& image) const;
+
   std::shared_ptr<CudaDriver> driver_;
   int ordinal_;
   void* context_;
+  mutable absl::Mutex mutex_;
+  mutable absl::flat_hash_map<std::string, void*> modules_ ABSL_GUARDED_BY(mutex_);  // image -> CUmodule
 };
 
 }  // namespace matload

@@ -5,6 +5,8 @@
 #include "harness/ldmatrix_program.h"
 #include "harness/tcgen05_program.h"
 #include "harness/wmma_program.h"
+#include "reference/enumerate.h"
+#include "reference/families.h"
 #include "reference/printer.h"
 
 namespace matload {
@@ -17,6 +19,19 @@ absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::For(const CheckedInstr
     case Family::kTcgen05Ld: return NewTcgen05Program(instruction, options);
   }
   return absl::InternalError("unknown family");
+}
+
+absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::ForOpcode(absl::string_view opcode, Target target,
+                                                                    PtxVersion ptx, const ProgramOptions& options) {
+  for (const FamilySpec* spec : AllFamilies()) {
+    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, target)) {
+      if (PrintOpcode(spec->family, qualifiers) != opcode) continue;
+      std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, ptx, target);
+      if (instruction.has_value()) return For(*instruction, options);
+    }
+  }
+  return absl::NotFoundError(
+      absl::StrCat("no legal form on ", target.Name(), " at PTX ", ptx.ToString(), " is spelt '", opcode, "'"));
 }
 
 std::string TestProgram::Label() const {

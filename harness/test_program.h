@@ -68,6 +68,12 @@ class TestProgram {
   // family cannot carry is kInvalidArgument.
   static absl::StatusOr<std::unique_ptr<TestProgram>> For(const CheckedInstruction& instruction,
                                                           const ProgramOptions& options);
+  // ForOpcode builds the program of the legal form that `opcode` spells
+  // (as Opcode does, "ldmatrix.sync.aligned.m8n8.x4.shared.b16") on
+  // `target` at `ptx`, so benchmarks and users can name forms as text. No
+  // legal form spelt so is kNotFound.
+  static absl::StatusOr<std::unique_ptr<TestProgram>> ForOpcode(absl::string_view opcode, Target target,
+                                                                PtxVersion ptx, const ProgramOptions& options);
   virtual ~TestProgram() = default;
 
   const CheckedInstruction& instruction() const { return instruction_; }

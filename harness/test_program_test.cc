@@ -130,6 +130,19 @@ TEST(TestProgramTest, EveryLegalTcgen05FormsVariantsAreDefinedCases) {
   EXPECT_GT(programs, 0u);
 }
 
+TEST(TestProgramTest, ProgramsAreFoundByTheirOpcode) {
+  absl::StatusOr<std::unique_ptr<TestProgram>> program =
+      TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", Target{90}, {9, 0}, {});
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(Opcode((*program)->instruction()), "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  // .m16n16 ldmatrix is not an sm_90 form.
+  absl::StatusOr<std::unique_ptr<TestProgram>> missing =
+      TestProgram::ForOpcode("ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", Target{90}, {9, 0}, {});
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(),
+            "no legal form on sm_90 at PTX 9.0 is spelt 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8'");
+}
+
 TEST(TestProgramTest, SharedWmmaLabelsNameTheAddressWidth) {
   for (const CheckedInstruction& instruction : LegalForms(wmma::Spec(), Target{90})) {
     if (instruction.signature().state_space != StateSpace::kShared) continue;

@@ -1,0 +1,226 @@
+// gpu_throughput: checked executions per second on one GPU host (issue 5's
+// speed goal), measured as `matload conform` checks them: one warp, one
+// load, every register of every lane compared bit for bit with the model.
+//
+// Each form runs in a worker process (a fault costs that worker only) for
+// --seconds. The worker keeps the module loaded and pipelines batches of
+// --blocks variants: while the GPU runs batch k, the host's --threads judge
+// batch k-1 and generate batch k+1. Every block of every batch is judged;
+// the figure counts only judged blocks.
+//
+// Without a GPU it prints "needs a GPU: ..." and exits 0, so scripts can
+// run it anywhere; it never prints a figure it did not measure.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "harness/case_judge.h"
+#include "harness/isolated_runner.h"
+#include "harness/program_launch.h"
+#include "harness/test_program.h"
+
+ABSL_FLAG(int, device, 0, "the CUDA device ordinal");
+ABSL_FLAG(double, seconds, 10, "how long to run each form");
+ABSL_FLAG(int, blocks, 65536, "variants (blocks) per launch");
+ABSL_FLAG(int, threads, 0, "host threads that generate and judge (0: one per core)");
+ABSL_FLAG(std::vector<std::string>, forms,
+          std::vector<std::string>({"ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+                                    "wmma.load.a.sync.aligned.row.m16n16k16.global.f16"}),
+          "the forms to run, as opcodes");
+ABSL_FLAG(std::uint64_t, seed, 20261122, "the seed of batch 0; batch k uses seed + k");
+
+namespace matload {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Batch is one launch's variants and their records, back to back.
+struct Batch {
+  std::vector<Variant> variants;
+  std::vector<std::uint8_t> records;
+};
+
+// Judged counts a batch's judged blocks and how many differed.
+struct Judged {
+  std::uint64_t checked = 0;
+  std::uint64_t mismatched = 0;
+};
+
+// Chunks runs work(chunk) for chunks 0..threads-1 on their own threads.
+void Chunks(int threads, const std::function<void(int)>& work) {
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (int chunk = 0; chunk < threads; ++chunk) pool.emplace_back(work, chunk);
+  for (std::thread& thread : pool) thread.join();
+}
+
+// Prepare generates a batch: chunk c holds variants of seed (seed * threads + c),
+// so every chunk replays on its own.
+Batch Prepare(const TestProgram& program, int blocks, int threads, std::uint64_t seed) {
+  const int per_chunk = blocks / threads;
+  std::vector<std::vector<Variant>> chunks(threads);
+  Chunks(threads, [&](int chunk) { chunks[chunk] = program.Variants(per_chunk, seed * threads + chunk, false); });
+  Batch batch;
+  for (std::vector<Variant>& chunk : chunks) {
+    std::move(chunk.begin(), chunk.end(), std::back_inserter(batch.variants));
+  }
+  const size_t record_bytes = program.frame().record_bytes;
+  batch.records.resize(batch.variants.size() * record_bytes);
+  Chunks(threads, [&](int chunk) {
+    for (size_t i = chunk; i < batch.variants.size(); i += threads) {
+      const std::vector<std::uint8_t> record = program.Record(batch.variants[i]);
+      std::copy(record.begin(), record.end(), batch.records.begin() + static_cast<long>(i * record_bytes));
+    }
+  });
+  return batch;
+}
+
+// Judge predicts every variant of `batch` and compares its block of `output`.
+Judged Judge(const TestProgram& program, const Batch& batch, absl::Span<const std::uint8_t> output, int threads) {
+  std::atomic<std::uint64_t> checked = 0;
+  std::atomic<std::uint64_t> mismatched = 0;
+  const size_t block_bytes = program.frame().output_bytes;
+  Chunks(threads, [&](int chunk) {
+    std::uint64_t mine = 0;
+    std::uint64_t differing = 0;
+    for (size_t i = chunk; i < batch.variants.size(); i += threads) {
+      const CaseVerdict verdict = JudgeOutput(program.Expect(batch.variants[i]), output.subspan(i * block_bytes, block_bytes));
+      ++mine;
+      if (verdict.kind != CaseClass::kPass) ++differing;
+    }
+    checked += mine;
+    mismatched += differing;
+  });
+  return {checked.load(), mismatched.load()};
+}
+
+// Measure runs in a worker: it pipelines launches of `program` for
+// `seconds` and reports "launches checked mismatched seconds".
+absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int blocks, int threads, double seconds,
+                                    std::uint64_t seed) {
+  absl::StatusOr<DriverJit*> jit = WorkerJit(device);
+  if (!jit.ok()) return jit.status();
+  const auto launch_batch = [&](const Batch& batch) {
+    return (*jit)->Launch(program.kernel(),
+                          {.entry = program.entry(),
+                           .blocks = static_cast<unsigned>(batch.variants.size()),
+                           .threads = kWarpLanes,
+                           .inputs = {batch.records},
+                           .scratch_bytes = batch.variants.size() * program.frame().window_bytes,
+                           .output_bytes = batch.variants.size() * program.frame().output_bytes});
+  };
+  // The first launch compiles and loads the module; it is not timed.
+  Batch current = Prepare(program, blocks, threads, seed);
+  if (absl::StatusOr<std::vector<std::uint8_t>> warm = launch_batch(current); !warm.ok()) return warm.status();
+
+  const Clock::time_point start = Clock::now();
+  Judged total;
+  std::uint64_t launches = 0;
+  Batch previous;
+  std::vector<std::uint8_t> previous_output;
+  while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
+    std::future<absl::StatusOr<std::vector<std::uint8_t>>> launched =
+        std::async(std::launch::async, [&] { return launch_batch(current); });
+    if (!previous.variants.empty()) {
+      const Judged judged = Judge(program, previous, previous_output, threads);
+      total.checked += judged.checked;
+      total.mismatched += judged.mismatched;
+    }
+    Batch next = Prepare(program, blocks, threads, seed + 1 + launches);
+    absl::StatusOr<std::vector<std::uint8_t>> output = launched.get();
+    if (!output.ok()) return output.status();
+    ++launches;
+    previous = std::move(current);
+    previous_output = *std::move(output);
+    current = std::move(next);
+  }
+  const Judged last = Judge(program, previous, previous_output, threads);
+  total.checked += last.checked;
+  total.mismatched += last.mismatched;
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  return absl::StrCat(launches, " ", total.checked, " ", total.mismatched, " ", elapsed);
+}
+
+int Main() {
+  const int device = absl::GetFlag(FLAGS_device);
+  const int blocks = absl::GetFlag(FLAGS_blocks);
+  const double seconds = absl::GetFlag(FLAGS_seconds);
+  const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
+  const int threads =
+      absl::GetFlag(FLAGS_threads) > 0 ? absl::GetFlag(FLAGS_threads) : static_cast<int>(std::thread::hardware_concurrency());
+  if (blocks < threads) {
+    std::fprintf(stderr, "gpu_throughput: --blocks (%d) must be at least --threads (%d)\n", blocks, threads);
+    return 2;
+  }
+  absl::StatusOr<DeviceProbe> probe = ProbeDevice(device, std::chrono::seconds(60));
+  if (!probe.ok()) {
+    std::printf("needs a GPU: %s\n", std::string(probe.status().message()).c_str());
+    return 0;
+  }
+  std::vector<std::unique_ptr<TestProgram>> programs;
+  for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
+    absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::ForOpcode(opcode, probe->target, {9, 0}, {});
+    if (!program.ok()) {
+      std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
+      return 2;
+    }
+    programs.push_back(*std::move(program));
+  }
+  std::printf("device: %s\nhost threads: %d; blocks per launch: %d; %.0f s per form\n\n", probe->identity.c_str(),
+              threads, blocks, seconds);
+  std::printf("| form | launches | checked executions | mismatches | seconds | checked executions/s |\n");
+  std::printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      static_cast<int>(programs.size()),
+      [&](int i) { return Measure(*programs[i], device, blocks, threads, seconds, seed); },
+      std::chrono::milliseconds(static_cast<long>(1000 * (seconds + 300))));
+  if (!results.ok()) {
+    std::fprintf(stderr, "gpu_throughput: %s\n", std::string(results.status().message()).c_str());
+    return 1;
+  }
+  int failures = 0;
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const ItemResult& result = (*results)[i];
+    const std::string label = programs[i]->Label();
+    if (result.kind != ItemResult::Kind::kDone) {
+      std::printf("| %s | %s: %s | | | | |\n", label.c_str(), ItemKindName(result.kind), result.output.c_str());
+      ++failures;
+      continue;
+    }
+    const std::vector<std::string> fields = absl::StrSplit(result.output, ' ');
+    std::uint64_t launches = 0, checked = 0, mismatched = 0;
+    double elapsed = 0;
+    if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &launches) || !absl::SimpleAtoi(fields[1], &checked) ||
+        !absl::SimpleAtoi(fields[2], &mismatched) || !absl::SimpleAtod(fields[3], &elapsed)) {
+      std::printf("| %s | the worker said '%s' | | | | |\n", label.c_str(), result.output.c_str());
+      ++failures;
+      continue;
+    }
+    failures += mismatched > 0 ? 1 : 0;
+    std::printf("| `%s` | %llu | %llu | %llu | %.2f | %s |\n", label.c_str(), static_cast<unsigned long long>(launches),
+                static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatched), elapsed,
+                absl::StrFormat("%.0f", checked / elapsed).c_str());
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace matload
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  return matload::Main();
+}
