@@ -25,7 +25,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "harness/case_judge.h"
 #include "harness/isolated_runner.h"
@@ -107,8 +106,13 @@ Judged Judge(const TestProgram& program, const Batch& batch, absl::Span<const st
   return {checked.load(), mismatched.load()};
 }
 
+// Seconds is the time since `start`.
+double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
 // Measure runs in a worker: it pipelines launches of `program` for
-// `seconds` and reports "launches checked mismatched seconds".
+// `seconds` and reports "launches checked mismatched seconds launching
+// judging generating": the last three are the seconds each stage took in
+// all, overlapping (the launches run beside the host's stages).
 absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int blocks, int threads, double seconds,
                                     std::uint64_t seed) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
@@ -129,17 +133,26 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
   const Clock::time_point start = Clock::now();
   Judged total;
   std::uint64_t launches = 0;
+  double launching = 0, judging = 0, generating = 0;
   Batch previous;
   std::vector<std::uint8_t> previous_output;
-  while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
-    std::future<absl::StatusOr<std::vector<std::uint8_t>>> launched =
-        std::async(std::launch::async, [&] { return launch_batch(current); });
+  while (Seconds(start) < seconds) {
+    std::future<absl::StatusOr<std::vector<std::uint8_t>>> launched = std::async(std::launch::async, [&] {
+      const Clock::time_point launch_start = Clock::now();
+      absl::StatusOr<std::vector<std::uint8_t>> output = launch_batch(current);
+      launching += Seconds(launch_start);
+      return output;
+    });
+    const Clock::time_point judge_start = Clock::now();
     if (!previous.variants.empty()) {
       const Judged judged = Judge(program, previous, previous_output, threads);
       total.checked += judged.checked;
       total.mismatched += judged.mismatched;
     }
+    judging += Seconds(judge_start);
+    const Clock::time_point generate_start = Clock::now();
     Batch next = Prepare(program, blocks, threads, seed + 1 + launches);
+    generating += Seconds(generate_start);
     absl::StatusOr<std::vector<std::uint8_t>> output = launched.get();
     if (!output.ok()) return output.status();
     ++launches;
@@ -150,8 +163,9 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
   const Judged last = Judge(program, previous, previous_output, threads);
   total.checked += last.checked;
   total.mismatched += last.mismatched;
-  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  return absl::StrCat(launches, " ", total.checked, " ", total.mismatched, " ", elapsed);
+  const double elapsed = Seconds(start);
+  return absl::StrCat(launches, " ", total.checked, " ", total.mismatched, " ", elapsed, " ", launching, " ", judging,
+                      " ", generating);
 }
 
 int Main() {
@@ -181,8 +195,10 @@ int Main() {
   }
   std::printf("device: %s\nhost threads: %d; blocks per launch: %d; %.0f s per form\n\n", probe->identity.c_str(),
               threads, blocks, seconds);
-  std::printf("| form | launches | checked executions | mismatches | seconds | checked executions/s |\n");
-  std::printf("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+  std::printf(
+      "| form | launches | checked executions | mismatches | seconds | launching (s) | judging (s) | generating (s) "
+      "| checked executions/s |\n");
+  std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
       static_cast<int>(programs.size()),
       [&](int i) { return Measure(*programs[i], device, blocks, threads, seconds, seed); },
@@ -196,23 +212,26 @@ int Main() {
     const ItemResult& result = (*results)[i];
     const std::string label = programs[i]->Label();
     if (result.kind != ItemResult::Kind::kDone) {
-      std::printf("| %s | %s: %s | | | | |\n", label.c_str(), ItemKindName(result.kind), result.output.c_str());
+      std::printf("| %s | %s: %s |\n", label.c_str(), ItemKindName(result.kind), result.output.c_str());
       ++failures;
       continue;
     }
     const std::vector<std::string> fields = absl::StrSplit(result.output, ' ');
     std::uint64_t launches = 0, checked = 0, mismatched = 0;
-    double elapsed = 0;
-    if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &launches) || !absl::SimpleAtoi(fields[1], &checked) ||
-        !absl::SimpleAtoi(fields[2], &mismatched) || !absl::SimpleAtod(fields[3], &elapsed)) {
-      std::printf("| %s | the worker said '%s' | | | | |\n", label.c_str(), result.output.c_str());
+    double elapsed = 0, launching = 0, judging = 0, generating = 0;
+    if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &launches) || !absl::SimpleAtoi(fields[1], &checked) ||
+        !absl::SimpleAtoi(fields[2], &mismatched) || !absl::SimpleAtod(fields[3], &elapsed) ||
+        !absl::SimpleAtod(fields[4], &launching) || !absl::SimpleAtod(fields[5], &judging) ||
+        !absl::SimpleAtod(fields[6], &generating)) {
+      std::printf("| %s | the worker said '%s' |\n", label.c_str(), result.output.c_str());
       ++failures;
       continue;
     }
     failures += mismatched > 0 ? 1 : 0;
-    std::printf("| `%s` | %llu | %llu | %llu | %.2f | %s |\n", label.c_str(), static_cast<unsigned long long>(launches),
-                static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatched), elapsed,
-                absl::StrFormat("%.0f", checked / elapsed).c_str());
+    std::printf("| `%s` | %llu | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.0f |\n", label.c_str(),
+                static_cast<unsigned long long>(launches), static_cast<unsigned long long>(checked),
+                static_cast<unsigned long long>(mismatched), elapsed, launching, judging, generating,
+                checked / elapsed);
   }
   return failures == 0 ? 0 : 1;
 }

@@ -9,7 +9,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
-#include "absl/cleanup/cleanup.h"
 
 namespace matload {
 namespace {
@@ -48,6 +47,7 @@ struct CudaDriver::Api {
   int (*mem_free)(std::uint64_t);
   int (*copy_to_device)(std::uint64_t, const void*, size_t);
   int (*copy_to_host)(void*, std::uint64_t, size_t);
+  int (*memset_d8)(std::uint64_t, unsigned char, size_t);
   int (*launch)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, void**);
   int (*synchronize)();
 
@@ -85,7 +85,8 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
       std::pair{"cuModuleUnload", &api->module_unload}, std::pair{"cuGetErrorString", &api->error_string},
       std::pair{"cuModuleGetFunction", &api->module_function}, std::pair{"cuMemAlloc_v2", &api->mem_alloc},
       std::pair{"cuMemFree_v2", &api->mem_free}, std::pair{"cuMemcpyHtoD_v2", &api->copy_to_device},
-      std::pair{"cuMemcpyDtoH_v2", &api->copy_to_host}, std::pair{"cuLaunchKernel", &api->launch},
+      std::pair{"cuMemcpyDtoH_v2", &api->copy_to_host}, std::pair{"cuMemsetD8_v2", &api->memset_d8},
+      std::pair{"cuLaunchKernel", &api->launch},
       std::pair{"cuCtxSynchronize", &api->synchronize});
   if (!resolved.ok()) return absl::FailedPreconditionError(absl::StrCat(resolved.message(), "; compile-only mode"));
   const int init = api->init(0);
@@ -147,6 +148,9 @@ absl::StatusOr<std::unique_ptr<DriverJit>> DriverJit::Open(std::shared_ptr<CudaD
 }
 
 DriverJit::~DriverJit() {
+  for (const KeptBuffer& kept : kept_buffers_) {
+    if (kept.address != 0) driver_->api().mem_free(kept.address);
+  }
   for (const auto& [image, module] : modules_) driver_->api().module_unload(module);
   int device = 0;
   if (driver_->api().device_get(&device, ordinal_) == kSuccess) driver_->api().primary_release(device);
@@ -221,37 +225,45 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view im
   if (absl::Status status = fault(api.context_set_current(context_), "cuCtxSetCurrent"); !status.ok()) return status;
   absl::StatusOr<void*> module = LoadedModule(std::string(image));
   if (!module.ok()) return module.status();
-  std::vector<std::uint64_t> buffers;
-  absl::Cleanup release = [&] {
-    for (std::uint64_t buffer : buffers) api.mem_free(buffer);
-  };
   void* function = nullptr;
   if (absl::Status status = fault(api.module_function(&function, *module, launch.entry.c_str()), "cuModuleGetFunction");
       !status.ok()) {
     return status;
   }
-  auto allocate = [&](size_t size) -> absl::StatusOr<std::uint64_t> {
-    std::uint64_t buffer = 0;
-    if (absl::Status status = fault(api.mem_alloc(&buffer, std::max<size_t>(size, 1)), "cuMemAlloc"); !status.ok()) {
-      return status;
+  absl::MutexLock lock(&launch_mutex_);
+  // Parameter `slot` gets a buffer of at least `size` bytes, kept from the
+  // last launch where it is large enough.
+  std::vector<std::uint64_t> buffers;
+  auto buffer_for = [&](size_t slot, size_t size) -> absl::StatusOr<std::uint64_t> {
+    if (slot >= kept_buffers_.size()) kept_buffers_.resize(slot + 1);
+    KeptBuffer& kept = kept_buffers_[slot];
+    if (kept.bytes < std::max<size_t>(size, 1)) {
+      if (kept.address != 0) api.mem_free(kept.address);
+      kept = {};
+      if (absl::Status status = fault(api.mem_alloc(&kept.address, std::max<size_t>(size, 1)), "cuMemAlloc");
+          !status.ok()) {
+        return status;
+      }
+      kept.bytes = std::max<size_t>(size, 1);
     }
-    buffers.push_back(buffer);
-    return buffer;
+    buffers.push_back(kept.address);
+    return kept.address;
   };
-  const std::vector<std::uint8_t> poison(launch.output_bytes, 0xA5);  // every byte the kernel skips stays 0xA5
   for (const std::vector<std::uint8_t>& input : launch.inputs) {
-    absl::StatusOr<std::uint64_t> buffer = allocate(input.size());
-    if (!buffer.ok()) return buffer.status();
-    if (absl::Status status = fault(api.copy_to_device(*buffer, input.data(), input.size()), "cuMemcpyHtoD");
+    absl::StatusOr<std::uint64_t> address = buffer_for(buffers.size(), input.size());
+    if (!address.ok()) return address.status();
+    if (absl::Status status = fault(api.copy_to_device(*address, input.data(), input.size()), "cuMemcpyHtoD");
         !status.ok()) {
       return status;
     }
   }
-  if (absl::StatusOr<std::uint64_t> scratch = allocate(launch.scratch_bytes); !scratch.ok()) return scratch.status();
-  absl::StatusOr<std::uint64_t> output = allocate(launch.output_bytes);
+  if (absl::StatusOr<std::uint64_t> scratch = buffer_for(buffers.size(), launch.scratch_bytes); !scratch.ok()) {
+    return scratch.status();
+  }
+  absl::StatusOr<std::uint64_t> output = buffer_for(buffers.size(), launch.output_bytes);
   if (!output.ok()) return output.status();
-  if (absl::Status status = fault(api.copy_to_device(*output, poison.data(), poison.size()), "cuMemcpyHtoD");
-      !status.ok()) {
+  // Every byte the kernel skips stays 0xA5.
+  if (absl::Status status = fault(api.memset_d8(*output, 0xA5, launch.output_bytes), "cuMemsetD8"); !status.ok()) {
     return status;
   }
   std::vector<void*> parameters;

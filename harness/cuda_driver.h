@@ -88,8 +88,9 @@ class DriverJit : public CompileOracle {
   // faults is kAborted with the CUDA error. A fault is sticky: it leaves the
   // context unusable, so callers that may fault run this in a worker process.
   // Loaded modules are kept (up to kCachedModules), so launching an image
-  // again costs no second JIT compile. Launches may come from any thread,
-  // one at a time.
+  // again costs no second JIT compile, and so are the device buffers, so a
+  // launch no larger than the last allocates nothing. Launches may come from
+  // any thread; they run one at a time.
   absl::StatusOr<std::vector<std::uint8_t>> Launch(absl::string_view image, const KernelLaunch& launch) const;
 
   // kCachedModules bounds the modules Launch keeps loaded; past it, they are
@@ -103,11 +104,20 @@ class DriverJit : public CompileOracle {
   // LoadedModule loads `image`, or finds it loaded already.
   absl::StatusOr<void*> LoadedModule(const std::string& image) const;
 
+  // KeptBuffer is a device buffer kept between launches for one parameter,
+  // so that launches of the same sizes allocate nothing.
+  struct KeptBuffer {
+    std::uint64_t address = 0;  // a CUdeviceptr; 0 for none
+    size_t bytes = 0;
+  };
+
   std::shared_ptr<CudaDriver> driver_;
   int ordinal_;
   void* context_;
   mutable absl::Mutex mutex_;
   mutable absl::flat_hash_map<std::string, void*> modules_ ABSL_GUARDED_BY(mutex_);  // image -> CUmodule
+  mutable absl::Mutex launch_mutex_;  // one launch at a time
+  mutable std::vector<KeptBuffer> kept_buffers_ ABSL_GUARDED_BY(launch_mutex_);
 };
 
 }  // namespace matload
