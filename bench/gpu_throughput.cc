@@ -66,13 +66,13 @@ void Chunks(int threads, const std::function<void(int)>& work) {
   for (std::thread& thread : pool) thread.join();
 }
 
-// Prepare generates a batch: chunk c holds variants of seed (seed * threads + c),
-// so every chunk replays on its own.
-Batch Prepare(const TestProgram& program, int blocks, int threads, std::uint64_t seed) {
+// Prepare refills `batch` (keeping its buffers): chunk c holds variants of
+// seed (seed * threads + c), so every chunk replays on its own.
+void Prepare(const TestProgram& program, int blocks, int threads, std::uint64_t seed, Batch& batch) {
   const int per_chunk = blocks / threads;
   std::vector<std::vector<Variant>> chunks(threads);
   Chunks(threads, [&](int chunk) { chunks[chunk] = program.Variants(per_chunk, seed * threads + chunk, false); });
-  Batch batch;
+  batch.variants.clear();
   for (std::vector<Variant>& chunk : chunks) {
     std::move(chunk.begin(), chunk.end(), std::back_inserter(batch.variants));
   }
@@ -84,7 +84,6 @@ Batch Prepare(const TestProgram& program, int blocks, int threads, std::uint64_t
       std::copy(record.begin(), record.end(), batch.records.begin() + static_cast<long>(i * record_bytes));
     }
   });
-  return batch;
 }
 
 // Judge predicts every variant of `batch` and compares its block of `output`.
@@ -117,18 +116,22 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
                                     std::uint64_t seed) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
-  const auto launch_batch = [&](const Batch& batch) {
-    return (*jit)->Launch(program.kernel(),
-                          {.entry = program.entry(),
-                           .blocks = static_cast<unsigned>(batch.variants.size()),
-                           .threads = kWarpLanes,
-                           .inputs = {batch.records},
-                           .scratch_bytes = batch.variants.size() * program.frame().window_bytes,
-                           .output_bytes = batch.variants.size() * program.frame().output_bytes});
+  const auto launch_batch = [&](const Batch& batch, std::vector<std::uint8_t>& output) {
+    return (*jit)->LaunchInto(program.kernel(),
+                              {.entry = program.entry(),
+                               .blocks = static_cast<unsigned>(batch.variants.size()),
+                               .threads = kWarpLanes,
+                               .inputs = {batch.records},
+                               .scratch_bytes = batch.variants.size() * program.frame().window_bytes,
+                               .output_bytes = batch.variants.size() * program.frame().output_bytes},
+                              output);
   };
+  // Two batches and two outputs take turns, so that no launch allocates.
   // The first launch compiles and loads the module; it is not timed.
-  Batch current = Prepare(program, blocks, threads, seed);
-  if (absl::StatusOr<std::vector<std::uint8_t>> warm = launch_batch(current); !warm.ok()) return warm.status();
+  Batch current;
+  Prepare(program, blocks, threads, seed, current);
+  std::vector<std::uint8_t> current_output;
+  if (absl::Status warm = launch_batch(current, current_output); !warm.ok()) return warm;
 
   const Clock::time_point start = Clock::now();
   Judged total;
@@ -137,11 +140,11 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
   Batch previous;
   std::vector<std::uint8_t> previous_output;
   while (Seconds(start) < seconds) {
-    std::future<absl::StatusOr<std::vector<std::uint8_t>>> launched = std::async(std::launch::async, [&] {
+    std::future<absl::Status> launched = std::async(std::launch::async, [&] {
       const Clock::time_point launch_start = Clock::now();
-      absl::StatusOr<std::vector<std::uint8_t>> output = launch_batch(current);
+      absl::Status status = launch_batch(current, current_output);
       launching += Seconds(launch_start);
-      return output;
+      return status;
     });
     const Clock::time_point judge_start = Clock::now();
     if (!previous.variants.empty()) {
@@ -150,15 +153,14 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
       total.mismatched += judged.mismatched;
     }
     judging += Seconds(judge_start);
+    // The judged batch is refilled as the next one.
     const Clock::time_point generate_start = Clock::now();
-    Batch next = Prepare(program, blocks, threads, seed + 1 + launches);
+    Prepare(program, blocks, threads, seed + 1 + launches, previous);
     generating += Seconds(generate_start);
-    absl::StatusOr<std::vector<std::uint8_t>> output = launched.get();
-    if (!output.ok()) return output.status();
+    if (absl::Status status = launched.get(); !status.ok()) return status;
     ++launches;
-    previous = std::move(current);
-    previous_output = *std::move(output);
-    current = std::move(next);
+    std::swap(previous, current);
+    std::swap(previous_output, current_output);
   }
   const Judged last = Judge(program, previous, previous_output, threads);
   total.checked += last.checked;

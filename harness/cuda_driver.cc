@@ -217,6 +217,13 @@ absl::StatusOr<void*> DriverJit::LoadedModule(const std::string& image) const {
 
 absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view image,
                                                             const KernelLaunch& launch) const {
+  std::vector<std::uint8_t> output;
+  if (absl::Status status = LaunchInto(image, launch, output); !status.ok()) return status;
+  return output;
+}
+
+absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& launch,
+                                   std::vector<std::uint8_t>& result) const {
   const CudaDriver::Api& api = driver_->api();
   auto fault = [&api](int result, absl::string_view what) -> absl::Status {
     if (result == kSuccess) return absl::OkStatus();
@@ -249,7 +256,7 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view im
     buffers.push_back(kept.address);
     return kept.address;
   };
-  for (const std::vector<std::uint8_t>& input : launch.inputs) {
+  for (const absl::Span<const std::uint8_t> input : launch.inputs) {
     absl::StatusOr<std::uint64_t> address = buffer_for(buffers.size(), input.size());
     if (!address.ok()) return address.status();
     if (absl::Status status = fault(api.copy_to_device(*address, input.data(), input.size()), "cuMemcpyHtoD");
@@ -275,12 +282,8 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view im
     return status;
   }
   if (absl::Status status = fault(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
-  std::vector<std::uint8_t> result(launch.output_bytes);
-  if (absl::Status status = fault(api.copy_to_host(result.data(), *output, result.size()), "cuMemcpyDtoH");
-      !status.ok()) {
-    return status;
-  }
-  return result;
+  result.resize(launch.output_bytes);
+  return fault(api.copy_to_host(result.data(), *output, result.size()), "cuMemcpyDtoH");
 }
 
 }  // namespace matload

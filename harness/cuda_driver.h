@@ -76,7 +76,7 @@ class DriverJit : public CompileOracle {
     std::string entry;             // the kernel's name
     unsigned blocks = 1;           // grid size (x)
     unsigned threads = 32;         // block size (x)
-    std::vector<std::vector<std::uint8_t>> inputs;  // copied to device buffers, in parameter order
+    std::vector<absl::Span<const std::uint8_t>> inputs;  // copied to device buffers, in parameter order
     size_t scratch_bytes = 0;      // then an uninitialised buffer of this size
     size_t output_bytes = 0;       // then the output, poisoned with 0xA5
   };
@@ -92,6 +92,10 @@ class DriverJit : public CompileOracle {
   // launch no larger than the last allocates nothing. Launches may come from
   // any thread; they run one at a time.
   absl::StatusOr<std::vector<std::uint8_t>> Launch(absl::string_view image, const KernelLaunch& launch) const;
+  // LaunchInto is Launch writing the output into `output`, resized to fit:
+  // a caller that launches again and again keeps one buffer, and its pages,
+  // instead of a fresh allocation per launch.
+  absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch, std::vector<std::uint8_t>& output) const;
 
   // kCachedModules bounds the modules Launch keeps loaded; past it, they are
   // all unloaded and the cache starts again.

@@ -74,16 +74,17 @@ absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& progra
   if (!jit.ok()) return jit.status();
   absl::StatusOr<std::string> image = Image(program, path);
   if (!image.ok()) return image.status();
-  DriverJit::KernelLaunch launch{.entry = program.entry(),
-                                 .blocks = static_cast<unsigned>(variants.size()),
-                                 .threads = kWarpLanes,
-                                 .inputs = {{}},
-                                 .scratch_bytes = variants.size() * program.frame().window_bytes,
-                                 .output_bytes = variants.size() * program.frame().output_bytes};
+  std::vector<std::uint8_t> records;
   for (const Variant* variant : variants) {
     const std::vector<std::uint8_t> record = program.Record(*variant);
-    launch.inputs[0].insert(launch.inputs[0].end(), record.begin(), record.end());
+    records.insert(records.end(), record.begin(), record.end());
   }
+  const DriverJit::KernelLaunch launch{.entry = program.entry(),
+                                       .blocks = static_cast<unsigned>(variants.size()),
+                                       .threads = kWarpLanes,
+                                       .inputs = {records},
+                                       .scratch_bytes = variants.size() * program.frame().window_bytes,
+                                       .output_bytes = variants.size() * program.frame().output_bytes};
   absl::StatusOr<std::vector<std::uint8_t>> output = (*jit)->Launch(*image, launch);
   if (!output.ok()) return output.status();
   return std::string(output->begin(), output->end());
