@@ -1,6 +1,7 @@
 #include "reference/ldmatrix_semantics.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -25,6 +26,7 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   layout.address_lanes_ = LdmatrixAddressLanes(q);
   layout.conditions_ = RuntimeConditions(instruction);
   layout.bytes_.resize(kWarpLanes * layout.registers_ * 4);
+  layout.source_bytes_.reserve(layout.bytes_.size());
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     const int group = lane >> 2;  // the row a group of four lanes holds
     const int quad = lane & 3;    // the lane's place in its group
@@ -67,6 +69,7 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
             break;
         }
         layout.bytes_[(lane * layout.registers_ + reg) * 4 + byte] = e;
+        layout.source_bytes_.push_back(static_cast<std::uint16_t>(e.address_lane * ldmatrix::kRowBytes + e.source_byte));
       }
     }
   }
@@ -130,17 +133,14 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
       std::copy(row.begin(), row.end(), rows[lane].begin());
     }
   }
+  // Destination byte k of the lane-major words is source byte
+  // SourceByte(k) of the rows: a gather.
+  static_assert(std::endian::native == std::endian::little, "registers are assembled as little-endian bytes");
+  static_assert(sizeof(rows) == kWarpLanes * ldmatrix::kRowBytes, "rows are packed back to back");
   LaneValues values = LaneValues::Zeroed(layout.registers());
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int reg = 0; reg < layout.registers(); ++reg) {
-      std::uint32_t value = 0;
-      for (int byte = 0; byte < 4; ++byte) {
-        const LdmatrixElement& e = layout.At(lane, reg, byte);
-        value |= static_cast<std::uint32_t>(rows[e.address_lane][e.source_byte]) << (8 * byte);
-      }
-      values.lane(lane)[reg] = value;
-    }
-  }
+  auto* const bytes = reinterpret_cast<std::uint8_t*>(values.words.data());
+  const std::uint8_t* const source = rows[0].data();
+  for (size_t k = 0; k < values.words.size() * sizeof(std::uint32_t); ++k) bytes[k] = source[layout.SourceByte(k)];
   return values;
 }
 

@@ -49,6 +49,10 @@ class LdmatrixLayout {
   std::uint32_t address_lanes() const { return address_lanes_; }
   // conditions are the form's run-time conditions (RuntimeConditions).
   const std::vector<RuntimeCondition>& conditions() const { return conditions_; }
+  // SourceByte is where destination byte k (of all lanes' registers, lane
+  // by lane) comes from: byte address_lane * 16 + source_byte of the rows
+  // laid back to back. It is At() compiled for execution.
+  std::uint16_t SourceByte(size_t k) const { return source_bytes_[k]; }
 
  private:
   int registers_ = 0;
@@ -56,6 +60,7 @@ class LdmatrixLayout {
   std::uint32_t address_lanes_ = 0;
   std::vector<RuntimeCondition> conditions_;
   std::vector<LdmatrixElement> bytes_;
+  std::vector<std::uint16_t> source_bytes_;
 };
 
 // DecompressRow expands one 16-byte source row of `bits`-bit elements (4 or
