@@ -245,9 +245,12 @@ void CheckTcgen05(const CheckedInstruction& instruction, const RuntimeInputs& ru
   if (values == nullptr) return;
   const LaneValues original = *values;
 
+  // A sibling is spelt with standard operands, so it keeps the case's own
+  // immHalfSplitoff: the second access must start at the same cell.
   for (const CheckedInstruction& smaller : SmallerNums(instruction, tcgen05::kNum)) {
     const Tcgen05Layout smaller_layout = Tcgen05Layout::For(smaller);
-    const Outcome prefix = ExecuteTcgen05Ld(smaller, smaller_layout, tmem, runtime.column, 0);
+    const Outcome prefix =
+        ExecuteTcgen05Ld(smaller, smaller_layout, tmem, runtime.column, 0, HalfSplitOffset(instruction));
     if (ValuesOf(prefix) == nullptr) {
       violations.push_back({"num-prefix", absl::StrCat(PrintForm(smaller.form()), " is undefined where ",
                                                        PrintForm(instruction.form()), " is not")});
