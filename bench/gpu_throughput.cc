@@ -8,6 +8,11 @@
 // batch k-1 and generate batch k+1. Every block of every batch is judged;
 // the figure counts only judged blocks.
 //
+// With --new_forms it measures instead how many forms not seen before it
+// compiles (driver JIT), loads, runs and checks per second: every legal
+// form of the device's target in turn, one launch of --new_form_blocks
+// variants each, in one worker.
+//
 // Without a GPU it prints "needs a GPU: ..." and exits 0, so scripts can
 // run it anywhere; it never prints a figure it did not measure.
 #include <algorithm>
@@ -27,9 +32,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/case_judge.h"
+#include "harness/discrepancy_registry.h"
 #include "harness/isolated_runner.h"
 #include "harness/program_launch.h"
 #include "harness/test_program.h"
+#include "reference/enumerate.h"
+#include "reference/families.h"
 
 ABSL_FLAG(int, device, 0, "the CUDA device ordinal");
 ABSL_FLAG(double, seconds, 10, "how long to run each form");
@@ -40,6 +48,8 @@ ABSL_FLAG(std::vector<std::string>, forms,
                                     "wmma.load.a.sync.aligned.row.m16n16k16.global.f16"}),
           "the forms to run, as opcodes");
 ABSL_FLAG(std::uint64_t, seed, 20261122, "the seed of batch 0; batch k uses seed + k");
+ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
+ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
 
 namespace matload {
 namespace {
@@ -67,14 +77,18 @@ void Chunks(int threads, const std::function<void(int)>& work) {
 }
 
 // Prepare refills `batch` (keeping its buffers): chunk c holds variants of
-// seed (seed * threads + c), so every chunk replays on its own.
-void Prepare(const TestProgram& program, int blocks, int threads, std::uint64_t seed, Batch& batch) {
+// seed (seed * threads + c), so every chunk replays on its own. Variants
+// `keep` rejects (those the registry says fault) are left out.
+void Prepare(const TestProgram& program, int blocks, int threads, std::uint64_t seed, Batch& batch,
+             const std::function<bool(const Variant&)>& keep = nullptr) {
   const int per_chunk = blocks / threads;
   std::vector<std::vector<Variant>> chunks(threads);
   Chunks(threads, [&](int chunk) { chunks[chunk] = program.Variants(per_chunk, seed * threads + chunk, false); });
   batch.variants.clear();
   for (std::vector<Variant>& chunk : chunks) {
-    std::move(chunk.begin(), chunk.end(), std::back_inserter(batch.variants));
+    for (Variant& variant : chunk) {
+      if (keep == nullptr || keep(variant)) batch.variants.push_back(std::move(variant));
+    }
   }
   const size_t record_bytes = program.frame().record_bytes;
   batch.records.resize(batch.variants.size() * record_bytes);
@@ -170,6 +184,84 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
                       " ", generating);
 }
 
+// MeasureNewForms runs in a worker: every program once, each a module the
+// driver has not seen, and reports "forms checked mismatched seconds".
+absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<TestProgram>> programs,
+                                            const DeviceProbe& probe, const DiscrepancyRegistry& registry, int device,
+                                            int blocks, std::uint64_t seed) {
+  absl::StatusOr<DriverJit*> jit = WorkerJit(device);
+  if (!jit.ok()) return jit.status();
+  const Clock::time_point start = Clock::now();
+  Judged total;
+  std::vector<std::uint8_t> output;
+  for (const std::unique_ptr<TestProgram>& program : programs) {
+    Batch batch;
+    // A fault would end the worker; the registry's predicted faults are
+    // measured by `matload conform`, not here.
+    Prepare(*program, blocks, 1, seed, batch, [&](const Variant& variant) {
+      return registry.Find(program->FaultCaseText(variant), probe.target, Direction::kDeviceFaults, probe.toolchain) ==
+             nullptr;
+    });
+    absl::Status status = (*jit)->LaunchInto(
+        program->kernel(),
+        {.entry = program->entry(),
+         .blocks = static_cast<unsigned>(batch.variants.size()),
+         .threads = kWarpLanes,
+         .inputs = {batch.records},
+         .scratch_bytes = batch.variants.size() * program->frame().window_bytes,
+         .output_bytes = batch.variants.size() * program->frame().output_bytes},
+        output);
+    if (!status.ok()) return absl::Status(status.code(), absl::StrCat(program->Label(), ": ", status.message()));
+    const Judged judged = Judge(*program, batch, output, 1);
+    total.checked += judged.checked;
+    total.mismatched += judged.mismatched;
+  }
+  return absl::StrCat(programs.size(), " ", total.checked, " ", total.mismatched, " ", Seconds(start));
+}
+
+// NewForms prints the new-forms figure for every legal form of `probe`'s
+// target that the model can run.
+int NewForms(const DeviceProbe& probe, int device) {
+  std::vector<std::unique_ptr<TestProgram>> programs;
+  for (const FamilySpec* spec : AllFamilies()) {
+    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, {9, 0}, probe.target)) {
+      std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, {9, 0}, probe.target);
+      if (!instruction.has_value()) continue;
+      absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(*instruction, {});
+      if (program.ok()) programs.push_back(*std::move(program));  // kNotFound: no layout known
+    }
+  }
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (!registry.ok()) {
+    std::fprintf(stderr, "gpu_throughput: %s\n", std::string(registry.status().message()).c_str());
+    return 2;
+  }
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      1,
+      [&](int) {
+        return MeasureNewForms(programs, probe, *registry, device, absl::GetFlag(FLAGS_new_form_blocks),
+                               absl::GetFlag(FLAGS_seed));
+      },
+      std::chrono::minutes(9));
+  if (!results.ok() || (*results)[0].kind != ItemResult::Kind::kDone) {
+    std::printf("new forms: %s\n", results.ok() ? (*results)[0].output.c_str() : std::string(results.status().message()).c_str());
+    return 1;
+  }
+  const std::vector<std::string> fields = absl::StrSplit((*results)[0].output, ' ');
+  std::uint64_t forms = 0, checked = 0, mismatched = 0;
+  double elapsed = 0;
+  if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &forms) || !absl::SimpleAtoi(fields[1], &checked) ||
+      !absl::SimpleAtoi(fields[2], &mismatched) || !absl::SimpleAtod(fields[3], &elapsed)) {
+    std::printf("new forms: the worker said '%s'\n", (*results)[0].output.c_str());
+    return 1;
+  }
+  std::printf("| new forms | checked executions | mismatches | seconds | new forms/s |\n| ---: | ---: | ---: | ---: | ---: |\n");
+  std::printf("| %llu | %llu | %llu | %.2f | %.1f |\n", static_cast<unsigned long long>(forms),
+              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatched), elapsed,
+              forms / elapsed);
+  return mismatched == 0 ? 0 : 1;
+}
+
 int Main() {
   const int device = absl::GetFlag(FLAGS_device);
   const int blocks = absl::GetFlag(FLAGS_blocks);
@@ -185,6 +277,11 @@ int Main() {
   if (!probe.ok()) {
     std::printf("needs a GPU: %s\n", std::string(probe.status().message()).c_str());
     return 0;
+  }
+  if (absl::GetFlag(FLAGS_new_forms)) {
+    std::printf("device: %s\nnew forms: every legal %s form, %d variants each, one worker\n\n",
+                probe->identity.c_str(), probe->target.Name().c_str(), absl::GetFlag(FLAGS_new_form_blocks));
+    return NewForms(*probe, device);
   }
   std::vector<std::unique_ptr<TestProgram>> programs;
   for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
