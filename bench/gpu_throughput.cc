@@ -131,14 +131,7 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
   const auto launch_batch = [&](const Batch& batch, std::vector<std::uint8_t>& output) {
-    return (*jit)->LaunchInto(program.kernel(),
-                              {.entry = program.entry(),
-                               .blocks = static_cast<unsigned>(batch.variants.size()),
-                               .threads = kWarpLanes,
-                               .inputs = {batch.records},
-                               .scratch_bytes = batch.variants.size() * program.frame().window_bytes,
-                               .output_bytes = batch.variants.size() * program.frame().output_bytes},
-                              output);
+    return (*jit)->LaunchInto(program.kernel(), KernelLaunchFor(program, batch.variants.size(), batch.records), output);
   };
   // Two batches and two outputs take turns, so that no launch allocates.
   // The first launch compiles and loads the module; it is not timed.
@@ -202,15 +195,8 @@ absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<Tes
       return registry.Find(program->FaultCaseText(variant), probe.target, Direction::kDeviceFaults, probe.toolchain) ==
              nullptr;
     });
-    absl::Status status = (*jit)->LaunchInto(
-        program->kernel(),
-        {.entry = program->entry(),
-         .blocks = static_cast<unsigned>(batch.variants.size()),
-         .threads = kWarpLanes,
-         .inputs = {batch.records},
-         .scratch_bytes = batch.variants.size() * program->frame().window_bytes,
-         .output_bytes = batch.variants.size() * program->frame().output_bytes},
-        output);
+    absl::Status status =
+        (*jit)->LaunchInto(program->kernel(), KernelLaunchFor(*program, batch.variants.size(), batch.records), output);
     if (!status.ok()) return absl::Status(status.code(), absl::StrCat(program->Label(), ": ", status.message()));
     const Judged judged = Judge(*program, batch, output, 1);
     total.checked += judged.checked;

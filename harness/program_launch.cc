@@ -68,6 +68,16 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
   return DeviceProbe{.target = Target{sm}, .toolchain = fields[1], .identity = fields[2]};
 }
 
+DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t blocks,
+                                        absl::Span<const std::uint8_t> records) {
+  return {.entry = program.entry(),
+          .blocks = static_cast<unsigned>(blocks),
+          .threads = kWarpLanes,
+          .inputs = {records},
+          .scratch_bytes = blocks * program.frame().window_bytes,
+          .output_bytes = blocks * program.frame().output_bytes};
+}
+
 absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& program,
                                           absl::Span<const Variant* const> variants, CompilePath path) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
@@ -79,13 +89,8 @@ absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& progra
     const std::vector<std::uint8_t> record = program.Record(*variant);
     records.insert(records.end(), record.begin(), record.end());
   }
-  const DriverJit::KernelLaunch launch{.entry = program.entry(),
-                                       .blocks = static_cast<unsigned>(variants.size()),
-                                       .threads = kWarpLanes,
-                                       .inputs = {records},
-                                       .scratch_bytes = variants.size() * program.frame().window_bytes,
-                                       .output_bytes = variants.size() * program.frame().output_bytes};
-  absl::StatusOr<std::vector<std::uint8_t>> output = (*jit)->Launch(*image, launch);
+  absl::StatusOr<std::vector<std::uint8_t>> output =
+      (*jit)->Launch(*image, KernelLaunchFor(program, variants.size(), records));
   if (!output.ok()) return output.status();
   return std::string(output->begin(), output->end());
 }

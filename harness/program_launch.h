@@ -42,6 +42,11 @@ struct DeviceProbe {
 // kFailedPrecondition, saying why.
 absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout);
 
+// KernelLaunchFor is the launch of `program` over `blocks` variants, one
+// block each, whose records lie back to back in `records`.
+DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t blocks,
+                                        absl::Span<const std::uint8_t> records);
+
 // LaunchProgram runs in a worker: it runs `variants` (block i runs
 // variants[i]) on device `ordinal` and returns the output of every block,
 // block after block, as the bytes of a string (what a worker reports). A
