@@ -10,8 +10,9 @@
 //
 // With --new_forms it measures instead how many forms not seen before it
 // compiles (driver JIT), loads, runs and checks per second: every legal
-// form of the device's target in turn, one launch of --new_form_blocks
-// variants each, in one worker.
+// form of the device's target once, one launch of --new_form_blocks
+// variants each, shared round-robin among --workers worker processes. The
+// time is the parent's wall clock, the workers' start-up included.
 //
 // Without a GPU it prints "needs a GPU: ..." and exits 0, so scripts can
 // run it anywhere; it never prints a figure it did not measure.
@@ -50,6 +51,7 @@ ABSL_FLAG(std::vector<std::string>, forms,
 ABSL_FLAG(std::uint64_t, seed, 20261122, "the seed of batch 0; batch k uses seed + k");
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
 ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
+ABSL_FLAG(int, workers, 1, "with --new_forms: worker processes sharing the forms (and the GPU)");
 
 namespace matload {
 namespace {
@@ -222,28 +224,53 @@ int NewForms(const DeviceProbe& probe, int device) {
     std::fprintf(stderr, "gpu_throughput: %s\n", std::string(registry.status().message()).c_str());
     return 2;
   }
-  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
-      1,
-      [&](int) {
-        return MeasureNewForms(programs, probe, *registry, device, absl::GetFlag(FLAGS_new_form_blocks),
-                               absl::GetFlag(FLAGS_seed));
-      },
-      std::chrono::minutes(9));
-  if (!results.ok() || (*results)[0].kind != ItemResult::Kind::kDone) {
-    std::printf("new forms: %s\n", results.ok() ? (*results)[0].output.c_str() : std::string(results.status().message()).c_str());
-    return 1;
+  // Worker w takes forms w, w + workers, ...; each slice runs in its own
+  // worker process, started from its own thread.
+  const int workers = std::max(1, absl::GetFlag(FLAGS_workers));
+  std::vector<std::vector<std::unique_ptr<TestProgram>>> slices(workers);
+  for (size_t i = 0; i < programs.size(); ++i) slices[i % workers].push_back(std::move(programs[i]));
+  std::vector<absl::StatusOr<std::vector<ItemResult>>> results(workers, absl::UnknownError("not run"));
+  const Clock::time_point start = Clock::now();
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      results[w] = RunIsolated(
+          1,
+          [&](int) {
+            return MeasureNewForms(slices[w], probe, *registry, device, absl::GetFlag(FLAGS_new_form_blocks),
+                                   absl::GetFlag(FLAGS_seed));
+          },
+          std::chrono::minutes(9));
+    });
   }
-  const std::vector<std::string> fields = absl::StrSplit((*results)[0].output, ' ');
+  for (std::thread& thread : threads) thread.join();
+  const double elapsed = Seconds(start);
   std::uint64_t forms = 0, checked = 0, mismatched = 0;
-  double elapsed = 0;
-  if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &forms) || !absl::SimpleAtoi(fields[1], &checked) ||
-      !absl::SimpleAtoi(fields[2], &mismatched) || !absl::SimpleAtod(fields[3], &elapsed)) {
-    std::printf("new forms: the worker said '%s'\n", (*results)[0].output.c_str());
-    return 1;
+  double busiest = 0;
+  for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {
+    if (!result.ok() || (*result)[0].kind != ItemResult::Kind::kDone) {
+      std::printf("new forms: %s\n", result.ok() ? (*result)[0].output.c_str() : std::string(result.status().message()).c_str());
+      return 1;
+    }
+    const std::vector<std::string> fields = absl::StrSplit((*result)[0].output, ' ');
+    std::uint64_t worker_forms = 0, worker_checked = 0, worker_mismatched = 0;
+    double worker_seconds = 0;
+    if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &worker_forms) ||
+        !absl::SimpleAtoi(fields[1], &worker_checked) || !absl::SimpleAtoi(fields[2], &worker_mismatched) ||
+        !absl::SimpleAtod(fields[3], &worker_seconds)) {
+      std::printf("new forms: a worker said '%s'\n", (*result)[0].output.c_str());
+      return 1;
+    }
+    forms += worker_forms;
+    checked += worker_checked;
+    mismatched += worker_mismatched;
+    busiest = std::max(busiest, worker_seconds);
   }
-  std::printf("| new forms | checked executions | mismatches | seconds | new forms/s |\n| ---: | ---: | ---: | ---: | ---: |\n");
-  std::printf("| %llu | %llu | %llu | %.2f | %.1f |\n", static_cast<unsigned long long>(forms),
-              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatched), elapsed,
+  std::printf(
+      "| workers | new forms | checked executions | mismatches | busiest worker (s) | wall (s) | new forms/s (wall) |\n"
+      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  std::printf("| %d | %llu | %llu | %llu | %.2f | %.2f | %.1f |\n", workers, static_cast<unsigned long long>(forms),
+              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatched), busiest, elapsed,
               forms / elapsed);
   return mismatched == 0 ? 0 : 1;
 }
@@ -265,8 +292,9 @@ int Main() {
     return 0;
   }
   if (absl::GetFlag(FLAGS_new_forms)) {
-    std::printf("device: %s\nnew forms: every legal %s form, %d variants each, one worker\n\n",
-                probe->identity.c_str(), probe->target.Name().c_str(), absl::GetFlag(FLAGS_new_form_blocks));
+    std::printf("device: %s\nnew forms: every legal %s form, %d variants each, %d worker(s)\n\n",
+                probe->identity.c_str(), probe->target.Name().c_str(), absl::GetFlag(FLAGS_new_form_blocks),
+                std::max(1, absl::GetFlag(FLAGS_workers)));
     return NewForms(*probe, device);
   }
   std::vector<std::unique_ptr<TestProgram>> programs;
