@@ -223,7 +223,10 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view im
 }
 
 absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& launch,
-                                   std::vector<std::uint8_t>& result) const {
+                                   std::vector<std::uint8_t>& host_output) const {
+  // One launch at a time, so that no other launch evicts this one's module
+  // or reuses its buffers.
+  absl::MutexLock lock(&launch_mutex_);
   const CudaDriver::Api& api = driver_->api();
   auto fault = [&api](int result, absl::string_view what) -> absl::Status {
     if (result == kSuccess) return absl::OkStatus();
@@ -237,7 +240,6 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
       !status.ok()) {
     return status;
   }
-  absl::MutexLock lock(&launch_mutex_);
   // Parameter `slot` gets a buffer of at least `size` bytes, kept from the
   // last launch where it is large enough.
   std::vector<std::uint64_t> buffers;
@@ -282,8 +284,8 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
     return status;
   }
   if (absl::Status status = fault(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
-  result.resize(launch.output_bytes);
-  return fault(api.copy_to_host(result.data(), *output, result.size()), "cuMemcpyDtoH");
+  host_output.resize(launch.output_bytes);
+  return fault(api.copy_to_host(host_output.data(), *output, host_output.size()), "cuMemcpyDtoH");
 }
 
 }  // namespace matload

@@ -92,10 +92,10 @@ class DriverJit : public CompileOracle {
   // launch no larger than the last allocates nothing. Launches may come from
   // any thread; they run one at a time.
   absl::StatusOr<std::vector<std::uint8_t>> Launch(absl::string_view image, const KernelLaunch& launch) const;
-  // LaunchInto is Launch writing the output into `output`, resized to fit:
+  // LaunchInto is Launch writing the output into `host_output`, resized to fit:
   // a caller that launches again and again keeps one buffer, and its pages,
   // instead of a fresh allocation per launch.
-  absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch, std::vector<std::uint8_t>& output) const;
+  absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch, std::vector<std::uint8_t>& host_output) const;
 
   // kCachedModules bounds the modules Launch keeps loaded; past it, they are
   // all unloaded and the cache starts again.
