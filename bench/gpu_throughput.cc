@@ -111,7 +111,8 @@ Judged Judge(const TestProgram& program, const Batch& batch, absl::Span<const st
     std::uint64_t mine = 0;
     std::uint64_t differing = 0;
     for (size_t i = chunk; i < batch.variants.size(); i += threads) {
-      const CaseVerdict verdict = JudgeOutput(program.Expect(batch.variants[i]), output.subspan(i * block_bytes, block_bytes));
+      const CaseVerdict verdict =
+          JudgeOutput(program.Expect(batch.variants[i]), output.subspan(i * block_bytes, block_bytes));
       ++mine;
       if (verdict.kind != CaseClass::kPass) ++differing;
     }
@@ -249,7 +250,8 @@ int NewForms(const DeviceProbe& probe, int device) {
   double busiest = 0;
   for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {
     if (!result.ok() || (*result)[0].kind != ItemResult::Kind::kDone) {
-      std::printf("new forms: %s\n", result.ok() ? (*result)[0].output.c_str() : std::string(result.status().message()).c_str());
+      const std::string why = result.ok() ? (*result)[0].output : std::string(result.status().message());
+      std::printf("new forms: %s\n", why.c_str());
       return 1;
     }
     const std::vector<std::string> fields = absl::StrSplit((*result)[0].output, ' ');
@@ -280,8 +282,8 @@ int Main() {
   const int blocks = absl::GetFlag(FLAGS_blocks);
   const double seconds = absl::GetFlag(FLAGS_seconds);
   const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
-  const int threads =
-      absl::GetFlag(FLAGS_threads) > 0 ? absl::GetFlag(FLAGS_threads) : static_cast<int>(std::thread::hardware_concurrency());
+  const int threads = absl::GetFlag(FLAGS_threads) > 0 ? absl::GetFlag(FLAGS_threads)
+                                                       : static_cast<int>(std::thread::hardware_concurrency());
   if (blocks < threads) {
     std::fprintf(stderr, "gpu_throughput: --blocks (%d) must be at least --threads (%d)\n", blocks, threads);
     return 2;

@@ -55,7 +55,9 @@ void BM_WmmaAF16(benchmark::State& state) {
 BENCHMARK(BM_WmmaAF16);
 
 // Sub-byte elements take the bit-extracting path.
-void BM_WmmaAU4(benchmark::State& state) { WmmaLoad(state, "wmma.load.a.sync.aligned.row.m8n8k32.global.u4 {r0}, [p];"); }
+void BM_WmmaAU4(benchmark::State& state) {
+  WmmaLoad(state, "wmma.load.a.sync.aligned.row.m8n8k32.global.u4 {r0}, [p];");
+}
 BENCHMARK(BM_WmmaAU4);
 
 // 64-bit registers: two words per register.

@@ -95,7 +95,8 @@ class DriverJit : public CompileOracle {
   // LaunchInto is Launch writing the output into `host_output`, resized to fit:
   // a caller that launches again and again keeps one buffer, and its pages,
   // instead of a fresh allocation per launch.
-  absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch, std::vector<std::uint8_t>& host_output) const;
+  absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch,
+                          std::vector<std::uint8_t>& host_output) const;
 
   // kCachedModules bounds the modules Launch keeps loaded; past it, they are
   // all unloaded and the cache starts again.

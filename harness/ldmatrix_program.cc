@@ -91,8 +91,8 @@ class LdmatrixProgram : public TestProgram {
       for (int attempt = 0; attempt < 8; ++attempt) {
         std::get<LdmatrixRows>(variant.operands).offsets = RowOffsets(generator, random);
         const std::vector<std::uint64_t>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
-        const bool defined = std::holds_alternative<LaneValues>(
-            ExecuteLdmatrix(expected_form_, expected_layout_, zeros, LdmatrixRowAddresses(expected_form_, zeros, offsets)));
+        const bool defined = std::holds_alternative<LaneValues>(ExecuteLdmatrix(
+            expected_form_, expected_layout_, zeros, LdmatrixRowAddresses(expected_form_, zeros, offsets)));
         if (defined == (generator != RowGenerator::kMisaligned)) break;
         if (attempt == 7) {
           generator = RowGenerator::kContiguous;

@@ -69,7 +69,8 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
             break;
         }
         layout.bytes_[(lane * layout.registers_ + reg) * 4 + byte] = e;
-        layout.source_bytes_.push_back(static_cast<std::uint16_t>(e.address_lane * ldmatrix::kRowBytes + e.source_byte));
+        layout.source_bytes_.push_back(
+            static_cast<std::uint16_t>(e.address_lane * ldmatrix::kRowBytes + e.source_byte));
       }
     }
   }

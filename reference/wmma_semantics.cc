@@ -165,7 +165,8 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
     auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
     for (int x = 0; x < fragment.elements(); ++x) {
       const WmmaStoragePlace& place = fragment.Place(lane, x);
-      const std::uint64_t at = static_cast<std::uint64_t>(place.line) * line_bits + static_cast<std::uint64_t>(place.within) * bits;
+      const std::uint64_t at =
+          static_cast<std::uint64_t>(place.line) * line_bits + static_cast<std::uint64_t>(place.within) * bits;
       if (bits >= 8) {
         std::memcpy(lane_bytes + x * bits / 8, bytes.data() + at / 8, bits / 8);
       } else {

@@ -193,8 +193,10 @@ INSTANTIATE_TEST_SUITE_P(AllTargets, WmmaSpecLayerTest, ::testing::ValuesIn(AllT
 // and a .col load of M-transpose differ (facts.md 2.3, hand-copied: lane 0
 // .row holds row 0, columns 0..15; .col holds rows 0..3, columns 0, 4, 8, 12).
 TEST(WmmaSemanticsTest, VoltaAFragmentsDependOnTheStorageOrder) {
-  const CheckedInstruction row = Check("wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];", "sm_70");
-  const CheckedInstruction col = Check("wmma.load.a.sync.aligned.col.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];", "sm_70");
+  const CheckedInstruction row =
+      Check("wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];", "sm_70");
+  const CheckedInstruction col =
+      Check("wmma.load.a.sync.aligned.col.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];", "sm_70");
   const WmmaFragment row_fragment = *WmmaFragment::For(row);
   const WmmaFragment col_fragment = *WmmaFragment::For(col);
   EXPECT_EQ(row_fragment.Element(0, 5), (MatrixCoord{0, 5}));

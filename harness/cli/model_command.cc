@@ -42,7 +42,8 @@ absl::StatusOr<ModelResult> RunLdmatrix(const CheckedInstruction& instruction, c
   if (rows.size() != kWarpLanes) return absl::InvalidArgumentError("--row-addresses needs 32 addresses, one per lane");
   MemoryImage memory;
   memory.shared = window;
-  ModelResult result{ExecuteLdmatrix(instruction, layout, memory, LdmatrixRowAddresses(instruction, memory, rows)), 32, {}};
+  ModelResult result{
+      ExecuteLdmatrix(instruction, layout, memory, LdmatrixRowAddresses(instruction, memory, rows)), 32, {}};
   result.provenance.assign(kWarpLanes, std::vector<std::vector<Provenance>>(layout.registers()));
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers(); ++reg) {
