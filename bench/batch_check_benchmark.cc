@@ -1,9 +1,11 @@
-// Verdicts per second from ptxas: one module per instruction against the
-// batch checker, side by side on the same forms in one run.
+// Verdicts per second: one ptxas module per instruction against the batch
+// checker over ptxas and over nvJitLink (in process), side by side on the
+// same forms in one run.
 #include <random>
 
 #include "benchmark/benchmark.h"
 #include "harness/batch_checker.h"
+#include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
 #include "reference/enumerate.h"
 
@@ -50,6 +52,26 @@ void BM_BatchChecker(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.iterations() * forms.size()), benchmark::Counter::kIsRate);
   state.counters["forms"] = static_cast<double>(forms.size());
 }
+// BM_BatchCheckerNvJitLink: the same batches through libnvJitLink in
+// process: no process to start and no file to write per run.
+void BM_BatchCheckerNvJitLink(benchmark::State& state) {
+  static const absl::StatusOr<std::unique_ptr<NvJitLink>>* const kNvJitLink =
+      new absl::StatusOr<std::unique_ptr<NvJitLink>>(NvJitLink::Open());
+  if (!kNvJitLink->ok()) {
+    state.SkipWithError(std::string(kNvJitLink->status().message()).c_str());
+    return;
+  }
+  const std::vector<Snippet>& forms = Forms();
+  for (auto _ : state) {
+    auto verdicts = CheckSnippets(***kNvJitLink, forms, {9, 0}, Target{90});
+    if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
+  }
+  state.counters["verdicts_per_second"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * forms.size()), benchmark::Counter::kIsRate);
+  state.counters["forms"] = static_cast<double>(forms.size());
+}
+BENCHMARK(BM_BatchCheckerNvJitLink)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
+
 BENCHMARK(BM_BatchChecker)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
 
 }  // namespace
