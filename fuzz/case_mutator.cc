@@ -14,6 +14,7 @@
 #include "reference/families.h"
 #include "reference/form.h"
 #include "reference/ldmatrix_table.h"
+#include "reference/register_class.h"
 #include "reference/wmma_load_table.h"
 
 namespace matload {
@@ -244,10 +245,10 @@ void MutateOperands(Mutation mutation, std::mt19937_64& random, Snippet& snippet
         DeclareIfStandard(snippet, *slot);
         return;
       }
-      static const std::vector<std::string> kTypes = {".b16", ".b32", ".b64", ".u32", ".s32", ".u64", ".f16",
-                                                      ".f32", ".f64", ".f16x2", ".pred"};
       for (Declaration& declaration : snippet.declarations) {
-        if (declaration.name == *slot && declaration.state_space == ".reg") declaration.type = Pick(random, kTypes);
+        if (declaration.name == *slot && declaration.state_space == ".reg") {
+          declaration.type = std::string(Pick(random, DeclarableTypes()));
+        }
       }
       return;
     }

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "reference/register_class.h"
 
 namespace matload {
 namespace {
@@ -234,6 +235,9 @@ absl::Status ParseDeclaration(absl::string_view statement, std::vector<Declarati
     }
   }
   if (words.size() != 2) return cursor.Error("expected a state space and one type in a declaration");
+  if (!IsDeclarableType(words[0], words[1])) {
+    return cursor.Error(absl::StrCat("'", words[1], "' is not a type a ", words[0], " declaration may name"));
+  }
   do {
     absl::StatusOr<std::string> name = cursor.Identifier();
     if (!name.ok()) return name.status();

@@ -29,6 +29,18 @@ const std::vector<absl::string_view>& RegisterClassTypes(RegisterClass cls) {
   return *kBits32;
 }
 
+const std::vector<absl::string_view>& DeclarableTypes() {
+  static const auto* const kTypes = new std::vector<absl::string_view>{
+      ".s8", ".s16", ".s32", ".s64", ".u8",  ".u16", ".u32", ".u64",  ".f16",
+      ".f16x2", ".f32", ".f64", ".b8", ".b16", ".b32", ".b64", ".b128", ".pred"};
+  return *kTypes;
+}
+
+bool IsDeclarableType(absl::string_view state_space, absl::string_view type) {
+  if (type == ".pred") return state_space == ".reg";
+  return std::find(DeclarableTypes().begin(), DeclarableTypes().end(), type) != DeclarableTypes().end();
+}
+
 bool RegisterClassAccepts(RegisterClass cls, absl::string_view type) {
   const auto& types = RegisterClassTypes(cls);
   return std::find(types.begin(), types.end(), type) != types.end();

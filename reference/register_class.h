@@ -11,6 +11,18 @@
 
 namespace matload {
 
+// DeclarableTypes lists the types a declaration may name: the PTX
+// fundamental types (PTX 9.0 5.2.2) and, for `.reg` only, .pred. Measured
+// with ptxas 13.0.88 on sm_90: these are accepted, and other spellings
+// (.bf16, .tf32, .e4m3, .b1, .u4, .b28) are parse errors. Found by the
+// legality fuzz campaign of 2026-11-22, where the model accepted an unused
+// `.reg .b28` declaration.
+const std::vector<absl::string_view>& DeclarableTypes();
+
+// IsDeclarableType says whether a `state_space` (".reg", ".shared",
+// ".global") declaration may name `type`.
+bool IsDeclarableType(absl::string_view state_space, absl::string_view type);
+
 // RegisterClassTypes lists the PTX register types (".b32") in `cls`.
 const std::vector<absl::string_view>& RegisterClassTypes(RegisterClass cls);
 
