@@ -42,10 +42,11 @@ void BM_OneModulePerInstruction(benchmark::State& state) {
 }
 BENCHMARK(BM_OneModulePerInstruction)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
 
+// BM_BatchChecker/jobs: the batch checker with `jobs` ptxas runs at once.
 void BM_BatchChecker(benchmark::State& state) {
   const std::vector<Snippet>& forms = Forms();
   for (auto _ : state) {
-    auto verdicts = CheckSnippets(ThePtxas(), forms, {9, 0}, Target{90});
+    auto verdicts = CheckSnippets(ThePtxas(), forms, {9, 0}, Target{90}, static_cast<int>(state.range(0)));
     if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
   }
   state.counters["verdicts_per_second"] =
@@ -72,7 +73,7 @@ void BM_BatchCheckerNvJitLink(benchmark::State& state) {
 }
 BENCHMARK(BM_BatchCheckerNvJitLink)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
 
-BENCHMARK(BM_BatchChecker)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
+BENCHMARK(BM_BatchChecker)->ArgName("jobs")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
 
 }  // namespace
 }  // namespace matload

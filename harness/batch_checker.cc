@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <thread>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "harness/diagnostic_classifier.h"
 #include "harness/ptx_module.h"
 
@@ -51,9 +55,101 @@ absl::StatusOr<RunOutcome> RunOnce(const CompileOracle& compiler, const ModuleBu
   return outcome;
 }
 
+// WorkQueue holds the runs still to make. `jobs` threads take runs from it;
+// a run may add runs (the halves of a bisection, the snippets to judge
+// again). Each snippet belongs to one run at a time, so runs never touch
+// the same verdicts.
+class WorkQueue {
+ public:
+  explicit WorkQueue(std::vector<std::vector<size_t>> runs) : runs_(std::move(runs)) {}
+
+  // Take waits for a run; it is nullopt once no run is left or in flight,
+  // or after Fail.
+  std::optional<std::vector<size_t>> Take() {
+    absl::MutexLock lock(&mutex_);
+    mutex_.Await(absl::Condition(this, &WorkQueue::Ready));
+    if (runs_.empty() || !status_.ok()) return std::nullopt;
+    std::vector<size_t> run = std::move(runs_.back());
+    runs_.pop_back();
+    ++in_flight_;
+    return run;
+  }
+  // Done ends a run taken by Take, adding the runs it leads to.
+  void Done(std::vector<std::vector<size_t>> more) {
+    absl::MutexLock lock(&mutex_);
+    for (std::vector<size_t>& run : more) {
+      if (!run.empty()) runs_.push_back(std::move(run));
+    }
+    --in_flight_;
+  }
+  // Fail ends a run with an error, which stops every thread.
+  void Fail(absl::Status status) {
+    absl::MutexLock lock(&mutex_);
+    if (status_.ok()) status_ = std::move(status);
+    --in_flight_;
+  }
+  absl::Status status() {
+    absl::MutexLock lock(&mutex_);
+    return status_;
+  }
+
+ private:
+  bool Ready() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return !runs_.empty() || in_flight_ == 0 || !status_.ok();
+  }
+
+  absl::Mutex mutex_;
+  std::vector<std::vector<size_t>> runs_ ABSL_GUARDED_BY(mutex_);
+  int in_flight_ ABSL_GUARDED_BY(mutex_) = 0;
+  absl::Status status_ ABSL_GUARDED_BY(mutex_);
+};
+
+// Judge makes one run of `pending` and says which runs it leads to.
+absl::StatusOr<std::vector<std::vector<size_t>>> Judge(const CompileOracle& compiler, const ModuleBuilder& build,
+                                                       const std::vector<size_t>& pending, Target target,
+                                                       std::vector<CompilerVerdict>& verdicts) {
+  absl::StatusOr<RunOutcome> outcome = RunOnce(compiler, build, pending, target, verdicts);
+  if (!outcome.ok()) return outcome.status();
+  std::vector<std::vector<size_t>> more;
+  const bool unattributed = !outcome->module_errors.empty();
+  std::vector<size_t> judged(pending.begin(), pending.begin() + static_cast<long>(outcome->judged));
+  more.emplace_back(pending.begin() + static_cast<long>(outcome->judged), pending.end());  // not judged
+  if (unattributed && judged.size() == 1) {
+    std::vector<std::string>& messages = verdicts[judged[0]].messages;
+    messages.insert(messages.end(), outcome->module_errors.begin(), outcome->module_errors.end());
+  } else if (unattributed) {
+    // Some snippet caused errors on no line: judge each half again from
+    // scratch, so that every snippet ends with the messages of its own run.
+    for (size_t index : judged) verdicts[index].messages.clear();
+    const long half = static_cast<long>(judged.size() / 2);
+    more.emplace_back(judged.begin(), judged.begin() + half);
+    more.emplace_back(judged.begin() + half, judged.end());
+  } else {
+    if (!outcome->accepted) {
+      bool any_attributed = false;
+      for (size_t index : judged) any_attributed = any_attributed || !verdicts[index].messages.empty();
+      if (!any_attributed) {
+        return absl::InternalError(
+            absl::StrCat(compiler.Tool(), " rejected a module for ", target.Name(), " without saying why"));
+      }
+    }
+    std::vector<size_t>& clean = more.emplace_back();
+    for (size_t index : judged) {
+      CompilerVerdict& verdict = verdicts[index];
+      if (!verdict.messages.empty()) continue;  // rejected for its own errors
+      if (outcome->accepted) {
+        verdict.accepted = true;
+      } else {
+        clean.push_back(index);  // clean in a failed run: judge again
+      }
+    }
+  }
+  return more;
+}
+
 // Check is the batch algorithm of CheckSnippets over `count` snippets.
 absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler, size_t count, const ModuleBuilder& build,
-                                                   Target target) {
+                                                   Target target, int jobs) {
   std::vector<CompilerVerdict> verdicts(count);
   absl::StatusOr<RunOutcome> empty = RunOnce(compiler, build, {}, target, verdicts);
   if (!empty.ok()) return empty.status();
@@ -61,76 +157,50 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
     for (CompilerVerdict& verdict : verdicts) verdict.messages = empty->module_errors;
     return verdicts;
   }
-  // Work items are runs still to make; bounded batches keep a bisection cheap.
-  std::vector<std::vector<size_t>> work;
+  // Bounded batches keep a bisection cheap.
+  std::vector<std::vector<size_t>> batches;
   for (size_t first = 0; first < count; first += kMaxBatch) {
-    std::vector<size_t>& batch = work.emplace_back();
+    std::vector<size_t>& batch = batches.emplace_back();
     for (size_t i = first; i < std::min(count, first + kMaxBatch); ++i) batch.push_back(i);
   }
-  while (!work.empty()) {
-    std::vector<size_t> pending = std::move(work.back());
-    work.pop_back();
-    if (pending.empty()) continue;
-    absl::StatusOr<RunOutcome> outcome = RunOnce(compiler, build, pending, target, verdicts);
-    if (!outcome.ok()) return outcome.status();
-    const bool unattributed = !outcome->module_errors.empty();
-    std::vector<size_t> judged(pending.begin(), pending.begin() + static_cast<long>(outcome->judged));
-    std::vector<size_t> not_judged(pending.begin() + static_cast<long>(outcome->judged), pending.end());
-    if (unattributed && judged.size() == 1) {
-      std::vector<std::string>& messages = verdicts[judged[0]].messages;
-      messages.insert(messages.end(), outcome->module_errors.begin(), outcome->module_errors.end());
-    } else if (unattributed) {
-      // Some snippet caused errors on no line: judge each half again from
-      // scratch, so that every snippet ends with the messages of its own run.
-      for (size_t index : judged) verdicts[index].messages.clear();
-      const long half = static_cast<long>(judged.size() / 2);
-      work.emplace_back(judged.begin(), judged.begin() + half);
-      work.emplace_back(judged.begin() + half, judged.end());
-    } else {
-      if (!outcome->accepted) {
-        bool any_attributed = false;
-        for (size_t index : judged) any_attributed = any_attributed || !verdicts[index].messages.empty();
-        if (!any_attributed) {
-          return absl::InternalError(
-              absl::StrCat(compiler.Tool(), " rejected a module for ", target.Name(), " without saying why"));
-        }
+  WorkQueue queue(std::move(batches));
+  const auto work = [&] {
+    while (std::optional<std::vector<size_t>> pending = queue.Take()) {
+      absl::StatusOr<std::vector<std::vector<size_t>>> more = Judge(compiler, build, *pending, target, verdicts);
+      if (more.ok()) {
+        queue.Done(*std::move(more));
+      } else {
+        queue.Fail(more.status());
       }
-      std::vector<size_t> clean;
-      for (size_t index : judged) {
-        CompilerVerdict& verdict = verdicts[index];
-        if (!verdict.messages.empty()) continue;  // rejected for its own errors
-        if (outcome->accepted) {
-          verdict.accepted = true;
-        } else {
-          clean.push_back(index);  // clean in a failed run: judge again
-        }
-      }
-      work.push_back(std::move(clean));
     }
-    work.push_back(std::move(not_judged));
-  }
+  };
+  std::vector<std::thread> threads;
+  for (int job = 1; job < jobs; ++job) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
+  if (absl::Status status = queue.status(); !status.ok()) return status;
   return verdicts;
 }
 
 }  // namespace
 
 absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler, const std::vector<Snippet>& snippets,
-                                                            PtxVersion ptx, Target target) {
+                                                            PtxVersion ptx, Target target, int jobs) {
   return Check(compiler, snippets.size(), [&](const std::vector<size_t>& indices) {
     std::vector<Snippet> batch;
     for (size_t index : indices) batch.push_back(snippets[index]);
     return BuildModule(batch, ptx, target);
-  }, target);
+  }, target, jobs);
 }
 
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
                                                                  const std::vector<std::string>& texts,
-                                                                 PtxVersion ptx, Target target) {
+                                                                 PtxVersion ptx, Target target, int jobs) {
   return Check(compiler, texts.size(), [&](const std::vector<size_t>& indices) {
     std::vector<std::string> batch;
     for (size_t index : indices) batch.push_back(texts[index]);
     return BuildTextModule(batch, ptx, target);
-  }, target);
+  }, target, jobs);
 }
 
 }  // namespace matload

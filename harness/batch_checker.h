@@ -35,15 +35,17 @@ struct CompilerVerdict {
 //    13.0.88). So a snippet counts as accepted only once a module holding it
 //    assembled with no error; the clean snippets of a failed run are judged
 //    again, without the rejected ones, until that happens.
+// `jobs` compiler runs go at once (the compiler must allow that: ptxas runs
+// are processes of their own). The verdicts do not depend on it.
 absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler,
                                                            const std::vector<Snippet>& snippets, PtxVersion ptx,
-                                                           Target target);
+                                                           Target target, int jobs = 1);
 
 // CheckTexts is CheckSnippets for snippets kept as text, such as ones that
 // do not parse (BuildTextModule).
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
                                                         const std::vector<std::string>& texts, PtxVersion ptx,
-                                                        Target target);
+                                                        Target target, int jobs = 1);
 
 }  // namespace matload
 

@@ -103,5 +103,30 @@ TEST_F(BatchCheckerTest, BatchVerdictsEqualSingleSnippetVerdicts) {
   }
 }
 
+// Several runs at once give the very verdicts one run at a time gives, on
+// enough legal and near-miss forms for several batches and bisections.
+TEST_F(BatchCheckerTest, ParallelRunsGiveTheSameVerdicts) {
+  const Target target = *ParseTarget("sm_90");
+  std::vector<Snippet> pool;
+  for (const Form& form : LegalForms({9, 0}, target)) pool.push_back({StandardRegisterFile(), ToRaw(form)});
+  for (RawInstruction& raw : NearMissInstructions({9, 0}, target)) pool.push_back({StandardRegisterFile(), raw});
+  std::mt19937 random(11);
+  std::shuffle(pool.begin(), pool.end(), random);
+  pool.resize(1600);
+  absl::StatusOr<std::vector<CompilerVerdict>> sequential = CheckSnippets(*ptxas_, pool, {9, 0}, target, 1);
+  absl::StatusOr<std::vector<CompilerVerdict>> parallel = CheckSnippets(*ptxas_, pool, {9, 0}, target, 3);
+  ASSERT_TRUE(sequential.ok()) << sequential.status();
+  ASSERT_TRUE(parallel.ok()) << parallel.status();
+  int accepted = 0;
+  for (size_t i = 0; i < pool.size(); ++i) {
+    accepted += (*sequential)[i].accepted ? 1 : 0;
+    EXPECT_EQ((*parallel)[i].accepted, (*sequential)[i].accepted) << PrintRaw(pool[i].instruction);
+    EXPECT_EQ((*parallel)[i].messages, (*sequential)[i].messages) << PrintRaw(pool[i].instruction);
+  }
+  // Both kinds are in the sample.
+  EXPECT_GT(accepted, 0);
+  EXPECT_LT(accepted, static_cast<int>(pool.size()));
+}
+
 }  // namespace
 }  // namespace matload
