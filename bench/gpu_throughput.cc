@@ -38,7 +38,6 @@
 #include "harness/program_launch.h"
 #include "harness/test_program.h"
 #include "reference/enumerate.h"
-#include "reference/families.h"
 
 ABSL_FLAG(int, device, 0, "the CUDA device ordinal");
 ABSL_FLAG(double, seconds, 10, "how long to run each form");
@@ -68,6 +67,36 @@ struct Batch {
 struct Judged {
   std::uint64_t checked = 0;
   std::uint64_t mismatched = 0;
+};
+
+// Tally is what a worker reports, as one line of text through its pipe:
+// launches (one per form with --new_forms), judged blocks, and the seconds
+// in all and in each stage (the stages overlap where launches are
+// pipelined).
+struct Tally {
+  std::uint64_t launches = 0;
+  Judged judged;
+  double seconds = 0, launching = 0, judging = 0, generating = 0;
+
+  void Add(const Judged& more) {
+    judged.checked += more.checked;
+    judged.mismatched += more.mismatched;
+  }
+  std::string Encode() const {
+    return absl::StrCat(launches, " ", judged.checked, " ", judged.mismatched, " ", seconds, " ", launching, " ",
+                        judging, " ", generating);
+  }
+  static std::optional<Tally> Decode(absl::string_view text) {
+    const std::vector<std::string> fields = absl::StrSplit(text, ' ');
+    Tally tally;
+    if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &tally.launches) ||
+        !absl::SimpleAtoi(fields[1], &tally.judged.checked) || !absl::SimpleAtoi(fields[2], &tally.judged.mismatched) ||
+        !absl::SimpleAtod(fields[3], &tally.seconds) || !absl::SimpleAtod(fields[4], &tally.launching) ||
+        !absl::SimpleAtod(fields[5], &tally.judging) || !absl::SimpleAtod(fields[6], &tally.generating)) {
+      return std::nullopt;
+    }
+    return tally;
+  }
 };
 
 // Chunks runs work(chunk) for chunks 0..threads-1 on their own threads.
@@ -126,9 +155,7 @@ Judged Judge(const TestProgram& program, const Batch& batch, absl::Span<const st
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Measure runs in a worker: it pipelines launches of `program` for
-// `seconds` and reports "launches checked mismatched seconds launching
-// judging generating": the last three are the seconds each stage took in
-// all, overlapping (the launches run beside the host's stages).
+// `seconds` and reports its Tally.
 absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int blocks, int threads, double seconds,
                                     std::uint64_t seed) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
@@ -144,81 +171,74 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
   if (absl::Status warm = launch_batch(current, current_output); !warm.ok()) return warm;
 
   const Clock::time_point start = Clock::now();
-  Judged total;
-  std::uint64_t launches = 0;
-  double launching = 0, judging = 0, generating = 0;
+  Tally tally;
   Batch previous;
   std::vector<std::uint8_t> previous_output;
   while (Seconds(start) < seconds) {
     std::future<absl::Status> launched = std::async(std::launch::async, [&] {
       const Clock::time_point launch_start = Clock::now();
       absl::Status status = launch_batch(current, current_output);
-      launching += Seconds(launch_start);
+      tally.launching += Seconds(launch_start);
       return status;
     });
     const Clock::time_point judge_start = Clock::now();
-    if (!previous.variants.empty()) {
-      const Judged judged = Judge(program, previous, previous_output, threads);
-      total.checked += judged.checked;
-      total.mismatched += judged.mismatched;
-    }
-    judging += Seconds(judge_start);
+    if (!previous.variants.empty()) tally.Add(Judge(program, previous, previous_output, threads));
+    tally.judging += Seconds(judge_start);
     // The judged batch is refilled as the next one.
     const Clock::time_point generate_start = Clock::now();
-    Prepare(program, blocks, threads, seed + 1 + launches, previous);
-    generating += Seconds(generate_start);
+    Prepare(program, blocks, threads, seed + 1 + tally.launches, previous);
+    tally.generating += Seconds(generate_start);
     if (absl::Status status = launched.get(); !status.ok()) return status;
-    ++launches;
+    ++tally.launches;
     std::swap(previous, current);
     std::swap(previous_output, current_output);
   }
-  const Judged last = Judge(program, previous, previous_output, threads);
-  total.checked += last.checked;
-  total.mismatched += last.mismatched;
-  const double elapsed = Seconds(start);
-  return absl::StrCat(launches, " ", total.checked, " ", total.mismatched, " ", elapsed, " ", launching, " ", judging,
-                      " ", generating);
+  tally.Add(Judge(program, previous, previous_output, threads));
+  tally.seconds = Seconds(start);
+  return tally.Encode();
 }
 
 // MeasureNewForms runs in a worker: every program once, each a module the
-// driver has not seen, and reports "forms checked mismatched seconds".
+// driver has not seen, one launch per form, and reports its Tally.
 absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<TestProgram>> programs,
                                             const DeviceProbe& probe, const DiscrepancyRegistry& registry, int device,
                                             int blocks, std::uint64_t seed) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
   const Clock::time_point start = Clock::now();
-  Judged total;
+  Tally tally;
   std::vector<std::uint8_t> output;
   for (const std::unique_ptr<TestProgram>& program : programs) {
     Batch batch;
     // A fault would end the worker; the registry's predicted faults are
     // measured by `matload conform`, not here.
+    const Clock::time_point generate_start = Clock::now();
     Prepare(*program, blocks, 1, seed, batch, [&](const Variant& variant) {
       return registry.Find(program->FaultCaseText(variant), probe.target, Direction::kDeviceFaults, probe.toolchain) ==
              nullptr;
     });
+    tally.generating += Seconds(generate_start);
+    const Clock::time_point launch_start = Clock::now();
     absl::Status status =
         (*jit)->LaunchInto(program->kernel(), KernelLaunchFor(*program, batch.variants.size(), batch.records), output);
     if (!status.ok()) return absl::Status(status.code(), absl::StrCat(program->Label(), ": ", status.message()));
-    const Judged judged = Judge(*program, batch, output, 1);
-    total.checked += judged.checked;
-    total.mismatched += judged.mismatched;
+    tally.launching += Seconds(launch_start);
+    ++tally.launches;
+    const Clock::time_point judge_start = Clock::now();
+    tally.Add(Judge(*program, batch, output, 1));
+    tally.judging += Seconds(judge_start);
   }
-  return absl::StrCat(programs.size(), " ", total.checked, " ", total.mismatched, " ", Seconds(start));
+  tally.seconds = Seconds(start);
+  return tally.Encode();
 }
 
 // NewForms prints the new-forms figure for every legal form of `probe`'s
 // target that the model can run.
 int NewForms(const DeviceProbe& probe, int device) {
   std::vector<std::unique_ptr<TestProgram>> programs;
-  for (const FamilySpec* spec : AllFamilies()) {
-    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, {9, 0}, probe.target)) {
-      std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, {9, 0}, probe.target);
-      if (!instruction.has_value()) continue;
-      absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(*instruction, {});
-      if (program.ok()) programs.push_back(*std::move(program));  // kNotFound: no layout known
-    }
+  for (const CheckedInstruction& instruction : StandardInstructions(NewestPtxVersion(), probe.target)) {
+    absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(instruction, {});
+    if (program.ok()) programs.push_back(*std::move(program));  // kNotFound: no layout known
   }
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   if (!registry.ok()) {
@@ -246,7 +266,7 @@ int NewForms(const DeviceProbe& probe, int device) {
   }
   for (std::thread& thread : threads) thread.join();
   const double elapsed = Seconds(start);
-  std::uint64_t forms = 0, checked = 0, mismatched = 0;
+  Tally all;
   double busiest = 0;
   for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {
     if (!result.ok() || (*result)[0].kind != ItemResult::Kind::kDone) {
@@ -254,20 +274,18 @@ int NewForms(const DeviceProbe& probe, int device) {
       std::printf("new forms: %s\n", why.c_str());
       return 1;
     }
-    const std::vector<std::string> fields = absl::StrSplit((*result)[0].output, ' ');
-    std::uint64_t worker_forms = 0, worker_checked = 0, worker_mismatched = 0;
-    double worker_seconds = 0;
-    if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &worker_forms) ||
-        !absl::SimpleAtoi(fields[1], &worker_checked) || !absl::SimpleAtoi(fields[2], &worker_mismatched) ||
-        !absl::SimpleAtod(fields[3], &worker_seconds)) {
+    const std::optional<Tally> tally = Tally::Decode((*result)[0].output);
+    if (!tally.has_value()) {
       std::printf("new forms: a worker said '%s'\n", (*result)[0].output.c_str());
       return 1;
     }
-    forms += worker_forms;
-    checked += worker_checked;
-    mismatched += worker_mismatched;
-    busiest = std::max(busiest, worker_seconds);
+    all.launches += tally->launches;
+    all.Add(tally->judged);
+    busiest = std::max(busiest, tally->seconds);
   }
+  const std::uint64_t forms = all.launches;
+  const std::uint64_t checked = all.judged.checked;
+  const std::uint64_t mismatched = all.judged.mismatched;
   std::printf(
       "| workers | new forms | checked executions | mismatches | busiest worker (s) | wall (s) | new forms/s (wall) |\n"
       "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -301,7 +319,7 @@ int Main() {
   }
   std::vector<std::unique_ptr<TestProgram>> programs;
   for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
-    absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::ForOpcode(opcode, probe->target, {9, 0}, {});
+    absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::ForOpcode(opcode, probe->target, NewestPtxVersion(), {});
     if (!program.ok()) {
       std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
       return 2;
@@ -331,22 +349,17 @@ int Main() {
       ++failures;
       continue;
     }
-    const std::vector<std::string> fields = absl::StrSplit(result.output, ' ');
-    std::uint64_t launches = 0, checked = 0, mismatched = 0;
-    double elapsed = 0, launching = 0, judging = 0, generating = 0;
-    if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &launches) || !absl::SimpleAtoi(fields[1], &checked) ||
-        !absl::SimpleAtoi(fields[2], &mismatched) || !absl::SimpleAtod(fields[3], &elapsed) ||
-        !absl::SimpleAtod(fields[4], &launching) || !absl::SimpleAtod(fields[5], &judging) ||
-        !absl::SimpleAtod(fields[6], &generating)) {
+    const std::optional<Tally> tally = Tally::Decode(result.output);
+    if (!tally.has_value()) {
       std::printf("| %s | the worker said '%s' |\n", label.c_str(), result.output.c_str());
       ++failures;
       continue;
     }
-    failures += mismatched > 0 ? 1 : 0;
+    failures += tally->judged.mismatched > 0 ? 1 : 0;
     std::printf("| `%s` | %llu | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.0f |\n", label.c_str(),
-                static_cast<unsigned long long>(launches), static_cast<unsigned long long>(checked),
-                static_cast<unsigned long long>(mismatched), elapsed, launching, judging, generating,
-                checked / elapsed);
+                static_cast<unsigned long long>(tally->launches), static_cast<unsigned long long>(tally->judged.checked),
+                static_cast<unsigned long long>(tally->judged.mismatched), tally->seconds, tally->launching,
+                tally->judging, tally->generating, tally->judged.checked / tally->seconds);
   }
   return failures == 0 ? 0 : 1;
 }

@@ -82,8 +82,8 @@ const Device& TheDevice() {
     }
     device->jit = *jit;
     const DeviceInfo& info = device->jit->device();
-    device->target = Target{info.compute_major * 10 + info.compute_minor};
-    device->toolchain = absl::StrCat(device->jit->Tool(), " ", device->jit->Version());
+    device->target = info.BaseTarget();
+    device->toolchain = device->jit->Toolchain();
     absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
     if (!registry.ok()) {
       std::cerr << "device_fuzzer: " << registry.status() << "\n";

@@ -66,7 +66,7 @@ const Oracle& TheOracle() {
   static const Oracle* const kOracle = [] {
     auto* oracle = new Oracle;
     oracle->compiler = std::make_unique<CompileCache>(OpenCompiler(), kCachedVerdicts);
-    oracle->toolchain = absl::StrCat(oracle->compiler->Tool(), " ", oracle->compiler->Version());
+    oracle->toolchain = oracle->compiler->Toolchain();
     absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
     if (!registry.ok()) CannotFuzz(registry.status());
     oracle->registry = *std::move(registry);

@@ -19,10 +19,8 @@
 // checked for not crashing the model and go no further.
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -135,20 +133,8 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
   const LdmatrixLayout other_layout = LdmatrixLayout::For(*other);
   const Outcome other_outcome = execute(*other, other_layout, memory, rows);
   if (ValuesOf(other_outcome) == nullptr) return;
-  const auto bytes_by_element = [](const LdmatrixLayout& of, const LaneValues& loaded) {
-    std::map<std::tuple<int, int, int, int>, std::uint8_t> bytes;
-    for (int l = 0; l < kWarpLanes; ++l) {
-      for (int reg = 0; reg < of.registers(); ++reg) {
-        for (int byte = 0; byte < 4; ++byte) {
-          const LdmatrixElement& e = of.At(l, reg, byte);
-          bytes[{e.matrix, e.row, e.col, e.byte}] = static_cast<std::uint8_t>(loaded.lane(l)[reg] >> (8 * byte));
-        }
-      }
-    }
-    return bytes;
-  };
-  const auto mine = bytes_by_element(layout, *values);
-  const auto theirs = bytes_by_element(other_layout, *ValuesOf(other_outcome));
+  const auto mine = LoadedElementBytes(layout, *values);
+  const auto theirs = LoadedElementBytes(other_layout, *ValuesOf(other_outcome));
   for (const auto& [element, byte] : mine) {
     const auto [matrix, row, col, part] = element;
     auto it = theirs.find({matrix, col, row, part});

@@ -81,17 +81,24 @@ TEST_F(BatchCheckerTest, FindsLatePhaseAndUnattributedErrors) {
   EXPECT_TRUE((*verdicts)[3].accepted);
 }
 
+// Sample is `size` of the legal and near-miss forms of `target` at PTX 9.0,
+// shuffled with `seed`.
+std::vector<Snippet> Sample(Target target, unsigned seed, size_t size) {
+  std::vector<Snippet> pool;
+  for (const Form& form : LegalForms({9, 0}, target)) pool.push_back({StandardRegisterFile(), ToRaw(form)});
+  for (RawInstruction& raw : NearMissInstructions({9, 0}, target)) pool.push_back({StandardRegisterFile(), raw});
+  std::mt19937 random(seed);
+  std::shuffle(pool.begin(), pool.end(), random);
+  pool.resize(size);
+  return pool;
+}
+
 // Batch verdicts equal one-snippet verdicts on a random sample of legal and
 // near-miss forms.
 TEST_F(BatchCheckerTest, BatchVerdictsEqualSingleSnippetVerdicts) {
   for (const char* name : {"sm_80", "sm_100a"}) {
     const Target target = *ParseTarget(name);
-    std::vector<Snippet> pool;
-    for (const Form& form : LegalForms({9, 0}, target)) pool.push_back({StandardRegisterFile(), ToRaw(form)});
-    for (RawInstruction& raw : NearMissInstructions({9, 0}, target)) pool.push_back({StandardRegisterFile(), raw});
-    std::mt19937 random(7);
-    std::shuffle(pool.begin(), pool.end(), random);
-    pool.resize(120);
+    const std::vector<Snippet> pool = Sample(target, 7, 120);
     absl::StatusOr<std::vector<CompilerVerdict>> batch = CheckSnippets(*ptxas_, pool, {9, 0}, target);
     ASSERT_TRUE(batch.ok()) << batch.status();
     for (size_t i = 0; i < pool.size(); ++i) {
@@ -107,12 +114,7 @@ TEST_F(BatchCheckerTest, BatchVerdictsEqualSingleSnippetVerdicts) {
 // enough legal and near-miss forms for several batches and bisections.
 TEST_F(BatchCheckerTest, ParallelRunsGiveTheSameVerdicts) {
   const Target target = *ParseTarget("sm_90");
-  std::vector<Snippet> pool;
-  for (const Form& form : LegalForms({9, 0}, target)) pool.push_back({StandardRegisterFile(), ToRaw(form)});
-  for (RawInstruction& raw : NearMissInstructions({9, 0}, target)) pool.push_back({StandardRegisterFile(), raw});
-  std::mt19937 random(11);
-  std::shuffle(pool.begin(), pool.end(), random);
-  pool.resize(1600);
+  const std::vector<Snippet> pool = Sample(target, 11, 1600);
   absl::StatusOr<std::vector<CompilerVerdict>> sequential = CheckSnippets(*ptxas_, pool, {9, 0}, target, 1);
   absl::StatusOr<std::vector<CompilerVerdict>> parallel = CheckSnippets(*ptxas_, pool, {9, 0}, target, 3);
   ASSERT_TRUE(sequential.ok()) << sequential.status();

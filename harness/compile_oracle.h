@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "reference/target.h"
 
@@ -42,6 +43,9 @@ class CompileOracle {
   virtual std::string Tool() const = 0;
   // Version is its release, e.g. "13.0.88".
   virtual std::string Version() const = 0;
+  // Toolchain is "Tool Version" ("ptxas 13.0.88"), as reports and the
+  // discrepancy registry name toolchains.
+  std::string Toolchain() const { return absl::StrCat(Tool(), " ", Version()); }
   // Supports says whether it can compile for `target` at all.
   virtual bool Supports(Target target) const = 0;
   // Assemble compiles `module_text` for `target`. It fails only when the

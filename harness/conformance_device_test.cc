@@ -8,18 +8,29 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/conformance_run.h"
+#include "harness/program_launch.h"
 #include "harness/self_test.h"
 #include "harness/subprocess.h"
 
 namespace matload {
 namespace {
 
+// ConformanceDeviceTest skips, saying why, when no GPU answers a probe.
+// Having probed, a run that fails for any reason is a failure.
+class ConformanceDeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<DeviceProbe> device = ProbeDevice(0, std::chrono::seconds(60));
+    if (!device.ok()) GTEST_SKIP() << "needs a GPU: " << device.status().message();
+  }
+};
+
 std::string RunDirectory(absl::string_view name) {
   const char* reports = std::getenv("MATLOAD_REPORT_DIR");
   return absl::StrCat(reports != nullptr ? reports : ::testing::TempDir(), "/", name);
 }
 
-TEST(ConformanceDeviceTest, EveryLegalFormMatchesTheModelOnBothCompilePaths) {
+TEST_F(ConformanceDeviceTest, EveryLegalFormMatchesTheModelOnBothCompilePaths) {
   // The near-miss forms are the support sweep's (support_sweep_test, and
   // `matload conform` by default); here the GPU runs.
   const ConformanceOptions options{.variants = 8,
@@ -28,7 +39,6 @@ TEST(ConformanceDeviceTest, EveryLegalFormMatchesTheModelOnBothCompilePaths) {
                                    .illegal = false,
                                    .run_directory = RunDirectory("conform")};
   absl::StatusOr<ConformanceResult> result = RunConformance(options, [](size_t, size_t, const std::string&) {});
-  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << result.status().message();
   ASSERT_TRUE(result.ok()) << result.status();
   std::cout << ConformanceSummaryMarkdown(options, *result);
   EXPECT_EQ(result->findings, 0u) << "see " << options.run_directory << "/bundles/index.tsv";
@@ -37,7 +47,7 @@ TEST(ConformanceDeviceTest, EveryLegalFormMatchesTheModelOnBothCompilePaths) {
 
 // Cases the spec leaves undefined run when asked for, and are recorded,
 // never compared: they can fault or return anything without a finding.
-TEST(ConformanceDeviceTest, UndefinedCasesAreRecordedNotCompared) {
+TEST_F(ConformanceDeviceTest, UndefinedCasesAreRecordedNotCompared) {
   const ConformanceOptions options{.variants = 8,
                                    .seed = 20261122,
                                    .forms = kSelfTestForms,
@@ -45,7 +55,6 @@ TEST(ConformanceDeviceTest, UndefinedCasesAreRecordedNotCompared) {
                                    .illegal = false,
                                    .run_directory = RunDirectory("undefined")};
   absl::StatusOr<ConformanceResult> result = RunConformance(options, [](size_t, size_t, const std::string&) {});
-  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << result.status().message();
   ASSERT_TRUE(result.ok()) << result.status();
   std::cout << ConformanceSummaryMarkdown(options, *result);
   EXPECT_EQ(result->findings, 0u);
@@ -59,10 +68,9 @@ TEST(ConformanceDeviceTest, UndefinedCasesAreRecordedNotCompared) {
   }
 }
 
-TEST(ConformanceDeviceTest, EveryPlantedBugIsDetectedAndBundled) {
+TEST_F(ConformanceDeviceTest, EveryPlantedBugIsDetectedAndBundled) {
   absl::StatusOr<std::vector<SelfTestRow>> rows =
       RunSelfTest(0, RunDirectory("selftest"), [](size_t, size_t, const std::string&) {});
-  if (rows.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << rows.status().message();
   ASSERT_TRUE(rows.ok()) << rows.status();
   std::cout << SelfTestMarkdown(*rows);
   ASSERT_EQ(rows->size(), 1 + AllPlantedBugs().size());
@@ -71,7 +79,7 @@ TEST(ConformanceDeviceTest, EveryPlantedBugIsDetectedAndBundled) {
 
 // A bundle's repro.cpp, built with g++ and cuda.h alone, reproduces the
 // planted bug: it prints FAIL and exits 1.
-TEST(ConformanceDeviceTest, BundleReproducersReproduce) {
+TEST_F(ConformanceDeviceTest, BundleReproducersReproduce) {
   const ConformanceOptions options{.variants = 2,
                                    .seed = 7,
                                    .forms = kSelfTestForms,
@@ -79,7 +87,6 @@ TEST(ConformanceDeviceTest, BundleReproducersReproduce) {
                                    .bug = PlantedBug::kWrongLane,
                                    .run_directory = RunDirectory("repro")};
   absl::StatusOr<ConformanceResult> result = RunConformance(options, [](size_t, size_t, const std::string&) {});
-  if (result.status().code() == absl::StatusCode::kFailedPrecondition) GTEST_SKIP() << "needs a GPU: " << result.status().message();
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(result->bundles, 2u);  // one per family
   const std::string cuda = std::getenv("CUDA_HOME") != nullptr ? std::getenv("CUDA_HOME") : "/usr/local/cuda";

@@ -67,7 +67,7 @@ class Run {
     result_.identity = device_.identity;
     result_.target = device_.target;
     absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
-    ptxas_toolchain_ = ptxas.ok() ? absl::StrCat("ptxas ", ptxas->Version()) : "ptxas (unavailable)";
+    ptxas_toolchain_ = ptxas.ok() ? ptxas->Toolchain() : "ptxas (unavailable)";
   }
 
   absl::Status Execute() {

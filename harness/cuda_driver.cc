@@ -162,8 +162,7 @@ std::string DriverJit::Version() const {
 }
 
 bool DriverJit::Supports(Target target) const {
-  return target.sm == device().compute_major * 10 + device().compute_minor &&
-         target.variant != TargetVariant::kFamilySpecific;
+  return target.sm == device().BaseTarget().sm && target.variant != TargetVariant::kFamilySpecific;
 }
 
 absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text, Target target) const {

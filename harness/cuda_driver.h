@@ -25,6 +25,10 @@ struct DeviceInfo {
   int compute_major = 0;
   int compute_minor = 0;
   std::string uuid;  // GPU-xxxxxxxx-xxxx-...
+
+  // BaseTarget is the device's own architecture as a baseline target: sm_90
+  // for compute capability 9.0 (an H100 runs sm_90a code too).
+  Target BaseTarget() const { return Target{compute_major * 10 + compute_minor}; }
 };
 
 // CudaDriver is a loaded and initialised driver.

@@ -39,7 +39,7 @@ TEST(ModelVsPtxasTest, VerdictsAgreeOrAreKnownDiscrepancies) {
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   ASSERT_TRUE(registry.ok()) << registry.status();
   const PtxVersion ptx{9, 0};
-  const std::string toolchain = absl::StrCat(ptxas->Tool(), " ", ptxas->Version());
+  const std::string toolchain = ptxas->Toolchain();
   std::set<std::string> used;
   int unexplained = 0;
   for (const char* name : kTargets) {
@@ -138,7 +138,7 @@ TEST(TargetTableVsPtxasTest, TargetIntroductionsAgreeOrAreKnown) {
       const std::string case_text = absl::StrCat(".version ", ptx.ToString(), " .target ", info.target.Name());
       const DiscrepancyEntry* entry = registry->Find(
           case_text, info.target, ptxas_accepts_target ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
-          absl::StrCat(ptxas->Tool(), " ", ptxas->Version()));
+          ptxas->Toolchain());
       EXPECT_NE(entry, nullptr) << case_text << ": model says "
                                 << (TargetExistsIn(info.target, ptx) ? "exists" : "does not exist");
       if (entry != nullptr) used.insert(entry->id);
@@ -147,7 +147,7 @@ TEST(TargetTableVsPtxasTest, TargetIntroductionsAgreeOrAreKnown) {
   EXPECT_GT(compared, 500);
   for (const DiscrepancyEntry& entry : registry->entries()) {
     if (entry.pattern.find(".target") == std::string::npos ||
-        !DiscrepancyRegistry::AppliesTo(entry, absl::StrCat(ptxas->Tool(), " ", ptxas->Version()))) {
+        !DiscrepancyRegistry::AppliesTo(entry, ptxas->Toolchain())) {
       continue;
     }
     EXPECT_TRUE(used.contains(entry.id)) << "registry entry " << entry.id << " no longer reproduces";

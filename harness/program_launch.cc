@@ -50,9 +50,9 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
         absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
         if (!jit.ok()) return jit.status();
         const DeviceInfo& device = (*jit)->device();
-        const std::string toolchain = absl::StrCat((*jit)->Tool(), " ", (*jit)->Version());
-        return absl::StrCat(device.compute_major * 10 + device.compute_minor, "\t", toolchain, "\t", device.name, ", ",
-                            device.uuid, ", ", toolchain);
+        const std::string toolchain = (*jit)->Toolchain();
+        return absl::StrCat(device.BaseTarget().sm, "\t", toolchain, "\t", device.name, ", ", device.uuid, ", ",
+                            toolchain);
       },
       timeout);
   if (!probe.ok()) return probe.status();

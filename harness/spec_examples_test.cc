@@ -117,7 +117,7 @@ TEST(SpecExamplesTest, ModelAgreesWithPtxasOnTenTargets) {
       if (model.legal() != compiler.accepted) {
         EXPECT_NE(registry->Find(snippet.ok() ? text : "", target,
                                  compiler.accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
-                                 absl::StrCat(ptxas->Tool(), " ", ptxas->Version())),
+                                 ptxas->Toolchain()),
                   nullptr)
             << name << ": model " << Describe(model) << ", ptxas " << (compiler.accepted ? "accepts" : "rejects")
             << ":\n"

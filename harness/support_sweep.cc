@@ -95,7 +95,7 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
     if (const DiscrepancyEntry* entry = registry.Find(
             disagreement.instruction, target,
             verdicts[i].accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
-            absl::StrCat(compiler.Tool(), " ", compiler.Version()));
+            compiler.Toolchain());
         entry != nullptr) {
       disagreement.registry_id = entry->id;
       ++result.summary.explained;
@@ -145,7 +145,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
   for (std::thread& thread : pool) thread.join();
 
-  SupportSweep sweep{.compiler = absl::StrCat(compiler.Tool(), " ", compiler.Version()), .ptx = ptx};
+  SupportSweep sweep{.compiler = compiler.Toolchain(), .ptx = ptx};
   for (const MatrixForm& form : matrix) {
     sweep.rows.push_back({form.family, form.opcode, PrintRaw(form.instruction), {}});
   }

@@ -6,7 +6,6 @@
 #include "harness/tcgen05_program.h"
 #include "harness/wmma_program.h"
 #include "reference/enumerate.h"
-#include "reference/families.h"
 #include "reference/printer.h"
 
 namespace matload {
@@ -23,12 +22,8 @@ absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::For(const CheckedInstr
 
 absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::ForOpcode(absl::string_view opcode, Target target,
                                                                     PtxVersion ptx, const ProgramOptions& options) {
-  for (const FamilySpec* spec : AllFamilies()) {
-    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, target)) {
-      if (PrintOpcode(spec->family, qualifiers) != opcode) continue;
-      std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, ptx, target);
-      if (instruction.has_value()) return For(*instruction, options);
-    }
+  for (const CheckedInstruction& instruction : StandardInstructions(ptx, target)) {
+    if (Opcode(instruction) == opcode) return For(instruction, options);
   }
   return absl::NotFoundError(
       absl::StrCat("no legal form on ", target.Name(), " at PTX ", ptx.ToString(), " is spelt '", opcode, "'"));

@@ -267,6 +267,18 @@ std::optional<CheckedInstruction> StandardInstruction(const FamilySpec& spec, co
   return Judge(Snippet{StandardRegisterFile(), ToRaw(form)}, ptx, target).checked();
 }
 
+std::vector<CheckedInstruction> StandardInstructions(PtxVersion ptx, Target target) {
+  std::vector<CheckedInstruction> instructions;
+  for (const FamilySpec* spec : AllFamilies()) {
+    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, target)) {
+      if (std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, ptx, target)) {
+        instructions.push_back(*std::move(instruction));
+      }
+    }
+  }
+  return instructions;
+}
+
 std::vector<Form> LegalForms(PtxVersion ptx, Target target) {
   std::vector<Form> forms;
   if (!TargetExistsIn(target, ptx)) return forms;

@@ -55,6 +55,11 @@ std::vector<QualifierSet> LegalQualifierSets(const FamilySpec& spec, PtxVersion 
 std::optional<CheckedInstruction> StandardInstruction(const FamilySpec& spec, const QualifierSet& qualifiers,
                                                       PtxVersion ptx, Target target);
 
+// StandardInstructions lists the StandardInstruction of every legal
+// qualifier set of every family for (ptx, target): one checked instruction
+// per qualifier set, as kernels and the reference model take them.
+std::vector<CheckedInstruction> StandardInstructions(PtxVersion ptx, Target target);
+
 // LegalForms lists every legal form of every family for (ptx, target): each
 // legal qualifier set in each operand style.
 std::vector<Form> LegalForms(PtxVersion ptx, Target target);

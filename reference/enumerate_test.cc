@@ -24,6 +24,21 @@ TEST(EnumerateTest, EveryLegalFormIsJudgedLegalAndDistinct) {
   }
 }
 
+// One standard instruction per legal qualifier set, each with that set.
+TEST(EnumerateTest, StandardInstructionsCoverEveryLegalQualifierSet) {
+  const Target target = *ParseTarget("sm_100a");
+  std::vector<QualifierSet> sets;
+  for (const FamilySpec* spec : AllFamilies()) {
+    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, {9, 0}, target)) sets.push_back(qualifiers);
+  }
+  const std::vector<CheckedInstruction> instructions = StandardInstructions({9, 0}, target);
+  ASSERT_EQ(instructions.size(), sets.size());
+  for (size_t i = 0; i < sets.size(); ++i) {
+    EXPECT_EQ(instructions[i].form().qualifiers, sets[i]) << PrintForm(instructions[i].form());
+    EXPECT_EQ(instructions[i].target(), target);
+  }
+}
+
 TEST(EnumerateTest, EveryNearMissIsJudgedIllegal) {
   for (absl::string_view name : {"sm_80", "sm_100a", "sm_110f"}) {
     std::vector<RawInstruction> near_misses = NearMissInstructions({9, 0}, T(name));

@@ -77,6 +77,19 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   return layout;
 }
 
+std::map<LoadedElementKey, std::uint8_t> LoadedElementBytes(const LdmatrixLayout& layout, const LaneValues& values) {
+  std::map<LoadedElementKey, std::uint8_t> bytes;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int reg = 0; reg < layout.registers(); ++reg) {
+      for (int byte = 0; byte < 4; ++byte) {
+        const LdmatrixElement& e = layout.At(lane, reg, byte);
+        bytes[{e.matrix, e.row, e.col, e.byte}] = static_cast<std::uint8_t>(values.lane(lane)[reg] >> (8 * byte));
+      }
+    }
+  }
+  return bytes;
+}
+
 std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits) {
   std::array<std::uint8_t, 16> out{};
   for (int element = 0; element < 16; ++element) {

@@ -9,6 +9,8 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -62,6 +64,15 @@ class LdmatrixLayout {
   std::vector<LdmatrixElement> bytes_;
   std::vector<std::uint16_t> source_bytes_;
 };
+
+// LoadedElementKey names one byte of the loaded (logical) matrix: matrix,
+// row, column, and byte within the element.
+using LoadedElementKey = std::tuple<int, int, int, int>;
+
+// LoadedElementBytes reads every loaded byte of `values` (an execution of
+// `layout`'s form) back into the matrix it loaded, by the layout's
+// provenance: one entry per element byte.
+std::map<LoadedElementKey, std::uint8_t> LoadedElementBytes(const LdmatrixLayout& layout, const LaneValues& values);
 
 // DecompressRow expands one 16-byte source row of `bits`-bit elements (4 or
 // 6, packed LSB first, padding after) into 16 bytes, each value in the low

@@ -84,6 +84,18 @@ TEST(LdmatrixSemanticsTest, TransposedLoad) {
   EXPECT_EQ(values.lane(31)[0], Pair16(55, 63));
 }
 
+// LoadedElementBytes reads registers back into the loaded matrix: with
+// iota16 data and contiguous rows, element (0, r, c) of an .x1 load is
+// 8r + c, low byte first (PTX Fig. 104).
+TEST(LdmatrixSemanticsTest, LoadedElementBytesReadTheMatrixBack) {
+  CheckedInstruction x1 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];");
+  const auto bytes = LoadedElementBytes(LdmatrixLayout::For(x1), ValuesOf(LoadRows(x1, Iota16(512), ContiguousRows())));
+  EXPECT_EQ(bytes.size(), 8u * 8u * 2u);
+  EXPECT_EQ(bytes.at({0, 2, 3, 0}), 8 * 2 + 3);
+  EXPECT_EQ(bytes.at({0, 7, 7, 0}), 63);
+  EXPECT_EQ(bytes.at({0, 7, 7, 1}), 0);
+}
+
 // .trans of M gives what a plain load of M's transpose gives.
 TEST(LdmatrixSemanticsTest, TransIsTheTranspose) {
   CheckedInstruction plain = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];");
@@ -139,23 +151,6 @@ std::vector<std::uint8_t> RandomWindow(std::mt19937& random) {
   return window;
 }
 
-// BytesByElement maps each loaded byte to its element: (matrix, row, col,
-// byte within the element) of the loaded matrix.
-std::map<std::tuple<int, int, int, int>, std::uint8_t> BytesByElement(const CheckedInstruction& form,
-                                                                      const LaneValues& values) {
-  const LdmatrixLayout layout = LdmatrixLayout::For(form);
-  std::map<std::tuple<int, int, int, int>, std::uint8_t> bytes;
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int reg = 0; reg < layout.registers(); ++reg) {
-      for (int byte = 0; byte < 4; ++byte) {
-        const LdmatrixElement& e = layout.At(lane, reg, byte);
-        bytes[{e.matrix, e.row, e.col, e.byte}] = static_cast<std::uint8_t>(values.lane(lane)[reg] >> (8 * byte));
-      }
-    }
-  }
-  return bytes;
-}
-
 // Over every legal form, on random data: element (m, r, c) of the loaded
 // matrix is element (r, c) of stored matrix m, or (c, r) with .trans, where
 // row i of stored matrix m is the row whose address lane 8m+i (16m+i for
@@ -171,16 +166,16 @@ TEST(LdmatrixSemanticsTest, EveryFormLoadsItsRowsOrTheirTranspose) {
     transposed += trans ? 1 : 0;
     const int element_bytes = qualifiers.Has(ldmatrix::kType, ldmatrix::kB16) ? 2 : 1;
     const int rows_per_matrix = ldmatrix::RowsPerMatrix(static_cast<ldmatrix::Shape>(qualifiers.Get(ldmatrix::kShape)));
-    const int decompression = LdmatrixLayout::For(*form).decompression();
+    const LdmatrixLayout layout = LdmatrixLayout::For(*form);
     const std::vector<std::uint8_t> window = RandomWindow(random);
-    for (const auto& [element, byte] : BytesByElement(*form, ValuesOf(LoadRows(*form, window, ContiguousRows())))) {
+    for (const auto& [element, byte] : LoadedElementBytes(layout, ValuesOf(LoadRows(*form, window, ContiguousRows())))) {
       const auto [matrix, row, col, part] = element;
       const int stored_row = trans ? col : row;
       const int stored_col = trans ? row : col;
       const int lane = rows_per_matrix * matrix + stored_row;  // ContiguousRows: lane L's row is at 16 L
       const absl::Span<const std::uint8_t> source = absl::MakeConstSpan(window).subspan(16 * lane, 16);
       const std::array<std::uint8_t, 16> bytes =
-          decompression != 0 ? DecompressRow(source, decompression) : [&] {
+          layout.decompression() != 0 ? DecompressRow(source, layout.decompression()) : [&] {
             std::array<std::uint8_t, 16> copy;
             std::copy(source.begin(), source.end(), copy.begin());
             return copy;
