@@ -1,6 +1,7 @@
 // Verdicts per second: one ptxas module per instruction against the batch
-// checker over ptxas and over nvJitLink (in process), side by side on the
-// same forms in one run.
+// checker over ptxas and over nvJitLink (in process), with one or two runs at
+// once, with and without the model's predictions, side by side on the same
+// forms in one run.
 #include <random>
 
 #include "benchmark/benchmark.h"
@@ -8,6 +9,7 @@
 #include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
 #include "reference/enumerate.h"
+#include "reference/legality.h"
 
 namespace matload {
 namespace {
@@ -42,38 +44,44 @@ void BM_OneModulePerInstruction(benchmark::State& state) {
 }
 BENCHMARK(BM_OneModulePerInstruction)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
 
-// BM_BatchChecker/jobs: the batch checker with `jobs` ptxas runs at once.
-void BM_BatchChecker(benchmark::State& state) {
-  const std::vector<Snippet>& forms = Forms();
-  for (auto _ : state) {
-    auto verdicts = CheckSnippets(ThePtxas(), forms, {9, 0}, Target{90}, static_cast<int>(state.range(0)));
-    if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
-  }
-  state.counters["verdicts_per_second"] =
-      benchmark::Counter(static_cast<double>(state.iterations() * forms.size()), benchmark::Counter::kIsRate);
-  state.counters["forms"] = static_cast<double>(forms.size());
-}
-// BM_BatchCheckerNvJitLink: the same batches through libnvJitLink in
-// process: no process to start and no file to write per run.
-void BM_BatchCheckerNvJitLink(benchmark::State& state) {
+// Oracle is the compiler a benchmark row names: 0 for ptxas (a process per
+// run), 1 for libnvJitLink in process (no process to start, no file to
+// write). nullptr when the library is not there.
+const CompileOracle* Oracle(int64_t which) {
   static const absl::StatusOr<std::unique_ptr<NvJitLink>>* const kNvJitLink =
       new absl::StatusOr<std::unique_ptr<NvJitLink>>(NvJitLink::Open());
-  if (!kNvJitLink->ok()) {
-    state.SkipWithError(std::string(kNvJitLink->status().message()).c_str());
+  if (which == 0) return &ThePtxas();
+  return kNvJitLink->ok() ? kNvJitLink->value().get() : nullptr;
+}
+
+// BM_BatchChecker/nvjitlink/jobs/predicted: the batch checker over one
+// compiler, with `jobs` runs at once, and with or without the model's verdict
+// as each snippet's predicted_legal. The model is asked inside the timed loop.
+void BM_BatchChecker(benchmark::State& state) {
+  const CompileOracle* compiler = Oracle(state.range(0));
+  if (compiler == nullptr) {
+    state.SkipWithError("libnvJitLink did not open");
     return;
   }
   const std::vector<Snippet>& forms = Forms();
   for (auto _ : state) {
-    auto verdicts = CheckSnippets(***kNvJitLink, forms, {9, 0}, Target{90});
+    BatchOptions options{.jobs = static_cast<int>(state.range(1))};
+    if (state.range(2) != 0) {
+      for (const Snippet& form : forms) options.predicted_legal.push_back(Judge(form, {9, 0}, Target{90}).legal());
+    }
+    auto verdicts = CheckSnippets(*compiler, forms, {9, 0}, Target{90}, options);
     if (!verdicts.ok()) state.SkipWithError(std::string(verdicts.status().message()).c_str());
   }
   state.counters["verdicts_per_second"] =
       benchmark::Counter(static_cast<double>(state.iterations() * forms.size()), benchmark::Counter::kIsRate);
   state.counters["forms"] = static_cast<double>(forms.size());
 }
-BENCHMARK(BM_BatchCheckerNvJitLink)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
-
-BENCHMARK(BM_BatchChecker)->ArgName("jobs")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(5.0)->UseRealTime();
+BENCHMARK(BM_BatchChecker)
+    ->ArgNames({"nvjitlink", "jobs", "predicted"})
+    ->ArgsProduct({{0, 1}, {1, 2}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(5.0)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace matload

@@ -147,9 +147,30 @@ absl::StatusOr<std::vector<std::vector<size_t>>> Judge(const CompileOracle& comp
   return more;
 }
 
+// FirstBatches deals snippets 0..count-1 into batches of at most kMaxBatch,
+// in order, keeping the snippets guessed legal apart from the others.
+std::vector<std::vector<size_t>> FirstBatches(size_t count, const std::vector<bool>& predicted_legal) {
+  std::vector<std::vector<size_t>> batches;
+  for (const bool legal : {true, false}) {
+    std::vector<size_t> group;
+    for (size_t i = 0; i < count; ++i) {
+      if (predicted_legal.empty() ? legal : predicted_legal[i] == legal) group.push_back(i);
+    }
+    for (size_t first = 0; first < group.size(); first += kMaxBatch) {
+      batches.emplace_back(group.begin() + static_cast<long>(first),
+                           group.begin() + static_cast<long>(std::min(group.size(), first + kMaxBatch)));
+    }
+  }
+  return batches;
+}
+
 // Check is the batch algorithm of CheckSnippets over `count` snippets.
 absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler, size_t count, const ModuleBuilder& build,
-                                                   Target target, int jobs) {
+                                                   Target target, const BatchOptions& options) {
+  if (!options.predicted_legal.empty() && options.predicted_legal.size() != count) {
+    return absl::InvalidArgumentError(absl::StrCat("predicted_legal holds ", options.predicted_legal.size(),
+                                                   " guesses for ", count, " snippets"));
+  }
   std::vector<CompilerVerdict> verdicts(count);
   absl::StatusOr<RunOutcome> empty = RunOnce(compiler, build, {}, target, verdicts);
   if (!empty.ok()) return empty.status();
@@ -158,12 +179,7 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
     return verdicts;
   }
   // Bounded batches keep a bisection cheap.
-  std::vector<std::vector<size_t>> batches;
-  for (size_t first = 0; first < count; first += kMaxBatch) {
-    std::vector<size_t>& batch = batches.emplace_back();
-    for (size_t i = first; i < std::min(count, first + kMaxBatch); ++i) batch.push_back(i);
-  }
-  WorkQueue queue(std::move(batches));
+  WorkQueue queue(FirstBatches(count, options.predicted_legal));
   const auto work = [&] {
     while (std::optional<std::vector<size_t>> pending = queue.Take()) {
       absl::StatusOr<std::vector<std::vector<size_t>>> more = Judge(compiler, build, *pending, target, verdicts);
@@ -175,7 +191,7 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
     }
   };
   std::vector<std::thread> threads;
-  for (int job = 1; job < jobs; ++job) threads.emplace_back(work);
+  for (int job = 1; job < options.jobs; ++job) threads.emplace_back(work);
   work();
   for (std::thread& thread : threads) thread.join();
   if (absl::Status status = queue.status(); !status.ok()) return status;
@@ -185,22 +201,22 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
 }  // namespace
 
 absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler, const std::vector<Snippet>& snippets,
-                                                            PtxVersion ptx, Target target, int jobs) {
+                                                            PtxVersion ptx, Target target, const BatchOptions& options) {
   return Check(compiler, snippets.size(), [&](const std::vector<size_t>& indices) {
     std::vector<Snippet> batch;
     for (size_t index : indices) batch.push_back(snippets[index]);
     return BuildModule(batch, ptx, target);
-  }, target, jobs);
+  }, target, options);
 }
 
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
                                                                  const std::vector<std::string>& texts,
-                                                                 PtxVersion ptx, Target target, int jobs) {
+                                                                 PtxVersion ptx, Target target, const BatchOptions& options) {
   return Check(compiler, texts.size(), [&](const std::vector<size_t>& indices) {
     std::vector<std::string> batch;
     for (size_t index : indices) batch.push_back(texts[index]);
     return BuildTextModule(batch, ptx, target);
-  }, target, jobs);
+  }, target, options);
 }
 
 }  // namespace matload

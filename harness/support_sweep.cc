@@ -66,15 +66,19 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
   for (RawInstruction& raw : NearMissInstructions(ptx, target)) snippets.push_back({StandardRegisterFile(), raw});
   result.summary.near_miss = snippets.size() - matrix.size() - result.summary.legal;
 
+  // The model's verdicts, compared below, also keep the forms it calls legal
+  // out of the modules its near misses stop.
+  BatchOptions options;
+  for (const Snippet& snippet : snippets) options.predicted_legal.push_back(Judge(snippet, ptx, target).legal());
   std::vector<CompilerVerdict> verdicts(snippets.size());
   result.summary.compiled = compiler.Supports(target);
   if (result.summary.compiled) {
-    absl::StatusOr<std::vector<CompilerVerdict>> checked = CheckSnippets(compiler, snippets, ptx, target);
+    absl::StatusOr<std::vector<CompilerVerdict>> checked = CheckSnippets(compiler, snippets, ptx, target, options);
     if (!checked.ok()) return checked.status();
     verdicts = *std::move(checked);
   }
   for (size_t i = 0; i < snippets.size(); ++i) {
-    const bool model_legal = Judge(snippets[i], ptx, target).legal();
+    const bool model_legal = options.predicted_legal[i];
     if (i < matrix.size()) {
       // A matrix row is compared like any form: on a target where it is
       // not legal, it is one more illegal form the compiler may accept.
