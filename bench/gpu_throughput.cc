@@ -10,9 +10,13 @@
 //
 // With --new_forms it measures instead how many forms not seen before it
 // compiles (driver JIT), loads, runs and checks per second: every legal
-// form of the device's target once, one launch of --new_form_blocks
-// variants each, shared round-robin among --workers worker processes. The
-// time is the parent's wall clock, the workers' start-up included.
+// form of the device's target, --rounds times, one launch of
+// --new_form_blocks variants each. --forms_per_module kernels share one
+// module, so one JIT compile serves them; each round's modules are new
+// texts, and the driver's disk cache is off, so every round compiles anew.
+// The modules are dealt round-robin among --workers worker processes. It
+// prints two rates: over the busiest worker's time once its CUDA context
+// was up, and over the parent's wall clock, the workers' start-up included.
 //
 // Without a GPU it prints "needs a GPU: ..." and exits 0, so scripts can
 // run it anywhere; it never prints a figure it did not measure.
@@ -21,6 +25,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <string>
 #include <thread>
@@ -35,6 +40,7 @@
 #include "harness/case_judge.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/isolated_runner.h"
+#include "harness/kernel_set.h"
 #include "harness/program_launch.h"
 #include "harness/test_program.h"
 #include "reference/enumerate.h"
@@ -51,6 +57,10 @@ ABSL_FLAG(std::uint64_t, seed, 20261122, "the seed of batch 0; batch k uses seed
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
 ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
 ABSL_FLAG(int, workers, 1, "with --new_forms: worker processes sharing the forms (and the GPU)");
+ABSL_FLAG(int, forms_per_module, 16, "with --new_forms: forms whose kernels share one module (one JIT compile)");
+ABSL_FLAG(int, rounds, 10,
+          "with --new_forms: how many times every form is compiled anew (each round's modules are texts the "
+          "driver has not seen)");
 
 namespace matload {
 namespace {
@@ -198,42 +208,65 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int 
   return tally.Encode();
 }
 
-// MeasureNewForms runs in a worker: every program once, each a module the
-// driver has not seen, one launch per form, and reports its Tally.
+// NewFormUnit is one module's worth of new-forms work: the programs at
+// `programs` (indices into the list every worker shares), compiled anew for
+// round `round`.
+struct NewFormUnit {
+  int round = 0;
+  std::vector<size_t> programs;
+};
+
+// MeasureNewForms runs in a worker: each unit's kernels in one module the
+// driver has not seen (CombineKernels, tagged with the round and unit), one
+// launch per form, every block judged. It reports its Tally, timed from
+// when its CUDA context was ready.
 absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<TestProgram>> programs,
-                                            const DeviceProbe& probe, const DiscrepancyRegistry& registry, int device,
-                                            int blocks, std::uint64_t seed) {
+                                            absl::Span<const NewFormUnit> units, const DeviceProbe& probe,
+                                            const DiscrepancyRegistry& registry, int device, int blocks,
+                                            std::uint64_t seed) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
   const Clock::time_point start = Clock::now();
   Tally tally;
   std::vector<std::uint8_t> output;
-  for (const std::unique_ptr<TestProgram>& program : programs) {
-    Batch batch;
-    // A fault would end the worker; the registry's predicted faults are
-    // measured by `matload conform`, not here.
-    const Clock::time_point generate_start = Clock::now();
-    Prepare(*program, blocks, 1, seed, batch, [&](const Variant& variant) {
-      return registry.Find(program->FaultCaseText(variant), probe.target, Direction::kDeviceFaults, probe.toolchain) ==
-             nullptr;
-    });
-    tally.generating += Seconds(generate_start);
-    const Clock::time_point launch_start = Clock::now();
-    absl::Status status =
-        (*jit)->LaunchInto(program->kernel(), KernelLaunchFor(*program, batch.variants.size(), batch.records), output);
-    if (!status.ok()) return absl::Status(status.code(), absl::StrCat(program->Label(), ": ", status.message()));
-    tally.launching += Seconds(launch_start);
-    ++tally.launches;
-    const Clock::time_point judge_start = Clock::now();
-    tally.Add(Judge(*program, batch, output, 1));
-    tally.judging += Seconds(judge_start);
+  Batch batch;
+  for (const NewFormUnit& unit : units) {
+    std::vector<const TestProgram*> members;
+    for (size_t index : unit.programs) members.push_back(programs[index].get());
+    absl::StatusOr<KernelSet> set =
+        CombineKernels(members, absl::StrCat("new forms: round ", unit.round, ", first form ", unit.programs[0]));
+    if (!set.ok()) return set.status();
+    for (size_t i = 0; i < members.size(); ++i) {
+      const TestProgram& program = *members[i];
+      // A fault would end the worker; the registry's predicted faults are
+      // measured by `matload conform`, not here.
+      const Clock::time_point generate_start = Clock::now();
+      Prepare(program, blocks, 1, seed, batch, [&](const Variant& variant) {
+        return registry.Find(program.FaultCaseText(variant), probe.target, Direction::kDeviceFaults,
+                             probe.toolchain) == nullptr;
+      });
+      tally.generating += Seconds(generate_start);
+      // The unit's first launch compiles and loads its module.
+      const Clock::time_point launch_start = Clock::now();
+      DriverJit::KernelLaunch launch = KernelLaunchFor(program, batch.variants.size(), batch.records);
+      launch.entry = set->entries[i];
+      if (absl::Status status = (*jit)->LaunchInto(set->module, launch, output); !status.ok()) {
+        return absl::Status(status.code(), absl::StrCat(program.Label(), ": ", status.message()));
+      }
+      tally.launching += Seconds(launch_start);
+      ++tally.launches;
+      const Clock::time_point judge_start = Clock::now();
+      tally.Add(Judge(program, batch, output, 1));
+      tally.judging += Seconds(judge_start);
+    }
   }
   tally.seconds = Seconds(start);
   return tally.Encode();
 }
 
-// NewForms prints the new-forms figure for every legal form of `probe`'s
-// target that the model can run.
+// NewForms prints the new-forms figure: every legal form of `probe`'s target
+// that the model can run, --rounds times over, --forms_per_module forms to a
+// module, dealt among --workers worker processes.
 int NewForms(const DeviceProbe& probe, int device) {
   std::vector<std::unique_ptr<TestProgram>> programs;
   for (const CheckedInstruction& instruction : StandardInstructions(NewestPtxVersion(), probe.target)) {
@@ -245,11 +278,18 @@ int NewForms(const DeviceProbe& probe, int device) {
     std::fprintf(stderr, "gpu_throughput: %s\n", std::string(registry.status().message()).c_str());
     return 2;
   }
-  // Worker w takes forms w, w + workers, ...; each slice runs in its own
-  // worker process, started from its own thread.
+  // Units go round-robin to the workers, so each worker gets every kind of
+  // form and about the same work.
   const int workers = std::max(1, absl::GetFlag(FLAGS_workers));
-  std::vector<std::vector<std::unique_ptr<TestProgram>>> slices(workers);
-  for (size_t i = 0; i < programs.size(); ++i) slices[i % workers].push_back(std::move(programs[i]));
+  const size_t per_module = static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_forms_per_module)));
+  std::vector<std::vector<NewFormUnit>> shares(workers);
+  size_t dealt = 0;
+  for (int round = 0; round < absl::GetFlag(FLAGS_rounds); ++round) {
+    for (size_t first = 0; first < programs.size(); first += per_module) {
+      NewFormUnit& unit = shares[dealt++ % workers].emplace_back(NewFormUnit{.round = round});
+      for (size_t i = first; i < std::min(programs.size(), first + per_module); ++i) unit.programs.push_back(i);
+    }
+  }
   std::vector<absl::StatusOr<std::vector<ItemResult>>> results(workers, absl::UnknownError("not run"));
   const Clock::time_point start = Clock::now();
   std::vector<std::thread> threads;
@@ -258,7 +298,7 @@ int NewForms(const DeviceProbe& probe, int device) {
       results[w] = RunIsolated(
           1,
           [&](int) {
-            return MeasureNewForms(slices[w], probe, *registry, device, absl::GetFlag(FLAGS_new_form_blocks),
+            return MeasureNewForms(programs, shares[w], probe, *registry, device, absl::GetFlag(FLAGS_new_form_blocks),
                                    absl::GetFlag(FLAGS_seed));
           },
           std::chrono::minutes(9));
@@ -281,18 +321,21 @@ int NewForms(const DeviceProbe& probe, int device) {
     }
     all.launches += tally->launches;
     all.Add(tally->judged);
+    all.launching += tally->launching;
+    all.judging += tally->judging;
+    all.generating += tally->generating;
     busiest = std::max(busiest, tally->seconds);
   }
-  const std::uint64_t forms = all.launches;
-  const std::uint64_t checked = all.judged.checked;
-  const std::uint64_t mismatched = all.judged.mismatched;
+  const double forms = static_cast<double>(all.launches);
   std::printf(
-      "| workers | new forms | checked executions | mismatches | busiest worker (s) | wall (s) | new forms/s (wall) |\n"
-      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-  std::printf("| %d | %llu | %llu | %llu | %.2f | %.2f | %.1f |\n", workers, static_cast<unsigned long long>(forms),
-              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(mismatched), busiest, elapsed,
-              forms / elapsed);
-  return mismatched == 0 ? 0 : 1;
+      "| workers | forms per module | new forms | checked executions | mismatches | launching, all workers (s) | "
+      "judging (s) | generating (s) | busiest worker (s) | wall (s) | new forms/s, workers running | new forms/s, wall |\n"
+      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  std::printf("| %d | %zu | %.0f | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f |\n", workers, per_module,
+              forms, static_cast<unsigned long long>(all.judged.checked),
+              static_cast<unsigned long long>(all.judged.mismatched), all.launching, all.judging, all.generating,
+              busiest, elapsed, forms / busiest, forms / elapsed);
+  return all.judged.mismatched == 0 ? 0 : 1;
 }
 
 int Main() {
@@ -306,15 +349,21 @@ int Main() {
     std::fprintf(stderr, "gpu_throughput: --blocks (%d) must be at least --threads (%d)\n", blocks, threads);
     return 2;
   }
+  // A new form must cost a real JIT compile: the driver's disk cache would
+  // make a rerun of the same module text nearly free. Set before any worker
+  // starts CUDA.
+  if (absl::GetFlag(FLAGS_new_forms)) setenv("CUDA_CACHE_DISABLE", "1", 1);
   absl::StatusOr<DeviceProbe> probe = ProbeDevice(device, std::chrono::seconds(60));
   if (!probe.ok()) {
     std::printf("needs a GPU: %s\n", std::string(probe.status().message()).c_str());
     return 0;
   }
   if (absl::GetFlag(FLAGS_new_forms)) {
-    std::printf("device: %s\nnew forms: every legal %s form, %d variants each, %d worker(s)\n\n",
-                probe->identity.c_str(), probe->target.Name().c_str(), absl::GetFlag(FLAGS_new_form_blocks),
-                std::max(1, absl::GetFlag(FLAGS_workers)));
+    std::printf(
+        "device: %s\nnew forms: every legal %s form, %d round(s), %d variants each, %d worker(s); the driver's "
+        "JIT cache on disk is off (CUDA_CACHE_DISABLE=1)\n\n",
+        probe->identity.c_str(), probe->target.Name().c_str(), absl::GetFlag(FLAGS_rounds),
+        absl::GetFlag(FLAGS_new_form_blocks), std::max(1, absl::GetFlag(FLAGS_workers)));
     return NewForms(*probe, device);
   }
   std::vector<std::unique_ptr<TestProgram>> programs;
