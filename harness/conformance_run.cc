@@ -6,6 +6,7 @@
 #include <optional>
 #include <regex>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -18,7 +19,6 @@
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/isolated_runner.h"
-#include "harness/ptxas.h"
 #include "harness/support_sweep.h"
 #include "harness/test_program.h"
 #include "nlohmann/json.hpp"
@@ -66,8 +66,11 @@ class Run {
         bundles_((std::filesystem::path(options.run_directory) / "bundles").string()) {
     result_.identity = device_.identity;
     result_.target = device_.target;
-    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
-    ptxas_toolchain_ = ptxas.ok() ? ptxas->Toolchain() : "ptxas (unavailable)";
+    for (CompilePath path : options_.paths) {
+      if (path == CompilePath::kDriverJit) continue;
+      absl::StatusOr<std::string> toolchain = OfflineToolchain(path);
+      offline_toolchains_[path] = toolchain.ok() ? *toolchain : absl::StrCat(CompilePathName(path), " (unavailable)");
+    }
   }
 
   absl::Status Execute() {
@@ -279,9 +282,9 @@ class Run {
   }
 
   // Toolchain names a compile path's compiler as the discrepancy registry
-  // does: "driver JIT CUDA 13.0; ..." or "ptxas 13.0.88".
+  // does: "driver JIT CUDA 13.0; ...", "ptxas 13.0.88" or "nvJitLink 13.0".
   const std::string& Toolchain(CompilePath path) const {
-    return path == CompilePath::kDriverJit ? device_.toolchain : ptxas_toolchain_;
+    return path == CompilePath::kDriverJit ? device_.toolchain : offline_toolchains_.at(path);
   }
 
   absl::Status RecordUnrunKnownFault(int program, int variant, CompilePath path, const std::string& id) {
@@ -385,7 +388,8 @@ class Run {
   const ConformanceOptions& options_;
   const ConformanceProgress& progress_;
   DeviceProbe device_;
-  std::string ptxas_toolchain_;  // the cubin path's compiler, as the registry names it
+  // The offline paths' compilers, as the registry names them.
+  absl::flat_hash_map<CompilePath, std::string> offline_toolchains_;
   DiscrepancyRegistry registry_;
   BundleWriter bundles_;
   std::ofstream results_;

@@ -3,7 +3,9 @@
 #include <cstdlib>
 
 #include "absl/status/status.h"
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace matload {
 namespace {
@@ -23,6 +25,8 @@ struct NvJitLink::Api {
   int (*complete)(Handle);
   int (*error_log_size)(Handle, size_t*);
   int (*error_log)(Handle, char*);
+  int (*cubin_size)(Handle, size_t*);
+  int (*cubin)(Handle, void*);
   int (*version)(unsigned int*, unsigned int*);
 };
 
@@ -42,7 +46,8 @@ absl::StatusOr<std::unique_ptr<NvJitLink>> NvJitLink::Open(const std::string& pa
       std::pair{"nvJitLinkCreate", &api->create}, std::pair{"nvJitLinkDestroy", &api->destroy},
       std::pair{"nvJitLinkAddData", &api->add_data}, std::pair{"nvJitLinkComplete", &api->complete},
       std::pair{"nvJitLinkGetErrorLogSize", &api->error_log_size}, std::pair{"nvJitLinkGetErrorLog", &api->error_log},
-      std::pair{"nvJitLinkVersion", &api->version});
+      std::pair{"nvJitLinkGetLinkedCubinSize", &api->cubin_size},
+      std::pair{"nvJitLinkGetLinkedCubin", &api->cubin}, std::pair{"nvJitLinkVersion", &api->version});
   if (!resolved.ok()) return resolved;
   unsigned int major = 0;
   unsigned int minor = 0;
@@ -59,7 +64,8 @@ bool NvJitLink::Supports(Target target) const {
   return created;
 }
 
-absl::StatusOr<AssembleResult> NvJitLink::Assemble(absl::string_view module_text, Target target) const {
+absl::StatusOr<NvJitLink::Linked> NvJitLink::Link(absl::string_view module_text, Target target,
+                                                   bool want_cubin) const {
   const std::string arch = absl::StrCat("-arch=", target.Name());
   const char* options[] = {arch.c_str()};
   Handle handle = nullptr;
@@ -67,24 +73,52 @@ absl::StatusOr<AssembleResult> NvJitLink::Assemble(absl::string_view module_text
     if (handle != nullptr) api_->destroy(&handle);
     return absl::UnimplementedError(absl::StrCat("nvJitLink ", version_, " cannot compile for ", target.Name()));
   }
+  absl::Cleanup destroy = [&] { api_->destroy(&handle); };
   const std::string text(module_text);
   int result = api_->add_data(handle, kInputPtx, text.data(), text.size(), "matload.ptx");
   if (result == kSuccess) result = api_->complete(handle);
-  AssembleResult assembled{.accepted = result == kSuccess};
+  Linked linked{.assembled = {.accepted = result == kSuccess}};
   size_t size = 0;
   if (api_->error_log_size(handle, &size) == kSuccess && size > 1) {
     std::string log(size, '\0');
     if (api_->error_log(handle, log.data()) == kSuccess) {
       log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
-      assembled.diagnostics = ParsePtxasDiagnostics(log);
+      linked.assembled.diagnostics = ParsePtxasDiagnostics(log);
     }
   }
-  api_->destroy(&handle);
-  if (!assembled.accepted && assembled.diagnostics.empty()) {
-    assembled.diagnostics.push_back({Diagnostic::Severity::kError, 0,
-                                     absl::StrCat("nvJitLink failed with result ", result, " and an empty log")});
+  if (!linked.assembled.accepted && linked.assembled.diagnostics.empty()) {
+    linked.assembled.diagnostics.push_back({Diagnostic::Severity::kError, 0,
+                                            absl::StrCat("nvJitLink failed with result ", result, " and an empty log")});
   }
-  return assembled;
+  if (want_cubin && linked.assembled.accepted) {
+    size_t cubin_size = 0;
+    if (api_->cubin_size(handle, &cubin_size) != kSuccess || cubin_size == 0) {
+      return absl::InternalError(absl::StrCat("nvJitLink ", version_, " linked a module but gave no cubin"));
+    }
+    linked.cubin.resize(cubin_size);
+    if (api_->cubin(handle, linked.cubin.data()) != kSuccess) {
+      return absl::InternalError(absl::StrCat("nvJitLink ", version_, " could not copy out its cubin"));
+    }
+  }
+  return linked;
+}
+
+absl::StatusOr<AssembleResult> NvJitLink::Assemble(absl::string_view module_text, Target target) const {
+  absl::StatusOr<Linked> linked = Link(module_text, target, /*want_cubin=*/false);
+  if (!linked.ok()) return linked.status();
+  return std::move(linked->assembled);
+}
+
+absl::StatusOr<std::string> NvJitLink::CompileToCubin(absl::string_view module_text, Target target) const {
+  absl::StatusOr<Linked> linked = Link(module_text, target, /*want_cubin=*/true);
+  if (!linked.ok()) return linked.status();
+  if (!linked->assembled.accepted) {
+    std::vector<std::string> messages;
+    for (const Diagnostic& diagnostic : linked->assembled.diagnostics) messages.push_back(diagnostic.message);
+    return absl::FailedPreconditionError(
+        absl::StrCat("nvJitLink ", version_, " rejected the module: ", absl::StrJoin(messages, "; ")));
+  }
+  return std::move(linked->cubin);
 }
 
 }  // namespace matload

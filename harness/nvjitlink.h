@@ -24,10 +24,22 @@ class NvJitLink : public CompileOracle {
   // Supports says whether nvJitLink accepts -arch=`target`.
   bool Supports(Target target) const override;
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
+  // CompileToCubin compiles `module_text` for `target` and returns the cubin,
+  // for the driver to load as is (the nvjitlink-cubin compile path). A
+  // module nvJitLink rejects is kFailedPrecondition with its error log.
+  absl::StatusOr<std::string> CompileToCubin(absl::string_view module_text, Target target) const;
 
   struct Api;  // the entry points, resolved once
 
  private:
+  // Linked is one nvJitLink run: its verdict and, when asked for and
+  // accepted, the cubin.
+  struct Linked {
+    AssembleResult assembled;
+    std::string cubin;
+  };
+  absl::StatusOr<Linked> Link(absl::string_view module_text, Target target, bool want_cubin) const;
+
   NvJitLink(std::shared_ptr<SharedLibrary> library, std::shared_ptr<const Api> api, std::string version)
       : library_(std::move(library)), api_(std::move(api)), version_(std::move(version)) {}
 

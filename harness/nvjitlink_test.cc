@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "harness/batch_checker.h"
 #include "harness/ptxas.h"
+#include "harness/test_program.h"
 #include "reference/enumerate.h"
 #include "reference/parser.h"
 #include "reference/printer.h"
@@ -36,6 +37,26 @@ TEST(NvJitLinkTest, JudgesModulesInProcess) {
   EXPECT_TRUE((*verdicts)[0].accepted);
   EXPECT_FALSE((*verdicts)[1].accepted);
   EXPECT_THAT((*verdicts)[1].messages[0], HasSubstr("Unknown modifier '.x3'"));
+}
+
+// The nvjitlink-cubin compile path: an ELF cubin that defines the kernel,
+// or the error log of a module it rejects.
+TEST(NvJitLinkTest, CompilesKernelsToCubins) {
+  absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
+  ASSERT_TRUE(nvjitlink.ok()) << nvjitlink.status();
+  absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::ForOpcode(
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16", *ParseTarget("sm_90"), NewestPtxVersion(), {});
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<std::string> cubin = (*nvjitlink)->CompileToCubin((*program)->kernel(), *ParseTarget("sm_90"));
+  ASSERT_TRUE(cubin.ok()) << cubin.status();
+  EXPECT_EQ(cubin->substr(0, 4), "\x7f" "ELF");
+  EXPECT_THAT(*cubin, HasSubstr((*program)->entry()));
+
+  std::string broken = (*program)->kernel();
+  broken.replace(broken.find(".x4"), 3, ".x3");
+  absl::StatusOr<std::string> rejected = (*nvjitlink)->CompileToCubin(broken, *ParseTarget("sm_90"));
+  EXPECT_EQ(rejected.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(rejected.status().message(), HasSubstr("Unknown modifier '.x3'"));
 }
 
 // Two compilers of one toolkit: nvJitLink's verdicts equal ptxas's on a random

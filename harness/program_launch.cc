@@ -4,33 +4,80 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "harness/isolated_runner.h"
+#include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
 
 namespace matload {
 namespace {
 
+// ToolkitPtxas and ToolkitNvJitLink are the offline compilers, opened once
+// per process.
+const absl::StatusOr<Ptxas>& ToolkitPtxas() {
+  static const absl::StatusOr<Ptxas>* const kPtxas = new absl::StatusOr<Ptxas>(Ptxas::Open(Ptxas::DefaultPath()));
+  return *kPtxas;
+}
+const absl::StatusOr<std::unique_ptr<NvJitLink>>& ToolkitNvJitLink() {
+  static const absl::StatusOr<std::unique_ptr<NvJitLink>>* const kNvJitLink =
+      new absl::StatusOr<std::unique_ptr<NvJitLink>>(NvJitLink::Open());
+  return *kNvJitLink;
+}
+
 // Image is what the driver loads for `path`.
 absl::StatusOr<std::string> Image(const TestProgram& program, CompilePath path) {
-  if (path == CompilePath::kDriverJit) return program.kernel();
-  static absl::StatusOr<Ptxas>* ptxas = new absl::StatusOr<Ptxas>(Ptxas::Open(Ptxas::DefaultPath()));
-  if (!ptxas->ok()) return ptxas->status();
-  return (*ptxas)->CompileToCubin(program.kernel(), program.instruction().target());
+  const Target target = program.instruction().target();
+  switch (path) {
+    case CompilePath::kDriverJit:
+      return program.kernel();
+    case CompilePath::kPtxasCubin:
+      if (!ToolkitPtxas().ok()) return ToolkitPtxas().status();
+      return ToolkitPtxas()->CompileToCubin(program.kernel(), target);
+    case CompilePath::kNvJitLinkCubin:
+      if (!ToolkitNvJitLink().ok()) return ToolkitNvJitLink().status();
+      return (*ToolkitNvJitLink())->CompileToCubin(program.kernel(), target);
+  }
+  return absl::InternalError("unknown compile path");
 }
 
 }  // namespace
 
 absl::string_view CompilePathName(CompilePath path) {
-  return path == CompilePath::kDriverJit ? "driver-jit" : "ptxas-cubin";
+  switch (path) {
+    case CompilePath::kDriverJit:
+      return "driver-jit";
+    case CompilePath::kPtxasCubin:
+      return "ptxas-cubin";
+    case CompilePath::kNvJitLinkCubin:
+      return "nvjitlink-cubin";
+  }
+  return "unknown";
 }
 
 absl::StatusOr<CompilePath> ParseCompilePath(absl::string_view name) {
-  for (CompilePath path : {CompilePath::kDriverJit, CompilePath::kPtxasCubin}) {
+  std::vector<absl::string_view> names;
+  for (CompilePath path : kCompilePaths) {
     if (name == CompilePathName(path)) return path;
+    names.push_back(CompilePathName(path));
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown compile path '", name, "' (driver-jit or ptxas-cubin)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown compile path '", name, "' (", absl::StrJoin(names, ", "), ")"));
+}
+
+absl::StatusOr<std::string> OfflineToolchain(CompilePath path) {
+  switch (path) {
+    case CompilePath::kDriverJit:
+      return absl::InvalidArgumentError("the driver JIT is named by the device, not the toolkit");
+    case CompilePath::kPtxasCubin:
+      if (!ToolkitPtxas().ok()) return ToolkitPtxas().status();
+      return ToolkitPtxas()->Toolchain();
+    case CompilePath::kNvJitLinkCubin:
+      if (!ToolkitNvJitLink().ok()) return ToolkitNvJitLink().status();
+      return (*ToolkitNvJitLink())->Toolchain();
+  }
+  return absl::InternalError("unknown compile path");
 }
 
 absl::StatusOr<DriverJit*> WorkerJit(int ordinal) {

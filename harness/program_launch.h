@@ -18,13 +18,23 @@ namespace matload {
 
 // CompilePath is how a kernel reaches the GPU.
 enum class CompilePath : unsigned char {
-  kDriverJit,   // the PTX text, compiled by the driver's JIT
-  kPtxasCubin,  // a cubin from the toolkit's ptxas, loaded by the driver
+  kDriverJit,      // the PTX text, compiled by the driver's JIT
+  kPtxasCubin,     // a cubin from the toolkit's ptxas, loaded by the driver
+  kNvJitLinkCubin, // a cubin from the toolkit's libnvJitLink, in process, loaded by the driver
 };
 
-// CompilePathName spells a path: "driver-jit", "ptxas-cubin".
+// kCompilePaths lists every path, in the order reports show them.
+inline constexpr CompilePath kCompilePaths[] = {CompilePath::kDriverJit, CompilePath::kPtxasCubin,
+                                                CompilePath::kNvJitLinkCubin};
+
+// CompilePathName spells a path: "driver-jit", "ptxas-cubin", "nvjitlink-cubin".
 absl::string_view CompilePathName(CompilePath path);
 absl::StatusOr<CompilePath> ParseCompilePath(absl::string_view name);
+
+// OfflineToolchain names the compiler of an offline path as the discrepancy
+// registry names toolchains ("ptxas 13.0.88", "nvJitLink 13.0"), or says
+// why it is not there. The driver JIT path has none: it is kInvalidArgument.
+absl::StatusOr<std::string> OfflineToolchain(CompilePath path);
 
 // WorkerJit is this process's driver JIT on device `ordinal`, opened on
 // first use and kept: the calling process must be a worker.
