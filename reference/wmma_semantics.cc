@@ -11,6 +11,43 @@
 namespace matload {
 namespace {
 
+// GatherWholeBytes copies every lane's elements of kBytes bytes each from
+// `bytes` (the matrix's extent from p, rows `line_bits` apart) into
+// `values`. Element x fills fragment bits x*bits up, low bits first, so whole-byte
+// elements are copied byte for byte into the little-endian words; the
+// width is a constant so that each copy compiles to one move.
+template <int kBytes>
+void GatherWholeBytes(const WmmaFragment& fragment, absl::Span<const std::uint8_t> bytes, std::uint64_t line_bits,
+                      LaneValues& values) {
+  static_assert(std::endian::native == std::endian::little, "fragments are assembled as little-endian bytes");
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
+    for (int x = 0; x < fragment.elements(); ++x) {
+      const WmmaStoragePlace& place = fragment.Place(lane, x);
+      const std::uint64_t at = static_cast<std::uint64_t>(place.line) * line_bits +
+                               static_cast<std::uint64_t>(place.within) * (8 * kBytes);
+      std::memcpy(lane_bytes + x * kBytes, bytes.data() + at / 8, kBytes);
+    }
+  }
+}
+
+// GatherSubByte is GatherWholeBytes for 4-bit and 1-bit elements, which
+// sit at multiples of their width, so none straddles a byte.
+void GatherSubByte(const WmmaFragment& fragment, absl::Span<const std::uint8_t> bytes, std::uint64_t line_bits,
+                   LaneValues& values) {
+  const int bits = fragment.element_bits();
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
+    for (int x = 0; x < fragment.elements(); ++x) {
+      const WmmaStoragePlace& place = fragment.Place(lane, x);
+      const std::uint64_t at =
+          static_cast<std::uint64_t>(place.line) * line_bits + static_cast<std::uint64_t>(place.within) * bits;
+      const unsigned element = (bytes[at / 8] >> (at % 8)) & ((1u << bits) - 1);
+      lane_bytes[x * bits / 8] |= static_cast<std::uint8_t>(element << (x * bits % 8));
+    }
+  }
+}
+
 wmma::Type TypeOf(const QualifierSet& qualifiers) { return static_cast<wmma::Type>(qualifiers.Get(wmma::kType)); }
 
 }  // namespace
@@ -156,26 +193,24 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
 
   const int words_per_register = fragment.register_bits() / 32;
   LaneValues values = LaneValues::Zeroed(fragment.registers() * words_per_register, fragment.register_bits());
-  // Element x fills fragment bits x*bits up, low bits first, so whole-byte
-  // elements are copied byte for byte into the little-endian words.
-  static_assert(std::endian::native == std::endian::little, "fragments are assembled as little-endian bytes");
   const int bits = fragment.element_bits();
   const std::uint64_t line_bits = std::uint64_t{stride} * bits;
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
-    for (int x = 0; x < fragment.elements(); ++x) {
-      const WmmaStoragePlace& place = fragment.Place(lane, x);
-      const std::uint64_t at =
-          static_cast<std::uint64_t>(place.line) * line_bits + static_cast<std::uint64_t>(place.within) * bits;
-      if (bits >= 8) {
-        std::memcpy(lane_bytes + x * bits / 8, bytes.data() + at / 8, bits / 8);
-      } else {
-        // Sub-byte elements sit at multiples of their width, so none
-        // straddles a byte.
-        const unsigned element = (bytes[at / 8] >> (at % 8)) & ((1u << bits) - 1);
-        lane_bytes[x * bits / 8] |= static_cast<std::uint8_t>(element << (x * bits % 8));
-      }
-    }
+  switch (bits) {
+    case 8:
+      GatherWholeBytes<1>(fragment, bytes, line_bits, values);
+      break;
+    case 16:
+      GatherWholeBytes<2>(fragment, bytes, line_bits, values);
+      break;
+    case 32:
+      GatherWholeBytes<4>(fragment, bytes, line_bits, values);
+      break;
+    case 64:
+      GatherWholeBytes<8>(fragment, bytes, line_bits, values);
+      break;
+    default:
+      GatherSubByte(fragment, bytes, line_bits, values);
+      break;
   }
   return values;
 }
