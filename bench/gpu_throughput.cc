@@ -109,6 +109,17 @@ struct Tally {
   }
 };
 
+// TallyOf is a worker's Tally, or why there is none: the worker failed, or
+// it answered something that is not a Tally.
+absl::StatusOr<Tally> TallyOf(const ItemResult& result) {
+  if (result.kind != ItemResult::Kind::kDone) {
+    return absl::AbortedError(absl::StrCat(ItemKindName(result.kind), ": ", result.output));
+  }
+  std::optional<Tally> tally = Tally::Decode(result.output);
+  if (!tally.has_value()) return absl::InternalError(absl::StrCat("the worker said '", result.output, "'"));
+  return *tally;
+}
+
 // Chunks runs work(chunk) for chunks 0..threads-1 on their own threads.
 void Chunks(int threads, const std::function<void(int)>& work) {
   std::vector<std::thread> pool;
@@ -309,14 +320,9 @@ int NewForms(const DeviceProbe& probe, int device) {
   Tally all;
   double busiest = 0;
   for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {
-    if (!result.ok() || (*result)[0].kind != ItemResult::Kind::kDone) {
-      const std::string why = result.ok() ? (*result)[0].output : std::string(result.status().message());
-      std::printf("new forms: %s\n", why.c_str());
-      return 1;
-    }
-    const std::optional<Tally> tally = Tally::Decode((*result)[0].output);
-    if (!tally.has_value()) {
-      std::printf("new forms: a worker said '%s'\n", (*result)[0].output.c_str());
+    const absl::StatusOr<Tally> tally = result.ok() ? TallyOf((*result)[0]) : absl::StatusOr<Tally>(result.status());
+    if (!tally.ok()) {
+      std::printf("new forms: %s\n", std::string(tally.status().message()).c_str());
       return 1;
     }
     all.launches += tally->launches;
@@ -393,14 +399,9 @@ int Main() {
   for (size_t i = 0; i < programs.size(); ++i) {
     const ItemResult& result = (*results)[i];
     const std::string label = programs[i]->Label();
-    if (result.kind != ItemResult::Kind::kDone) {
-      std::printf("| %s | %s: %s |\n", label.c_str(), ItemKindName(result.kind), result.output.c_str());
-      ++failures;
-      continue;
-    }
-    const std::optional<Tally> tally = Tally::Decode(result.output);
-    if (!tally.has_value()) {
-      std::printf("| %s | the worker said '%s' |\n", label.c_str(), result.output.c_str());
+    const absl::StatusOr<Tally> tally = TallyOf(result);
+    if (!tally.ok()) {
+      std::printf("| %s | %s |\n", label.c_str(), std::string(tally.status().message()).c_str());
       ++failures;
       continue;
     }

@@ -192,7 +192,7 @@ absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text
   return assembled;
 }
 
-absl::StatusOr<void*> DriverJit::LoadedModule(const std::string& image) const {
+absl::StatusOr<void*> DriverJit::LoadedModule(absl::string_view image) const {
   absl::MutexLock lock(&mutex_);
   if (auto it = modules_.find(image); it != modules_.end()) return it->second;
   const CudaDriver::Api& api = driver_->api();
@@ -205,12 +205,13 @@ absl::StatusOr<void*> DriverJit::LoadedModule(const std::string& image) const {
   void* values[] = {error_log.data(), reinterpret_cast<void*>(kLogBytes)};
   void* module = nullptr;
   // PTX text needs its terminating NUL, which std::string keeps.
-  if (const int result = api.module_load(&module, image.c_str(), 2, options, values); result != kSuccess) {
+  std::string text(image);
+  if (const int result = api.module_load(&module, text.c_str(), 2, options, values); result != kSuccess) {
     error_log.resize(error_log.find('\0'));
     return absl::FailedPreconditionError(
         absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result), error_log.empty() ? "" : ": ", error_log));
   }
-  modules_.emplace(image, module);
+  modules_.emplace(std::move(text), module);
   return module;
 }
 
@@ -232,7 +233,7 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
     return absl::AbortedError(absl::StrCat(what, ": ", api.Describe(result)));
   };
   if (absl::Status status = fault(api.context_set_current(context_), "cuCtxSetCurrent"); !status.ok()) return status;
-  absl::StatusOr<void*> module = LoadedModule(std::string(image));
+  absl::StatusOr<void*> module = LoadedModule(image);
   if (!module.ok()) return module.status();
   void* function = nullptr;
   if (absl::Status status = fault(api.module_function(&function, *module, launch.entry.c_str()), "cuModuleGetFunction");

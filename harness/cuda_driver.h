@@ -110,8 +110,9 @@ class DriverJit : public CompileOracle {
   DriverJit(std::shared_ptr<CudaDriver> driver, int ordinal, void* context)
       : driver_(std::move(driver)), ordinal_(ordinal), context_(context) {}
 
-  // LoadedModule loads `image`, or finds it loaded already.
-  absl::StatusOr<void*> LoadedModule(const std::string& image) const;
+  // LoadedModule loads `image`, or finds it loaded already (with no copy
+  // of the image: a kernel set's module is tens of kilobytes).
+  absl::StatusOr<void*> LoadedModule(absl::string_view image) const;
 
   // KeptBuffer is a device buffer kept between launches for one parameter,
   // so that launches of the same sizes allocate nothing.

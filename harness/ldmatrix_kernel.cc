@@ -7,10 +7,6 @@
 #include "reference/printer.h"
 
 namespace matload {
-namespace {
-
-
-}  // namespace
 
 KernelFrame LdmatrixFrame(const CheckedInstruction& instruction) {
   return {.record_bytes = kRecordHeaderBytes + 8 * kWarpLanes,

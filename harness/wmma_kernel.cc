@@ -8,10 +8,6 @@
 #include "reference/wmma_load_table.h"
 
 namespace matload {
-namespace {
-
-
-}  // namespace
 
 KernelFrame WmmaFrame(const CheckedInstruction& instruction) {
   const OperandSignature& signature = instruction.signature();

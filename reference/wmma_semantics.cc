@@ -11,39 +11,29 @@
 namespace matload {
 namespace {
 
-// GatherWholeBytes copies every lane's elements of kBytes bytes each from
-// `bytes` (the matrix's extent from p, rows `line_bits` apart) into
-// `values`. Element x fills fragment bits x*bits up, low bits first, so whole-byte
-// elements are copied byte for byte into the little-endian words; the
-// width is a constant so that each copy compiles to one move.
+// Gather copies every lane's fragment elements from `bytes` (the matrix's
+// extent from p, lines `line_bits` apart) into `values`. Element x fills
+// fragment bits x*bits up, low bits first. kBytes > 0 is a whole-byte width,
+// a constant so that each copy compiles to one move into the little-endian
+// words; kBytes == 0 is a sub-byte width (4 or 1 bits), whose elements sit
+// at multiples of their width, so none straddles a byte.
 template <int kBytes>
-void GatherWholeBytes(const WmmaFragment& fragment, absl::Span<const std::uint8_t> bytes, std::uint64_t line_bits,
-                      LaneValues& values) {
+void Gather(const WmmaFragment& fragment, absl::Span<const std::uint8_t> bytes, std::uint64_t line_bits,
+            LaneValues& values) {
   static_assert(std::endian::native == std::endian::little, "fragments are assembled as little-endian bytes");
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
-    for (int x = 0; x < fragment.elements(); ++x) {
-      const WmmaStoragePlace& place = fragment.Place(lane, x);
-      const std::uint64_t at = static_cast<std::uint64_t>(place.line) * line_bits +
-                               static_cast<std::uint64_t>(place.within) * (8 * kBytes);
-      std::memcpy(lane_bytes + x * kBytes, bytes.data() + at / 8, kBytes);
-    }
-  }
-}
-
-// GatherSubByte is GatherWholeBytes for 4-bit and 1-bit elements, which
-// sit at multiples of their width, so none straddles a byte.
-void GatherSubByte(const WmmaFragment& fragment, absl::Span<const std::uint8_t> bytes, std::uint64_t line_bits,
-                   LaneValues& values) {
-  const int bits = fragment.element_bits();
+  const int bits = kBytes > 0 ? 8 * kBytes : fragment.element_bits();
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
     for (int x = 0; x < fragment.elements(); ++x) {
       const WmmaStoragePlace& place = fragment.Place(lane, x);
       const std::uint64_t at =
           static_cast<std::uint64_t>(place.line) * line_bits + static_cast<std::uint64_t>(place.within) * bits;
-      const unsigned element = (bytes[at / 8] >> (at % 8)) & ((1u << bits) - 1);
-      lane_bytes[x * bits / 8] |= static_cast<std::uint8_t>(element << (x * bits % 8));
+      if constexpr (kBytes > 0) {
+        std::memcpy(lane_bytes + x * kBytes, bytes.data() + at / 8, kBytes);
+      } else {
+        const unsigned element = (bytes[at / 8] >> (at % 8)) & ((1u << bits) - 1);
+        lane_bytes[x * bits / 8] |= static_cast<std::uint8_t>(element << (x * bits % 8));
+      }
     }
   }
 }
@@ -148,7 +138,8 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
   const std::uint32_t stride = operands.stride.value_or(WmmaDefaultStride(qualifiers));
   // Where p may point: the generic-address rule's spaces, or else the space
   // the form names.
-  std::vector<StateSpace> readable = {instruction.signature().state_space};
+  const StateSpace named = instruction.signature().state_space;
+  absl::Span<const StateSpace> readable = {&named, 1};
   // Each runtime rule of the wmma.load table, with the numbers RuntimeConditions derives for it.
   for (const RuntimeCondition& condition : fragment.conditions()) {
     switch (condition.hazard) {
@@ -186,8 +177,7 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
         break;
     }
   }
-  auto access = ResolveAccess(memory, instruction.signature().state_space, operands.address,
-                              WmmaExtentBytes(qualifiers, stride), readable);
+  auto access = ResolveAccess(memory, named, operands.address, WmmaExtentBytes(qualifiers, stride), readable);
   if (const auto* undefined = std::get_if<Undefined>(&access)) return *undefined;
   const absl::Span<const std::uint8_t> bytes = std::get<ResolvedAccess>(access).bytes;
 
@@ -197,19 +187,19 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
   const std::uint64_t line_bits = std::uint64_t{stride} * bits;
   switch (bits) {
     case 8:
-      GatherWholeBytes<1>(fragment, bytes, line_bits, values);
+      Gather<1>(fragment, bytes, line_bits, values);
       break;
     case 16:
-      GatherWholeBytes<2>(fragment, bytes, line_bits, values);
+      Gather<2>(fragment, bytes, line_bits, values);
       break;
     case 32:
-      GatherWholeBytes<4>(fragment, bytes, line_bits, values);
+      Gather<4>(fragment, bytes, line_bits, values);
       break;
     case 64:
-      GatherWholeBytes<8>(fragment, bytes, line_bits, values);
+      Gather<8>(fragment, bytes, line_bits, values);
       break;
     default:
-      GatherSubByte(fragment, bytes, line_bits, values);
+      Gather<0>(fragment, bytes, line_bits, values);
       break;
   }
   return values;
