@@ -29,7 +29,7 @@ void BM_LdmatrixX4(benchmark::State& state) {
   memory.shared.assign(4096, 7);
   std::vector<std::uint64_t> offsets(32);
   for (int lane = 0; lane < 32; ++lane) offsets[lane] = 16 * lane;
-  const std::vector<AddressValue> rows = LdmatrixRowAddresses(instruction, memory, offsets);
+  const LdmatrixAddresses rows = LdmatrixRowAddresses(instruction, memory, offsets);
   Outcome outcome;
   for (auto _ : state) benchmark::DoNotOptimize(outcome = ExecuteLdmatrix(instruction, layout, memory, rows));
   Count(state, outcome);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -103,8 +104,17 @@ std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, i
   return out;
 }
 
-Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
-                        const MemoryImage& memory, absl::Span<const AddressValue> row_addresses) {
+namespace {
+
+// SourceRows are the 16 bytes each used lane's row address names (empty for
+// lanes the form does not read).
+using SourceRows = std::array<absl::Span<const std::uint8_t>, kWarpLanes>;
+
+// ResolveRows finds every row the load reads, or the hazard that makes it
+// undefined: what ExecuteLdmatrix checks before it reads anything.
+std::variant<SourceRows, Undefined> ResolveRows(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
+                                                const MemoryImage& memory,
+                                                absl::Span<const AddressValue> row_addresses) {
   if (row_addresses.size() != kWarpLanes) {
     return Undefined{RuntimeHazard::kDivergentExecution,
                      absl::StrCat("ldmatrix needs all 32 lanes; ", row_addresses.size(), " gave addresses")};
@@ -117,8 +127,8 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
     unused_lanes_matter = unused_lanes_matter || condition.hazard == RuntimeHazard::kUnusedLaneAddress;
     if (condition.hazard == RuntimeHazard::kAddressOutsideSpace) readable = condition.allowed_spaces;
   }
-  const StateSpace named = instruction.signature().state_space;
-  std::array<absl::Span<const std::uint8_t>, kWarpLanes> source_rows;
+  const AccessResolver resolver(memory, instruction.signature().state_space, readable);
+  SourceRows source_rows;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     const bool is_used = (used >> lane) & 1;
     if (!is_used && !unused_lanes_matter) continue;
@@ -128,14 +138,34 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
       return Undefined{hazard, absl::StrFormat("lane %d gives row address 0x%x, not a multiple of %d", lane,
                                                address.value, ldmatrix::kRowBytes)};
     }
-    auto access = ResolveAccess(memory, named, address, ldmatrix::kRowBytes, readable);
-    if (auto* undefined = std::get_if<Undefined>(&access)) {
-      if (!is_used) undefined->hazard = hazard;
-      undefined->why = absl::StrCat("lane ", lane, ": ", undefined->why);
-      return *std::move(undefined);
+    if (const std::optional<ResolvedAccess> access = resolver.Find(address, ldmatrix::kRowBytes)) {
+      if (is_used) source_rows[lane] = access->bytes;
+      continue;
     }
-    source_rows[lane] = std::get<ResolvedAccess>(access).bytes;
+    Undefined undefined = std::get<Undefined>(resolver.Resolve(address, ldmatrix::kRowBytes));
+    if (!is_used) undefined.hazard = hazard;
+    undefined.why = absl::StrCat("lane ", lane, ": ", undefined.why);
+    return undefined;
   }
+  return source_rows;
+}
+
+}  // namespace
+
+std::optional<Undefined> LdmatrixAddressHazard(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
+                                               const MemoryImage& memory,
+                                               absl::Span<const AddressValue> row_addresses) {
+  std::variant<SourceRows, Undefined> rows = ResolveRows(instruction, layout, memory, row_addresses);
+  if (auto* undefined = std::get_if<Undefined>(&rows)) return *std::move(undefined);
+  return std::nullopt;
+}
+
+Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
+                        const MemoryImage& memory, absl::Span<const AddressValue> row_addresses) {
+  std::variant<SourceRows, Undefined> resolved = ResolveRows(instruction, layout, memory, row_addresses);
+  if (auto* undefined = std::get_if<Undefined>(&resolved)) return *std::move(undefined);
+  const SourceRows& source_rows = std::get<SourceRows>(resolved);
+  const std::uint32_t used = layout.address_lanes();
   // The 16-byte rows, decompressed where the form says so.
   std::array<std::array<std::uint8_t, 16>, kWarpLanes> rows{};
   for (int lane = 0; lane < kWarpLanes; ++lane) {
@@ -144,7 +174,7 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
     if (layout.decompression() != 0) {
       rows[lane] = DecompressRow(row, layout.decompression());
     } else {
-      std::copy(row.begin(), row.end(), rows[lane].begin());
+      std::memcpy(rows[lane].data(), row.data(), ldmatrix::kRowBytes);
     }
   }
   // Destination byte k of the lane-major words is source byte
@@ -158,14 +188,11 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
   return values;
 }
 
-std::vector<AddressValue> LdmatrixRowAddresses(const CheckedInstruction& instruction, const MemoryImage& memory,
-                                               absl::Span<const std::uint64_t> offsets) {
-  const bool generic = instruction.signature().state_space == StateSpace::kGeneric;
-  std::vector<AddressValue> addresses;
-  addresses.reserve(offsets.size());
-  for (const std::uint64_t offset : offsets) {
-    addresses.push_back({generic ? memory.shared_generic_base + offset : offset});
-  }
+LdmatrixAddresses LdmatrixRowAddresses(const CheckedInstruction& instruction, const MemoryImage& memory,
+                                       absl::Span<const std::uint64_t> offsets) {
+  const std::uint64_t base = instruction.signature().state_space == StateSpace::kGeneric ? memory.shared_generic_base : 0;
+  LdmatrixAddresses addresses(offsets.size());
+  for (size_t lane = 0; lane < offsets.size(); ++lane) addresses[lane] = {base + offsets[lane]};
   return addresses;
 }
 

@@ -10,9 +10,11 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 #include "reference/legality.h"
 #include "reference/memory_image.h"
@@ -88,11 +90,23 @@ std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, i
 Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
                         const MemoryImage& memory, absl::Span<const AddressValue> row_addresses);
 
+// LdmatrixAddressHazard is the hazard that makes a load with these row
+// addresses undefined, or nullopt where ExecuteLdmatrix predicts registers.
+// Definedness depends on the addresses alone, never on the data, so a
+// generator checks its draws with this instead of a whole execution.
+std::optional<Undefined> LdmatrixAddressHazard(const CheckedInstruction& instruction, const LdmatrixLayout& layout,
+                                               const MemoryImage& memory,
+                                               absl::Span<const AddressValue> row_addresses);
+
+// LdmatrixAddresses are row addresses, one per lane, kept inline: making
+// them allocates nothing.
+using LdmatrixAddresses = absl::InlinedVector<AddressValue, kWarpLanes>;
+
 // LdmatrixRowAddresses turns byte offsets into `memory`'s shared window, one
 // per lane, into the addresses `instruction` takes: the offsets themselves
 // for .shared, their generic addresses where it names no state space.
-std::vector<AddressValue> LdmatrixRowAddresses(const CheckedInstruction& instruction, const MemoryImage& memory,
-                                               absl::Span<const std::uint64_t> offsets);
+LdmatrixAddresses LdmatrixRowAddresses(const CheckedInstruction& instruction, const MemoryImage& memory,
+                                       absl::Span<const std::uint64_t> offsets);
 
 }  // namespace matload
 

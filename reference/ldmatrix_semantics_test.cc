@@ -238,7 +238,7 @@ TEST(LdmatrixSemanticsTest, GenericRowAddressesMustBeShared) {
   MemoryImage memory;
   memory.shared = Iota16(512);
   memory.global = Iota16(512);
-  std::vector<AddressValue> rows = LdmatrixRowAddresses(generic, memory, ContiguousRows());
+  LdmatrixAddresses rows = LdmatrixRowAddresses(generic, memory, ContiguousRows());
   EXPECT_EQ(rows[1].value, memory.shared_generic_base + 16);
   EXPECT_EQ(ValuesOf(ExecuteLdmatrix(generic, LdmatrixLayout::For(generic), memory, rows)),
             ValuesOf(LoadRows(named, memory.shared, ContiguousRows())));
@@ -249,7 +249,7 @@ TEST(LdmatrixSemanticsTest, GenericRowAddressesMustBeShared) {
   EXPECT_THAT(std::get<Undefined>(in_global).why, ::testing::HasSubstr("lane 5: "));
   EXPECT_THAT(std::get<Undefined>(in_global).why, ::testing::HasSubstr("is in .global"));
   // A .shared address is an offset into the window, never a generic one.
-  std::vector<AddressValue> shared_rows = LdmatrixRowAddresses(named, memory, ContiguousRows());
+  LdmatrixAddresses shared_rows = LdmatrixRowAddresses(named, memory, ContiguousRows());
   EXPECT_EQ(shared_rows[1].value, 16u);
   shared_rows[0].value = memory.shared_generic_base;
   EXPECT_EQ(std::get<Undefined>(ExecuteLdmatrix(named, LdmatrixLayout::For(named), memory, shared_rows)).hazard,
@@ -268,6 +268,41 @@ TEST(LdmatrixSemanticsTest, UnusedLanesOnSm75) {
   CheckedInstruction on_sm80 = Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_80");
   EXPECT_TRUE(std::holds_alternative<LaneValues>(
       LoadRows(on_sm80, Iota16(512), addresses)));
+}
+
+// The hazard check says what a whole execution says about definedness, on
+// the cases above: defined rows, a misaligned row, a row past the window,
+// and an unused lane's address on sm_75 (undefined) and sm_80 (ignored).
+TEST(LdmatrixSemanticsTest, AddressHazardAgreesWithExecution) {
+  MemoryImage memory;
+  memory.shared = Iota16(512);
+  const auto agree = [&](const CheckedInstruction& form, absl::Span<const std::uint64_t> offsets) {
+    const LdmatrixLayout layout = LdmatrixLayout::For(form);
+    const LdmatrixAddresses rows = LdmatrixRowAddresses(form, memory, offsets);
+    const std::optional<Undefined> hazard = LdmatrixAddressHazard(form, layout, memory, rows);
+    const Outcome outcome = ExecuteLdmatrix(form, layout, memory, rows);
+    ASSERT_EQ(hazard.has_value(), std::holds_alternative<Undefined>(outcome));
+    if (hazard.has_value()) {
+      EXPECT_EQ(hazard->hazard, std::get<Undefined>(outcome).hazard);
+      EXPECT_EQ(hazard->why, std::get<Undefined>(outcome).why);
+    }
+  };
+  CheckedInstruction x4 = Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];");
+  std::vector<std::uint64_t> addresses = ContiguousRows();
+  agree(x4, addresses);
+  EXPECT_FALSE(LdmatrixAddressHazard(x4, LdmatrixLayout::For(x4), memory, LdmatrixRowAddresses(x4, memory, addresses))
+                   .has_value());
+  addresses[9] = 8;
+  agree(x4, addresses);
+  addresses[9] = 512;
+  agree(x4, addresses);
+  addresses = ContiguousRows();
+  addresses[20] = 3;
+  agree(Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_75"), addresses);
+  agree(Check("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_80"), addresses);
+  EXPECT_EQ(LdmatrixAddressHazard(x4, LdmatrixLayout::For(x4), memory, LdmatrixRowAddresses(x4, memory, addresses))
+                ->hazard,
+            RuntimeHazard::kMisalignedAddress);
 }
 
 // .b4x16_p64: 16 nibbles, LSB first, then 8 bytes of padding; .b6x16_p32:

@@ -9,7 +9,9 @@
 #ifndef MATLOAD_REFERENCE_MEMORY_IMAGE_H_
 #define MATLOAD_REFERENCE_MEMORY_IMAGE_H_
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -51,6 +53,57 @@ struct ResolvedAccess {
 std::variant<ResolvedAccess, Undefined> ResolveAccess(const MemoryImage& memory, StateSpace named,
                                                       AddressValue address, std::uint64_t length,
                                                       absl::Span<const StateSpace> allowed);
+
+// AccessResolver resolves the accesses of one instruction (the space it
+// names, the spaces it may read) in one memory image. It finds the windows
+// once, so resolving each of a warp's addresses is a few comparisons, and
+// Find, inline, builds no message for an access it rejects.
+class AccessResolver {
+ public:
+  AccessResolver(const MemoryImage& memory, StateSpace named, absl::Span<const StateSpace> allowed);
+
+  // Find is Resolve's answer where the access is defined, and nullopt where
+  // it is not, without saying why.
+  std::optional<ResolvedAccess> Find(AddressValue address, std::uint64_t length) const {
+    const Window* window = WindowHolding(AddressBits(address), length);
+    if (window == nullptr || !window->allowed) return std::nullopt;
+    return ResolvedAccess{window->space, window->bytes.subspan(AddressBits(address) - window->base, length)};
+  }
+  // Resolve is the `length` bytes at `address`, or why the access is
+  // undefined (ResolveAccess).
+  std::variant<ResolvedAccess, Undefined> Resolve(AddressValue address, std::uint64_t length) const;
+
+ private:
+  // Window is one state space's bytes at their address in the named space.
+  struct Window {
+    StateSpace space;
+    std::uint64_t base;
+    absl::Span<const std::uint8_t> bytes;
+    bool allowed;  // whether the instruction may read this space
+  };
+
+  // AddressBits is the address a register holds: one narrower than 64 bits
+  // holds only its low bits (PTX 6.4.1).
+  static std::uint64_t AddressBits(AddressValue address) {
+    return address.bits >= 64 ? address.value : address.value & ((1ull << address.bits) - 1);
+  }
+  // WindowHolding is the first window that holds all `length` bytes at
+  // `address`, or nullptr.
+  const Window* WindowHolding(std::uint64_t address, std::uint64_t length) const {
+    for (int i = 0; i < window_count_; ++i) {
+      const Window& window = windows_[i];
+      if (address >= window.base && length <= window.bytes.size() &&
+          address - window.base <= window.bytes.size() - length) {
+        return &window;
+      }
+    }
+    return nullptr;
+  }
+
+  StateSpace named_;
+  std::array<Window, 2> windows_;
+  int window_count_ = 0;
+};
 
 // StateSpaceName spells a space as PTX does: "generic", ".global", ".shared".
 absl::string_view StateSpaceName(StateSpace space);

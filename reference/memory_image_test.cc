@@ -1,5 +1,7 @@
 #include "reference/memory_image.h"
 
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -68,6 +70,32 @@ TEST(MemoryImageTest, ANamedSpaceDoesNotSeeTheOtherWindow) {
   const MemoryImage memory = TwoWindows();
   auto access = ResolveAccess(memory, StateSpace::kGlobal, {memory.shared_generic_base}, 1, kBoth);
   EXPECT_TRUE(std::holds_alternative<Undefined>(access));
+}
+
+// AccessResolver::Find finds exactly the accesses ResolveAccess defines, the same
+// bytes, on every case above and a sweep of addresses around both windows.
+TEST(MemoryImageTest, FindAgreesWithResolveAccess) {
+  const MemoryImage memory = TwoWindows();
+  std::vector<AddressValue> addresses = {{16, 32}, {0x1'0000'0020, 32}, {~0ull - 4}};
+  for (std::uint64_t base : {std::uint64_t{0}, memory.shared_generic_base, memory.global_base}) {
+    for (std::uint64_t offset = 0; offset < 600; offset += 7) addresses.push_back({base + offset});
+  }
+  int defined = 0;
+  for (StateSpace named : {StateSpace::kShared, StateSpace::kGlobal, StateSpace::kGeneric}) {
+    for (absl::Span<const StateSpace> allowed : {absl::Span<const StateSpace>(kBoth), absl::Span<const StateSpace>(kSharedOnly)}) {
+      for (const AddressValue address : addresses) {
+        const auto resolved = ResolveAccess(memory, named, address, 16, allowed);
+        const std::optional<ResolvedAccess> found = AccessResolver(memory, named, allowed).Find(address, 16);
+        ASSERT_EQ(found.has_value(), std::holds_alternative<ResolvedAccess>(resolved)) << address.value;
+        if (!found.has_value()) continue;
+        ++defined;
+        EXPECT_EQ(found->space, std::get<ResolvedAccess>(resolved).space);
+        EXPECT_EQ(found->bytes.data(), std::get<ResolvedAccess>(resolved).bytes.data());
+        EXPECT_EQ(found->bytes.size(), 16u);
+      }
+    }
+  }
+  EXPECT_GT(defined, 50);
 }
 
 }  // namespace
