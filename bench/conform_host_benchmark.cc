@@ -1,6 +1,7 @@
 // The host side of `matload conform`, per checked execution, side by side in
 // one run on one core: generating a variant, predicting it (the window's
-// data, then the model) and judging a block's output bit for bit. The GPU
+// data, then the model), judging a block's output bit for bit, and all of
+// it together (Checked). The GPU
 // runs thousands of variants per launch, so this host work bounds the
 // end-to-end checked executions per second (reports/conform/).
 #include "benchmark/benchmark.h"
@@ -41,18 +42,48 @@ void Judge(benchmark::State& state, const TestProgram& program) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// Checked: everything the host does for one checked execution, as
+// gpu_throughput's threads do it: make the variant, write its record,
+// predict it and judge its block of a launch's output (here the model's
+// own bytes, so every block passes, as on a conforming GPU).
+void Checked(benchmark::State& state, const TestProgram& program) {
+  constexpr int kBatch = 1024;
+  std::vector<std::uint8_t> outputs;
+  for (const Variant& variant : program.Variants(kBatch, 1, false)) {
+    const std::vector<std::uint8_t> bytes = ExpectedBytes(std::get<LaneValues>(program.Expect(variant)));
+    outputs.insert(outputs.end(), bytes.begin(), bytes.end());
+  }
+  const size_t block_bytes = program.frame().output_bytes;
+  std::vector<std::uint8_t> records(kBatch * program.frame().record_bytes);
+  int index = 0;
+  for (auto _ : state) {
+    const Variant variant = program.MakeVariant(1, index, false);
+    program.WriteRecord(variant, absl::MakeSpan(records).subspan(index * program.frame().record_bytes,
+                                                                 program.frame().record_bytes));
+    const CaseVerdict verdict =
+        JudgeOutput(program.Expect(variant), absl::MakeConstSpan(outputs).subspan(index * block_bytes, block_bytes));
+    if (verdict.kind != CaseClass::kPass) state.SkipWithError("a block of the model's own bytes failed");
+    index = (index + 1) % kBatch;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
 void BM_LdmatrixVariants(benchmark::State& state) { Variants(state, *Ldmatrix()); }
 void BM_LdmatrixExpect(benchmark::State& state) { Expect(state, *Ldmatrix()); }
 void BM_LdmatrixJudge(benchmark::State& state) { Judge(state, *Ldmatrix()); }
 void BM_WmmaVariants(benchmark::State& state) { Variants(state, *Wmma()); }
 void BM_WmmaExpect(benchmark::State& state) { Expect(state, *Wmma()); }
 void BM_WmmaJudge(benchmark::State& state) { Judge(state, *Wmma()); }
+void BM_LdmatrixChecked(benchmark::State& state) { Checked(state, *Ldmatrix()); }
+void BM_WmmaChecked(benchmark::State& state) { Checked(state, *Wmma()); }
 BENCHMARK(BM_LdmatrixVariants);
 BENCHMARK(BM_LdmatrixExpect);
 BENCHMARK(BM_LdmatrixJudge);
 BENCHMARK(BM_WmmaVariants);
 BENCHMARK(BM_WmmaExpect);
 BENCHMARK(BM_WmmaJudge);
+BENCHMARK(BM_LdmatrixChecked);
+BENCHMARK(BM_WmmaChecked);
 
 }  // namespace
 }  // namespace matload

@@ -3,9 +3,10 @@
 // load, every register of every lane compared bit for bit with the model.
 //
 // Each form runs in a worker process (a fault costs that worker only) for
-// --seconds. The worker keeps the module loaded and pipelines batches of
-// --blocks variants: while the GPU runs batch k, the host's --threads judge
-// batch k-1 and generate batch k+1. Every block of every batch is judged;
+// --seconds, through the launch pipeline (harness/launch_pipeline.h): the
+// worker keeps the module loaded, and while the GPU runs one batch of
+// --blocks variants, the --threads host threads judge the last batch and
+// make the next one in place. Every block of every timed launch is judged;
 // the figure counts only judged blocks.
 //
 // With --new_forms it measures instead how many forms not seen before it
@@ -21,12 +22,11 @@
 // Without a GPU it prints "needs a GPU: ..." and exits 0, so scripts can
 // run it anywhere; it never prints a figure it did not measure.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <future>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,6 +41,7 @@
 #include "harness/discrepancy_registry.h"
 #include "harness/isolated_runner.h"
 #include "harness/kernel_set.h"
+#include "harness/launch_pipeline.h"
 #include "harness/program_launch.h"
 #include "harness/test_program.h"
 #include "reference/enumerate.h"
@@ -67,156 +68,59 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Batch is one launch's variants and their records, back to back.
-struct Batch {
-  std::vector<Variant> variants;
-  std::vector<std::uint8_t> records;
-};
-
-// Judged counts a batch's judged blocks and how many differed.
-struct Judged {
-  std::uint64_t checked = 0;
-  std::uint64_t mismatched = 0;
-};
-
-// Tally is what a worker reports, as one line of text through its pipe:
+// EncodeStats is what a worker reports through its pipe, as one line:
 // launches (one per form with --new_forms), judged blocks, and the seconds
-// in all and in each stage (the stages overlap where launches are
-// pipelined).
-struct Tally {
-  std::uint64_t launches = 0;
-  Judged judged;
-  double seconds = 0, launching = 0, judging = 0, generating = 0;
+// in all and in each stage.
+std::string EncodeStats(const PipelineStats& stats) {
+  return absl::StrCat(stats.launches, " ", stats.checked, " ", stats.mismatched, " ", stats.seconds, " ",
+                      stats.launching, " ", stats.judging, " ", stats.generating);
+}
 
-  void Add(const Judged& more) {
-    judged.checked += more.checked;
-    judged.mismatched += more.mismatched;
-  }
-  std::string Encode() const {
-    return absl::StrCat(launches, " ", judged.checked, " ", judged.mismatched, " ", seconds, " ", launching, " ",
-                        judging, " ", generating);
-  }
-  static std::optional<Tally> Decode(absl::string_view text) {
-    const std::vector<std::string> fields = absl::StrSplit(text, ' ');
-    Tally tally;
-    if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &tally.launches) ||
-        !absl::SimpleAtoi(fields[1], &tally.judged.checked) || !absl::SimpleAtoi(fields[2], &tally.judged.mismatched) ||
-        !absl::SimpleAtod(fields[3], &tally.seconds) || !absl::SimpleAtod(fields[4], &tally.launching) ||
-        !absl::SimpleAtod(fields[5], &tally.judging) || !absl::SimpleAtod(fields[6], &tally.generating)) {
-      return std::nullopt;
-    }
-    return tally;
-  }
-};
-
-// TallyOf is a worker's Tally, or why there is none: the worker failed, or
-// it answered something that is not a Tally.
-absl::StatusOr<Tally> TallyOf(const ItemResult& result) {
+// StatsOf is a worker's report, or why there is none: the worker failed,
+// or it answered something EncodeStats did not write.
+absl::StatusOr<PipelineStats> StatsOf(const ItemResult& result) {
   if (result.kind != ItemResult::Kind::kDone) {
     return absl::AbortedError(absl::StrCat(ItemKindName(result.kind), ": ", result.output));
   }
-  std::optional<Tally> tally = Tally::Decode(result.output);
-  if (!tally.has_value()) return absl::InternalError(absl::StrCat("the worker said '", result.output, "'"));
-  return *tally;
-}
-
-// Chunks runs work(chunk) for chunks 0..threads-1 on their own threads.
-void Chunks(int threads, const std::function<void(int)>& work) {
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (int chunk = 0; chunk < threads; ++chunk) pool.emplace_back(work, chunk);
-  for (std::thread& thread : pool) thread.join();
-}
-
-// Prepare refills `batch` (keeping its buffers): chunk c holds variants of
-// seed (seed * threads + c), so every chunk replays on its own. Variants
-// `keep` rejects (those the registry says fault) are left out.
-void Prepare(const TestProgram& program, int blocks, int threads, std::uint64_t seed, Batch& batch,
-             const std::function<bool(const Variant&)>& keep = nullptr) {
-  const int per_chunk = blocks / threads;
-  std::vector<std::vector<Variant>> chunks(threads);
-  Chunks(threads, [&](int chunk) { chunks[chunk] = program.Variants(per_chunk, seed * threads + chunk, false); });
-  batch.variants.clear();
-  for (std::vector<Variant>& chunk : chunks) {
-    for (Variant& variant : chunk) {
-      if (keep == nullptr || keep(variant)) batch.variants.push_back(std::move(variant));
-    }
+  const std::vector<std::string> fields = absl::StrSplit(result.output, ' ');
+  PipelineStats stats;
+  if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &stats.launches) ||
+      !absl::SimpleAtoi(fields[1], &stats.checked) || !absl::SimpleAtoi(fields[2], &stats.mismatched) ||
+      !absl::SimpleAtod(fields[3], &stats.seconds) || !absl::SimpleAtod(fields[4], &stats.launching) ||
+      !absl::SimpleAtod(fields[5], &stats.judging) || !absl::SimpleAtod(fields[6], &stats.generating)) {
+    return absl::InternalError(absl::StrCat("the worker said '", result.output, "'"));
   }
-  const size_t record_bytes = program.frame().record_bytes;
-  batch.records.resize(batch.variants.size() * record_bytes);
-  Chunks(threads, [&](int chunk) {
-    for (size_t i = chunk; i < batch.variants.size(); i += threads) {
-      const std::vector<std::uint8_t> record = program.Record(batch.variants[i]);
-      std::copy(record.begin(), record.end(), batch.records.begin() + static_cast<long>(i * record_bytes));
-    }
-  });
+  return stats;
 }
 
-// Judge predicts every variant of `batch` and compares its block of `output`.
-Judged Judge(const TestProgram& program, const Batch& batch, absl::Span<const std::uint8_t> output, int threads) {
-  std::atomic<std::uint64_t> checked = 0;
-  std::atomic<std::uint64_t> mismatched = 0;
-  const size_t block_bytes = program.frame().output_bytes;
-  Chunks(threads, [&](int chunk) {
-    std::uint64_t mine = 0;
-    std::uint64_t differing = 0;
-    for (size_t i = chunk; i < batch.variants.size(); i += threads) {
-      const CaseVerdict verdict =
-          JudgeOutput(program.Expect(batch.variants[i]), output.subspan(i * block_bytes, block_bytes));
-      ++mine;
-      if (verdict.kind != CaseClass::kPass) ++differing;
-    }
-    checked += mine;
-    mismatched += differing;
-  });
-  return {checked.load(), mismatched.load()};
+// KeptVariants are those of variants 0..blocks-1 of `seed` that `keep`
+// accepts, renumbered from 0 as the blocks of one launch.
+std::vector<Variant> KeptVariants(const TestProgram& program, int blocks, std::uint64_t seed,
+                                  const std::function<bool(const Variant&)>& keep) {
+  std::vector<Variant> kept;
+  for (int index = 0; index < blocks; ++index) {
+    const Variant variant = program.MakeVariant(seed, index, false);
+    if (keep(variant)) kept.push_back(variant);
+  }
+  return kept;
 }
 
 // Seconds is the time since `start`.
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// Measure runs in a worker: it pipelines launches of `program` for
-// `seconds` and reports its Tally.
-absl::StatusOr<std::string> Measure(const TestProgram& program, int device, int blocks, int threads, double seconds,
-                                    std::uint64_t seed) {
+// Measure runs in a worker: it runs `program` through the launch pipeline
+// (harness/launch_pipeline.h) on the GPU for `seconds` and reports its
+// Tally.
+absl::StatusOr<std::string> Measure(const TestProgram& program, int device, const PipelineOptions& options) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
-  const auto launch_batch = [&](const Batch& batch, std::vector<std::uint8_t>& output) {
-    return (*jit)->LaunchInto(program.kernel(), KernelLaunchFor(program, batch.variants.size(), batch.records), output);
-  };
-  // Two batches and two outputs take turns, so that no launch allocates.
-  // The first launch compiles and loads the module; it is not timed.
-  Batch current;
-  Prepare(program, blocks, threads, seed, current);
-  std::vector<std::uint8_t> current_output;
-  if (absl::Status warm = launch_batch(current, current_output); !warm.ok()) return warm;
-
-  const Clock::time_point start = Clock::now();
-  Tally tally;
-  Batch previous;
-  std::vector<std::uint8_t> previous_output;
-  while (Seconds(start) < seconds) {
-    std::future<absl::Status> launched = std::async(std::launch::async, [&] {
-      const Clock::time_point launch_start = Clock::now();
-      absl::Status status = launch_batch(current, current_output);
-      tally.launching += Seconds(launch_start);
-      return status;
-    });
-    const Clock::time_point judge_start = Clock::now();
-    if (!previous.variants.empty()) tally.Add(Judge(program, previous, previous_output, threads));
-    tally.judging += Seconds(judge_start);
-    // The judged batch is refilled as the next one.
-    const Clock::time_point generate_start = Clock::now();
-    Prepare(program, blocks, threads, seed + 1 + tally.launches, previous);
-    tally.generating += Seconds(generate_start);
-    if (absl::Status status = launched.get(); !status.ok()) return status;
-    ++tally.launches;
-    std::swap(previous, current);
-    std::swap(previous_output, current_output);
-  }
-  tally.Add(Judge(program, previous, previous_output, threads));
-  tally.seconds = Seconds(start);
-  return tally.Encode();
+  absl::StatusOr<PipelineStats> stats = RunPipeline(
+      program, options,
+      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
+        return (*jit)->LaunchInto(program.kernel(), KernelLaunchFor(program, variants.size(), records), output);
+      });
+  if (!stats.ok()) return stats.status();
+  return EncodeStats(*stats);
 }
 
 // NewFormUnit is one module's worth of new-forms work: the programs at
@@ -238,9 +142,9 @@ absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<Tes
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
   const Clock::time_point start = Clock::now();
-  Tally tally;
+  PipelineStats stats;
+  std::vector<std::uint8_t> records;
   std::vector<std::uint8_t> output;
-  Batch batch;
   for (const NewFormUnit& unit : units) {
     std::vector<const TestProgram*> members;
     for (size_t index : unit.programs) members.push_back(programs[index].get());
@@ -252,27 +156,32 @@ absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<Tes
       // A fault would end the worker; the registry's predicted faults are
       // measured by `matload conform`, not here.
       const Clock::time_point generate_start = Clock::now();
-      Prepare(program, blocks, 1, seed, batch, [&](const Variant& variant) {
+      const std::vector<Variant> variants = KeptVariants(program, blocks, seed, [&](const Variant& variant) {
         return registry.Find(program.FaultCaseText(variant), probe.target, Direction::kDeviceFaults,
                              probe.toolchain) == nullptr;
       });
-      tally.generating += Seconds(generate_start);
+      const size_t record_bytes = program.frame().record_bytes;
+      records.resize(variants.size() * record_bytes);
+      for (size_t v = 0; v < variants.size(); ++v) {
+        program.WriteRecord(variants[v], absl::MakeSpan(records).subspan(v * record_bytes, record_bytes));
+      }
+      stats.generating += Seconds(generate_start);
       // The unit's first launch compiles and loads its module.
       const Clock::time_point launch_start = Clock::now();
-      DriverJit::KernelLaunch launch = KernelLaunchFor(program, batch.variants.size(), batch.records);
+      DriverJit::KernelLaunch launch = KernelLaunchFor(program, variants.size(), records);
       launch.entry = set->entries[i];
       if (absl::Status status = (*jit)->LaunchInto(set->module, launch, output); !status.ok()) {
         return absl::Status(status.code(), absl::StrCat(program.Label(), ": ", status.message()));
       }
-      tally.launching += Seconds(launch_start);
-      ++tally.launches;
+      stats.launching += Seconds(launch_start);
+      ++stats.launches;
       const Clock::time_point judge_start = Clock::now();
-      tally.Add(Judge(program, batch, output, 1));
-      tally.judging += Seconds(judge_start);
+      JudgeBlocks(program, variants, output, stats);
+      stats.judging += Seconds(judge_start);
     }
   }
-  tally.seconds = Seconds(start);
-  return tally.Encode();
+  stats.seconds = Seconds(start);
+  return EncodeStats(stats);
 }
 
 // NewForms prints the new-forms figure: every legal form of `probe`'s target
@@ -317,20 +226,22 @@ int NewForms(const DeviceProbe& probe, int device) {
   }
   for (std::thread& thread : threads) thread.join();
   const double elapsed = Seconds(start);
-  Tally all;
+  PipelineStats all;
   double busiest = 0;
   for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {
-    const absl::StatusOr<Tally> tally = result.ok() ? TallyOf((*result)[0]) : absl::StatusOr<Tally>(result.status());
-    if (!tally.ok()) {
-      std::printf("new forms: %s\n", std::string(tally.status().message()).c_str());
+    const absl::StatusOr<PipelineStats> stats =
+        result.ok() ? StatsOf((*result)[0]) : absl::StatusOr<PipelineStats>(result.status());
+    if (!stats.ok()) {
+      std::printf("new forms: %s\n", std::string(stats.status().message()).c_str());
       return 1;
     }
-    all.launches += tally->launches;
-    all.Add(tally->judged);
-    all.launching += tally->launching;
-    all.judging += tally->judging;
-    all.generating += tally->generating;
-    busiest = std::max(busiest, tally->seconds);
+    all.launches += stats->launches;
+    all.checked += stats->checked;
+    all.mismatched += stats->mismatched;
+    all.launching += stats->launching;
+    all.judging += stats->judging;
+    all.generating += stats->generating;
+    busiest = std::max(busiest, stats->seconds);
   }
   const double forms = static_cast<double>(all.launches);
   std::printf(
@@ -338,10 +249,9 @@ int NewForms(const DeviceProbe& probe, int device) {
       "judging (s) | generating (s) | busiest worker (s) | wall (s) | new forms/s, workers running | new forms/s, wall |\n"
       "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   std::printf("| %d | %zu | %.0f | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f |\n", workers, per_module,
-              forms, static_cast<unsigned long long>(all.judged.checked),
-              static_cast<unsigned long long>(all.judged.mismatched), all.launching, all.judging, all.generating,
+              forms, static_cast<unsigned long long>(all.checked), static_cast<unsigned long long>(all.mismatched), all.launching, all.judging, all.generating,
               busiest, elapsed, forms / busiest, forms / elapsed);
-  return all.judged.mismatched == 0 ? 0 : 1;
+  return all.mismatched == 0 ? 0 : 1;
 }
 
 int Main() {
@@ -384,12 +294,16 @@ int Main() {
   std::printf("device: %s\nhost threads: %d; blocks per launch: %d; %.0f s per form\n\n", probe->identity.c_str(),
               threads, blocks, seconds);
   std::printf(
-      "| form | launches | checked executions | mismatches | seconds | launching (s) | judging (s) | generating (s) "
+      "| form | launches | checked executions | mismatches | seconds | launching (s) | judging, per thread (s) | "
+      "generating, per thread (s) "
       "| checked executions/s |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
       static_cast<int>(programs.size()),
-      [&](int i) { return Measure(*programs[i], device, blocks, threads, seconds, seed); },
+      [&](int i) {
+        return Measure(*programs[i], device,
+                       {.blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = seed});
+      },
       std::chrono::milliseconds(static_cast<long>(1000 * (seconds + 300))));
   if (!results.ok()) {
     std::fprintf(stderr, "gpu_throughput: %s\n", std::string(results.status().message()).c_str());
@@ -399,17 +313,17 @@ int Main() {
   for (size_t i = 0; i < programs.size(); ++i) {
     const ItemResult& result = (*results)[i];
     const std::string label = programs[i]->Label();
-    const absl::StatusOr<Tally> tally = TallyOf(result);
-    if (!tally.ok()) {
-      std::printf("| %s | %s |\n", label.c_str(), std::string(tally.status().message()).c_str());
+    const absl::StatusOr<PipelineStats> stats = StatsOf(result);
+    if (!stats.ok()) {
+      std::printf("| %s | %s |\n", label.c_str(), std::string(stats.status().message()).c_str());
       ++failures;
       continue;
     }
-    failures += tally->judged.mismatched > 0 ? 1 : 0;
+    failures += stats->mismatched > 0 ? 1 : 0;
     std::printf("| `%s` | %llu | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.0f |\n", label.c_str(),
-                static_cast<unsigned long long>(tally->launches), static_cast<unsigned long long>(tally->judged.checked),
-                static_cast<unsigned long long>(tally->judged.mismatched), tally->seconds, tally->launching,
-                tally->judging, tally->generating, tally->judged.checked / tally->seconds);
+                static_cast<unsigned long long>(stats->launches), static_cast<unsigned long long>(stats->checked),
+                static_cast<unsigned long long>(stats->mismatched), stats->seconds, stats->launching, stats->judging,
+                stats->generating, stats->checked / stats->seconds);
   }
   return failures == 0 ? 0 : 1;
 }

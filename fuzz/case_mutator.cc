@@ -21,7 +21,7 @@ namespace matload {
 namespace {
 
 // Below is a number in [0, bound), bound > 0.
-size_t Below(std::mt19937_64& random, size_t bound) { return static_cast<size_t>(DrawBelow(random, bound)); }
+size_t Below(std::mt19937_64& random, size_t bound) { return static_cast<size_t>(random() % bound); }
 
 // OneIn is true with probability 1/n.
 bool OneIn(std::mt19937_64& random, size_t n) { return Below(random, n) == 0; }

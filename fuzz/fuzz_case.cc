@@ -169,7 +169,10 @@ Variant VariantFor(const CheckedInstruction& instruction, const RuntimeInputs& r
   }
   switch (instruction.form().family) {
     case Family::kLdmatrix: {
-      variant.operands = LdmatrixRows{PaddedRows(runtime)};
+      LdmatrixRows rows;
+      const std::vector<std::uint64_t> padded = PaddedRows(runtime);
+      std::copy_n(padded.begin(), kWarpLanes, rows.offsets.begin());
+      variant.operands = rows;
       variant.placement = DataPlacement::kShared;  // ldmatrix reads shared memory only
       break;
     }

@@ -100,8 +100,7 @@ TEST(FuzzCaseTest, VariantForPadsRowsAndPlacesLdmatrixInShared) {
   const RuntimeInputs runtime{.placement = DataPlacement::kGlobal, .rows = {48, 64}};
   const Variant variant = VariantFor(Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];", "sm_90"), runtime);
   EXPECT_EQ(variant.placement, DataPlacement::kShared);
-  const std::vector<std::uint64_t>& rows = std::get<LdmatrixRows>(variant.operands).offsets;
-  ASSERT_EQ(rows.size(), 32u);
+  const std::array<std::uint64_t, kWarpLanes>& rows = std::get<LdmatrixRows>(variant.operands).offsets;
   EXPECT_EQ(rows[0], 48u);
   EXPECT_EQ(rows[1], 64u);
   EXPECT_EQ(rows[2], 32u);

@@ -17,6 +17,7 @@
 //
 // Cases that are illegal on their target, or undefined at run time, are
 // checked for not crashing the model and go no further.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -88,7 +89,7 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
   MemoryImage memory;
   memory.shared.resize(kWindowBytes);
   FillWindow(runtime.pattern, runtime.stream, absl::MakeSpan(memory.shared));
-  std::vector<std::uint64_t> rows = std::get<LdmatrixRows>(VariantFor(instruction, runtime).operands).offsets;
+  std::array<std::uint64_t, kWarpLanes> rows = std::get<LdmatrixRows>(VariantFor(instruction, runtime).operands).offsets;
   const auto execute = [&](const CheckedInstruction& form, const LdmatrixLayout& form_layout, const MemoryImage& image,
                            absl::Span<const std::uint64_t> offsets) {
     return ExecuteLdmatrix(form, form_layout, image, LdmatrixRowAddresses(form, image, offsets));
@@ -106,7 +107,7 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
     extended.shared.resize(kWindowBytes + ldmatrix::kRowBytes);
     std::copy_n(memory.shared.begin() + static_cast<long>(rows[lane]), ldmatrix::kRowBytes,
                 extended.shared.begin() + kWindowBytes);
-    std::vector<std::uint64_t> moved = rows;
+    std::array<std::uint64_t, kWarpLanes> moved = rows;
     moved[lane] = kWindowBytes;
     const Outcome relocated = execute(instruction, layout, extended, moved);
     if (ValuesOf(relocated) == nullptr || *ValuesOf(relocated) != *values) {

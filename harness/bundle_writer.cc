@@ -84,7 +84,7 @@ absl::StatusOr<std::string> BundleWriter::Add(const BundleCase& bundle_case) {
       {"identity", bundle_case.identity},
       {"seed", bundle_case.seed},
       {"variant", {{"index", bundle_case.variant.index},
-                   {"kind", bundle_case.variant.kind},
+                   {"kind", std::string(bundle_case.variant.kind)},
                    {"pattern", std::string(DataPatternName(bundle_case.variant.pattern))},
                    {"stream", absl::StrFormat("0x%016x", bundle_case.variant.stream)},
                    {"placement", bundle_case.variant.placement == DataPlacement::kShared ? "shared" : "global"},

@@ -17,6 +17,7 @@ namespace {
 // against the driver (CUDA 13.0 cuda.h).
 constexpr int kSuccess = 0;
 constexpr int kErrorStubLibrary = 34;    // CUDA_ERROR_STUB_LIBRARY
+constexpr unsigned int kScheduleBlockingSync = 0x04;  // CU_CTX_SCHED_BLOCKING_SYNC
 constexpr int kErrorNoDevice = 100;      // CUDA_ERROR_NO_DEVICE
 constexpr int kJitInfoLogBuffer = 3;     // CU_JIT_INFO_LOG_BUFFER
 constexpr int kJitInfoLogSize = 4;       // CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
@@ -36,6 +37,7 @@ struct CudaDriver::Api {
   int (*device_name)(char*, int, int);
   int (*device_attribute)(int*, int, int);
   int (*device_uuid)(unsigned char*, int);
+  int (*primary_set_flags)(int, unsigned int);
   int (*primary_retain)(void**, int);
   int (*primary_release)(int);
   int (*context_set_current)(void*);
@@ -79,7 +81,8 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
       std::pair{"cuInit", &api->init}, std::pair{"cuDriverGetVersion", &api->driver_version},
       std::pair{"cuDeviceGetCount", &api->device_count}, std::pair{"cuDeviceGet", &api->device_get},
       std::pair{"cuDeviceGetName", &api->device_name}, std::pair{"cuDeviceGetAttribute", &api->device_attribute},
-      std::pair{"cuDeviceGetUuid_v2", &api->device_uuid}, std::pair{"cuDevicePrimaryCtxRetain", &api->primary_retain},
+      std::pair{"cuDeviceGetUuid_v2", &api->device_uuid}, std::pair{"cuDevicePrimaryCtxSetFlags_v2", &api->primary_set_flags},
+      std::pair{"cuDevicePrimaryCtxRetain", &api->primary_retain},
       std::pair{"cuDevicePrimaryCtxRelease_v2", &api->primary_release},
       std::pair{"cuCtxSetCurrent", &api->context_set_current}, std::pair{"cuModuleLoadDataEx", &api->module_load},
       std::pair{"cuModuleUnload", &api->module_unload}, std::pair{"cuGetErrorString", &api->error_string},
@@ -140,6 +143,9 @@ absl::StatusOr<std::unique_ptr<DriverJit>> DriverJit::Open(std::shared_ptr<CudaD
   const CudaDriver::Api& api = driver->api();
   int result = api.device_get(&device, ordinal);
   void* context = nullptr;
+  // A thread waiting for the GPU sleeps rather than spins: the host threads
+  // that judge a launch need every core while it runs.
+  if (result == kSuccess) result = api.primary_set_flags(device, kScheduleBlockingSync);
   if (result == kSuccess) result = api.primary_retain(&context, device);
   if (result != kSuccess) {
     return absl::FailedPreconditionError(absl::StrCat("cannot open device ", ordinal, ": ", api.Describe(result)));

@@ -1,25 +1,27 @@
 #include "harness/data_pattern.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "harness/split_mix64.h"
 
 namespace matload {
+
 namespace {
 
-// SplitMix64's constants (Steele, Lea and Flood, 2014): the golden gamma
-// that advances the state, and the output finaliser's multipliers.
-constexpr std::uint64_t kGoldenGamma = 0x9E3779B97F4A7C15;
-constexpr std::uint64_t kMix1 = 0xBF58476D1CE4E5B9;
-constexpr std::uint64_t kMix2 = 0x94D049BB133111EB;
-
-// SplitMix64Output is the generator's output for state `state`.
-std::uint64_t SplitMix64Output(std::uint64_t state) {
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * kMix1;
-  z = (z ^ (z >> 27)) * kMix2;
-  return z ^ (z >> 31);
+// FillWords stores the words at byte offsets [begin, end) (multiples of 4)
+// of `bytes`. The pattern is a template argument, so the word's arithmetic
+// is all the loop does.
+template <DataPattern kPattern>
+void FillWords(std::uint64_t stream, std::uint8_t* bytes, std::uint64_t begin, std::uint64_t end) {
+  static_assert(std::endian::native == std::endian::little, "window words are stored little-endian");
+  for (std::uint64_t i = begin; i < end; i += 4) {
+    const std::uint32_t word = DataWord(kPattern, stream, static_cast<std::uint32_t>(i / 4));
+    std::memcpy(bytes + i, &word, 4);
+  }
 }
 
 }  // namespace
@@ -36,12 +38,12 @@ absl::StatusOr<DataPattern> ParseDataPattern(absl::string_view name) {
 }
 
 std::uint64_t DataStream(std::uint64_t seed, std::uint64_t variant) {
-  return SplitMix64Output(seed + (variant + 1) * kGoldenGamma);
+  return SplitMix64Output(seed + (variant + 1) * kSplitMix64Gamma);
 }
 
 std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t index) {
   if (pattern == DataPattern::kTagged) return (2 * index) | ((2 * index + 1) << 16);
-  return static_cast<std::uint32_t>(SplitMix64Output(stream + (std::uint64_t{index} + 1) * kGoldenGamma));
+  return static_cast<std::uint32_t>(SplitMix64Output(stream + (std::uint64_t{index} + 1) * kSplitMix64Gamma));
 }
 
 void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window) {
@@ -51,9 +53,10 @@ void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8
 void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window, std::uint64_t first,
                      std::uint64_t length) {
   const std::uint64_t end = std::min<std::uint64_t>(window.size() / 4 * 4, first + length);
-  for (std::uint64_t i = first / 4 * 4; i < end; i += 4) {
-    const std::uint32_t word = DataWord(pattern, stream, static_cast<std::uint32_t>(i / 4));
-    for (int b = 0; b < 4; ++b) window[i + b] = static_cast<std::uint8_t>(word >> (8 * b));
+  if (pattern == DataPattern::kTagged) {
+    FillWords<DataPattern::kTagged>(stream, window.data(), first / 4 * 4, end);
+  } else {
+    FillWords<DataPattern::kRandom>(stream, window.data(), first / 4 * 4, end);
   }
 }
 
@@ -66,11 +69,11 @@ std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl
       "  shl.b32 %word_high, %word_high, 16;\n  or.b32 %word_tag, %word_tag, %word_high;\n",
       // Random: SplitMix64Output(stream + (i + 1) * gamma), low half.
       "  cvt.u64.u32 %word_z, ", index, ";\n  add.u64 %word_z, %word_z, 1;\n",
-      "  mul.lo.u64 %word_z, %word_z, ", kGoldenGamma, ";\n  add.u64 %word_z, %word_z, ", stream, ";\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Gamma, ";\n  add.u64 %word_z, %word_z, ", stream, ";\n",
       "  shr.b64 %word_shifted, %word_z, 30;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
-      "  mul.lo.u64 %word_z, %word_z, ", kMix1, ";\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Mix1, ";\n",
       "  shr.b64 %word_shifted, %word_z, 27;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
-      "  mul.lo.u64 %word_z, %word_z, ", kMix2, ";\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Mix2, ";\n",
       "  shr.b64 %word_shifted, %word_z, 31;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
       "  cvt.u32.u64 ", word, ", %word_z;\n  setp.eq.u32 %word_tagged, ", pattern, ", ",
       static_cast<std::uint32_t>(DataPattern::kTagged), ";\n  selp.b32 ", word, ", %word_tag, ", word,

@@ -51,16 +51,11 @@ std::string StoreRegistersAndReturn(int registers, int register_bits, PlantedBug
   return ptx;
 }
 
-std::vector<std::uint8_t> RecordHeader(std::uint64_t stream, DataPattern pattern, DataPlacement placement) {
-  std::vector<std::uint8_t> header;
-  AppendLittleEndian(header, stream, 8);
-  AppendLittleEndian(header, static_cast<std::uint32_t>(pattern), 4);
-  AppendLittleEndian(header, static_cast<std::uint32_t>(placement), 4);
-  return header;
-}
-
-void AppendLittleEndian(std::vector<std::uint8_t>& record, std::uint64_t value, int bytes) {
-  for (int b = 0; b < bytes; ++b) record.push_back(static_cast<std::uint8_t>(value >> (8 * b)));
+void WriteRecordHeader(std::uint64_t stream, DataPattern pattern, DataPlacement placement,
+                       absl::Span<std::uint8_t> header) {
+  StoreLittleEndian(stream, header.subspan(0, 8));
+  StoreLittleEndian(static_cast<std::uint32_t>(pattern), header.subspan(8, 4));
+  StoreLittleEndian(static_cast<std::uint32_t>(placement), header.subspan(12, 4));
 }
 
 }  // namespace matload

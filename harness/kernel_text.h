@@ -14,11 +14,15 @@
 #ifndef MATLOAD_HARNESS_KERNEL_TEXT_H_
 #define MATLOAD_HARNESS_KERNEL_TEXT_H_
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "harness/data_pattern.h"
 #include "harness/planted_bug.h"
 #include "reference/legality.h"
@@ -52,11 +56,20 @@ std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_v
 // skipped store), and closes the kernel.
 std::string StoreRegistersAndReturn(int registers, int register_bits, PlantedBug bug);
 
-// RecordHeader is the 16-byte header of one block's record.
-std::vector<std::uint8_t> RecordHeader(std::uint64_t stream, DataPattern pattern, DataPlacement placement);
+// WriteRecordHeader writes the 16-byte header of one block's record into
+// `header` (exactly kRecordHeaderBytes).
+void WriteRecordHeader(std::uint64_t stream, DataPattern pattern, DataPlacement placement,
+                       absl::Span<std::uint8_t> header);
 
-// AppendLittleEndian appends the low `bytes` bytes of `value` to `record`.
-void AppendLittleEndian(std::vector<std::uint8_t>& record, std::uint64_t value, int bytes);
+// StoreLittleEndian writes the low bytes of `value` into `bytes`, one per
+// byte of the span, least significant first, as the kernel loads them;
+// bytes past the eighth are zero. Inline: records are written per variant.
+inline void StoreLittleEndian(std::uint64_t value, absl::Span<std::uint8_t> bytes) {
+  static_assert(std::endian::native == std::endian::little, "records are little-endian");
+  const size_t stored = std::min<size_t>(bytes.size(), sizeof(value));
+  std::memcpy(bytes.data(), &value, stored);
+  std::fill(bytes.begin() + static_cast<long>(stored), bytes.end(), 0);
+}
 
 }  // namespace matload
 

@@ -1,5 +1,7 @@
 #include "harness/kernel_text.h"
 
+#include <array>
+
 #include "gtest/gtest.h"
 
 namespace matload {
@@ -8,13 +10,24 @@ namespace {
 // The header layout the kernels read: stream at 0, pattern at 8, placement
 // at 12, little-endian.
 TEST(KernelTextTest, RecordHeaderIsLittleEndianAtTheDocumentedOffsets) {
-  const std::vector<std::uint8_t> header = RecordHeader(0x0102030405060708, DataPattern::kRandom, DataPlacement::kShared);
-  ASSERT_EQ(header.size(), static_cast<size_t>(kRecordHeaderBytes));
+  std::array<std::uint8_t, kRecordHeaderBytes> header;
+  header.fill(0xAA);
+  WriteRecordHeader(0x0102030405060708, DataPattern::kRandom, DataPlacement::kShared, absl::MakeSpan(header));
   EXPECT_EQ(header[0], 0x08);
   EXPECT_EQ(header[7], 0x01);
   EXPECT_EQ(header[8], static_cast<std::uint8_t>(DataPattern::kRandom));
   EXPECT_EQ(header[12], static_cast<std::uint8_t>(DataPlacement::kShared));
   EXPECT_EQ(header[15], 0);
+}
+
+// A field wider than the value is padded with zeros.
+TEST(KernelTextTest, StoreLittleEndianZeroPadsWideFields) {
+  std::array<std::uint8_t, 12> field;
+  field.fill(0xAA);
+  StoreLittleEndian(0x0102, absl::MakeSpan(field));
+  EXPECT_EQ(field[0], 0x02);
+  EXPECT_EQ(field[1], 0x01);
+  for (size_t b = 2; b < field.size(); ++b) EXPECT_EQ(field[b], 0) << b;
 }
 
 // Each kernel-side bug changes the stores the way its name says.

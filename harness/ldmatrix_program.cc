@@ -1,6 +1,7 @@
 #include "harness/ldmatrix_program.h"
 
-#include <random>
+#include <array>
+#include <bitset>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -31,9 +32,9 @@ absl::string_view RowGeneratorName(RowGenerator generator) {
 
 
 // RowOffsets draws each lane's row byte offset.
-std::vector<std::uint64_t> RowOffsets(RowGenerator generator, std::mt19937_64& random) {
-  std::vector<std::uint64_t> rows(kWarpLanes);
-  const std::uint64_t base = DrawBelow(random, kWindowRows - kWarpLanes);
+std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, SplitMix64& random) {
+  std::array<std::uint64_t, kWarpLanes> rows;
+  const std::uint64_t base = random.Below(kWindowRows - kWarpLanes);
   switch (generator) {
     case RowGenerator::kContiguous:
       for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + lane;
@@ -42,21 +43,24 @@ std::vector<std::uint64_t> RowOffsets(RowGenerator generator, std::mt19937_64& r
       for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + kWarpLanes - 1 - lane;
       break;
     case RowGenerator::kRepeated:
-      for (std::uint64_t& row : rows) row = base + DrawBelow(random, 4);
+      for (std::uint64_t& row : rows) row = base + random.Below(4);
       break;
     case RowGenerator::kScattered:
     case RowGenerator::kMisaligned: {
-      std::vector<std::uint64_t> all(kWindowRows);
-      for (int i = 0; i < kWindowRows; ++i) all[i] = i;
-      for (int lane = 0; lane < kWarpLanes; ++lane) std::swap(all[lane], all[lane + DrawBelow(random, kWindowRows - lane)]);
-      for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = all[lane];
+      // Distinct rows, uniformly: redraw a row another lane holds.
+      std::bitset<kWindowRows> taken;
+      for (std::uint64_t& row : rows) {
+        do {
+          row = random.Below(kWindowRows);
+        } while (taken[row]);
+        taken[row] = true;
+      }
       break;
     }
   }
-  std::vector<std::uint64_t> offsets(kWarpLanes);
-  for (int lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = rows[lane] * ldmatrix::kRowBytes;
-  if (generator == RowGenerator::kMisaligned) offsets[DrawBelow(random, 8)] += 4 * (1 + DrawBelow(random, 3));
-  return offsets;
+  for (std::uint64_t& row : rows) row *= ldmatrix::kRowBytes;
+  if (generator == RowGenerator::kMisaligned) rows[random.Below(8)] += 4 * (1 + random.Below(3));
+  return rows;
 }
 
 class LdmatrixProgram : public TestProgram {
@@ -67,49 +71,42 @@ class LdmatrixProgram : public TestProgram {
                     kLdmatrixEntry),
         expected_form_(expected_form),
         expected_layout_(LdmatrixLayout::For(expected_form)),
-        layout_(LdmatrixLayout::For(instruction)) {}
+        layout_(LdmatrixLayout::For(instruction)) {
+    address_space_.shared.resize(frame().window_bytes);
+  }
 
-  std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const override {
-    std::vector<Variant> variants;
-    variants.reserve(count);
-    // Whether the model defines a load depends on the addresses alone, so
-    // the check reads a window of zeros rather than the variant's data.
-    MemoryImage zeros;
-    zeros.shared.resize(frame().window_bytes);
-    for (int index = 0; index < count; ++index) {
-      Variant variant{.index = index,
-                      .kind = "",
-                      .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
-                      .stream = DataStream(seed, index),
-                      .placement = DataPlacement::kShared,
-                      .operands = LdmatrixRows{}};
-      std::mt19937_64 random(variant.stream);
-      RowGenerator generator = static_cast<RowGenerator>(index % 4);
-      if (undefined && index % 4 == 3) generator = RowGenerator::kMisaligned;
-      // Redraw the rare defined draw that the model calls undefined (and
-      // the reverse), then fall back to contiguous rows from 0.
-      for (int attempt = 0; attempt < 8; ++attempt) {
-        std::get<LdmatrixRows>(variant.operands).offsets = RowOffsets(generator, random);
-        const std::vector<std::uint64_t>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
-        const bool defined = std::holds_alternative<LaneValues>(ExecuteLdmatrix(
-            expected_form_, expected_layout_, zeros, LdmatrixRowAddresses(expected_form_, zeros, offsets)));
-        if (defined == (generator != RowGenerator::kMisaligned)) break;
-        if (attempt == 7) {
-          generator = RowGenerator::kContiguous;
-          for (int lane = 0; lane < kWarpLanes; ++lane) {
-            std::get<LdmatrixRows>(variant.operands).offsets[lane] = lane * ldmatrix::kRowBytes;
-          }
-        }
+  Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const override {
+    Variant variant{.index = index,
+                    .kind = "",
+                    .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
+                    .stream = DataStream(seed, index),
+                    .placement = DataPlacement::kShared,
+                    .operands = LdmatrixRows{}};
+    SplitMix64 random = OperandRandom(variant.stream);
+    RowGenerator generator = static_cast<RowGenerator>(index % 4);
+    if (undefined && index % 4 == 3) generator = RowGenerator::kMisaligned;
+    std::array<std::uint64_t, kWarpLanes>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
+    // Redraw the rare defined draw that the model calls undefined (and the
+    // reverse), then fall back to contiguous rows from 0. Definedness
+    // depends on the addresses alone, so the check reads no data.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      offsets = RowOffsets(generator, random);
+      const bool defined = !LdmatrixAddressHazard(expected_form_, expected_layout_, address_space_,
+                                                  LdmatrixRowAddresses(expected_form_, address_space_, offsets))
+                                .has_value();
+      if (defined == (generator != RowGenerator::kMisaligned)) break;
+      if (attempt == 7) {
+        generator = RowGenerator::kContiguous;
+        for (int lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = lane * ldmatrix::kRowBytes;
       }
-      variant.kind = std::string(RowGeneratorName(generator));
-      variants.push_back(std::move(variant));
     }
-    return variants;
+    variant.kind = RowGeneratorName(generator);
+    return variant;
   }
 
   Outcome Expect(const Variant& variant) const override {
     // Only the rows the lanes name are read.
-    const std::vector<std::uint64_t>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
+    const std::array<std::uint64_t, kWarpLanes>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
     MemoryImage memory;
     memory.shared.resize(frame().window_bytes);
     for (std::uint64_t offset : offsets) {
@@ -136,14 +133,18 @@ class LdmatrixProgram : public TestProgram {
   }
 
  protected:
-  void AppendOperands(const Variant& variant, std::vector<std::uint8_t>& record) const override {
-    for (std::uint64_t offset : std::get<LdmatrixRows>(variant.operands).offsets) AppendLittleEndian(record, offset, 8);
+  void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const override {
+    const std::array<std::uint64_t, kWarpLanes>& offsets = std::get<LdmatrixRows>(variant.operands).offsets;
+    for (int lane = 0; lane < kWarpLanes; ++lane) StoreLittleEndian(offsets[lane], operands.subspan(8 * lane, 8));
   }
 
  private:
   CheckedInstruction expected_form_;
   LdmatrixLayout expected_layout_;
   LdmatrixLayout layout_;
+  // address_space_ is a window of zeros: where the generator's definedness
+  // check resolves row addresses (it reads no data).
+  MemoryImage address_space_;
 };
 
 }  // namespace

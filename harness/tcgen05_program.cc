@@ -1,6 +1,5 @@
 #include "harness/tcgen05_program.h"
 
-#include <random>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -21,32 +20,28 @@ class Tcgen05Program : public TestProgram {
   // Variant 0 loads from column 0; the others from a random column at
   // which the whole access stays inside warp 0's lane quarter, or with
   // `undefined`, a share from just past the last column.
-  std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const override {
-    std::vector<Variant> variants;
-    for (int index = 0; index < count; ++index) {
-      Variant variant{.index = index,
-                      .kind = index == 0 ? "column-0" : "random-column",
-                      .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
-                      .stream = DataStream(seed, index),
-                      .placement = DataPlacement::kGlobal,  // unused: the data sit in Tensor Memory
-                      .operands = Tcgen05Address{}};
-      std::mt19937_64 random(variant.stream);
-      const bool past_the_end = undefined && index % 4 == 3;
-      std::uint32_t& column = std::get<Tcgen05Address>(variant.operands).column;
-      if (past_the_end) {
-        // At or just past the last column: every access runs off the end.
-        column = static_cast<std::uint32_t>(kTmemColumns + DrawBelow(random, 4));
-        variant.kind = "column-past-the-end";
-      }
-      // Redraw until the access fits; a wide one that fits at no drawn
-      // column falls back to column 0.
-      for (int attempt = 0; index > 0 && !past_the_end; ++attempt) {
-        column = attempt < 64 ? static_cast<std::uint32_t>(DrawBelow(random, kTmemColumns)) : 0;
-        if (std::holds_alternative<LaneValues>(Expect(variant)) || attempt == 64) break;
-      }
-      variants.push_back(std::move(variant));
+  Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const override {
+    Variant variant{.index = index,
+                    .kind = index == 0 ? "column-0" : "random-column",
+                    .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
+                    .stream = DataStream(seed, index),
+                    .placement = DataPlacement::kGlobal,  // unused: the data sit in Tensor Memory
+                    .operands = Tcgen05Address{}};
+    SplitMix64 random = OperandRandom(variant.stream);
+    const bool past_the_end = undefined && index % 4 == 3;
+    std::uint32_t& column = std::get<Tcgen05Address>(variant.operands).column;
+    if (past_the_end) {
+      // At or just past the last column: every access runs off the end.
+      column = static_cast<std::uint32_t>(kTmemColumns + random.Below(4));
+      variant.kind = "column-past-the-end";
     }
-    return variants;
+    // Redraw until the access fits; a wide one that fits at no drawn
+    // column falls back to column 0.
+    for (int attempt = 0; index > 0 && !past_the_end; ++attempt) {
+      column = attempt < 64 ? static_cast<std::uint32_t>(random.Below(kTmemColumns)) : 0;
+      if (std::holds_alternative<LaneValues>(Expect(variant)) || attempt == 64) break;
+    }
+    return variant;
   }
 
   Outcome Expect(const Variant& variant) const override {
@@ -77,9 +72,8 @@ class Tcgen05Program : public TestProgram {
   }
 
  protected:
-  void AppendOperands(const Variant& variant, std::vector<std::uint8_t>& record) const override {
-    AppendLittleEndian(record, std::get<Tcgen05Address>(variant.operands).column, 4);
-    AppendLittleEndian(record, 0, 12);
+  void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const override {
+    StoreLittleEndian(std::get<Tcgen05Address>(variant.operands).column, operands);
   }
 
  private:

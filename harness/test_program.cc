@@ -37,13 +37,25 @@ std::string TestProgram::Label() const {
   return Opcode(instruction());
 }
 
+std::vector<Variant> TestProgram::Variants(int count, std::uint64_t seed, bool undefined) const {
+  std::vector<Variant> variants;
+  variants.reserve(count);
+  for (int index = 0; index < count; ++index) variants.push_back(MakeVariant(seed, index, undefined));
+  return variants;
+}
+
+void TestProgram::WriteRecord(const Variant& variant, absl::Span<std::uint8_t> record) const {
+  WriteRecordHeader(variant.stream, variant.pattern, variant.placement, record.first(kRecordHeaderBytes));
+  WriteOperands(variant, record.subspan(kRecordHeaderBytes));
+}
+
 std::vector<std::uint8_t> TestProgram::Record(const Variant& variant) const {
-  std::vector<std::uint8_t> record = RecordHeader(variant.stream, variant.pattern, variant.placement);
-  AppendOperands(variant, record);
+  std::vector<std::uint8_t> record(frame().record_bytes);
+  WriteRecord(variant, absl::MakeSpan(record));
   return record;
 }
 
-std::uint64_t DrawBelow(std::mt19937_64& random, std::uint64_t bound) { return random() % bound; }
+SplitMix64 OperandRandom(std::uint64_t stream) { return SplitMix64(SplitMix64Output(stream)); }
 
 std::string Opcode(const CheckedInstruction& instruction) {
   return PrintOpcode(instruction.form().family, instruction.form().qualifiers);

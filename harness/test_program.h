@@ -3,22 +3,25 @@
 // launch, each variant's record, and the reference model's prediction.
 //
 // A variant replays from (form, seed, variant index) alone: its data come
-// from DataStream(seed, index) on both sides, and its operands from a
-// generator seeded the same way.
+// from DataStream(seed, index) on both sides, and its operands from
+// OperandRandom(that stream). Both are SplitMix64, fixed by definition.
 #ifndef MATLOAD_HARNESS_TEST_PROGRAM_H_
 #define MATLOAD_HARNESS_TEST_PROGRAM_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "harness/data_pattern.h"
 #include "harness/kernel_text.h"
 #include "harness/planted_bug.h"
+#include "harness/split_mix64.h"
 #include "reference/legality.h"
 #include "reference/outcome.h"
 
@@ -27,7 +30,7 @@ namespace matload {
 // LdmatrixRows are an ldmatrix variant's operands: each lane's row address,
 // as a byte offset into the shared window.
 struct LdmatrixRows {
-  std::vector<std::uint64_t> offsets;  // 32
+  std::array<std::uint64_t, kWarpLanes> offsets{};
 };
 
 // WmmaPointer are a wmma.load variant's operands: p's byte offset into the
@@ -47,7 +50,9 @@ struct Tcgen05Address {
 // Variant is one set of run-time inputs for one form.
 struct Variant {
   int index = 0;     // with the seed, the replay key
-  std::string kind;  // what the generator meant: "random-scattered-rows", "shared-wide-stride", ...
+  // What the generator meant: "scattered-rows", "shared-wide-stride", ...
+  // A name with static storage, so that making a variant never allocates.
+  absl::string_view kind;
   DataPattern pattern = DataPattern::kRandom;
   std::uint64_t stream = 0;  // DataStream(seed, index)
   DataPlacement placement = DataPlacement::kShared;
@@ -85,11 +90,18 @@ class TestProgram {
   // width where it was chosen ("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 [32-bit address]").
   std::string Label() const;
 
-  // Variants generates variants 0..count-1 for `seed`: the defined cases the
-  // model predicts, or with `undefined`, a share of cases it calls
-  // undefined, run only to record what the GPU does.
-  virtual std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const = 0;
-  // Record is the variant's record for the kernel.
+  // MakeVariant generates variant `index` of `seed`: a defined case the
+  // model predicts, or with `undefined`, for a share of the indices, a case
+  // it calls undefined, run only to record what the GPU does. Variant 0 is
+  // the tagged-data, default-operand case. It allocates nothing, so that
+  // host threads can fill a launch's batch in place.
+  virtual Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const = 0;
+  // Variants is variants 0..count-1 of `seed` (MakeVariant).
+  std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const;
+  // WriteRecord writes the variant's record for the kernel into `record`,
+  // which holds exactly frame().record_bytes bytes.
+  void WriteRecord(const Variant& variant, absl::Span<std::uint8_t> record) const;
+  // Record is the variant's record, as a new buffer.
   std::vector<std::uint8_t> Record(const Variant& variant) const;
   // Expect is the model's prediction for the variant. With the transposed
   // planted bug it is, on purpose, the transposed form's prediction.
@@ -108,8 +120,9 @@ class TestProgram {
               std::string kernel, std::string entry)
       : instruction_(instruction), options_(options), frame_(frame), kernel_(std::move(kernel)),
         entry_(std::move(entry)) {}
-  // AppendOperands appends the family's operands to a record.
-  virtual void AppendOperands(const Variant& variant, std::vector<std::uint8_t>& record) const = 0;
+  // WriteOperands writes the family's operands: the record after its
+  // header, frame().record_bytes - kRecordHeaderBytes bytes.
+  virtual void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const = 0;
 
  private:
   CheckedInstruction instruction_;
@@ -119,10 +132,10 @@ class TestProgram {
   std::string entry_;
 };
 
-// DrawBelow is a number in [0, bound) from `random`, whose output sequence
-// the standard fixes (unlike the distributions'), so that a variant's
-// operands replay the same with every standard library.
-std::uint64_t DrawBelow(std::mt19937_64& random, std::uint64_t bound);
+// OperandRandom is the generator of variant operands for data stream
+// `stream`. It starts from the stream's own mix, so its draws are not the
+// data words of the stream (DataWord).
+SplitMix64 OperandRandom(std::uint64_t stream);
 
 // Opcode spells a form's qualifiers canonically, without operands:
 // "ldmatrix.sync.aligned.m8n8.x4.shared.b16".

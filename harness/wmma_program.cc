@@ -1,7 +1,5 @@
 #include "harness/wmma_program.h"
 
-#include <random>
-
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -18,17 +16,15 @@ namespace {
 // PointerGenerator names the ways p and the stride are drawn.
 enum class PointerGenerator { kDefault, kOffset, kWideStride, kMisalignedPointer, kShortStride };
 
-absl::string_view PointerGeneratorName(PointerGenerator generator) {
-  switch (generator) {
-    case PointerGenerator::kDefault: return "default";
-    case PointerGenerator::kOffset: return "offset";
-    case PointerGenerator::kWideStride: return "wide-stride";
-    case PointerGenerator::kMisalignedPointer: return "misaligned-p";
-    case PointerGenerator::kShortStride: return "short-stride";
-  }
-  return "";
+// VariantKind names a variant by where its data sit and how its pointer
+// was drawn: "shared-wide-stride".
+absl::string_view VariantKind(DataPlacement placement, PointerGenerator generator) {
+  static constexpr absl::string_view kGlobal[] = {"global-default", "global-offset", "global-wide-stride",
+                                                  "global-misaligned-p", "global-short-stride"};
+  static constexpr absl::string_view kShared[] = {"shared-default", "shared-offset", "shared-wide-stride",
+                                                  "shared-misaligned-p", "shared-short-stride"};
+  return (placement == DataPlacement::kShared ? kShared : kGlobal)[static_cast<int>(generator)];
 }
-
 
 class WmmaProgram : public TestProgram {
  public:
@@ -38,7 +34,8 @@ class WmmaProgram : public TestProgram {
                     WmmaKernel(instruction, options.shared_address_bits, options.bug), kWmmaEntry),
         fragment_(fragment),
         expected_form_(expected_form),
-        expected_fragment_(expected_fragment) {
+        expected_fragment_(expected_fragment),
+        default_stride_(WmmaDefaultStride(instruction.form().qualifiers)) {
     for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
       if (condition.hazard == RuntimeHazard::kMisalignedAddress) alignment_ = *condition.alignment_bytes;
     }
@@ -47,45 +44,39 @@ class WmmaProgram : public TestProgram {
     if (space != StateSpace::kGlobal) placements_.push_back(DataPlacement::kShared);
   }
 
-  std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const override {
+  Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const override {
     const QualifierSet& qualifiers = instruction().form().qualifiers;
-    const std::uint32_t default_stride = WmmaDefaultStride(qualifiers);
     const bool has_stride = instruction().signature().stride;
-    std::vector<Variant> variants;
-    for (int index = 0; index < count; ++index) {
-      Variant variant{.index = index,
-                      .kind = "",
-                      .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
-                      .stream = DataStream(seed, index),
-                      .placement = placements_[index % placements_.size()],
-                      .operands = WmmaPointer{}};
-      std::mt19937_64 random(variant.stream);
-      PointerGenerator generator = index == 0 ? PointerGenerator::kDefault
-                                   : has_stride && index % 3 == 2 ? PointerGenerator::kWideStride
+    Variant variant{.index = index,
+                    .kind = "",
+                    .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
+                    .stream = DataStream(seed, index),
+                    .placement = placements_[index % placements_.size()],
+                    .operands = WmmaPointer{}};
+    SplitMix64 random = OperandRandom(variant.stream);
+    PointerGenerator generator = index == 0                       ? PointerGenerator::kDefault
+                                 : has_stride && index % 3 == 2 ? PointerGenerator::kWideStride
                                                                   : PointerGenerator::kOffset;
-      if (undefined && index % 4 == 3) {
-        generator = has_stride && index % 8 == 7 ? PointerGenerator::kShortStride : PointerGenerator::kMisalignedPointer;
-      }
-      WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
-      pointer.stride = default_stride;
-      if (generator == PointerGenerator::kWideStride) {
-        for (std::uint64_t steps = 1 + DrawBelow(random, 3); steps > 0; --steps) {
-          const std::uint32_t wider = WmmaAlignedStrideAbove(qualifiers, instruction().signature(), pointer.stride);
-          if (WmmaExtentBytes(qualifiers, wider) > static_cast<std::uint64_t>(frame().window_bytes) / 2) break;
-          pointer.stride = wider;
-        }
-      }
-      if (generator == PointerGenerator::kShortStride) pointer.stride = default_stride - 1;
-      if (generator != PointerGenerator::kDefault) {
-        const std::uint64_t room = frame().window_bytes - WmmaExtentBytes(qualifiers, pointer.stride);
-        pointer.offset = alignment_ * DrawBelow(random, room / alignment_ + 1);
-      }
-      if (generator == PointerGenerator::kMisalignedPointer) pointer.offset = (pointer.offset | 2) % frame().window_bytes;
-      variant.kind = absl::StrCat(variant.placement == DataPlacement::kShared ? "shared" : "global", "-",
-                                  PointerGeneratorName(generator));
-      variants.push_back(std::move(variant));
+    if (undefined && index % 4 == 3) {
+      generator = has_stride && index % 8 == 7 ? PointerGenerator::kShortStride : PointerGenerator::kMisalignedPointer;
     }
-    return variants;
+    WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
+    pointer.stride = default_stride_;
+    if (generator == PointerGenerator::kWideStride) {
+      for (std::uint64_t steps = 1 + random.Below(3); steps > 0; --steps) {
+        const std::uint32_t wider = WmmaAlignedStrideAbove(qualifiers, instruction().signature(), pointer.stride);
+        if (WmmaExtentBytes(qualifiers, wider) > static_cast<std::uint64_t>(frame().window_bytes) / 2) break;
+        pointer.stride = wider;
+      }
+    }
+    if (generator == PointerGenerator::kShortStride) pointer.stride = default_stride_ - 1;
+    if (generator != PointerGenerator::kDefault) {
+      const std::uint64_t room = frame().window_bytes - WmmaExtentBytes(qualifiers, pointer.stride);
+      pointer.offset = alignment_ * random.Below(room / alignment_ + 1);
+    }
+    if (generator == PointerGenerator::kMisalignedPointer) pointer.offset = (pointer.offset | 2) % frame().window_bytes;
+    variant.kind = VariantKind(variant.placement, generator);
+    return variant;
   }
 
   Outcome Expect(const Variant& variant) const override {
@@ -138,17 +129,17 @@ class WmmaProgram : public TestProgram {
   }
 
  protected:
-  void AppendOperands(const Variant& variant, std::vector<std::uint8_t>& record) const override {
+  void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const override {
     const WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
-    AppendLittleEndian(record, pointer.offset, 8);
-    AppendLittleEndian(record, pointer.stride, 4);
-    AppendLittleEndian(record, 0, 4);
+    StoreLittleEndian(pointer.offset, operands.subspan(0, 8));
+    StoreLittleEndian(pointer.stride, operands.subspan(8));
   }
 
  private:
   WmmaFragment fragment_;
   CheckedInstruction expected_form_;
   WmmaFragment expected_fragment_;
+  std::uint32_t default_stride_;  // the stride of forms without a stride operand
   int alignment_ = 32;
   std::vector<DataPlacement> placements_;
 };

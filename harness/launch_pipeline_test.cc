@@ -1,0 +1,127 @@
+#include "harness/launch_pipeline.h"
+
+#include <set>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/case_judge.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::unique_ptr<TestProgram> Ldmatrix() {
+  return *TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", Target{90}, {9, 0}, {});
+}
+
+// HostLaunch stands in for the GPU where there is none: each block's output
+// is the model's prediction, as on a conforming GPU, after it checks that
+// every record is its variant's. It counts its calls.
+struct HostLaunch {
+  const TestProgram& program;
+  int calls = 0;
+  absl::Status operator()(absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records,
+                          std::vector<std::uint8_t>& output) {
+    ++calls;
+    const size_t record_bytes = program.frame().record_bytes;
+    output.clear();
+    for (size_t i = 0; i < variants.size(); ++i) {
+      const std::vector<std::uint8_t> record = program.Record(variants[i]);
+      if (!std::equal(record.begin(), record.end(), records.begin() + static_cast<long>(i * record_bytes))) {
+        return absl::InternalError(absl::StrCat("record ", i, " is not its variant's"));
+      }
+      const std::vector<std::uint8_t> bytes = ExpectedBytes(std::get<LaneValues>(program.Expect(variants[i])));
+      output.insert(output.end(), bytes.begin(), bytes.end());
+    }
+    return absl::OkStatus();
+  }
+};
+
+TEST(LaunchPipelineTest, JudgesEveryBlockOfEveryTimedLaunch) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  HostLaunch host{*program};
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = 50, .threads = 3, .duration = absl::Milliseconds(30)},
+      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
+        return host(variants, records, output);
+      });
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_GE(stats->launches, 1u);
+  EXPECT_EQ(host.calls, static_cast<int>(stats->launches) + 1);  // and the untimed first launch
+  EXPECT_EQ(stats->checked, stats->launches * 50);
+  EXPECT_EQ(stats->mismatched, 0u);
+}
+
+// Timed launch n runs batch n - 1 (the first timed launch repeats the
+// untimed batch 0), and block i of batch k is variant i of seed + k,
+// whichever thread made it: every block replays from the seed.
+TEST(LaunchPipelineTest, BatchesReplayFromTheirSeeds) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  constexpr int kBlocks = 1100;  // more than two chunks
+  constexpr std::uint64_t kSeed = 40;
+  int call = 0;
+  std::set<std::uint64_t> streams;
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = kBlocks, .threads = 3, .duration = absl::Milliseconds(20), .seed = kSeed},
+      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
+        const std::uint64_t batch = call <= 1 ? 0 : call - 1;
+        for (int i = 0; i < kBlocks; ++i) {
+          const Variant expected = program->MakeVariant(kSeed + batch, i, false);
+          EXPECT_EQ(variants[i].stream, expected.stream) << "call " << call << " block " << i;
+          EXPECT_EQ(std::get<LdmatrixRows>(variants[i].operands).offsets,
+                    std::get<LdmatrixRows>(expected.operands).offsets);
+          if (call > 0) streams.insert(variants[i].stream);
+        }
+        ++call;
+        output.assign(variants.size() * program->frame().output_bytes, 0);
+        return absl::OkStatus();
+      });
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(streams.size(), stats->launches * kBlocks);  // no variant runs twice
+}
+
+// A block that differs from the model is counted, once per launch.
+TEST(LaunchPipelineTest, CountsACorruptBlockInEveryLaunch) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  HostLaunch host{*program};
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = 16, .threads = 2, .duration = absl::Milliseconds(20)},
+      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
+        absl::Status status = host(variants, records, output);
+        output[7 * program->frame().output_bytes + 5] ^= 0x10;
+        return status;
+      });
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_GE(stats->launches, 1u);
+  EXPECT_EQ(stats->mismatched, stats->launches);
+}
+
+TEST(LaunchPipelineTest, AFailedLaunchEndsTheRunWithItsStatus) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  HostLaunch host{*program};
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = 8, .threads = 2, .duration = absl::Seconds(60)},
+      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
+        if (host.calls == 3) return absl::AbortedError("cuCtxSynchronize: an illegal memory access was encountered");
+        return host(variants, records, output);
+      });
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(stats.status().message(), HasSubstr("illegal memory access"));
+  EXPECT_EQ(host.calls, 3);
+}
+
+TEST(LaunchPipelineTest, RejectsARunWithNoBlocksOrNoThreads) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  const auto never = [](absl::Span<const Variant>, absl::Span<const std::uint8_t>, std::vector<std::uint8_t>&) {
+    return absl::InternalError("never launched");
+  };
+  const absl::StatusOr<PipelineStats> no_blocks = RunPipeline(*program, {.blocks = 0, .threads = 4}, never);
+  EXPECT_EQ(no_blocks.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(no_blocks.status().message(), HasSubstr("0 blocks and 4 threads"));
+  EXPECT_EQ(RunPipeline(*program, {.blocks = 8, .threads = 0}, never).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace matload
