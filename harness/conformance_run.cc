@@ -1,10 +1,12 @@
 #include "harness/conformance_run.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
 #include <regex>
+#include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -190,19 +192,44 @@ class Run {
     return absl::OkStatus();
   }
 
-  // RunRounds runs `launches` a round of kItemsPerRound at a time.
+  // RunRounds runs `launches` in rounds of kItemsPerRound, up to
+  // options_.workers rounds at once, each in worker processes of its own,
+  // so that the driver JIT compiles on as many cores. Each wave of rounds is
+  // judged in order when its last round ends, so the results reach the run
+  // directory in launch order as the run goes.
   absl::Status RunRounds(const std::vector<Launch>& launches, bool attributing, const std::string& what) {
-    for (size_t first = 0; first < launches.size(); first += kItemsPerRound) {
-      const std::vector<Launch> round(launches.begin() + first,
-                                      launches.begin() + std::min(launches.size(), first + kItemsPerRound));
-      if (absl::Status status = RunRound(round, attributing); !status.ok()) return status;
-      progress_(std::min(launches.size(), first + kItemsPerRound), launches.size(), what);
+    const size_t workers = static_cast<size_t>(std::max(1, options_.workers));
+    const size_t rounds = (launches.size() + kItemsPerRound - 1) / kItemsPerRound;
+    for (size_t first_round = 0; first_round < rounds; first_round += workers) {
+      const size_t wave = std::min(workers, rounds - first_round);
+      std::vector<absl::StatusOr<std::vector<ItemResult>>> ran(wave, absl::UnknownError("not run"));
+      std::vector<std::thread> threads;
+      for (size_t i = 0; i < wave; ++i) {
+        threads.emplace_back([&, i] { ran[i] = RunRound(RoundOf(launches, first_round + i)); });
+      }
+      for (std::thread& thread : threads) thread.join();
+      for (size_t i = 0; i < wave; ++i) {
+        if (!ran[i].ok()) return ran[i].status();
+        const absl::Span<const Launch> round = RoundOf(launches, first_round + i);
+        for (size_t item = 0; item < round.size(); ++item) {
+          if (absl::Status status = Judge(round[item], (*ran[i])[item], attributing); !status.ok()) return status;
+        }
+      }
+      results_.flush();
+      progress_(std::min(launches.size(), (first_round + wave) * kItemsPerRound), launches.size(), what);
     }
     return absl::OkStatus();
   }
 
-  absl::Status RunRound(const std::vector<Launch>& round, bool attributing) {
-    absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+  // RoundOf is round `round` of `launches`: kItemsPerRound of them, fewer at the end.
+  static absl::Span<const Launch> RoundOf(const std::vector<Launch>& launches, size_t round) {
+    const size_t first = round * kItemsPerRound;
+    return absl::MakeConstSpan(launches).subspan(first, std::min<size_t>(kItemsPerRound, launches.size() - first));
+  }
+
+  // RunRound runs one round's launches in worker processes, in order.
+  absl::StatusOr<std::vector<ItemResult>> RunRound(absl::Span<const Launch> round) const {
+    return RunIsolated(
         static_cast<int>(round.size()),
         [&](int item) {
           const Launch& launch = round[item];
@@ -211,12 +238,6 @@ class Run {
           return LaunchProgram(options_.device, *programs_[launch.program], blocks, launch.path);
         },
         options_.timeout);
-    if (!results.ok()) return results.status();
-    for (size_t item = 0; item < round.size(); ++item) {
-      if (absl::Status status = Judge(round[item], (*results)[item], attributing); !status.ok()) return status;
-    }
-    results_.flush();
-    return absl::OkStatus();
   }
 
   absl::Status Judge(const Launch& launch, const ItemResult& ran, bool attributing) {

@@ -37,6 +37,7 @@ struct ConformanceOptions {
   PlantedBug bug = PlantedBug::kNone;  // the self-test's planted bug
   std::string run_directory;         // results.tsv, summary.md, summary.json, bundles/
   std::chrono::milliseconds timeout{30000};  // per launch
+  int workers = 8;  // worker processes launching at once, each with its own CUDA context
 };
 
 // ConformanceResult is what a run found.

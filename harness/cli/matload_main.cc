@@ -8,6 +8,7 @@
 //   matload devices
 //   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P[,P...]] [--out DIR]
 //   matload conform [--device N] [--variants K] [--seed S] [--forms REGEX] [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]
+//                   [--workers W]
 //                   [--undefined] [--near_miss=false] [--plant BUG] [--out DIR]
 //   matload selftest [--device N] [--out DIR]
 #include <cstdlib>
@@ -62,6 +63,7 @@ ABSL_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform: compile pat
 ABSL_FLAG(bool, undefined, false, "conform: also run cases the spec leaves undefined (recorded, never compared).");
 ABSL_FLAG(bool, near_miss, true, "conform: check the near-miss illegal forms through the driver JIT.");
 ABSL_FLAG(std::string, plant, "none", "conform: plant a bug to see it caught (wrong-lane, transposed, ...).");
+ABSL_FLAG(int, workers, 8, "conform: worker processes launching at once, each with a CUDA context of its own.");
 ABSL_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "legality", "reference"}),
           "fuzz: the targets, from text, legality, reference and device; all run at once.");
 ABSL_FLAG(int, seconds, 60, "fuzz: how long each target runs.");
@@ -87,7 +89,7 @@ constexpr char kUsage[] =
     "  support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--out DIR]\n"
     "        the per-target support matrix, model against compiler, written under reports/support/\n"
     "  conform [--device N] [--variants K] [--seed S] [--forms REGEX] [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
-    "        [--undefined] [--near_miss=false] [--plant BUG] [--out DIR]\n"
+    "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--out DIR]\n"
     "        every legal form on the GPU, every register of every lane against the model (exit 1 on findings)\n"
     "  selftest [--device N] [--out DIR]\n"
     "        plant five bugs and show each is caught and bundled\n"
@@ -210,7 +212,9 @@ int RunConformCommand(const std::vector<std::string>& arguments) {
                              .paths = {},
                              .undefined = absl::GetFlag(FLAGS_undefined),
                              .illegal = absl::GetFlag(FLAGS_near_miss),
-                             .run_directory = RunDirectory("conform")};
+                             .run_directory = RunDirectory("conform"),
+                             .workers = absl::GetFlag(FLAGS_workers)};
+  if (options.workers < 1) return Fail("--workers: at least 1");
   for (const std::string& name : absl::GetFlag(FLAGS_paths)) {
     absl::StatusOr<CompilePath> path = ParseCompilePath(name);
     if (!path.ok()) return Fail(absl::StrCat("--paths: ", path.status().message()));
