@@ -47,6 +47,14 @@ TEST_F(ConformanceDeviceTest, EveryLegalFormMatchesTheModelOnBothCompilePaths) {
   std::cout << ConformanceSummaryMarkdown(options, *result);
   EXPECT_EQ(result->findings, 0u) << "see " << options.run_directory << "/bundles/index.tsv";
   for (const char* family : {"ldmatrix", "wmma.load"}) EXPECT_GT(result->counts.at(family).at(CaseClass::kPass), 0u);
+  // The phases account for the GPU work: the forms first, every launch of
+  // them, within the GPU phase's time.
+  ASSERT_FALSE(result->phases.empty());
+  EXPECT_EQ(result->phases[0].what, "forms");
+  EXPECT_EQ(result->phases[0].launches, result->launches);
+  double phase_seconds = 0;
+  for (const ConformancePhase& phase : result->phases) phase_seconds += phase.seconds;
+  EXPECT_LE(phase_seconds, result->device_seconds);
 }
 
 // Cases the spec leaves undefined run when asked for, and are recorded,

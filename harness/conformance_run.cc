@@ -198,6 +198,8 @@ class Run {
   // judged in order when its last round ends, so the results reach the run
   // directory in launch order as the run goes.
   absl::Status RunRounds(const std::vector<Launch>& launches, bool attributing, const std::string& what) {
+    if (launches.empty()) return absl::OkStatus();
+    const absl::Time start = absl::Now();
     const size_t workers = static_cast<size_t>(std::max(1, options_.workers));
     const size_t rounds = (launches.size() + kItemsPerRound - 1) / kItemsPerRound;
     for (size_t first_round = 0; first_round < rounds; first_round += workers) {
@@ -218,6 +220,7 @@ class Run {
       results_.flush();
       progress_(std::min(launches.size(), (first_round + wave) * kItemsPerRound), launches.size(), what);
     }
+    result_.phases.push_back({what, launches.size(), absl::ToDoubleSeconds(absl::Now() - start)});
     return absl::OkStatus();
   }
 
@@ -422,6 +425,15 @@ class Run {
   ConformanceResult result_;
 };
 
+// PhasesJson is the phases as summary.json lists them.
+nlohmann::json PhasesJson(const std::vector<ConformancePhase>& phases) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ConformancePhase& phase : phases) {
+    list.push_back({{"what", phase.what}, {"launches", phase.launches}, {"seconds", phase.seconds}});
+  }
+  return list;
+}
+
 }  // namespace
 
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
@@ -449,6 +461,7 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
                         {"findings", result.findings},   {"bundles", result.bundles},
                         {"not_run", result.not_run},     {"registry_misses", result.registry_misses},
                         {"device_seconds", result.device_seconds},
+                        {"phases", PhasesJson(result.phases)},
                         {"executions", result.executions}}
              .dump(2)
       << "\n";
@@ -484,8 +497,13 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
                   " register words compared, ", result.findings, " findings in ", result.bundles,
                   " distinct bundles; near-miss forms the JIT accepts that the registry explains: ",
                   result.illegal_explained, ".\n",
-                  absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included).\n",
+                  absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included)",
                                   result.device_seconds, result.launches));
+  std::vector<std::string> phases;
+  for (const ConformancePhase& phase : result.phases) {
+    phases.push_back(absl::StrFormat("%s %.1f s (%d launches)", phase.what, phase.seconds, phase.launches));
+  }
+  absl::StrAppend(&text, phases.empty() ? "" : ": ", absl::StrJoin(phases, ", "), ".\n");
   if (!result.registry_misses.empty()) {
     absl::StrAppend(&text, "\nRegistry entries that predicted a fault which did not happen (findings):\n");
     for (const std::string& line : result.registry_misses) absl::StrAppend(&text, "- ", line, "\n");

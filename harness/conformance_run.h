@@ -40,6 +40,15 @@ struct ConformanceOptions {
   int workers = 8;  // worker processes launching at once, each with its own CUDA context
 };
 
+// ConformancePhase is one phase of a run's GPU work: what it ran, how many
+// launches, and how long it took (worker start-ups, JIT compiles, launches
+// and judging).
+struct ConformancePhase {
+  std::string what;
+  size_t launches = 0;
+  double seconds = 0;
+};
+
 // ConformanceResult is what a run found.
 struct ConformanceResult {
   std::string identity;  // GPU, UUID, driver
@@ -55,6 +64,7 @@ struct ConformanceResult {
   // happen (each also counts as a finding: the entry is too broad or stale).
   std::vector<std::string> registry_misses;
   double device_seconds = 0;  // wall time of the GPU items
+  std::vector<ConformancePhase> phases;  // where device_seconds went, phase by phase
   size_t executions = 0;      // blocks that ran to completion and were judged
 };
 
