@@ -34,7 +34,7 @@ namespace {
 
 // kItemsPerRound bounds the launches one RunIsolated call makes, so
 // that results reach the run directory as the run goes.
-constexpr size_t kItemsPerRound = 32;
+constexpr int kItemsPerRound = 32;
 
 // Launch is one kernel launch: a program on one compile path, for some of
 // its variants (all of them, or one when a fault is being attributed).
@@ -192,44 +192,42 @@ class Run {
     return absl::OkStatus();
   }
 
-  // RunRounds runs `launches` in rounds of at most kItemsPerRound, up to
+  // RunRounds runs `launches` in rounds of kItemsPerRound, up to
   // options_.workers rounds at once, each in worker processes of its own,
-  // so that the driver JIT compiles on as many cores. A phase of few
-  // launches is cut into smaller rounds, one per worker: each fault it
-  // confirms retires a worker, and the restarts then overlap. Each wave of
-  // rounds is judged in order when its last round ends, so the results
-  // reach the run directory in launch order as the run goes.
+  // so that the driver JIT compiles on as many cores. Each wave of rounds is
+  // judged in order when its last round ends, so the results reach the run
+  // directory in launch order as the run goes.
   absl::Status RunRounds(const std::vector<Launch>& launches, bool attributing, const std::string& what) {
     if (launches.empty()) return absl::OkStatus();
     const absl::Time start = absl::Now();
     const size_t workers = static_cast<size_t>(std::max(1, options_.workers));
-    const size_t round_size = std::clamp<size_t>((launches.size() + workers - 1) / workers, 1, kItemsPerRound);
-    std::vector<absl::Span<const Launch>> rounds;
-    for (size_t first = 0; first < launches.size(); first += round_size) {
-      rounds.push_back(absl::MakeConstSpan(launches).subspan(first, round_size));
-    }
-    size_t done = 0;
-    for (size_t first_round = 0; first_round < rounds.size(); first_round += workers) {
-      const size_t wave = std::min(workers, rounds.size() - first_round);
+    const size_t rounds = (launches.size() + kItemsPerRound - 1) / kItemsPerRound;
+    for (size_t first_round = 0; first_round < rounds; first_round += workers) {
+      const size_t wave = std::min(workers, rounds - first_round);
       std::vector<absl::StatusOr<std::vector<ItemResult>>> ran(wave, absl::UnknownError("not run"));
       std::vector<std::thread> threads;
       for (size_t i = 0; i < wave; ++i) {
-        threads.emplace_back([&, i] { ran[i] = RunRound(rounds[first_round + i]); });
+        threads.emplace_back([&, i] { ran[i] = RunRound(RoundOf(launches, first_round + i)); });
       }
       for (std::thread& thread : threads) thread.join();
       for (size_t i = 0; i < wave; ++i) {
         if (!ran[i].ok()) return ran[i].status();
-        const absl::Span<const Launch> round = rounds[first_round + i];
+        const absl::Span<const Launch> round = RoundOf(launches, first_round + i);
         for (size_t item = 0; item < round.size(); ++item) {
           if (absl::Status status = Judge(round[item], (*ran[i])[item], attributing); !status.ok()) return status;
         }
-        done += round.size();
       }
       results_.flush();
-      progress_(done, launches.size(), what);
+      progress_(std::min(launches.size(), (first_round + wave) * kItemsPerRound), launches.size(), what);
     }
     result_.phases.push_back({what, launches.size(), absl::ToDoubleSeconds(absl::Now() - start)});
     return absl::OkStatus();
+  }
+
+  // RoundOf is round `round` of `launches`: kItemsPerRound of them, fewer at the end.
+  static absl::Span<const Launch> RoundOf(const std::vector<Launch>& launches, size_t round) {
+    const size_t first = round * kItemsPerRound;
+    return absl::MakeConstSpan(launches).subspan(first, std::min<size_t>(kItemsPerRound, launches.size() - first));
   }
 
   // RunRound runs one round's launches in worker processes, in order.
