@@ -55,6 +55,7 @@ ABSL_FLAG(std::vector<std::string>, forms,
                                     "wmma.load.a.sync.aligned.row.m16n16k16.global.f16"}),
           "the forms to run, as opcodes");
 ABSL_FLAG(std::uint64_t, seed, 20261122, "the seed of batch 0; batch k uses seed + k");
+ABSL_FLAG(bool, pinned, true, "copy each launch's output back into page-locked host memory (else pageable)");
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
 ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
 ABSL_FLAG(int, workers, 1, "with --new_forms: worker processes sharing the forms (and the GPU)");
@@ -109,15 +110,25 @@ std::vector<Variant> KeptVariants(const TestProgram& program, int blocks, std::u
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Measure runs in a worker: it runs `program` through the launch pipeline
-// (harness/launch_pipeline.h) on the GPU for `seconds` and reports its
-// Tally.
-absl::StatusOr<std::string> Measure(const TestProgram& program, int device, const PipelineOptions& options) {
+// (harness/launch_pipeline.h) on the GPU and reports its stats. The output
+// comes back into page-locked host memory where `pinned`, else into
+// ordinary (pageable) memory.
+absl::StatusOr<std::string> Measure(const TestProgram& program, int device, const PipelineOptions& options,
+                                    bool pinned) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
+  std::vector<std::uint8_t> pageable[2];
   absl::StatusOr<PipelineStats> stats = RunPipeline(
       program, options,
-      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
-        return (*jit)->LaunchInto(program.kernel(), KernelLaunchFor(program, variants.size(), records), output);
+      [&](int slot, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+        const DriverJit::KernelLaunch launch = KernelLaunchFor(program, variants.size(), records);
+        absl::StatusOr<absl::Span<std::uint8_t>> output =
+            pinned ? (*jit)->PinnedOutput(slot, launch.output_bytes)
+                   : (pageable[slot].resize(launch.output_bytes), absl::MakeSpan(pageable[slot]));
+        if (!output.ok()) return output.status();
+        if (absl::Status status = (*jit)->LaunchInto(program.kernel(), launch, *output); !status.ok()) return status;
+        return *output;
       });
   if (!stats.ok()) return stats.status();
   return EncodeStats(*stats);
@@ -291,8 +302,8 @@ int Main() {
     }
     programs.push_back(*std::move(program));
   }
-  std::printf("device: %s\nhost threads: %d; blocks per launch: %d; %.0f s per form\n\n", probe->identity.c_str(),
-              threads, blocks, seconds);
+  std::printf("device: %s\nhost threads: %d; blocks per launch: %d; %.0f s per form; output into %s host memory\n\n",
+              probe->identity.c_str(), threads, blocks, seconds, absl::GetFlag(FLAGS_pinned) ? "page-locked" : "pageable");
   std::printf(
       "| form | launches | checked executions | mismatches | seconds | launching (s) | judging, per thread (s) | "
       "generating, per thread (s) "
@@ -302,7 +313,8 @@ int Main() {
       static_cast<int>(programs.size()),
       [&](int i) {
         return Measure(*programs[i], device,
-                       {.blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = seed});
+                       {.blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = seed},
+                       absl::GetFlag(FLAGS_pinned));
       },
       std::chrono::milliseconds(static_cast<long>(1000 * (seconds + 300))));
   if (!results.ok()) {

@@ -47,6 +47,8 @@ struct CudaDriver::Api {
   int (*module_function)(void**, void*, const char*);
   int (*mem_alloc)(std::uint64_t*, size_t);
   int (*mem_free)(std::uint64_t);
+  int (*host_alloc)(void**, size_t, unsigned int);
+  int (*host_free)(void*);
   int (*copy_to_device)(std::uint64_t, const void*, size_t);
   int (*copy_to_host)(void*, std::uint64_t, size_t);
   int (*memset_d8)(std::uint64_t, unsigned char, size_t);
@@ -87,7 +89,8 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
       std::pair{"cuCtxSetCurrent", &api->context_set_current}, std::pair{"cuModuleLoadDataEx", &api->module_load},
       std::pair{"cuModuleUnload", &api->module_unload}, std::pair{"cuGetErrorString", &api->error_string},
       std::pair{"cuModuleGetFunction", &api->module_function}, std::pair{"cuMemAlloc_v2", &api->mem_alloc},
-      std::pair{"cuMemFree_v2", &api->mem_free}, std::pair{"cuMemcpyHtoD_v2", &api->copy_to_device},
+      std::pair{"cuMemFree_v2", &api->mem_free}, std::pair{"cuMemHostAlloc", &api->host_alloc},
+      std::pair{"cuMemFreeHost", &api->host_free}, std::pair{"cuMemcpyHtoD_v2", &api->copy_to_device},
       std::pair{"cuMemcpyDtoH_v2", &api->copy_to_host}, std::pair{"cuMemsetD8_v2", &api->memset_d8},
       std::pair{"cuLaunchKernel", &api->launch},
       std::pair{"cuCtxSynchronize", &api->synchronize});
@@ -156,6 +159,9 @@ absl::StatusOr<std::unique_ptr<DriverJit>> DriverJit::Open(std::shared_ptr<CudaD
 DriverJit::~DriverJit() {
   for (const KeptBuffer& kept : kept_buffers_) {
     if (kept.address != 0) driver_->api().mem_free(kept.address);
+  }
+  for (const absl::Span<std::uint8_t> pinned : pinned_outputs_) {
+    if (pinned.data() != nullptr) driver_->api().host_free(pinned.data());
   }
   for (const auto& [image, module] : modules_) driver_->api().module_unload(module);
   int device = 0;
@@ -230,6 +236,37 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view im
 
 absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& launch,
                                    std::vector<std::uint8_t>& host_output) const {
+  host_output.resize(launch.output_bytes);
+  return LaunchInto(image, launch, absl::MakeSpan(host_output));
+}
+
+absl::StatusOr<absl::Span<std::uint8_t>> DriverJit::PinnedOutput(int slot, size_t bytes) const {
+  absl::MutexLock lock(&launch_mutex_);
+  const CudaDriver::Api& api = driver_->api();
+  if (slot < 0) return absl::InvalidArgumentError(absl::StrCat("no output slot ", slot));
+  if (static_cast<size_t>(slot) >= pinned_outputs_.size()) pinned_outputs_.resize(slot + 1);
+  absl::Span<std::uint8_t>& pinned = pinned_outputs_[slot];
+  if (pinned.size() >= bytes && pinned.data() != nullptr) return pinned.first(bytes);
+  if (const int result = api.context_set_current(context_); result != kSuccess) {
+    return absl::AbortedError(absl::StrCat("cuCtxSetCurrent: ", api.Describe(result)));
+  }
+  if (pinned.data() != nullptr) api.host_free(pinned.data());
+  pinned = {};
+  void* memory = nullptr;
+  if (const int result = api.host_alloc(&memory, std::max<size_t>(bytes, 1), 0); result != kSuccess) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cuMemHostAlloc of ", bytes, " bytes: ", api.Describe(result)));
+  }
+  pinned = absl::MakeSpan(static_cast<std::uint8_t*>(memory), bytes);
+  return pinned;
+}
+
+absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& launch,
+                                   absl::Span<std::uint8_t> host_output) const {
+  if (host_output.size() != launch.output_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("the host output holds ", host_output.size(),
+                                                   " bytes; the launch writes ", launch.output_bytes));
+  }
   // One launch at a time, so that no other launch evicts this one's module
   // or reuses its buffers.
   absl::MutexLock lock(&launch_mutex_);
@@ -290,7 +327,6 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
     return status;
   }
   if (absl::Status status = fault(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
-  host_output.resize(launch.output_bytes);
   return fault(api.copy_to_host(host_output.data(), *output, host_output.size()), "cuMemcpyDtoH");
 }
 

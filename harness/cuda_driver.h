@@ -101,6 +101,16 @@ class DriverJit : public CompileOracle {
   // instead of a fresh allocation per launch.
   absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch,
                           std::vector<std::uint8_t>& host_output) const;
+  // LaunchInto, with `host_output` exactly launch.output_bytes long. Where
+  // it is page-locked (PinnedOutput), the copy back is one DMA, with no
+  // staging copy on a core.
+  absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch,
+                          absl::Span<std::uint8_t> host_output) const;
+  // PinnedOutput is page-locked host memory of `bytes` bytes for output
+  // slot `slot`, kept (and grown as needed) for the life of this DriverJit,
+  // so that a caller that alternates between a few output buffers
+  // allocates each once. A later call for the same slot may move it.
+  absl::StatusOr<absl::Span<std::uint8_t>> PinnedOutput(int slot, size_t bytes) const;
 
   // kCachedModules bounds the modules Launch keeps loaded; past it, they are
   // all unloaded and the cache starts again.
@@ -128,6 +138,8 @@ class DriverJit : public CompileOracle {
   mutable absl::flat_hash_map<std::string, void*> modules_ ABSL_GUARDED_BY(mutex_);  // image -> CUmodule
   mutable absl::Mutex launch_mutex_;  // one launch at a time
   mutable std::vector<KeptBuffer> kept_buffers_ ABSL_GUARDED_BY(launch_mutex_);
+  // pinned_outputs_ are PinnedOutput's buffers, by slot.
+  mutable std::vector<absl::Span<std::uint8_t>> pinned_outputs_ ABSL_GUARDED_BY(launch_mutex_);
 };
 
 }  // namespace matload

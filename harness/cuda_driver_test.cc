@@ -7,6 +7,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/batch_checker.h"
+#include "harness/case_judge.h"
+#include "harness/program_launch.h"
 #include "harness/ptxas.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
@@ -34,6 +36,38 @@ TEST(CudaDriverTest, TheToolkitStubIsNotADriver) {
 
 // On a GPU: every legal and near-miss form of the device's own targets, JIT
 // compiled by the driver and assembled by ptxas; the verdicts must agree.
+// A launch's output copied back into page-locked memory is the model's,
+// as it is through ordinary memory; a buffer of the wrong size is refused.
+TEST(CudaDriverTest, PinnedOutputReceivesALaunchsOutput) {
+  absl::StatusOr<std::shared_ptr<CudaDriver>> driver = CudaDriver::Open();
+  if (!driver.ok()) GTEST_SKIP() << "needs a GPU: " << driver.status().message();
+  absl::StatusOr<std::unique_ptr<DriverJit>> jit = DriverJit::Open(*driver, 0);
+  ASSERT_TRUE(jit.ok()) << jit.status();
+  const std::unique_ptr<TestProgram> program =
+      *TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", (*jit)->device().BaseTarget(),
+                              NewestPtxVersion(), {});
+  const std::vector<Variant> variants = program->Variants(64, 5, false);
+  std::vector<std::uint8_t> records;
+  std::vector<std::uint8_t> expected;
+  for (const Variant& variant : variants) {
+    const std::vector<std::uint8_t> record = program->Record(variant);
+    records.insert(records.end(), record.begin(), record.end());
+    const std::vector<std::uint8_t> bytes = ExpectedBytes(std::get<LaneValues>(program->Expect(variant)));
+    expected.insert(expected.end(), bytes.begin(), bytes.end());
+  }
+  const DriverJit::KernelLaunch launch = KernelLaunchFor(*program, variants.size(), records);
+  absl::StatusOr<absl::Span<std::uint8_t>> pinned = (*jit)->PinnedOutput(1, launch.output_bytes);
+  ASSERT_TRUE(pinned.ok()) << pinned.status();
+  ASSERT_TRUE((*jit)->LaunchInto(program->kernel(), launch, *pinned).ok());
+  EXPECT_TRUE(std::equal(pinned->begin(), pinned->end(), expected.begin(), expected.end()));
+  std::vector<std::uint8_t> pageable;
+  ASSERT_TRUE((*jit)->LaunchInto(program->kernel(), launch, pageable).ok());
+  EXPECT_EQ(pageable, expected);
+  const absl::Status too_small = (*jit)->LaunchInto(program->kernel(), launch, pinned->first(16));
+  EXPECT_EQ(too_small.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(too_small.message(), HasSubstr("the host output holds 16 bytes"));
+}
+
 TEST(CudaDriverTest, DriverJitAgreesWithPtxasOnTheDevice) {
   absl::StatusOr<std::shared_ptr<CudaDriver>> driver = CudaDriver::Open();
   if (!driver.ok()) GTEST_SKIP() << "needs a GPU: " << driver.status().message();

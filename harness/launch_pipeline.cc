@@ -22,10 +22,11 @@ double Seconds(Clock::time_point start) { return std::chrono::duration<double>(C
 // Batch is one launch's variants, their records back to back, and the
 // output of its last launch.
 struct Batch {
+  int slot = 0;           // which of the launch's two output buffers is this batch's
   bool launched = false;  // whether `output` is this batch's
   std::vector<Variant> variants;
   std::vector<std::uint8_t> records;
-  std::vector<std::uint8_t> output;
+  absl::Span<const std::uint8_t> output;  // in the launch's buffer for `slot`
 };
 
 // Chunks hands out a batch's blocks to the host threads, kChunkBlocks at
@@ -87,15 +88,22 @@ absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const Pipe
   }
   const size_t blocks = options.blocks;
   const size_t block_bytes = program.frame().output_bytes;
-  Batch current;
-  Batch previous;
+  Batch current{.slot = 0};
+  Batch previous{.slot = 1};
   for (Batch* batch : {&current, &previous}) {
     batch->variants.resize(blocks);
     batch->records.resize(blocks * program.frame().record_bytes);
   }
-  const auto launch_batch = [&](Batch& batch) {
+  const auto launch_batch = [&](Batch& batch) -> absl::Status {
     batch.launched = true;
-    return launch(batch.variants, batch.records, batch.output);
+    absl::StatusOr<absl::Span<const std::uint8_t>> output = launch(batch.slot, batch.variants, batch.records);
+    if (!output.ok()) return output.status();
+    if (output->size() != blocks * block_bytes) {
+      return absl::InternalError(absl::StrCat("the launch returned ", output->size(), " bytes of output for ", blocks,
+                                              " blocks of ", block_bytes));
+    }
+    batch.output = *output;
+    return absl::OkStatus();
   };
   FillBlocks(program, options.seed, 0, blocks, current);
   if (absl::Status warm = launch_batch(current); !warm.ok()) return warm;
@@ -135,7 +143,7 @@ absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const Pipe
           const Clock::time_point judge_start = Clock::now();
           if (previous.launched) {
             JudgeBlocks(program, absl::MakeConstSpan(previous.variants).subspan(begin, end - begin),
-                        absl::MakeConstSpan(previous.output).subspan(begin * block_bytes), mine);
+                        previous.output.subspan(begin * block_bytes), mine);
           }
           const Clock::time_point generate_start = Clock::now();
           mine.judging += std::chrono::duration<double>(generate_start - judge_start).count();

@@ -33,12 +33,14 @@ struct PipelineOptions {
 };
 
 // PipelineLaunch runs the program's kernel once per variant of `variants`,
-// whose records lie back to back in `records`, and writes every block's
-// output into `output` (resized to fit). It is the GPU's part, which
+// whose records lie back to back in `records`, and returns every block's
+// output, back to back. The pipeline alternates two batches, `slot` 0 and
+// 1: the output must stay as it is until the same slot launches again, so
+// the launch keeps one output buffer per slot (page-locked ones, for a
+// GPU: DriverJit::PinnedOutput). It is the GPU's part, which
 // DriverJit::LaunchInto does for real.
-using PipelineLaunch = std::function<absl::Status(absl::Span<const Variant> variants,
-                                                  absl::Span<const std::uint8_t> records,
-                                                  std::vector<std::uint8_t>& output)>;
+using PipelineLaunch = std::function<absl::StatusOr<absl::Span<const std::uint8_t>>(
+    int slot, absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records)>;
 
 // PipelineStats are what a run did. The stages overlap: `launching` is the
 // calling thread's time in launches; `judging` and `generating` are the

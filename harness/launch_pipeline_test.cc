@@ -17,14 +17,20 @@ std::unique_ptr<TestProgram> Ldmatrix() {
 
 // HostLaunch stands in for the GPU where there is none: each block's output
 // is the model's prediction, as on a conforming GPU, after it checks that
-// every record is its variant's. It counts its calls.
+// every record is its variant's. It keeps an output buffer per slot, as a
+// GPU launch does, and counts its calls.
 struct HostLaunch {
+  explicit HostLaunch(const TestProgram& launched) : program(launched) {}
+
   const TestProgram& program;
   int calls = 0;
-  absl::Status operator()(absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records,
-                          std::vector<std::uint8_t>& output) {
+  std::vector<std::uint8_t> outputs[2];
+
+  absl::StatusOr<absl::Span<const std::uint8_t>> operator()(int slot, absl::Span<const Variant> variants,
+                                                            absl::Span<const std::uint8_t> records) {
     ++calls;
     const size_t record_bytes = program.frame().record_bytes;
+    std::vector<std::uint8_t>& output = outputs[slot];
     output.clear();
     for (size_t i = 0; i < variants.size(); ++i) {
       const std::vector<std::uint8_t> record = program.Record(variants[i]);
@@ -34,18 +40,22 @@ struct HostLaunch {
       const std::vector<std::uint8_t> bytes = ExpectedBytes(std::get<LaneValues>(program.Expect(variants[i])));
       output.insert(output.end(), bytes.begin(), bytes.end());
     }
-    return absl::OkStatus();
+    return output;
   }
 };
+
+// Forward adapts a HostLaunch, kept by reference, as the pipeline's launch.
+PipelineLaunch Forward(HostLaunch& host) {
+  return [&host](int slot, absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records) {
+    return host(slot, variants, records);
+  };
+}
 
 TEST(LaunchPipelineTest, JudgesEveryBlockOfEveryTimedLaunch) {
   const std::unique_ptr<TestProgram> program = Ldmatrix();
   HostLaunch host{*program};
-  const absl::StatusOr<PipelineStats> stats = RunPipeline(
-      *program, {.blocks = 50, .threads = 3, .duration = absl::Milliseconds(30)},
-      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
-        return host(variants, records, output);
-      });
+  const absl::StatusOr<PipelineStats> stats =
+      RunPipeline(*program, {.blocks = 50, .threads = 3, .duration = absl::Milliseconds(30)}, Forward(host));
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_GE(stats->launches, 1u);
   EXPECT_EQ(host.calls, static_cast<int>(stats->launches) + 1);  // and the untimed first launch
@@ -62,9 +72,11 @@ TEST(LaunchPipelineTest, BatchesReplayFromTheirSeeds) {
   constexpr std::uint64_t kSeed = 40;
   int call = 0;
   std::set<std::uint64_t> streams;
+  std::vector<std::uint8_t> output(kBlocks * program->frame().output_bytes);
   const absl::StatusOr<PipelineStats> stats = RunPipeline(
       *program, {.blocks = kBlocks, .threads = 3, .duration = absl::Milliseconds(20), .seed = kSeed},
-      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
+      [&](int, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t>) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
         const std::uint64_t batch = call <= 1 ? 0 : call - 1;
         for (int i = 0; i < kBlocks; ++i) {
           const Variant expected = program->MakeVariant(kSeed + batch, i, false);
@@ -74,8 +86,7 @@ TEST(LaunchPipelineTest, BatchesReplayFromTheirSeeds) {
           if (call > 0) streams.insert(variants[i].stream);
         }
         ++call;
-        output.assign(variants.size() * program->frame().output_bytes, 0);
-        return absl::OkStatus();
+        return output;
       });
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_EQ(streams.size(), stats->launches * kBlocks);  // no variant runs twice
@@ -87,10 +98,13 @@ TEST(LaunchPipelineTest, CountsACorruptBlockInEveryLaunch) {
   HostLaunch host{*program};
   const absl::StatusOr<PipelineStats> stats = RunPipeline(
       *program, {.blocks = 16, .threads = 2, .duration = absl::Milliseconds(20)},
-      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
-        absl::Status status = host(variants, records, output);
-        output[7 * program->frame().output_bytes + 5] ^= 0x10;
-        return status;
+      [&](int slot, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+        if (absl::StatusOr<absl::Span<const std::uint8_t>> output = host(slot, variants, records); !output.ok()) {
+          return output;
+        }
+        host.outputs[slot][7 * program->frame().output_bytes + 5] ^= 0x10;
+        return host.outputs[slot];
       });
   ASSERT_TRUE(stats.ok()) << stats.status();
   EXPECT_GE(stats->launches, 1u);
@@ -102,18 +116,34 @@ TEST(LaunchPipelineTest, AFailedLaunchEndsTheRunWithItsStatus) {
   HostLaunch host{*program};
   const absl::StatusOr<PipelineStats> stats = RunPipeline(
       *program, {.blocks = 8, .threads = 2, .duration = absl::Seconds(60)},
-      [&](absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records, std::vector<std::uint8_t>& output) {
+      [&](int slot, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
         if (host.calls == 3) return absl::AbortedError("cuCtxSynchronize: an illegal memory access was encountered");
-        return host(variants, records, output);
+        return host(slot, variants, records);
       });
   EXPECT_EQ(stats.status().code(), absl::StatusCode::kAborted);
   EXPECT_THAT(stats.status().message(), HasSubstr("illegal memory access"));
   EXPECT_EQ(host.calls, 3);
 }
 
+// A launch whose output is not one block per variant is a harness error,
+// never judged.
+TEST(LaunchPipelineTest, AnOutputOfTheWrongSizeIsAnInternalError) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  std::vector<std::uint8_t> short_output(3 * program->frame().output_bytes);
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = 4, .threads = 1},
+      [&](int, absl::Span<const Variant>, absl::Span<const std::uint8_t>) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+        return short_output;
+      });
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(stats.status().message(), HasSubstr("1536 bytes of output for 4 blocks of 512"));
+}
+
 TEST(LaunchPipelineTest, RejectsARunWithNoBlocksOrNoThreads) {
   const std::unique_ptr<TestProgram> program = Ldmatrix();
-  const auto never = [](absl::Span<const Variant>, absl::Span<const std::uint8_t>, std::vector<std::uint8_t>&) {
+  const auto never = [](int, absl::Span<const Variant>,
+                        absl::Span<const std::uint8_t>) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
     return absl::InternalError("never launched");
   };
   const absl::StatusOr<PipelineStats> no_blocks = RunPipeline(*program, {.blocks = 0, .threads = 4}, never);
