@@ -72,11 +72,13 @@ void FillBlocks(const TestProgram& program, std::uint64_t seed, size_t begin, si
 void JudgeBlocks(const TestProgram& program, absl::Span<const Variant> variants, absl::Span<const std::uint8_t> output,
                  PipelineStats& stats) {
   const size_t block_bytes = program.frame().output_bytes;
+  std::uint64_t mismatched = 0;  // counted here, so that threads' stats are written once a call
   for (size_t i = 0; i < variants.size(); ++i) {
     const CaseVerdict verdict = JudgeOutput(program.Expect(variants[i]), output.subspan(i * block_bytes, block_bytes));
-    ++stats.checked;
-    if (verdict.kind != CaseClass::kPass) ++stats.mismatched;
+    if (verdict.kind != CaseClass::kPass) ++mismatched;
   }
+  stats.checked += variants.size();
+  stats.mismatched += mismatched;
 }
 
 absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const PipelineOptions& options,
@@ -110,7 +112,11 @@ absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const Pipe
   current.launched = false;
 
   PipelineStats stats;
-  std::vector<PipelineStats> per_thread(threads);
+  // Each thread's stats on a cache line of its own.
+  struct alignas(64) ThreadStats {
+    PipelineStats stats;
+  };
+  std::vector<ThreadStats> per_thread(threads);
   std::uint64_t refill_seed = options.seed + 1;  // the batch the threads make this round
   Chunks chunks;
   chunks.Reset(blocks);
@@ -136,7 +142,7 @@ absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const Pipe
   pool.reserve(threads);
   for (int thread = 0; thread < threads; ++thread) {
     pool.emplace_back([&, thread] {
-      PipelineStats& mine = per_thread[thread];
+      PipelineStats& mine = per_thread[thread].stats;
       while (!stop) {
         // A chunk is judged, then refilled, by the thread that took it.
         chunks.ForEach([&](size_t begin, size_t end) {
@@ -165,7 +171,7 @@ absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const Pipe
   for (std::thread& thread : pool) thread.join();
   if (!launch_status.ok()) return launch_status;
   stats.seconds = Seconds(start);
-  for (const PipelineStats& mine : per_thread) {
+  for (const auto& [mine] : per_thread) {
     stats.checked += mine.checked;
     stats.mismatched += mine.mismatched;
     stats.judging += mine.judging / threads;
