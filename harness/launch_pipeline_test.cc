@@ -11,6 +11,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// LaunchOutput is what a pipeline launch returns: its slot's output.
+using LaunchOutput = absl::StatusOr<absl::Span<const std::uint8_t>>;
+
 std::unique_ptr<TestProgram> Ldmatrix() {
   return *TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", Target{90}, {9, 0}, {});
 }
@@ -26,7 +29,7 @@ struct HostLaunch {
   int calls = 0;
   std::vector<std::uint8_t> outputs[2];
 
-  absl::StatusOr<absl::Span<const std::uint8_t>> operator()(int slot, absl::Span<const Variant> variants,
+  LaunchOutput operator()(int slot, absl::Span<const Variant> variants,
                                                             absl::Span<const std::uint8_t> records) {
     ++calls;
     const size_t record_bytes = program.frame().record_bytes;
@@ -76,7 +79,7 @@ TEST(LaunchPipelineTest, BatchesReplayFromTheirSeeds) {
   const absl::StatusOr<PipelineStats> stats = RunPipeline(
       *program, {.blocks = kBlocks, .threads = 3, .duration = absl::Milliseconds(20), .seed = kSeed},
       [&](int, absl::Span<const Variant> variants,
-          absl::Span<const std::uint8_t>) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+          absl::Span<const std::uint8_t>) -> LaunchOutput {
         const std::uint64_t batch = call <= 1 ? 0 : call - 1;
         for (int i = 0; i < kBlocks; ++i) {
           const Variant expected = program->MakeVariant(kSeed + batch, i, false);
@@ -99,8 +102,8 @@ TEST(LaunchPipelineTest, CountsACorruptBlockInEveryLaunch) {
   const absl::StatusOr<PipelineStats> stats = RunPipeline(
       *program, {.blocks = 16, .threads = 2, .duration = absl::Milliseconds(20)},
       [&](int slot, absl::Span<const Variant> variants,
-          absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
-        if (absl::StatusOr<absl::Span<const std::uint8_t>> output = host(slot, variants, records); !output.ok()) {
+          absl::Span<const std::uint8_t> records) -> LaunchOutput {
+        if (LaunchOutput output = host(slot, variants, records); !output.ok()) {
           return output;
         }
         host.outputs[slot][7 * program->frame().output_bytes + 5] ^= 0x10;
@@ -117,7 +120,7 @@ TEST(LaunchPipelineTest, AFailedLaunchEndsTheRunWithItsStatus) {
   const absl::StatusOr<PipelineStats> stats = RunPipeline(
       *program, {.blocks = 8, .threads = 2, .duration = absl::Seconds(60)},
       [&](int slot, absl::Span<const Variant> variants,
-          absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+          absl::Span<const std::uint8_t> records) -> LaunchOutput {
         if (host.calls == 3) return absl::AbortedError("cuCtxSynchronize: an illegal memory access was encountered");
         return host(slot, variants, records);
       });
@@ -133,7 +136,7 @@ TEST(LaunchPipelineTest, AnOutputOfTheWrongSizeIsAnInternalError) {
   std::vector<std::uint8_t> short_output(3 * program->frame().output_bytes);
   const absl::StatusOr<PipelineStats> stats = RunPipeline(
       *program, {.blocks = 4, .threads = 1},
-      [&](int, absl::Span<const Variant>, absl::Span<const std::uint8_t>) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+      [&](int, absl::Span<const Variant>, absl::Span<const std::uint8_t>) -> LaunchOutput {
         return short_output;
       });
   EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal);
@@ -143,7 +146,7 @@ TEST(LaunchPipelineTest, AnOutputOfTheWrongSizeIsAnInternalError) {
 TEST(LaunchPipelineTest, RejectsARunWithNoBlocksOrNoThreads) {
   const std::unique_ptr<TestProgram> program = Ldmatrix();
   const auto never = [](int, absl::Span<const Variant>,
-                        absl::Span<const std::uint8_t>) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+                        absl::Span<const std::uint8_t>) -> LaunchOutput {
     return absl::InternalError("never launched");
   };
   const absl::StatusOr<PipelineStats> no_blocks = RunPipeline(*program, {.blocks = 0, .threads = 4}, never);
