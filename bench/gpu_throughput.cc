@@ -95,7 +95,8 @@ absl::StatusOr<PipelineStats> StatsOf(const ItemResult& result) {
 }
 
 // KeptVariants are those of variants 0..blocks-1 of `seed` that `keep`
-// accepts, renumbered from 0 as the blocks of one launch.
+// accepts, in order: the blocks of one launch. Each keeps its index, so it
+// replays from (seed, index).
 std::vector<Variant> KeptVariants(const TestProgram& program, int blocks, std::uint64_t seed,
                                   const std::function<bool(const Variant&)>& keep) {
   std::vector<Variant> kept;
@@ -144,8 +145,8 @@ struct NewFormUnit {
 
 // MeasureNewForms runs in a worker: each unit's kernels in one module the
 // driver has not seen (CombineKernels, tagged with the round and unit), one
-// launch per form, every block judged. It reports its Tally, timed from
-// when its CUDA context was ready.
+// launch per form, every block judged. It reports its stats (EncodeStats),
+// timed from when its CUDA context was ready.
 absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<TestProgram>> programs,
                                             absl::Span<const NewFormUnit> units, const DeviceProbe& probe,
                                             const DiscrepancyRegistry& registry, int device, int blocks,
@@ -257,10 +258,12 @@ int NewForms(const DeviceProbe& probe, int device) {
   const double forms = static_cast<double>(all.launches);
   std::printf(
       "| workers | forms per module | new forms | checked executions | mismatches | launching, all workers (s) | "
-      "judging (s) | generating (s) | busiest worker (s) | wall (s) | new forms/s, workers running | new forms/s, wall |\n"
+      "judging (s) | generating (s) | busiest worker (s) | wall (s) | new forms/s, workers running | "
+      "new forms/s, wall |\n"
       "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-  std::printf("| %d | %zu | %.0f | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f |\n", workers, per_module,
-              forms, static_cast<unsigned long long>(all.checked), static_cast<unsigned long long>(all.mismatched), all.launching, all.judging, all.generating,
+  std::printf("| %d | %zu | %.0f | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f |\n", workers,
+              per_module, forms, static_cast<unsigned long long>(all.checked),
+              static_cast<unsigned long long>(all.mismatched), all.launching, all.judging, all.generating,
               busiest, elapsed, forms / busiest, forms / elapsed);
   return all.mismatched == 0 ? 0 : 1;
 }
@@ -295,7 +298,8 @@ int Main() {
   }
   std::vector<std::unique_ptr<TestProgram>> programs;
   for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
-    absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::ForOpcode(opcode, probe->target, NewestPtxVersion(), {});
+    absl::StatusOr<std::unique_ptr<TestProgram>> program =
+        TestProgram::ForOpcode(opcode, probe->target, NewestPtxVersion(), {});
     if (!program.ok()) {
       std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
       return 2;
@@ -303,7 +307,8 @@ int Main() {
     programs.push_back(*std::move(program));
   }
   std::printf("device: %s\nhost threads: %d; blocks per launch: %d; %.0f s per form; output into %s host memory\n\n",
-              probe->identity.c_str(), threads, blocks, seconds, absl::GetFlag(FLAGS_pinned) ? "page-locked" : "pageable");
+              probe->identity.c_str(), threads, blocks, seconds,
+              absl::GetFlag(FLAGS_pinned) ? "page-locked" : "pageable");
   std::printf(
       "| form | launches | checked executions | mismatches | seconds | launching (s) | judging, per thread (s) | "
       "generating, per thread (s) "

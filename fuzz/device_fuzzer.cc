@@ -126,7 +126,9 @@ Batch MakeBatch(const Device& device, const TestProgram& program, const FuzzCase
 FuzzCase ReplayOf(const FuzzCase& fuzz_case, const Variant& variant) {
   FuzzCase replay = fuzz_case;
   replay.runtime = {.pattern = variant.pattern, .stream = variant.stream, .placement = variant.placement};
-  if (const auto* rows = std::get_if<LdmatrixRows>(&variant.operands)) replay.runtime.rows.assign(rows->offsets.begin(), rows->offsets.end());
+  if (const auto* rows = std::get_if<LdmatrixRows>(&variant.operands)) {
+    replay.runtime.rows.assign(rows->offsets.begin(), rows->offsets.end());
+  }
   if (const auto* pointer = std::get_if<WmmaPointer>(&variant.operands)) {
     replay.runtime.offset = pointer->offset;
     replay.runtime.stride = pointer->stride;

@@ -89,7 +89,8 @@ void CheckLdmatrix(const CheckedInstruction& instruction, const RuntimeInputs& r
   MemoryImage memory;
   memory.shared.resize(kWindowBytes);
   FillWindow(runtime.pattern, runtime.stream, absl::MakeSpan(memory.shared));
-  std::array<std::uint64_t, kWarpLanes> rows = std::get<LdmatrixRows>(VariantFor(instruction, runtime).operands).offsets;
+  const std::array<std::uint64_t, kWarpLanes> rows =
+      std::get<LdmatrixRows>(VariantFor(instruction, runtime).operands).offsets;
   const auto execute = [&](const CheckedInstruction& form, const LdmatrixLayout& form_layout, const MemoryImage& image,
                            absl::Span<const std::uint64_t> offsets) {
     return ExecuteLdmatrix(form, form_layout, image, LdmatrixRowAddresses(form, image, offsets));

@@ -200,8 +200,9 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
 
 }  // namespace
 
-absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler, const std::vector<Snippet>& snippets,
-                                                            PtxVersion ptx, Target target, const BatchOptions& options) {
+absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler,
+                                                           const std::vector<Snippet>& snippets, PtxVersion ptx,
+                                                           Target target, const BatchOptions& options) {
   return Check(compiler, snippets.size(), [&](const std::vector<size_t>& indices) {
     std::vector<Snippet> batch;
     for (size_t index : indices) batch.push_back(snippets[index]);
@@ -210,8 +211,8 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& 
 }
 
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
-                                                                 const std::vector<std::string>& texts,
-                                                                 PtxVersion ptx, Target target, const BatchOptions& options) {
+                                                        const std::vector<std::string>& texts, PtxVersion ptx,
+                                                        Target target, const BatchOptions& options) {
   return Check(compiler, texts.size(), [&](const std::vector<size_t>& indices) {
     std::vector<std::string> batch;
     for (size_t index : indices) batch.push_back(texts[index]);

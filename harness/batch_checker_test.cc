@@ -188,9 +188,9 @@ TEST_F(BatchCheckerTest, PredictionsChangeRunsNotVerdicts) {
 
 TEST_F(BatchCheckerTest, RejectsPredictionsOfTheWrongCount) {
   BatchOptions options{.predicted_legal = {true}};
-  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(
-      *ptxas_, {*ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"), *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];")},
-      {9, 0}, *ParseTarget("sm_90"), options);
+  const Snippet snippet = *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];");
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
+      CheckSnippets(*ptxas_, {snippet, snippet}, {9, 0}, *ParseTarget("sm_90"), options);
   EXPECT_EQ(verdicts.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(verdicts.status().message(), HasSubstr("1 guesses for 2 snippets"));
 }

@@ -17,7 +17,6 @@ namespace {
 // against the driver (CUDA 13.0 cuda.h).
 constexpr int kSuccess = 0;
 constexpr int kErrorStubLibrary = 34;    // CUDA_ERROR_STUB_LIBRARY
-constexpr unsigned int kScheduleBlockingSync = 0x04;  // CU_CTX_SCHED_BLOCKING_SYNC
 constexpr int kErrorNoDevice = 100;      // CUDA_ERROR_NO_DEVICE
 constexpr int kJitInfoLogBuffer = 3;     // CU_JIT_INFO_LOG_BUFFER
 constexpr int kJitInfoLogSize = 4;       // CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
@@ -25,6 +24,7 @@ constexpr int kJitErrorLogBuffer = 5;    // CU_JIT_ERROR_LOG_BUFFER
 constexpr int kJitErrorLogSize = 6;      // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
 constexpr int kComputeMajor = 75;        // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kComputeMinor = 76;        // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+constexpr unsigned int kScheduleBlockingSync = 0x04;  // CU_CTX_SCHED_BLOCKING_SYNC
 constexpr size_t kLogBytes = 1 << 20;
 
 }  // namespace
@@ -83,7 +83,8 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
       std::pair{"cuInit", &api->init}, std::pair{"cuDriverGetVersion", &api->driver_version},
       std::pair{"cuDeviceGetCount", &api->device_count}, std::pair{"cuDeviceGet", &api->device_get},
       std::pair{"cuDeviceGetName", &api->device_name}, std::pair{"cuDeviceGetAttribute", &api->device_attribute},
-      std::pair{"cuDeviceGetUuid_v2", &api->device_uuid}, std::pair{"cuDevicePrimaryCtxSetFlags_v2", &api->primary_set_flags},
+      std::pair{"cuDeviceGetUuid_v2", &api->device_uuid},
+      std::pair{"cuDevicePrimaryCtxSetFlags_v2", &api->primary_set_flags},
       std::pair{"cuDevicePrimaryCtxRetain", &api->primary_retain},
       std::pair{"cuDevicePrimaryCtxRelease_v2", &api->primary_release},
       std::pair{"cuCtxSetCurrent", &api->context_set_current}, std::pair{"cuModuleLoadDataEx", &api->module_load},

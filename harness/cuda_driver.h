@@ -120,8 +120,8 @@ class DriverJit : public CompileOracle {
   DriverJit(std::shared_ptr<CudaDriver> driver, int ordinal, void* context)
       : driver_(std::move(driver)), ordinal_(ordinal), context_(context) {}
 
-  // LoadedModule loads `image`, or finds it loaded already (with no copy
-  // of the image: a kernel set's module is tens of kilobytes).
+  // LoadedModule loads `image`, or finds it loaded already; the lookup
+  // copies nothing (a kernel set's module is tens of kilobytes).
   absl::StatusOr<void*> LoadedModule(absl::string_view image) const;
 
   // KeptBuffer is a device buffer kept between launches for one parameter,

@@ -25,7 +25,8 @@ absl::StatusOr<KernelSet> CombineKernels(absl::Span<const TestProgram* const> pr
       absl::StrAppend(&set.module, header);
     } else if (header != shared_header) {
       return absl::InvalidArgumentError(absl::StrCat(program.Label(), " has another module header than ",
-                                                     programs[0]->Label(), ": kernels of one target and PTX version only"));
+                                                     programs[0]->Label(),
+                                                     ": kernels of one target and PTX version only"));
     }
     set.entries.push_back(absl::StrCat(program.entry(), "_", i));
     absl::StrAppend(&set.module, ".visible .entry ", set.entries.back(), "(", kernel.substr(at + opening.size()), "\n");

@@ -87,8 +87,8 @@ absl::StatusOr<NvJitLink::Linked> NvJitLink::Link(absl::string_view module_text,
     }
   }
   if (!linked.assembled.accepted && linked.assembled.diagnostics.empty()) {
-    linked.assembled.diagnostics.push_back({Diagnostic::Severity::kError, 0,
-                                            absl::StrCat("nvJitLink failed with result ", result, " and an empty log")});
+    linked.assembled.diagnostics.push_back(
+        {Diagnostic::Severity::kError, 0, absl::StrCat("nvJitLink failed with result ", result, " and an empty log")});
   }
   if (want_cubin && linked.assembled.accepted) {
     size_t cubin_size = 0;

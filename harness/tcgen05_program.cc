@@ -1,6 +1,5 @@
 #include "harness/tcgen05_program.h"
 
-
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"

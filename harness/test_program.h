@@ -93,8 +93,10 @@ class TestProgram {
   // MakeVariant generates variant `index` of `seed`: a defined case the
   // model predicts, or with `undefined`, for a share of the indices, a case
   // it calls undefined, run only to record what the GPU does. Variant 0 is
-  // the tagged-data, default-operand case. It allocates nothing, so that
-  // host threads can fill a launch's batch in place.
+  // the tagged-data, default-operand case. A Variant owns no heap memory,
+  // and for ldmatrix and wmma.load making one allocates nothing, so that
+  // host threads can fill a launch's batch in place (tcgen05.ld's check of
+  // each draw runs the model, which does allocate).
   virtual Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const = 0;
   // Variants is variants 0..count-1 of `seed` (MakeVariant).
   std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const;

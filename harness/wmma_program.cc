@@ -1,5 +1,7 @@
 #include "harness/wmma_program.h"
 
+#include <iterator>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -17,12 +19,14 @@ namespace {
 enum class PointerGenerator { kDefault, kOffset, kWideStride, kMisalignedPointer, kShortStride };
 
 // VariantKind names a variant by where its data sit and how its pointer
-// was drawn: "shared-wide-stride".
+// was drawn: "shared-wide-stride". The names are in PointerGenerator's order.
 absl::string_view VariantKind(DataPlacement placement, PointerGenerator generator) {
   static constexpr absl::string_view kGlobal[] = {"global-default", "global-offset", "global-wide-stride",
                                                   "global-misaligned-p", "global-short-stride"};
   static constexpr absl::string_view kShared[] = {"shared-default", "shared-offset", "shared-wide-stride",
                                                   "shared-misaligned-p", "shared-short-stride"};
+  static_assert(std::size(kGlobal) == static_cast<size_t>(PointerGenerator::kShortStride) + 1);
+  static_assert(std::size(kShared) == std::size(kGlobal));
   return (placement == DataPlacement::kShared ? kShared : kGlobal)[static_cast<int>(generator)];
 }
 

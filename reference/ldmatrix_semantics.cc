@@ -190,7 +190,8 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
 
 LdmatrixAddresses LdmatrixRowAddresses(const CheckedInstruction& instruction, const MemoryImage& memory,
                                        absl::Span<const std::uint64_t> offsets) {
-  const std::uint64_t base = instruction.signature().state_space == StateSpace::kGeneric ? memory.shared_generic_base : 0;
+  const std::uint64_t base =
+      instruction.signature().state_space == StateSpace::kGeneric ? memory.shared_generic_base : 0;
   LdmatrixAddresses addresses(offsets.size());
   for (size_t lane = 0; lane < offsets.size(); ++lane) addresses[lane] = {base + offsets[lane]};
   return addresses;

@@ -168,7 +168,8 @@ TEST(LdmatrixSemanticsTest, EveryFormLoadsItsRowsOrTheirTranspose) {
     const int rows_per_matrix = ldmatrix::RowsPerMatrix(static_cast<ldmatrix::Shape>(qualifiers.Get(ldmatrix::kShape)));
     const LdmatrixLayout layout = LdmatrixLayout::For(*form);
     const std::vector<std::uint8_t> window = RandomWindow(random);
-    for (const auto& [element, byte] : LoadedElementBytes(layout, ValuesOf(LoadRows(*form, window, ContiguousRows())))) {
+    const LaneValues values = ValuesOf(LoadRows(*form, window, ContiguousRows()));
+    for (const auto& [element, byte] : LoadedElementBytes(layout, values)) {
       const auto [matrix, row, col, part] = element;
       const int stored_row = trans ? col : row;
       const int stored_col = trans ? row : col;

@@ -65,9 +65,10 @@ class AccessResolver {
   // Find is Resolve's answer where the access is defined, and nullopt where
   // it is not, without saying why.
   std::optional<ResolvedAccess> Find(AddressValue address, std::uint64_t length) const {
-    const Window* window = WindowHolding(AddressBits(address), length);
+    const std::uint64_t value = AddressBits(address);
+    const Window* window = WindowHolding(value, length);
     if (window == nullptr || !window->allowed) return std::nullopt;
-    return ResolvedAccess{window->space, window->bytes.subspan(AddressBits(address) - window->base, length)};
+    return ResolvedAccess{window->space, window->bytes.subspan(value - window->base, length)};
   }
   // Resolve is the `length` bytes at `address`, or why the access is
   // undefined (ResolveAccess).

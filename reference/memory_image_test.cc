@@ -82,7 +82,8 @@ TEST(MemoryImageTest, FindAgreesWithResolveAccess) {
   }
   int defined = 0;
   for (StateSpace named : {StateSpace::kShared, StateSpace::kGlobal, StateSpace::kGeneric}) {
-    for (absl::Span<const StateSpace> allowed : {absl::Span<const StateSpace>(kBoth), absl::Span<const StateSpace>(kSharedOnly)}) {
+    for (absl::Span<const StateSpace> allowed :
+         {absl::Span<const StateSpace>(kBoth), absl::Span<const StateSpace>(kSharedOnly)}) {
       for (const AddressValue address : addresses) {
         const auto resolved = ResolveAccess(memory, named, address, 16, allowed);
         const std::optional<ResolvedAccess> found = AccessResolver(memory, named, allowed).Find(address, 16);

@@ -7,9 +7,9 @@
 //                 [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'
 //   matload devices
 //   matload support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P[,P...]] [--out DIR]
-//   matload conform [--device N] [--variants K] [--seed S] [--forms REGEX] [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]
-//                   [--workers W]
-//                   [--undefined] [--near_miss=false] [--plant BUG] [--out DIR]
+//   matload conform [--device N] [--variants K] [--seed S] [--forms REGEX]
+//                   [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]
+//                   [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--out DIR]
 //   matload selftest [--device N] [--out DIR]
 #include <cstdlib>
 #include <filesystem>
@@ -59,7 +59,8 @@ ABSL_FLAG(int, device, 0, "conform, selftest: the GPU's ordinal.");
 ABSL_FLAG(int, variants, 16, "conform: variants (run-time inputs) per form and compile path.");
 ABSL_FLAG(uint64_t, seed, 1, "conform: the seed every variant replays from.");
 ABSL_FLAG(std::string, forms, "", "conform: only forms whose label matches this ECMAScript regex.");
-ABSL_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform: compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
+ABSL_FLAG(std::vector<std::string>, paths, {"driver-jit"},
+          "conform: compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
 ABSL_FLAG(bool, undefined, false, "conform: also run cases the spec leaves undefined (recorded, never compared).");
 ABSL_FLAG(bool, near_miss, true, "conform: check the near-miss illegal forms through the driver JIT.");
 ABSL_FLAG(std::string, plant, "none", "conform: plant a bug to see it caught (wrong-lane, transposed, ...).");
@@ -88,7 +89,8 @@ constexpr char kUsage[] =
     "        the GPUs the CUDA driver lists, or why there are none (exit 3)\n"
     "  support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--out DIR]\n"
     "        the per-target support matrix, model against compiler, written under reports/support/\n"
-    "  conform [--device N] [--variants K] [--seed S] [--forms REGEX] [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
+    "  conform [--device N] [--variants K] [--seed S] [--forms REGEX]\n"
+    "        [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
     "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--out DIR]\n"
     "        every legal form on the GPU, every register of every lane against the model (exit 1 on findings)\n"
     "  selftest [--device N] [--out DIR]\n"
