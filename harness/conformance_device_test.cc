@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "harness/infrastructure.h"
 #include "harness/conformance_run.h"
 #include "harness/program_launch.h"
 #include "harness/self_test.h"
@@ -16,13 +17,13 @@ namespace matload {
 namespace {
 
 // ConformanceDeviceTest skips, saying why, when the probe finds no usable
-// GPU (kFailedPrecondition). A probe that fails otherwise (no worker, a
+// GPU (NoGpuError). A probe that fails otherwise (no worker, a
 // garbled answer) is a failure, and so is a run that fails for any reason.
 class ConformanceDeviceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     absl::StatusOr<DeviceProbe> device = ProbeDevice(0, std::chrono::seconds(60));
-    if (device.status().code() == absl::StatusCode::kFailedPrecondition) {
+    if (IsNoGpu(device.status())) {
       GTEST_SKIP() << "needs a GPU: " << device.status().message();
     }
     ASSERT_TRUE(device.ok()) << device.status();

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "harness/infrastructure.h"
 
 namespace matload {
 namespace {
@@ -75,8 +76,7 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
       SharedLibrary::Open(path.empty() ? std::vector<std::string>{"libcuda.so.1", "libcuda.so"}
                                        : std::vector<std::string>{path});
   if (!library.ok()) {
-    return absl::NotFoundError(
-        absl::StrCat("no CUDA driver: ", library.status().message(), "; running in compile-only mode"));
+    return NoGpuError(absl::StrCat("no CUDA driver: ", library.status().message(), "; running in compile-only mode"));
   }
   auto api = std::make_unique<Api>();
   absl::Status resolved = (*library)->Resolve(
@@ -95,15 +95,14 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
       std::pair{"cuMemcpyDtoH_v2", &api->copy_to_host}, std::pair{"cuMemsetD8_v2", &api->memset_d8},
       std::pair{"cuLaunchKernel", &api->launch},
       std::pair{"cuCtxSynchronize", &api->synchronize});
-  if (!resolved.ok()) return absl::FailedPreconditionError(absl::StrCat(resolved.message(), "; compile-only mode"));
+  if (!resolved.ok()) return NoGpuError(absl::StrCat(resolved.message(), "; compile-only mode"));
   const int init = api->init(0);
   if (init == kErrorStubLibrary) {
-    return absl::FailedPreconditionError(absl::StrCat((*library)->name(),
-                                                      " is the toolkit's stub, not a driver; compile-only mode"));
+    return NoGpuError(absl::StrCat((*library)->name(), " is the toolkit's stub, not a driver; compile-only mode"));
   }
-  if (init == kErrorNoDevice) return absl::FailedPreconditionError("the CUDA driver sees no GPU; compile-only mode");
+  if (init == kErrorNoDevice) return NoGpuError("the CUDA driver sees no GPU; compile-only mode");
   if (init != kSuccess) {
-    return absl::FailedPreconditionError(absl::StrCat("cuInit failed: ", api->Describe(init), "; compile-only mode"));
+    return NoGpuError(absl::StrCat("cuInit failed: ", api->Describe(init), "; compile-only mode"));
   }
   std::shared_ptr<CudaDriver> driver(new CudaDriver(*std::move(library), std::move(api)));
   const Api& calls = *driver->api_;
@@ -134,7 +133,7 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
     }
     driver->devices_.push_back(info);
   }
-  if (driver->devices_.empty()) return absl::FailedPreconditionError("the CUDA driver lists no GPU; compile-only mode");
+  if (driver->devices_.empty()) return NoGpuError("the CUDA driver lists no GPU; compile-only mode");
   return driver;
 }
 

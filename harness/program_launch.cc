@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "harness/infrastructure.h"
 #include "harness/isolated_runner.h"
 #include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
@@ -104,7 +105,7 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
       timeout);
   if (!probe.ok()) return probe.status();
   if ((*probe)[0].kind != ItemResult::Kind::kDone) {
-    return absl::FailedPreconditionError(
+    return NoGpuError(
         absl::StrCat("no GPU to run on (", (*probe)[0].output, "); `matload support` is the compile-only sweep"));
   }
   const std::vector<std::string> fields = absl::StrSplit((*probe)[0].output, absl::MaxSplits('\t', 2));

@@ -25,7 +25,7 @@ ConformanceProgress TerminalProgress(std::ostream& err) {
 
 int FailureStatus(const absl::Status& status, std::ostream& err) {
   err << "matload: " << status.message() << "\n";
-  return status.code() == absl::StatusCode::kFailedPrecondition ? kExitCompileOnly : 2;
+  return ExitStatusFor(status);
 }
 
 }  // namespace

@@ -7,17 +7,14 @@
 #include <string>
 
 #include "harness/conformance_run.h"
+#include "harness/exit_status.h"
 
 namespace matload {
 
-// kExitCompileOnly is the exit status of a GPU command on a machine with no
-// usable GPU: nothing ran, and the message says why.
-inline constexpr int kExitCompileOnly = 3;
-
 // RunConform runs a conformance run, with a progress bar on a terminal, and
 // prints the summary table to `out`. It returns the exit status: 0 when
-// nothing needs a human, 1 when there are findings, 2 for bad input or a
-// harness failure, kExitCompileOnly without a GPU.
+// nothing needs a human, 1 when there are findings, otherwise
+// ExitStatusFor the failure (exit_status.h).
 int RunConform(const ConformanceOptions& options, std::ostream& out, std::ostream& err);
 
 // RunSelfTestCommand runs the self-test under `directory` and prints its

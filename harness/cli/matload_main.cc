@@ -104,6 +104,14 @@ int Fail(absl::string_view message) {
   return 2;
 }
 
+// FailWith reports a command's failure and returns its exit status
+// (exit_status.h): 2 for bad input, 3 without a GPU, 4 when matload could
+// not judge.
+int FailWith(const absl::Status& status) {
+  std::cerr << "matload: " << status.message() << "\n";
+  return ExitStatusFor(status);
+}
+
 int RunCheck(const std::vector<std::string>& arguments) {
   absl::StatusOr<std::vector<Target>> targets = ParseTargetList(absl::GetFlag(FLAGS_target));
   if (!targets.ok()) return Fail(absl::StrCat("--target: ", targets.status().message()));
@@ -156,7 +164,7 @@ int RunModel(const std::vector<std::string>& arguments) {
   const std::int64_t stride = absl::GetFlag(FLAGS_stride);
   if (stride >= 0) options.stride = static_cast<std::uint32_t>(stride);
   absl::Status status = WriteModel(arguments[0], options, std::cout);
-  if (!status.ok()) return Fail(status.message());
+  if (!status.ok()) return FailWith(status);
   return 0;
 }
 
@@ -194,7 +202,7 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   if (options.threads < 1) return Fail("--threads must be at least 1");
   options.command = command_line;
   absl::Status status = RunSupport(options, std::cout);
-  if (!status.ok()) return Fail(status.message());
+  if (!status.ok()) return FailWith(status);
   return 0;
 }
 
