@@ -29,7 +29,6 @@ absl::string_view CaseClassName(CaseClass kind) {
     case CaseClass::kIllegalRejected: return "illegal form rejected";
     case CaseClass::kIllegalAccepted: return "illegal form accepted";
     case CaseClass::kTimeout: return "timeout";
-    case CaseClass::kHarnessError: return "harness error";
     case CaseClass::kUnsupported: return "not supported here";
   }
   return "unknown";
@@ -43,7 +42,6 @@ bool IsFinding(CaseClass kind) {
     case CaseClass::kLegalRejected:
     case CaseClass::kIllegalAccepted:
     case CaseClass::kTimeout:
-    case CaseClass::kHarnessError:
       return true;
     default:
       return false;

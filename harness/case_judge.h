@@ -26,8 +26,7 @@ enum class CaseClass : unsigned char {
   kLegalRejected,     // the model says legal; the compiler rejected the kernel
   kIllegalRejected,   // a near-miss illegal form, rejected as it must be
   kIllegalAccepted,   // a near-miss illegal form the compiler accepted
-  kTimeout,           // the kernel hung past the watchdog
-  kHarnessError,      // the harness itself failed (a worker crash, an allocation)
+  kTimeout,           // the kernel hung past the watchdog (a failure outside the kernel is infrastructure)
   kUnsupported,       // this device or toolkit cannot run it (tcgen05.ld off Blackwell)
 };
 
@@ -35,8 +34,9 @@ enum class CaseClass : unsigned char {
 absl::string_view CaseClassName(CaseClass kind);
 
 // IsFinding says whether a class needs a human: a mismatch, an unexpected
-// or missing fault, a legal form rejected, an illegal one accepted, a hang
-// or a harness error.
+// or missing fault, a legal form rejected, an illegal one accepted, or a
+// kernel that hung. A failure of the harness is never a case class: it is
+// an infrastructure failure (infrastructure.h).
 bool IsFinding(CaseClass kind);
 
 // WordMismatch is one 32-bit register word that differs.

@@ -15,12 +15,13 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/match.h"
 #include "absl/time/clock.h"
 #include "harness/bundle_writer.h"
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
+#include "harness/infrastructure.h"
 #include "harness/isolated_runner.h"
+#include "harness/launch_outcome.h"
 #include "harness/support_sweep.h"
 #include "harness/test_program.h"
 #include "nlohmann/json.hpp"
@@ -35,6 +36,11 @@ namespace {
 // kItemsPerRound bounds the launches one RunIsolated call makes, so
 // that results reach the run directory as the run goes.
 constexpr int kItemsPerRound = 32;
+
+// kInfrastructureAttempts is how often a launch that could not be judged
+// (an infrastructure failure) is tried, each time in a fresh worker, before
+// the run stops with that failure.
+constexpr int kInfrastructureAttempts = 3;
 
 // Launch is one kernel launch: a program on one compile path, for some of
 // its variants (all of them, or one when a fault is being attributed).
@@ -70,8 +76,7 @@ class Run {
     result_.target = device_.target;
     for (CompilePath path : options_.paths) {
       if (path == CompilePath::kDriverJit) continue;
-      absl::StatusOr<std::string> toolchain = OfflineToolchain(path);
-      offline_toolchains_[path] = toolchain.ok() ? *toolchain : absl::StrCat(CompilePathName(path), " (unavailable)");
+      offline_toolchains_[path] = OfflineToolchain(path).value();  // RunConformance checked it
     }
   }
 
@@ -79,8 +84,8 @@ class Run {
     std::error_code error;
     std::filesystem::create_directories(options_.run_directory, error);
     if (error) return absl::InternalError(absl::StrCat("cannot create ", options_.run_directory, ": ", error.message()));
-    results_.open(std::filesystem::path(options_.run_directory) / "results.tsv");
-    if (!results_) return absl::InternalError(absl::StrCat("cannot write results.tsv in ", options_.run_directory));
+    results_.open(ResultsPath());
+    if (!results_) return InfrastructureError(InfrastructureCause::kOutOfDisk, ResultsPath() + ": cannot write");
     results_ << "# " << device_.identity << "\n# family\tform\tpath\tvariant\tkind\taddressing\toutcome\tdetail\tbundle\n";
     if (absl::Status built = BuildPrograms(); !built.ok()) return built;
     // Variants the registry says fault would each cost a worker. One per
@@ -159,8 +164,11 @@ class Run {
   }
 
   const ConformanceResult& result() const { return result_; }
+  ConformanceResult& result() { return result_; }
 
  private:
+  std::string ResultsPath() const { return (std::filesystem::path(options_.run_directory) / "results.tsv").string(); }
+
   absl::Status BuildPrograms() {
     const std::optional<std::regex> filter =
         options_.forms.empty() ? std::nullopt : std::optional<std::regex>(std::regex(options_.forms));
@@ -192,15 +200,47 @@ class Run {
     return absl::OkStatus();
   }
 
-  // RunRounds runs `launches` in rounds of kItemsPerRound, up to
-  // options_.workers rounds at once, each in worker processes of its own,
-  // so that the driver JIT compiles on as many cores. Each wave of rounds is
-  // judged in order when its last round ends, so the results reach the run
-  // directory in launch order as the run goes.
+  // RunRounds runs `launches` (RunWaves), then tries again, one worker at
+  // a time, the launches an infrastructure failure kept from being judged:
+  // a busy or briefly lost GPU, a crashed worker. One that still fails after
+  // kInfrastructureAttempts stops the run with its cause; everything judged
+  // until then is in results.tsv.
   absl::Status RunRounds(const std::vector<Launch>& launches, bool attributing, const std::string& what) {
     if (launches.empty()) return absl::OkStatus();
     const absl::Time start = absl::Now();
-    const size_t workers = static_cast<size_t>(std::max(1, options_.workers));
+    std::vector<Launch> pending = launches;
+    std::vector<LaunchOutcome> failures;
+    for (int attempt = 1; !pending.empty(); ++attempt) {
+      std::vector<Launch> unjudged;
+      failures.clear();
+      const int workers = attempt == 1 ? options_.workers : 1;
+      if (absl::Status status = RunWaves(pending, attributing, workers, what, unjudged, failures); !status.ok()) {
+        return status;
+      }
+      if (!unjudged.empty() && attempt == kInfrastructureAttempts) {
+        result_.infrastructure_retries += unjudged.size();
+        return InfrastructureError(
+            failures.front().cause,
+            absl::StrCat(programs_[unjudged.front().program]->Label(), " on ", CompilePathName(unjudged.front().path),
+                         " could not be judged in ", kInfrastructureAttempts, " attempts, each in a fresh worker: ",
+                         failures.front().detail, " (", unjudged.size(), " launches of ", what, " unjudged)"));
+      }
+      result_.infrastructure_retries += unjudged.size();
+      pending = std::move(unjudged);
+    }
+    result_.phases.push_back({what, launches.size(), absl::ToDoubleSeconds(absl::Now() - start)});
+    return absl::OkStatus();
+  }
+
+  // RunWaves runs `launches` in rounds of kItemsPerRound, up to `workers`
+  // rounds at once, each in worker processes of its own, so that the driver
+  // JIT compiles on as many cores. Each wave of rounds is judged in order
+  // when its last round ends, so the results reach the run directory in
+  // launch order as the run goes. Launches that could not be judged go to
+  // `unjudged`, with why in `failures`.
+  absl::Status RunWaves(const std::vector<Launch>& launches, bool attributing, int workers_wanted,
+                        const std::string& what, std::vector<Launch>& unjudged, std::vector<LaunchOutcome>& failures) {
+    const size_t workers = static_cast<size_t>(std::max(1, workers_wanted));
     const size_t rounds = (launches.size() + kItemsPerRound - 1) / kItemsPerRound;
     for (size_t first_round = 0; first_round < rounds; first_round += workers) {
       const size_t wave = std::min(workers, rounds - first_round);
@@ -214,13 +254,20 @@ class Run {
         if (!ran[i].ok()) return ran[i].status();
         const absl::Span<const Launch> round = RoundOf(launches, first_round + i);
         for (size_t item = 0; item < round.size(); ++item) {
-          if (absl::Status status = Judge(round[item], (*ran[i])[item], attributing); !status.ok()) return status;
+          const ItemResult& ran_item = (*ran[i])[item];
+          LaunchOutcome outcome = ClassifyLaunch(ran_item);
+          if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
+            unjudged.push_back(round[item]);
+            failures.push_back(std::move(outcome));
+            continue;
+          }
+          if (absl::Status status = Judge(round[item], ran_item, outcome, attributing); !status.ok()) return status;
         }
       }
       results_.flush();
+      if (!results_) return InfrastructureError(InfrastructureCause::kOutOfDisk, ResultsPath() + ": write failed");
       progress_(std::min(launches.size(), (first_round + wave) * kItemsPerRound), launches.size(), what);
     }
-    result_.phases.push_back({what, launches.size(), absl::ToDoubleSeconds(absl::Now() - start)});
     return absl::OkStatus();
   }
 
@@ -231,7 +278,7 @@ class Run {
   }
 
   // RunRound runs one round's launches in worker processes, in order.
-  absl::StatusOr<std::vector<ItemResult>> RunRound(absl::Span<const Launch> round) const {
+  absl::StatusOr<std::vector<ItemResult>> RunRound(absl::Span<const Launch> round) {
     return RunIsolated(
         static_cast<int>(round.size()),
         [&](int item) {
@@ -240,13 +287,17 @@ class Run {
           for (int index : launch.variants) blocks.push_back(&variants_[launch.program][index]);
           return LaunchProgram(options_.device, *programs_[launch.program], blocks, launch.path);
         },
-        options_.timeout);
+        watchdog_);
   }
 
-  absl::Status Judge(const Launch& launch, const ItemResult& ran, bool attributing) {
+  // Judge records the verdict on each case of a launch that judged them.
+  // A launch of several defined cases that faulted or hung is first split,
+  // so that each fault or hang lands on its own case.
+  absl::Status Judge(const Launch& launch, const ItemResult& ran, const LaunchOutcome& outcome, bool attributing) {
     const TestProgram& program = *programs_[launch.program];
-    const bool rejected = ran.kind == ItemResult::Kind::kFailed && absl::StrContains(ran.output, "FAILED_PRECONDITION");
-    if (ran.kind != ItemResult::Kind::kDone && !rejected && !attributing && !launch.undefined) {
+    const bool split = outcome.kind == LaunchOutcome::Kind::kKernelFault ||
+                       outcome.kind == LaunchOutcome::Kind::kKernelHang;
+    if (split && !attributing && !launch.undefined) {
       one_by_one_.push_back(launch);
       return absl::OkStatus();
     }
@@ -258,8 +309,8 @@ class Run {
                              .compile_path = std::string(CompilePathName(launch.path)),
                              .identity = device_.identity};
       bundle_case.expected = expected_[launch.program][launch.variants[block]];
-      switch (ran.kind) {
-        case ItemResult::Kind::kDone: {
+      switch (outcome.kind) {
+        case LaunchOutcome::Kind::kRan: {
           const size_t bytes = program.frame().output_bytes;
           bundle_case.actual.assign(ran.output.begin() + block * bytes, ran.output.begin() + (block + 1) * bytes);
           bundle_case.verdict = JudgeOutput(bundle_case.expected, bundle_case.actual);
@@ -269,25 +320,23 @@ class Run {
           }
           break;
         }
-        case ItemResult::Kind::kFailed: {
-          if (rejected) {
-            bundle_case.verdict = {CaseClass::kLegalRejected, {}, ran.output};
-            break;
-          }
+        case LaunchOutcome::Kind::kCompileRejected:
+          bundle_case.verdict = {CaseClass::kLegalRejected, {}, outcome.detail};
+          break;
+        case LaunchOutcome::Kind::kKernelFault: {
           const DiscrepancyEntry* known = registry_.Find(program.FaultCaseText(variant), result_.target,
                                                          Direction::kDeviceFaults, Toolchain(launch.path));
-          bundle_case.verdict = JudgeFault(bundle_case.expected, ran.output, known != nullptr ? known->id : "");
+          bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "");
           if (launch.variants.size() > 1) {
             absl::StrAppend(&bundle_case.verdict.detail, " (in a launch of ", launch.variants.size(), " undefined cases)");
           }
           break;
         }
-        case ItemResult::Kind::kTimedOut:
-          bundle_case.verdict = {CaseClass::kTimeout, {}, ran.output};
+        case LaunchOutcome::Kind::kKernelHang:
+          bundle_case.verdict = {CaseClass::kTimeout, {}, outcome.detail};
           break;
-        case ItemResult::Kind::kCrashed:
-          bundle_case.verdict = {CaseClass::kHarnessError, {}, ran.output};
-          break;
+        case LaunchOutcome::Kind::kInfrastructure:
+          return absl::InternalError("an infrastructure failure reached the judge");
       }
       if (launch.confirms >= 0) {
         Prediction& prediction = predictions_[launch.confirms];
@@ -368,10 +417,13 @@ class Run {
     if (!swept.ok()) return swept.status();
     const ItemResult& sweep = (*swept)[0];
     if (sweep.kind != ItemResult::Kind::kDone) {
-      ++result_.counts["near-miss forms"][CaseClass::kHarnessError];
-      ++result_.findings;
-      results_ << "near-miss forms\t(all)\tdriver-jit\t-\t-\t-\tharness error\t" << sweep.output << "\t\n";
-      return absl::OkStatus();
+      // The sweep judges through the JIT in a worker; one that did not come
+      // back said nothing of the forms.
+      const LaunchOutcome outcome = ClassifyLaunch(sweep);
+      return InfrastructureError(outcome.kind == LaunchOutcome::Kind::kInfrastructure
+                                     ? outcome.cause
+                                     : InfrastructureCause::kHarnessError,
+                                 absl::StrCat("the near-miss sweep through the driver JIT: ", sweep.output));
     }
     std::vector<std::string> lines = absl::StrSplit(sweep.output, '\n', absl::SkipEmpty());
     size_t near_miss = 0;
@@ -423,6 +475,7 @@ class Run {
   std::vector<Launch> one_by_one_;  // launches to run variant by variant
   std::vector<Prediction> predictions_;
   ConformanceResult result_;
+  Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels
 };
 
 // PhasesJson is the phases as summary.json lists them.
@@ -436,6 +489,10 @@ nlohmann::json PhasesJson(const std::vector<ConformancePhase>& phases) {
 
 }  // namespace
 
+// WriteSummaries writes summary.md and summary.json into the run
+// directory; a disk that takes neither is an infrastructure failure.
+absl::Status WriteSummaries(const ConformanceOptions& options, const ConformanceResult& result);
+
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress) {
   if (options.variants < 1) return absl::InvalidArgumentError("--variants must be at least 1");
@@ -443,29 +500,51 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
   if (options.paths.empty()) return absl::InvalidArgumentError("a run needs a compile path");
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   if (!registry.ok()) return registry.status();
+  for (CompilePath path : options.paths) {
+    if (path == CompilePath::kDriverJit) continue;
+    if (absl::StatusOr<std::string> toolchain = OfflineToolchain(path); !toolchain.ok()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("--paths ", CompilePathName(path), ": its compiler is not usable: ", toolchain.status().message()));
+    }
+  }
   absl::StatusOr<DeviceProbe> device = ProbeDevice(options.device, options.timeout);
   if (!device.ok()) return device.status();
   Run run(options, progress, *std::move(device), *std::move(registry));
-  if (absl::Status status = run.Execute(); !status.ok()) return status;
-  const ConformanceResult& result = run.result();
+  const absl::Status executed = run.Execute();
+  if (!executed.ok()) run.result().stopped = std::string(executed.message());
+  if (absl::Status written = WriteSummaries(options, run.result()); !written.ok()) return written;
+  if (!executed.ok()) return executed;
+  return run.result();
+}
+
+absl::Status WriteSummaries(const ConformanceOptions& options, const ConformanceResult& result) {
   const std::filesystem::path directory(options.run_directory);
-  std::ofstream(directory / "summary.md") << ConformanceSummaryMarkdown(options, result);
+  std::ofstream markdown(directory / "summary.md");
+  markdown << ConformanceSummaryMarkdown(options, result);
   nlohmann::json counts;
   for (const auto& [family, classes] : result.counts) {
     for (const auto& [kind, count] : classes) counts[family][std::string(CaseClassName(kind))] = count;
   }
-  std::ofstream(directory / "summary.json")
-      << nlohmann::json{{"identity", result.identity},   {"target", result.target.Name()},
+  std::ofstream json(directory / "summary.json");
+  json << nlohmann::json{{"identity", result.identity},   {"target", result.target.Name()},
                         {"seed", options.seed},          {"variants", options.variants},
                         {"counts", counts},              {"words_compared", result.words_compared},
                         {"findings", result.findings},   {"bundles", result.bundles},
                         {"not_run", result.not_run},     {"registry_misses", result.registry_misses},
                         {"device_seconds", result.device_seconds},
                         {"phases", PhasesJson(result.phases)},
-                        {"executions", result.executions}}
-             .dump(2)
-      << "\n";
-  return result;
+                        {"executions", result.executions},
+                        {"infrastructure_retries", result.infrastructure_retries},
+                        {"stopped", result.stopped}}
+              .dump(2)
+       << "\n";
+  markdown.flush();
+  json.flush();
+  if (!markdown || !json) {
+    return InfrastructureError(InfrastructureCause::kOutOfDisk,
+                               absl::StrCat("cannot write summary.md and summary.json in ", options.run_directory));
+  }
+  return absl::OkStatus();
 }
 
 std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const ConformanceResult& result) {
@@ -504,6 +583,16 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
     phases.push_back(absl::StrFormat("%s %.1f s (%d launches)", phase.what, phase.seconds, phase.launches));
   }
   absl::StrAppend(&text, phases.empty() ? "" : ": ", absl::StrJoin(phases, ", "), ".\n");
+  if (result.infrastructure_retries > 0) {
+    absl::StrAppend(&text, "\n", result.infrastructure_retries,
+                    " launches could not be judged at first (an infrastructure failure, never a finding) and were "
+                    "tried again in fresh workers.\n");
+  }
+  if (!result.stopped.empty()) {
+    absl::StrAppend(&text, "\n**The run stopped before judging every case**: ", result.stopped,
+                    "\nThe counts above are the cases judged until then; none of the cases left is a pass or a "
+                    "finding.\n");
+  }
   if (!result.registry_misses.empty()) {
     absl::StrAppend(&text, "\nRegistry entries that predicted a fault which did not happen (findings):\n");
     for (const std::string& line : result.registry_misses) absl::StrAppend(&text, "- ", line, "\n");

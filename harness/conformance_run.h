@@ -66,13 +66,23 @@ struct ConformanceResult {
   double device_seconds = 0;  // wall time of the GPU items
   std::vector<ConformancePhase> phases;  // where device_seconds went, phase by phase
   size_t executions = 0;      // blocks that ran to completion and were judged
+  // infrastructure_retries counts launches tried again in a fresh worker
+  // because an infrastructure failure kept them from being judged.
+  size_t infrastructure_retries = 0;
+  // stopped says why the run ended early (an infrastructure failure or an
+  // interruption); empty for a run that judged everything.
+  std::string stopped;
 };
 
 // ConformanceProgress is told after each item: (done, total, label).
 using ConformanceProgress = std::function<void(size_t, size_t, const std::string&)>;
 
-// RunConformance runs it. With no usable GPU it fails with
-// kFailedPrecondition, saying why and that matload is compile-only here.
+// RunConformance runs it. With no usable GPU it fails with NoGpuError,
+// saying why and that matload is compile-only here. A compile path whose
+// toolkit compiler is missing is a usage error before anything runs. A
+// failure matload cannot retry away (infrastructure.h) or an interruption
+// (interrupt.h) stops the run: what was judged stays in results.tsv, the
+// summaries say why it stopped, and the error is returned.
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress);
 

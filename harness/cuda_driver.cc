@@ -9,7 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "harness/cuda_result.h"
 #include "harness/infrastructure.h"
+#include "harness/isolated_runner.h"
 
 namespace matload {
 namespace {
@@ -101,9 +103,7 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
     return NoGpuError(absl::StrCat((*library)->name(), " is the toolkit's stub, not a driver; compile-only mode"));
   }
   if (init == kErrorNoDevice) return NoGpuError("the CUDA driver sees no GPU; compile-only mode");
-  if (init != kSuccess) {
-    return NoGpuError(absl::StrCat("cuInit failed: ", api->Describe(init), "; compile-only mode"));
-  }
+  if (init != kSuccess) return CudaResultStatus(init, DriverCall::kOther, absl::StrCat("cuInit: ", api->Describe(init)));
   std::shared_ptr<CudaDriver> driver(new CudaDriver(*std::move(library), std::move(api)));
   const Api& calls = *driver->api_;
   int version = 0;
@@ -151,7 +151,8 @@ absl::StatusOr<std::unique_ptr<DriverJit>> DriverJit::Open(std::shared_ptr<CudaD
   if (result == kSuccess) result = api.primary_set_flags(device, kScheduleBlockingSync);
   if (result == kSuccess) result = api.primary_retain(&context, device);
   if (result != kSuccess) {
-    return absl::FailedPreconditionError(absl::StrCat("cannot open device ", ordinal, ": ", api.Describe(result)));
+    return CudaResultStatus(result, DriverCall::kOther,
+                            absl::StrCat("cannot open device ", ordinal, ": ", api.Describe(result)));
   }
   return std::unique_ptr<DriverJit>(new DriverJit(std::move(driver), ordinal, context));
 }
@@ -184,7 +185,9 @@ absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text
   }
   const CudaDriver::Api& api = driver_->api();
   int result = api.context_set_current(context_);
-  if (result != kSuccess) return absl::InternalError(absl::StrCat("cuCtxSetCurrent: ", api.Describe(result)));
+  if (result != kSuccess) {
+    return CudaResultStatus(result, DriverCall::kOther, absl::StrCat("cuCtxSetCurrent: ", api.Describe(result)));
+  }
   std::string error_log(kLogBytes, '\0');
   std::string info_log(kLogBytes, '\0');
   int options[] = {kJitErrorLogBuffer, kJitErrorLogSize, kJitInfoLogBuffer, kJitInfoLogSize};
@@ -193,6 +196,14 @@ absl::StatusOr<AssembleResult> DriverJit::Assemble(absl::string_view module_text
   const std::string text(module_text);  // cuModuleLoadDataEx needs the terminating NUL
   void* module = nullptr;
   result = api.module_load(&module, text.c_str(), 4, options, values);
+  if (result != kSuccess) {
+    // Only a rejection is a verdict; a JIT that could not run says nothing of the module.
+    if (absl::Status status = CudaResultStatus(result, DriverCall::kModuleLoad,
+                                               absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result)));
+        status.code() != absl::StatusCode::kFailedPrecondition) {
+      return status;
+    }
+  }
   AssembleResult assembled{.accepted = result == kSuccess};
   if (module != nullptr) api.module_unload(module);
   error_log.resize(error_log.find('\0'));
@@ -218,9 +229,11 @@ absl::StatusOr<void*> DriverJit::LoadedModule(absl::string_view image) const {
   void* module = nullptr;
   // PTX text needs its terminating NUL, which std::string keeps.
   std::string text(image);
+  MarkWorkerPhase(WorkerPhase::kCompiling);
   if (const int result = api.module_load(&module, text.c_str(), 2, options, values); result != kSuccess) {
     error_log.resize(error_log.find('\0'));
-    return absl::FailedPreconditionError(
+    return CudaResultStatus(
+        result, DriverCall::kModuleLoad,
         absl::StrCat("cuModuleLoadDataEx: ", api.Describe(result), error_log.empty() ? "" : ": ", error_log));
   }
   modules_.emplace(std::move(text), module);
@@ -248,14 +261,14 @@ absl::StatusOr<absl::Span<std::uint8_t>> DriverJit::PinnedOutput(int slot, size_
   absl::Span<std::uint8_t>& pinned = pinned_outputs_[slot];
   if (pinned.size() >= bytes && pinned.data() != nullptr) return pinned.first(bytes);
   if (const int result = api.context_set_current(context_); result != kSuccess) {
-    return absl::AbortedError(absl::StrCat("cuCtxSetCurrent: ", api.Describe(result)));
+    return CudaResultStatus(result, DriverCall::kOther, absl::StrCat("cuCtxSetCurrent: ", api.Describe(result)));
   }
   if (pinned.data() != nullptr) api.host_free(pinned.data());
   pinned = {};
   void* memory = nullptr;
   if (const int result = api.host_alloc(&memory, std::max<size_t>(bytes, 1), 0); result != kSuccess) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("cuMemHostAlloc of ", bytes, " bytes: ", api.Describe(result)));
+    return CudaResultStatus(result, DriverCall::kOther,
+                            absl::StrCat("cuMemHostAlloc of ", bytes, " bytes: ", api.Describe(result)));
   }
   pinned = absl::MakeSpan(static_cast<std::uint8_t*>(memory), bytes);
   return pinned;
@@ -273,7 +286,7 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
   const CudaDriver::Api& api = driver_->api();
   auto fault = [&api](int result, absl::string_view what) -> absl::Status {
     if (result == kSuccess) return absl::OkStatus();
-    return absl::AbortedError(absl::StrCat(what, ": ", api.Describe(result)));
+    return CudaResultStatus(result, DriverCall::kOther, absl::StrCat(what, ": ", api.Describe(result)));
   };
   if (absl::Status status = fault(api.context_set_current(context_), "cuCtxSetCurrent"); !status.ok()) return status;
   absl::StatusOr<void*> module = LoadedModule(image);
@@ -320,6 +333,7 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
   }
   std::vector<void*> parameters;
   for (std::uint64_t& buffer : buffers) parameters.push_back(&buffer);
+  MarkWorkerPhase(WorkerPhase::kRunningKernel);
   if (absl::Status status = fault(api.launch(function, launch.blocks, 1, 1, launch.threads, 1, 1, 0, nullptr,
                                              parameters.data(), nullptr),
                                   "cuLaunchKernel");
@@ -327,6 +341,7 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
     return status;
   }
   if (absl::Status status = fault(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
+  MarkWorkerPhase(WorkerPhase::kFinishing);
   return fault(api.copy_to_host(host_output.data(), *output, host_output.size()), "cuMemcpyDtoH");
 }
 

@@ -87,10 +87,13 @@ class DriverJit : public CompileOracle {
 
   // Launch loads `image` (PTX text for the driver JIT, or a cubin), launches
   // it as `launch` says with one buffer parameter per input, then scratch,
-  // then output, and returns the output. A module the driver rejects is
-  // kFailedPrecondition with the JIT's error log; a launch that fails or
-  // faults is kAborted with the CUDA error. A fault is sticky: it leaves the
-  // context unusable, so callers that may fault run this in a worker process.
+  // then output, and returns the output. Failures are CudaResultStatus's
+  // (cuda_result.h): a module the driver rejects is kFailedPrecondition with
+  // the JIT's error log, a kernel fault kAborted, and a device or driver
+  // failure an infrastructure error. In a worker it marks its phases
+  // (compiling, running the kernel, finishing) for the watchdog. A fault is
+  // sticky: it leaves the context unusable, so callers that may fault run
+  // this in a worker process.
   // Loaded modules are kept (up to kCachedModules), so launching an image
   // again costs no second JIT compile, and so are the device buffers, so a
   // launch no larger than the last allocates nothing. Launches may come from

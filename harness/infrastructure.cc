@@ -26,13 +26,18 @@ absl::string_view InfrastructureCauseName(InfrastructureCause cause) {
     case InfrastructureCause::kHarnessTimeout: return "timeout in the harness";
     case InfrastructureCause::kWorkerCrashed: return "worker crashed";
     case InfrastructureCause::kOutOfDisk: return "out of disk";
+    case InfrastructureCause::kHarnessError: return "harness error";
   }
   return "unknown infrastructure failure";
 }
 
 absl::Status InfrastructureError(InfrastructureCause cause, absl::string_view message) {
-  absl::Status status(absl::StatusCode::kUnavailable,
-                      absl::StrCat("infrastructure failure (", InfrastructureCauseName(cause), "): ", message));
+  return MarkInfrastructure(cause, absl::Status(absl::StatusCode::kUnavailable,
+                                                absl::StrCat("infrastructure failure (", InfrastructureCauseName(cause),
+                                                             "): ", message)));
+}
+
+absl::Status MarkInfrastructure(InfrastructureCause cause, absl::Status status) {
   status.SetPayload(kCauseUrl, absl::Cord(absl::StrCat(static_cast<int>(cause))));
   return status;
 }
@@ -41,7 +46,7 @@ std::optional<InfrastructureCause> InfrastructureCauseOf(const absl::Status& sta
   const absl::optional<absl::Cord> payload = status.GetPayload(kCauseUrl);
   int cause = 0;
   if (!payload.has_value() || !absl::SimpleAtoi(std::string(*payload), &cause)) return std::nullopt;
-  if (cause < 0 || cause > static_cast<int>(InfrastructureCause::kOutOfDisk)) return std::nullopt;
+  if (cause < 0 || cause > static_cast<int>(InfrastructureCause::kHarnessError)) return std::nullopt;
   return static_cast<InfrastructureCause>(cause);
 }
 

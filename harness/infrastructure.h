@@ -28,6 +28,7 @@ enum class InfrastructureCause : unsigned char {
   kHarnessTimeout,                // a worker ran past its time limit outside the kernel
   kWorkerCrashed,                 // a worker process died outside the kernel
   kOutOfDisk,                     // a result could not be written
+  kHarnessError,                  // matload itself failed (a bug, a missing tool it checked for)
 };
 
 // InfrastructureCauseName spells a cause for reports: "GPU lost",
@@ -37,6 +38,11 @@ absl::string_view InfrastructureCauseName(InfrastructureCause cause);
 // InfrastructureError is a kUnavailable status marked with `cause`; its
 // message says what failed, in words a person can act on.
 absl::Status InfrastructureError(InfrastructureCause cause, absl::string_view message);
+
+// MarkInfrastructure marks `status` (not OK) with `cause`, keeping its code
+// and message: how a status that crossed a process boundary gets its mark
+// back (isolated_runner.h).
+absl::Status MarkInfrastructure(InfrastructureCause cause, absl::Status status);
 
 // InfrastructureCauseOf is the cause `status` is marked with, or nullopt
 // for a status that is not an infrastructure failure (OK included).

@@ -5,9 +5,18 @@
 #include <csignal>
 #include <cstdlib>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <thread>
+
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/exit_status.h"
+#include "harness/infrastructure.h"
+#include "harness/interrupt.h"
 
 namespace matload {
 namespace {
@@ -54,6 +63,144 @@ TEST(IsolatedRunnerTest, AWorkerThatExitsEarlyLosesOnlyItsItem) {
   EXPECT_EQ((*results)[1].kind, Kind::kCrashed);
   EXPECT_THAT((*results)[1].output, HasSubstr("exited with status 9"));
   EXPECT_EQ((*results)[2].kind, Kind::kDone);
+}
+
+TEST(IsolatedRunnerTest, AFailuresCodeAndMarkSurviveThePipe) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      3,
+      [](int item) -> absl::StatusOr<std::string> {
+        if (item == 0) return InfrastructureError(InfrastructureCause::kGpuBusy, "cannot open device 0 (46)");
+        if (item == 1) return NoGpuError("the CUDA driver sees no GPU");
+        return absl::FailedPreconditionError("ptxas rejected the module");
+      },
+      std::chrono::seconds(5));
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(InfrastructureCauseOf((*results)[0].error), InfrastructureCause::kGpuBusy);
+  EXPECT_THAT(std::string((*results)[0].error.message()), HasSubstr("cannot open device 0 (46)"));
+  EXPECT_TRUE(IsNoGpu((*results)[1].error));
+  EXPECT_EQ((*results)[2].error.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(InfrastructureCauseOf((*results)[2].error), std::nullopt);
+}
+
+TEST(IsolatedRunnerTest, AHangIsReportedWithThePhaseItHungIn) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      1,
+      [](int) -> absl::StatusOr<std::string> {
+        MarkWorkerPhase(WorkerPhase::kCompiling);
+        pause();
+        return "";
+      },
+      std::chrono::milliseconds(300));
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].kind, Kind::kTimedOut);
+  EXPECT_EQ((*results)[0].phase, WorkerPhase::kCompiling);
+  EXPECT_THAT((*results)[0].output, HasSubstr("while compiling"));
+}
+
+TEST(WatchdogTest, AKernelsLimitFollowsTheLongestKernelSeenWithAFloor) {
+  Watchdog watchdog(std::chrono::seconds(30));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), std::chrono::seconds(30));  // not calibrated yet
+  watchdog.ObserveKernel(std::chrono::milliseconds(1));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), Watchdog::kKernelFloor);
+  watchdog.ObserveKernel(std::chrono::milliseconds(500));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), std::chrono::seconds(10));
+  watchdog.ObserveKernel(std::chrono::seconds(5));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), std::chrono::seconds(30));  // never past the limit
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kCompiling), std::chrono::seconds(30));
+}
+
+TEST(IsolatedRunnerTest, AHungKernelIsCaughtByTheCalibratedLimit) {
+  Watchdog watchdog(std::chrono::seconds(30));
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      2,
+      [](int item) -> absl::StatusOr<std::string> {
+        MarkWorkerPhase(WorkerPhase::kRunningKernel);
+        if (item == 1) pause();
+        usleep(10000);
+        MarkWorkerPhase(WorkerPhase::kFinishing);
+        return "ran";
+      },
+      watchdog);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].kind, Kind::kDone);
+  EXPECT_EQ((*results)[1].kind, Kind::kTimedOut);
+  EXPECT_EQ((*results)[1].phase, WorkerPhase::kRunningKernel);
+  EXPECT_THAT((*results)[1].output, HasSubstr("no result within 2000 ms while running the kernel"));
+}
+
+TEST(IsolatedRunnerTest, AWorkerHoldsNoDescriptorOfTheParentButItsOwn) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);  // inheritable on purpose, as another worker's pipe would be
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      1, [&](int) -> absl::StatusOr<std::string> { return fcntl(fds[1], F_GETFD) < 0 ? "closed" : "open"; },
+      std::chrono::seconds(5));
+  close(fds[0]);
+  close(fds[1]);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].output, "closed");
+}
+
+// ProcessIsGone says whether `pid` has exited (a zombie counts as gone).
+bool ProcessIsGone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const size_t state = line.rfind(')') + 2;
+  return state < line.size() && line[state] == 'Z';
+}
+
+TEST(IsolatedRunnerTest, AWorkerDiesWithItsParent) {
+  const std::string pid_file = ::testing::TempDir() + "/isolated_runner_worker.pid";
+  std::remove(pid_file.c_str());
+  const pid_t parent = fork();
+  ASSERT_GE(parent, 0);
+  if (parent == 0) {
+    (void)RunIsolated(
+        1,
+        [&](int) -> absl::StatusOr<std::string> {
+          std::ofstream(pid_file) << getpid() << "\n";
+          pause();
+          return "";
+        },
+        std::chrono::seconds(60));
+    _exit(0);
+  }
+  pid_t worker = 0;
+  for (int i = 0; i < 100 && worker == 0; ++i) {
+    usleep(20000);
+    std::ifstream(pid_file) >> worker;
+  }
+  ASSERT_GT(worker, 0) << "the worker never started";
+  kill(parent, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    usleep(20000);
+    gone = ProcessIsGone(worker);
+  }
+  EXPECT_TRUE(gone) << "worker " << worker << " outlived its parent";
+  if (!gone) kill(worker, SIGKILL);
+}
+
+TEST(IsolatedRunnerDeathTest, AnInterruptKillsTheWorkersAndEndsWith128PlusTheSignal) {
+  EXPECT_EXIT(
+      {
+        InstallInterruptHandlers();
+        std::thread interrupter([] {
+          usleep(200000);
+          kill(getpid(), SIGTERM);
+        });
+        absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+            1,
+            [](int) -> absl::StatusOr<std::string> {
+              pause();
+              return "";
+            },
+            std::chrono::seconds(60));
+        interrupter.join();
+        _exit(ExitStatusFor(results.status()));
+      },
+      ::testing::ExitedWithCode(143), "");
 }
 
 }  // namespace

@@ -27,17 +27,20 @@ const absl::StatusOr<std::unique_ptr<NvJitLink>>& ToolkitNvJitLink() {
   return *kNvJitLink;
 }
 
-// Image is what the driver loads for `path`.
+// Image is what the driver loads for `path`. A toolkit compiler that cannot
+// be opened is a harness failure (kInternal), never a rejection: conform
+// checks each path's compiler before it starts.
 absl::StatusOr<std::string> Image(const TestProgram& program, CompilePath path) {
   const Target target = program.instruction().target();
+  MarkWorkerPhase(WorkerPhase::kCompiling);
   switch (path) {
     case CompilePath::kDriverJit:
       return program.kernel();
     case CompilePath::kPtxasCubin:
-      if (!ToolkitPtxas().ok()) return ToolkitPtxas().status();
+      if (!ToolkitPtxas().ok()) return absl::InternalError(ToolkitPtxas().status().message());
       return ToolkitPtxas()->CompileToCubin(program.kernel(), target);
     case CompilePath::kNvJitLinkCubin:
-      if (!ToolkitNvJitLink().ok()) return ToolkitNvJitLink().status();
+      if (!ToolkitNvJitLink().ok()) return absl::InternalError(ToolkitNvJitLink().status().message());
       return (*ToolkitNvJitLink())->CompileToCubin(program.kernel(), target);
   }
   return absl::InternalError("unknown compile path");
@@ -104,14 +107,23 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
       },
       timeout);
   if (!probe.ok()) return probe.status();
-  if ((*probe)[0].kind != ItemResult::Kind::kDone) {
-    return NoGpuError(
-        absl::StrCat("no GPU to run on (", (*probe)[0].output, "); `matload support` is the compile-only sweep"));
+  const ItemResult& answer = (*probe)[0];
+  switch (answer.kind) {
+    case ItemResult::Kind::kDone:
+      break;
+    case ItemResult::Kind::kFailed:
+      if (!IsNoGpu(answer.error)) return answer.error;  // busy, lost, broken: infrastructure
+      return NoGpuError(absl::StrCat("no GPU to run on (", answer.error.message(),
+                                     "); `matload support` is the compile-only sweep"));
+    case ItemResult::Kind::kTimedOut:
+      return InfrastructureError(InfrastructureCause::kHarnessTimeout, absl::StrCat("the device probe: ", answer.output));
+    case ItemResult::Kind::kCrashed:
+      return InfrastructureError(InfrastructureCause::kWorkerCrashed, absl::StrCat("the device probe: ", answer.output));
   }
-  const std::vector<std::string> fields = absl::StrSplit((*probe)[0].output, absl::MaxSplits('\t', 2));
+  const std::vector<std::string> fields = absl::StrSplit(answer.output, absl::MaxSplits('\t', 2));
   int sm = 0;
   if (fields.size() != 3 || !absl::SimpleAtoi(fields[0], &sm)) {
-    return absl::InternalError(absl::StrCat("the device probe said '", (*probe)[0].output, "'"));
+    return absl::InternalError(absl::StrCat("the device probe said '", answer.output, "'"));
   }
   return DeviceProbe{.target = Target{sm}, .toolchain = fields[1], .identity = fields[2]};
 }

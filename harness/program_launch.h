@@ -49,7 +49,8 @@ struct DeviceProbe {
 
 // ProbeDevice asks a worker process about device `ordinal`, so that the
 // calling process never initialises CUDA. With no usable GPU it is
-// kFailedPrecondition, saying why.
+// NoGpuError (compile-only); a GPU that is busy or lost, or a probe that
+// hangs or crashes, is an infrastructure error (infrastructure.h).
 absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout);
 
 // KernelLaunchFor is the launch of `program` over `blocks` variants, one

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "harness/interrupt.h"
 #include "harness/self_test.h"
 
 namespace matload {
@@ -31,6 +32,7 @@ int FailureStatus(const absl::Status& status, std::ostream& err) {
 }  // namespace
 
 int RunConform(const ConformanceOptions& options, std::ostream& out, std::ostream& err) {
+  InstallInterruptHandlers();
   absl::StatusOr<ConformanceResult> result = RunConformance(options, TerminalProgress(err));
   if (!result.ok()) return FailureStatus(result.status(), err);
   out << ConformanceSummaryMarkdown(options, *result) << "\nresults: " << options.run_directory << "/results.tsv\n";
@@ -38,6 +40,7 @@ int RunConform(const ConformanceOptions& options, std::ostream& out, std::ostrea
 }
 
 int RunSelfTestCommand(int device, const std::string& directory, std::ostream& out, std::ostream& err) {
+  InstallInterruptHandlers();
   absl::StatusOr<std::vector<SelfTestRow>> rows = RunSelfTest(device, directory, TerminalProgress(err));
   if (!rows.ok()) return FailureStatus(rows.status(), err);
   const std::string table = SelfTestMarkdown(*rows);
