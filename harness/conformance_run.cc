@@ -20,6 +20,7 @@
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/infrastructure.h"
+#include "harness/interrupt.h"
 #include "harness/isolated_runner.h"
 #include "harness/launch_outcome.h"
 #include "harness/support_sweep.h"
@@ -255,6 +256,7 @@ class Run {
         const absl::Span<const Launch> round = RoundOf(launches, first_round + i);
         for (size_t item = 0; item < round.size(); ++item) {
           const ItemResult& ran_item = (*ran[i])[item];
+          if (ran_item.kind == ItemResult::Kind::kNotRun) continue;
           LaunchOutcome outcome = ClassifyLaunch(ran_item);
           if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
             unjudged.push_back(round[item]);
@@ -266,6 +268,7 @@ class Run {
       }
       results_.flush();
       if (!results_) return InfrastructureError(InfrastructureCause::kOutOfDisk, ResultsPath() + ": write failed");
+      if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
       progress_(std::min(launches.size(), (first_round + wave) * kItemsPerRound), launches.size(), what);
     }
     return absl::OkStatus();
@@ -416,6 +419,7 @@ class Run {
         std::chrono::minutes(9));
     if (!swept.ok()) return swept.status();
     const ItemResult& sweep = (*swept)[0];
+    if (sweep.kind == ItemResult::Kind::kNotRun) return InterruptedError(PendingInterrupt());
     if (sweep.kind != ItemResult::Kind::kDone) {
       // The sweep judges through the JIT in a worker; one that did not come
       // back said nothing of the forms.

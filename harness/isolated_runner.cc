@@ -245,6 +245,7 @@ const char* ItemKindName(ItemResult::Kind kind) {
     case ItemResult::Kind::kFailed: return "failed";
     case ItemResult::Kind::kTimedOut: return "timed out";
     case ItemResult::Kind::kCrashed: return "crashed";
+    case ItemResult::Kind::kNotRun: return "not run";
   }
   return "?";
 }
@@ -272,8 +273,14 @@ absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::functi
     if (!passed.ok() || passed->has_value()) kill(watch->pid, SIGKILL);
     close(watch->fd);
     const int status = Reap(watch->pid);
-    if (!passed.ok()) return passed.status();
     next = watch->next;
+    if (!passed.ok()) {  // interrupted
+      for (int item = next; item < count; ++item) {
+        results[item] = {ItemResult::Kind::kNotRun, std::string(passed.status().message()), absl::OkStatus(),
+                         WorkerPhase::kStarting};
+      }
+      return results;
+    }
     if (next < count && (passed->has_value() || !(WIFEXITED(status) && WEXITSTATUS(status) == 3))) {
       // The worker stopped on item `next` without reporting it.
       results[next] = passed->has_value()

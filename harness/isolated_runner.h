@@ -53,6 +53,7 @@ struct ItemResult {
     kFailed,    // the item returned an error (a launch fault, say); its worker was retired
     kTimedOut,  // the item ran past the watchdog; its worker was killed
     kCrashed,   // the worker died on the item (a signal or an exit)
+    kNotRun,    // SIGINT or SIGTERM came first (interrupt.h): the item was not run or not finished
   };
   Kind kind = Kind::kDone;
   std::string output;  // the result of kDone; a description of what happened otherwise
@@ -60,7 +61,8 @@ struct ItemResult {
   WorkerPhase phase = WorkerPhase::kStarting;  // the phase the item ended in
 };
 
-// ItemKindName spells a kind for reports: "done", "failed", "timed out", "crashed".
+// ItemKindName spells a kind for reports: "done", "failed", "timed out",
+// "crashed", "not run".
 const char* ItemKindName(ItemResult::Kind kind);
 
 // Watchdog decides how long a worker may stay in one phase. Outside a
@@ -93,8 +95,9 @@ class Watchdog {
 // returns one result per item, in order. `work` runs only in workers, so it
 // may initialise CUDA; the calling process must not have. `watchdog` sets
 // each phase's time limit. It fails only if a worker cannot be started
-// (kInternal), or with InterruptedError when SIGINT or SIGTERM arrived
-// (interrupt.h): the workers are killed first.
+// (kInternal). When SIGINT or SIGTERM arrives (interrupt.h), the worker is
+// killed, the items finished so far keep their results, and the rest are
+// kNotRun: the caller judges what finished, then stops.
 absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
                                                     Watchdog& watchdog);
 

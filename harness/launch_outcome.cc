@@ -46,8 +46,10 @@ LaunchOutcome ClassifyLaunch(const ItemResult& ran) {
       return Infrastructure(ran.phase == WorkerPhase::kCompiling ? InfrastructureCause::kCompilerCrashed
                                                                  : InfrastructureCause::kWorkerCrashed,
                             ran.output);
+    case ItemResult::Kind::kNotRun:
+      break;  // the caller stops before judging it
   }
-  return Infrastructure(InfrastructureCause::kHarnessError, "an item result of no known kind");
+  return Infrastructure(InfrastructureCause::kHarnessError, "a launch that was not run");
 }
 
 }  // namespace matload

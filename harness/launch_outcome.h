@@ -33,7 +33,8 @@ struct LaunchOutcome {
 // kFailedPrecondition, a fault cuda_result.h's kAborted) or when the
 // kernel phase hung; anything else is infrastructure, by phase: a hang or
 // death while compiling is the compiler's, otherwise the harness's or the
-// worker's.
+// worker's. A launch that was not run (an interruption) has no verdict:
+// callers stop before judging one.
 LaunchOutcome ClassifyLaunch(const ItemResult& ran);
 
 }  // namespace matload

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "harness/infrastructure.h"
+#include "harness/interrupt.h"
 #include "harness/isolated_runner.h"
 #include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
@@ -119,6 +120,8 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
       return InfrastructureError(InfrastructureCause::kHarnessTimeout, absl::StrCat("the device probe: ", answer.output));
     case ItemResult::Kind::kCrashed:
       return InfrastructureError(InfrastructureCause::kWorkerCrashed, absl::StrCat("the device probe: ", answer.output));
+    case ItemResult::Kind::kNotRun:
+      return InterruptedError(PendingInterrupt());
   }
   const std::vector<std::string> fields = absl::StrSplit(answer.output, absl::MaxSplits('\t', 2));
   int sm = 0;

@@ -1,0 +1,218 @@
+// A fake libcuda.so.1 for the fault-injection rig (fault_rig_test.cc): the
+// entry points matload resolves (harness/cuda_driver.cc), serving one fake
+// sm_90 device from host memory. Its kernels store nothing, so every
+// defined case reads back the poison and is a mismatch: what matters here
+// is how matload classifies what the driver does, chosen by
+// MATLOAD_FAKE_CUDA=MODE[:K[:CODE]]:
+//   normal                 every call succeeds
+//   init-fails             cuInit returns CUDA_ERROR_NO_DEVICE (100): no GPU
+//   lost-from-launch:K     from launch K on, cuLaunchKernel returns CUDA_ERROR_UNKNOWN
+//                          (999) and every later cuInit CUDA_ERROR_NO_DEVICE (100)
+//   busy                   exclusive-process mode: one process at a time holds the
+//                          device, the others get CUDA_ERROR_DEVICE_UNAVAILABLE (46)
+//   busy-always            every context retain returns 46
+//   fault-from-launch:K:C  from launch K on, cuCtxSynchronize returns C (700, 716)
+//   hang-from-launch:K     from launch K on, cuCtxSynchronize never returns
+//   slow-jit:MS            cuModuleLoadDataEx takes MS milliseconds
+//   jit-error              cuModuleLoadDataEx rejects every module (218) with a log
+//   segv-from-launch:K     from launch K on, cuLaunchKernel dies of SIGSEGV
+//   abort-from-launch:K    from launch K on, cuLaunchKernel aborts
+// Launches are counted across processes (every worker is one) in the
+// directory MATLOAD_FAKE_CUDA_STATE, under a lock.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+using CUresult = int;
+constexpr CUresult kSuccess = 0;
+constexpr CUresult kInvalidValue = 1;
+constexpr CUresult kDeviceUnavailable = 46;
+constexpr CUresult kNoDevice = 100;
+constexpr CUresult kInvalidPtx = 218;
+constexpr CUresult kUnknown = 999;
+
+// Mode is MATLOAD_FAKE_CUDA, split: the name, K and CODE.
+struct Mode {
+  std::string name = "normal";
+  long k = 0;
+  long code = 0;
+};
+
+Mode CurrentMode() {
+  Mode mode;
+  const char* text = std::getenv("MATLOAD_FAKE_CUDA");
+  if (text == nullptr) return mode;
+  std::string value(text);
+  const size_t first = value.find(':');
+  mode.name = value.substr(0, first);
+  if (first != std::string::npos) {
+    mode.k = std::strtol(value.c_str() + first + 1, nullptr, 10);
+    const size_t second = value.find(':', first + 1);
+    if (second != std::string::npos) mode.code = std::strtol(value.c_str() + second + 1, nullptr, 10);
+  }
+  return mode;
+}
+
+bool Is(const char* name) { return CurrentMode().name == name; }
+
+// StatePath is a file in the shared state directory.
+std::string StatePath(const char* file) {
+  const char* directory = std::getenv("MATLOAD_FAKE_CUDA_STATE");
+  return std::string(directory != nullptr ? directory : "/tmp") + "/" + file;
+}
+
+// NextLaunch counts this launch across processes and returns its number, from 1.
+long NextLaunch() {
+  const int fd = open(StatePath("launches").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return 0;
+  flock(fd, LOCK_EX);
+  char text[32] = {};
+  const ssize_t got = pread(fd, text, sizeof text - 1, 0);
+  const long launch = (got > 0 ? std::strtol(text, nullptr, 10) : 0) + 1;
+  const int length = std::snprintf(text, sizeof text, "%ld\n", launch);
+  if (pwrite(fd, text, length, 0) != length) std::abort();
+  flock(fd, LOCK_UN);
+  close(fd);
+  return launch;
+}
+
+// FromLaunch says whether the mode is `name` and this launch is K or later.
+bool FromLaunch(const char* name, long launch) { return Is(name) && launch >= CurrentMode().k; }
+
+long current_launch = 0;  // this process's last launch, for cuCtxSynchronize
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned int) {
+  if (Is("init-fails") || access(StatePath("lost").c_str(), F_OK) == 0) return kNoDevice;
+  return kSuccess;
+}
+CUresult cuDriverGetVersion(int* version) {
+  *version = 13000;
+  return kSuccess;
+}
+CUresult cuDeviceGetCount(int* count) {
+  *count = 1;
+  return kSuccess;
+}
+CUresult cuDeviceGet(int* device, int ordinal) {
+  if (ordinal != 0) return kInvalidValue;
+  *device = 0;
+  return kSuccess;
+}
+CUresult cuDeviceGetName(char* name, int length, int) {
+  std::snprintf(name, length, "matload fake GPU");
+  return kSuccess;
+}
+CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
+  *value = attribute == 75 ? 9 : 0;  // compute capability 9.0
+  return kSuccess;
+}
+CUresult cuDeviceGetUuid_v2(unsigned char* uuid, int) {
+  for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(0xf0 + i);
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxSetFlags_v2(int, unsigned int) { return kSuccess; }
+CUresult cuDevicePrimaryCtxRetain(void** context, int) {
+  if (Is("busy-always")) return kDeviceUnavailable;
+  if (Is("busy")) {
+    // The lock is held until this process exits, as an exclusive context is.
+    const int fd = open(StatePath("exclusive.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) return kDeviceUnavailable;
+  }
+  *context = reinterpret_cast<void*>(0x1);
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
+CUresult cuCtxSetCurrent(void*) { return kSuccess; }
+CUresult cuModuleLoadDataEx(void** module, const void*, unsigned int options, int* keys, void** values) {
+  if (Is("slow-jit")) usleep(static_cast<useconds_t>(CurrentMode().k) * 1000);
+  if (Is("jit-error")) {
+    for (unsigned int i = 0; i < options; ++i) {
+      if (keys[i] == 5) {  // CU_JIT_ERROR_LOG_BUFFER
+        std::snprintf(static_cast<char*>(values[i]), 256, "ptxas application ptx input, line 9; error   : %s",
+                      "Unknown modifier '.fake'");
+      }
+    }
+    return kInvalidPtx;
+  }
+  *module = std::malloc(1);
+  return kSuccess;
+}
+CUresult cuModuleUnload(void* module) {
+  std::free(module);
+  return kSuccess;
+}
+CUresult cuGetErrorString(CUresult result, const char** text) {
+  switch (result) {
+    case kDeviceUnavailable: *text = "CUDA_ERROR_DEVICE_UNAVAILABLE"; break;
+    case kNoDevice: *text = "CUDA_ERROR_NO_DEVICE"; break;
+    case kInvalidPtx: *text = "CUDA_ERROR_INVALID_PTX"; break;
+    case 700: *text = "CUDA_ERROR_ILLEGAL_ADDRESS"; break;
+    case 716: *text = "CUDA_ERROR_MISALIGNED_ADDRESS"; break;
+    case kUnknown: *text = "CUDA_ERROR_UNKNOWN"; break;
+    default: *text = "fake CUDA error"; break;
+  }
+  return kSuccess;
+}
+CUresult cuModuleGetFunction(void** function, void*, const char*) {
+  *function = reinterpret_cast<void*>(0x2);
+  return kSuccess;
+}
+CUresult cuMemAlloc_v2(std::uint64_t* address, size_t bytes) {
+  *address = reinterpret_cast<std::uint64_t>(std::malloc(bytes));
+  return kSuccess;
+}
+CUresult cuMemFree_v2(std::uint64_t address) {
+  std::free(reinterpret_cast<void*>(address));
+  return kSuccess;
+}
+CUresult cuMemHostAlloc(void** memory, size_t bytes, unsigned int) {
+  *memory = std::malloc(bytes);
+  return kSuccess;
+}
+CUresult cuMemFreeHost(void* memory) {
+  std::free(memory);
+  return kSuccess;
+}
+CUresult cuMemcpyHtoD_v2(std::uint64_t to, const void* from, size_t bytes) {
+  std::memcpy(reinterpret_cast<void*>(to), from, bytes);
+  return kSuccess;
+}
+CUresult cuMemcpyDtoH_v2(void* to, std::uint64_t from, size_t bytes) {
+  std::memcpy(to, reinterpret_cast<const void*>(from), bytes);
+  return kSuccess;
+}
+CUresult cuMemsetD8_v2(std::uint64_t to, unsigned char value, size_t bytes) {
+  std::memset(reinterpret_cast<void*>(to), value, bytes);
+  return kSuccess;
+}
+CUresult cuLaunchKernel(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
+                        void**) {
+  current_launch = NextLaunch();
+  if (FromLaunch("segv-from-launch", current_launch)) raise(SIGSEGV);
+  if (FromLaunch("abort-from-launch", current_launch)) std::abort();
+  if (FromLaunch("lost-from-launch", current_launch)) {
+    close(open(StatePath("lost").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+    return kUnknown;
+  }
+  return kSuccess;
+}
+CUresult cuCtxSynchronize() {
+  if (FromLaunch("hang-from-launch", current_launch)) pause();
+  if (FromLaunch("fault-from-launch", current_launch)) return static_cast<CUresult>(CurrentMode().code);
+  return kSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,236 @@
+// The fault-injection rig: `matload conform` run against the fake driver of
+// fake_libcuda.cc, one injected failure per test. Each test asserts the
+// outcome class (a finding, or an infrastructure failure that is never
+// one), the exit status (harness/exit_status.h), and that the cases judged
+// before a failure are kept. The fake GPU's kernels store nothing, so every
+// case it runs to completion is judged a mismatch.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/subprocess.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+// kTwoForms and kSixForms choose ldmatrix forms, which no registry entry
+// predicts a fault for (corpora/known_discrepancies.json).
+constexpr char kTwoForms[] = R"(^ldmatrix\.sync\.aligned\.m8n8\.x1\.(shared|trans\.shared)\.b16$)";
+constexpr char kSixForms[] = R"(^ldmatrix\.sync\.aligned\.m8n8\.x1\.)";
+constexpr int kVariants = 2;
+
+// ConformRun is one conform run against the fake driver, and what it left.
+struct ConformRun {
+  ProcessResult process;
+  nlohmann::json summary;             // summary.json, or null if it was not written
+  std::vector<std::string> results;   // results.tsv's case lines
+  size_t bundles = 0;                 // bundle directories
+
+  // Count is how many cases ended in `outcome`.
+  size_t Count(const std::string& outcome) const {
+    size_t count = 0;
+    for (const std::string& line : results) {
+      const std::vector<std::string> fields = absl::StrSplit(line, '\t');
+      if (fields.size() > 6 && fields[6] == outcome) ++count;
+    }
+    return count;
+  }
+};
+
+class FaultRigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = std::filesystem::path(::testing::TempDir()) /
+                 absl::StrCat("fault_rig_", ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(directory_);
+    std::filesystem::create_directories(directory_ / "state");
+  }
+
+  // Environment is what selects the fake driver and its failure.
+  std::vector<std::string> Environment(const std::string& mode) const {
+    return {absl::StrCat("LD_LIBRARY_PATH=", MATLOAD_FAKE_CUDA_DIR), absl::StrCat("MATLOAD_FAKE_CUDA=", mode),
+            absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", (directory_ / "state").string())};
+  }
+
+  std::vector<std::string> Arguments(const std::string& forms, std::vector<std::string> extra) const {
+    std::vector<std::string> arguments = {MATLOAD_BINARY, "conform", "--forms", forms, "--variants",
+                                          std::to_string(kVariants), "--near_miss=false",
+                                          "--out", (directory_ / "run").string()};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return arguments;
+  }
+
+  ConformRun Conform(const std::string& mode, const std::string& forms, std::vector<std::string> extra = {}) {
+    absl::StatusOr<ProcessResult> process =
+        RunProcess(Arguments(forms, std::move(extra)), std::chrono::seconds(120), Environment(mode));
+    EXPECT_TRUE(process.ok()) << process.status();
+    return Collect(process.ok() ? *process : ProcessResult{});
+  }
+
+  ConformRun Collect(ProcessResult process) const {
+    ConformRun run{.process = std::move(process)};
+    const std::filesystem::path out = directory_ / "run";
+    if (std::ifstream json(out / "summary.json"); json) run.summary = nlohmann::json::parse(json);
+    std::ifstream results(out / "results.tsv");
+    for (std::string line; std::getline(results, line);) {
+      if (!line.empty() && line[0] != '#') run.results.push_back(line);
+    }
+    if (std::filesystem::exists(out / "bundles")) {
+      for (const auto& entry : std::filesystem::directory_iterator(out / "bundles")) run.bundles += entry.is_directory();
+    }
+    return run;
+  }
+
+  std::filesystem::path directory_;
+};
+
+TEST_F(FaultRigTest, AHealthyFakeGpuHasEveryCaseJudged) {
+  const ConformRun run = Conform("normal", kTwoForms);
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;  // its kernels store nothing
+  EXPECT_EQ(run.Count("mismatch"), 2u * kVariants);
+  EXPECT_EQ(run.results.size(), 2u * kVariants);
+  EXPECT_EQ(run.summary["stopped"], "");
+  EXPECT_EQ(run.summary["infrastructure_retries"], 0);
+  EXPECT_GT(run.bundles, 0u);
+}
+
+TEST_F(FaultRigTest, NoDeviceAtAllIsCompileOnly) {
+  const ConformRun run = Conform("init-fails", kTwoForms);
+  EXPECT_EQ(run.process.exit_code, 3);
+  EXPECT_THAT(run.process.standard_error, HasSubstr("compile-only"));
+  EXPECT_TRUE(run.results.empty());
+}
+
+TEST_F(FaultRigTest, AGpuLostMidRunStopsWithExit4AndKeepsWhatWasJudged) {
+  // The first form's launch runs; from the second on the device is gone.
+  const ConformRun run = Conform("lost-from-launch:2", kTwoForms, {"--workers", "1"});
+  EXPECT_EQ(run.process.exit_code, 4) << run.process.standard_error;
+  EXPECT_THAT(run.process.standard_error, HasSubstr("infrastructure failure (GPU lost)"));
+  EXPECT_EQ(run.Count("mismatch"), static_cast<size_t>(kVariants));  // the first form, judged and kept
+  EXPECT_EQ(run.results.size(), static_cast<size_t>(kVariants));     // nothing recorded for the lost form
+  EXPECT_EQ(run.Count("legal form rejected"), 0u);
+  EXPECT_THAT(run.summary["stopped"].get<std::string>(), HasSubstr("GPU lost"));
+  EXPECT_EQ(run.summary["findings"], kVariants);
+}
+
+TEST_F(FaultRigTest, AnExclusiveGpuIsSharedByRetryingNeverAFinding) {
+  // Six forms on two compile paths are two rounds of launches, in two
+  // workers at once: while one holds the exclusive device, the other is
+  // told it is unavailable (46) and its launches are tried again.
+  const ConformRun run = Conform("busy", kSixForms, {"--paths", "driver-jit,ptxas-cubin", "--workers", "4"});
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;
+  EXPECT_EQ(run.Count("mismatch"), 12u * kVariants);
+  EXPECT_EQ(run.Count("legal form rejected"), 0u);
+  EXPECT_EQ(run.summary["stopped"], "");
+}
+
+TEST_F(FaultRigTest, AGpuThatIsAlwaysBusyIsInfrastructure) {
+  const ConformRun run = Conform("busy-always", kTwoForms);
+  EXPECT_EQ(run.process.exit_code, 4);
+  EXPECT_THAT(run.process.standard_error, HasSubstr("GPU busy"));
+  EXPECT_TRUE(run.results.empty());
+}
+
+TEST_F(FaultRigTest, AKernelFaultIsAFindingOnEachCase) {
+  const ConformRun run = Conform("fault-from-launch:1:716", kTwoForms);
+  EXPECT_EQ(run.process.exit_code, 1);
+  EXPECT_EQ(run.Count("unexpected fault"), 2u * kVariants);
+  EXPECT_THAT(run.results.front(), HasSubstr("CUDA_ERROR_MISALIGNED_ADDRESS (716)"));
+}
+
+TEST_F(FaultRigTest, AHungKernelIsCaughtByTheCalibratedWatchdog) {
+  // Launch 1 (the first form) calibrates the watchdog; the second form's
+  // launch hangs, is split, and each of its variants hangs alone.
+  const ConformRun run = Conform("hang-from-launch:2", kTwoForms, {"--workers", "1"});
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;
+  EXPECT_EQ(run.Count("mismatch"), static_cast<size_t>(kVariants));
+  EXPECT_EQ(run.Count("timeout"), static_cast<size_t>(kVariants));
+  EXPECT_THAT(run.results.back(), HasSubstr("no result within 2000 ms while running the kernel"));
+}
+
+TEST_F(FaultRigTest, TheJitRejectingLegalFormsIsAFindingWithItsLog) {
+  const ConformRun run = Conform("jit-error", kTwoForms);
+  EXPECT_EQ(run.process.exit_code, 1);
+  EXPECT_EQ(run.Count("legal form rejected"), 2u * kVariants);
+  EXPECT_THAT(run.results.front(), HasSubstr("Unknown modifier '.fake'"));
+}
+
+TEST_F(FaultRigTest, ASlowJitIsNotAHang) {
+  const ConformRun run = Conform("slow-jit:1500", kTwoForms);
+  EXPECT_EQ(run.process.exit_code, 1);
+  EXPECT_EQ(run.Count("mismatch"), 2u * kVariants);
+  EXPECT_EQ(run.Count("timeout"), 0u);
+}
+
+TEST_F(FaultRigTest, ADriverThatCrashesIsInfrastructureAfterRetries) {
+  for (const std::string mode : {"segv-from-launch:1", "abort-from-launch:1"}) {
+    const ConformRun run = Conform(mode, kTwoForms);
+    EXPECT_EQ(run.process.exit_code, 4) << mode;
+    EXPECT_THAT(run.process.standard_error, HasSubstr("infrastructure failure (worker crashed)")) << mode;
+    EXPECT_THAT(run.process.standard_error, HasSubstr("in 3 attempts")) << mode;
+    EXPECT_TRUE(run.results.empty()) << mode;
+    EXPECT_EQ(run.bundles, 0u) << mode;
+  }
+}
+
+// FakeDriverProcesses counts live processes that use this test's fake state.
+int FakeDriverProcesses(const std::filesystem::path& state) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream environ(entry.path() / "environ");
+    std::stringstream text;
+    text << environ.rdbuf();
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    const bool zombie = line.find(") Z") != std::string::npos;
+    if (!zombie && absl::StrContains(text.str(), state.string())) ++count;
+  }
+  return count;
+}
+
+TEST_F(FaultRigTest, SigtermStopsTheRunKillsItsWorkersAndKeepsWhatWasJudged) {
+  const std::vector<std::string> arguments = Arguments(kTwoForms, {"--workers", "1"});
+  std::vector<std::string> environment = Environment("hang-from-launch:2");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    for (const std::string& variable : environment) putenv(const_cast<char*>(variable.c_str()));
+    std::vector<char*> argv;
+    for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  // Wait until the second form's launch hangs, then interrupt.
+  for (int i = 0; i < 200 && !std::filesystem::exists(directory_ / "state" / "launches"); ++i) usleep(50000);
+  usleep(500000);
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 143);
+  const ConformRun run = Collect({});
+  EXPECT_THAT(run.summary["stopped"].get<std::string>(), HasSubstr("interrupted by signal 15"));
+  EXPECT_EQ(run.Count("mismatch"), static_cast<size_t>(kVariants));
+  usleep(200000);
+  EXPECT_EQ(FakeDriverProcesses(directory_ / "state"), 0) << "a worker outlived matload";
+}
+
+}  // namespace
+}  // namespace matload
