@@ -41,6 +41,8 @@ TEST(KernelTextTest, PlantedStoreBugsChangeTheStores) {
   const std::string skipped = StoreRegistersAndReturn(2, 32, PlantedBug::kSkippedStore);
   EXPECT_EQ(skipped.find("%v1;"), std::string::npos);
   EXPECT_NE(StoreRegistersAndReturn(2, 32, PlantedBug::kWrongLane).find("xor.b32 %store_lane"), std::string::npos);
+  EXPECT_NE(StoreRegistersAndReturn(2, 32, PlantedBug::kHangingBlock).find("@%hang bra HANG_FOREVER;"),
+            std::string::npos);
   EXPECT_NE(StoreRegistersAndReturn(1, 64, PlantedBug::kNone).find("st.global.b64 [%store_at+0], %v0"),
             std::string::npos);
 }

@@ -43,7 +43,9 @@ TEST(LdmatrixKernelTest, EveryPlantedBugAssemblesAndChangesTheKernel) {
   }
   ASSERT_TRUE(instruction.has_value());
   const std::string clean = LdmatrixKernel(*instruction, PlantedBug::kNone);
-  for (PlantedBug bug : AllPlantedBugs()) {
+  std::vector<PlantedBug> bugs = AllPlantedBugs();
+  bugs.push_back(PlantedBug::kHangingBlock);
+  for (PlantedBug bug : bugs) {
     const std::string kernel = LdmatrixKernel(*instruction, bug);
     absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
     ASSERT_TRUE(result.ok()) << result.status();

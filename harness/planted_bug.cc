@@ -14,6 +14,7 @@ absl::string_view PlantedBugName(PlantedBug bug) {
     case PlantedBug::kRegisterOrder: return "register-order";
     case PlantedBug::kSkippedStore: return "skipped-store";
     case PlantedBug::kTransposedExpectation: return "transposed";
+    case PlantedBug::kHangingBlock: return "hang";
   }
   return "unknown";
 }
@@ -24,11 +25,13 @@ std::vector<PlantedBug> AllPlantedBugs() {
 }
 
 absl::StatusOr<PlantedBug> ParsePlantedBug(absl::string_view name) {
-  std::vector<absl::string_view> names = {PlantedBugName(PlantedBug::kNone)};
-  for (PlantedBug bug : AllPlantedBugs()) names.push_back(PlantedBugName(bug));
-  if (name == names[0]) return PlantedBug::kNone;
-  for (PlantedBug bug : AllPlantedBugs()) {
+  std::vector<PlantedBug> bugs = AllPlantedBugs();
+  bugs.insert(bugs.begin(), PlantedBug::kNone);
+  bugs.push_back(PlantedBug::kHangingBlock);
+  std::vector<absl::string_view> names;
+  for (PlantedBug bug : bugs) {
     if (name == PlantedBugName(bug)) return bug;
+    names.push_back(PlantedBugName(bug));
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown planted bug '", name, "' (one of ", absl::StrJoin(names, ", "), ")"));

@@ -19,16 +19,22 @@ enum class PlantedBug : unsigned char {
   kRegisterOrder,          // the kernel stores the destination registers in reverse order
   kSkippedStore,           // the kernel never stores the last destination register
   kTransposedExpectation,  // the expected values come from the transposed form (.trans or .row/.col flipped)
+  // kHangingBlock: the block of variant 0 (the only one with tagged data)
+  // spins forever before it stores: a kernel that hangs on a real GPU, to
+  // see the watchdog catch it. Not in the self-test, where it would cost a
+  // watchdog period per form.
+  kHangingBlock,
 };
 
 // PlantedBugName spells a bug for reports and flags: "none", "wrong-lane",
-// "off-by-one-row", "register-order", "skipped-store", "transposed".
+// "off-by-one-row", "register-order", "skipped-store", "transposed", "hang".
 absl::string_view PlantedBugName(PlantedBug bug);
 
 // ParsePlantedBug reads a PlantedBugName spelling.
 absl::StatusOr<PlantedBug> ParsePlantedBug(absl::string_view name);
 
-// AllPlantedBugs is every bug but kNone, in declaration order.
+// AllPlantedBugs is every bug the self-test plants (all but kNone and
+// kHangingBlock), in declaration order.
 std::vector<PlantedBug> AllPlantedBugs();
 
 }  // namespace matload

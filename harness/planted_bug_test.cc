@@ -9,6 +9,7 @@ TEST(PlantedBugTest, NamesRoundTrip) {
   EXPECT_EQ(*ParsePlantedBug("none"), PlantedBug::kNone);
   for (PlantedBug bug : AllPlantedBugs()) EXPECT_EQ(*ParsePlantedBug(PlantedBugName(bug)), bug);
   EXPECT_EQ(AllPlantedBugs().size(), 5u);
+  EXPECT_EQ(*ParsePlantedBug("hang"), PlantedBug::kHangingBlock);
 }
 
 TEST(PlantedBugTest, UnknownNamesListTheChoices) {
