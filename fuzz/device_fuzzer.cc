@@ -27,6 +27,7 @@
 #include "harness/case_judge.h"
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
+#include "harness/launch_outcome.h"
 #include "harness/program_launch.h"
 #include "harness/reproducer.h"
 #include "harness/test_program.h"
@@ -176,10 +177,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const Variant& variant : batch.variants) pointers.push_back(&variant);
   absl::StatusOr<std::string> output = LaunchProgram(0, **program, pointers, CompilePath::kDriverJit);
   if (!output.ok()) {
-    const bool faulted = output.status().code() == absl::StatusCode::kAborted;
+    const LaunchOutcome outcome = ClassifyLaunchError(output.status());
+    if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
+      // Not a finding: the device or driver could not serve the job. The
+      // line is what `matload fuzz` and a person read in the job's log.
+      std::cerr << "device_fuzzer: infrastructure failure, not a finding: " << outcome.detail << "\n";
+      std::_Exit(0);  // -fork starts a fresh job
+    }
+    const bool faulted = outcome.kind == LaunchOutcome::Kind::kKernelFault;
     // Which block faulted is unknown: the whole input is the reproducer.
     const CaseVerdict fault{faulted ? CaseClass::kUnexpectedFault : CaseClass::kLegalRejected, {},
-                            absl::StrCat("in a batch of ", batch.variants.size(), ": ", output.status().message())};
+                            absl::StrCat("in a batch of ", batch.variants.size(), ": ", outcome.detail)};
     FileCase(**program, *fuzz_case, batch.variants[0], fault, batch.expected[0], {});
     if (faulted) std::_Exit(0);  // the context is gone; -fork starts a fresh job
     return 0;

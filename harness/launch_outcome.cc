@@ -12,7 +12,9 @@ LaunchOutcome Infrastructure(InfrastructureCause cause, std::string detail) {
   return {LaunchOutcome::Kind::kInfrastructure, cause, std::move(detail)};
 }
 
-LaunchOutcome ClassifyFailure(const absl::Status& error) {
+}  // namespace
+
+LaunchOutcome ClassifyLaunchError(const absl::Status& error) {
   const std::string detail(error.message());
   if (std::optional<InfrastructureCause> cause = InfrastructureCauseOf(error); cause.has_value()) {
     return Infrastructure(*cause, detail);
@@ -27,14 +29,12 @@ LaunchOutcome ClassifyFailure(const absl::Status& error) {
   return Infrastructure(InfrastructureCause::kHarnessError, error.ToString());
 }
 
-}  // namespace
-
 LaunchOutcome ClassifyLaunch(const ItemResult& ran) {
   switch (ran.kind) {
     case ItemResult::Kind::kDone:
       return {LaunchOutcome::Kind::kRan, InfrastructureCause::kHarnessError, ""};
     case ItemResult::Kind::kFailed:
-      return ClassifyFailure(ran.error);
+      return ClassifyLaunchError(ran.error);
     case ItemResult::Kind::kTimedOut:
       if (ran.phase == WorkerPhase::kRunningKernel) {
         return {LaunchOutcome::Kind::kKernelHang, InfrastructureCause::kHarnessError, ran.output};

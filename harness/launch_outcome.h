@@ -37,6 +37,10 @@ struct LaunchOutcome {
 // callers stop before judging one.
 LaunchOutcome ClassifyLaunch(const ItemResult& ran);
 
+// ClassifyLaunchError reads the error of a launch made in this process (a
+// fuzz job, say) as ClassifyLaunch reads a worker's kFailed result.
+LaunchOutcome ClassifyLaunchError(const absl::Status& error);
+
 }  // namespace matload
 
 #endif  // MATLOAD_HARNESS_LAUNCH_OUTCOME_H_
