@@ -398,8 +398,20 @@ class Run {
 
   // CheckIllegalForms sweeps the device target with the driver JIT in a
   // worker: the near-miss illegal forms must be rejected, and every legal
-  // form in every operand style accepted.
+  // form in every operand style accepted. An attempt that an
+  // infrastructure failure spoils is made again in a fresh worker, up to
+  // kInfrastructureAttempts in all.
   absl::Status CheckIllegalForms() {
+    absl::Status swept = SweepIllegalForms();
+    for (int attempt = 2; attempt <= kInfrastructureAttempts && InfrastructureCauseOf(swept).has_value(); ++attempt) {
+      ++result_.infrastructure_retries;
+      swept = SweepIllegalForms();
+    }
+    return swept;
+  }
+
+  // SweepIllegalForms is one attempt at CheckIllegalForms, in a fresh worker.
+  absl::Status SweepIllegalForms() {
     const Target target = result_.target;
     absl::StatusOr<std::vector<ItemResult>> swept = RunIsolated(
         1,
