@@ -75,6 +75,9 @@ class Run {
         bundles_((std::filesystem::path(options.run_directory) / "bundles").string()) {
     result_.identity = device_.identity;
     result_.target = device_.target;
+    // Until a test kernel finishes, a kernel's watchdog scales from the
+    // probe's empty kernel, so even the run's first hang costs seconds.
+    watchdog_.ObserveKernel(std::chrono::duration_cast<std::chrono::milliseconds>(device_.calibration));
     for (CompilePath path : options_.paths) {
       if (path == CompilePath::kDriverJit) continue;
       offline_toolchains_[path] = OfflineToolchain(path).value();  // RunConformance checked it

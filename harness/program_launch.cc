@@ -12,6 +12,7 @@
 #include "harness/isolated_runner.h"
 #include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
+#include "reference/ptx_version.h"
 
 namespace matload {
 namespace {
@@ -45,6 +46,27 @@ absl::StatusOr<std::string> Image(const TestProgram& program, CompilePath path) 
       return (*ToolkitNvJitLink())->CompileToCubin(program.kernel(), target);
   }
   return absl::InternalError("unknown compile path");
+}
+
+// CalibrationKernel is a kernel that does nothing, with the two buffer
+// parameters a launch without inputs passes (scratch and output).
+std::string CalibrationKernel(Target target) {
+  return absl::StrCat(".version ", NewestPtxVersion().ToString(), "\n.target ", target.Name(),
+                      "\n.address_size 64\n\n.visible .entry ", kCalibrationEntry,
+                      "(.param .u64 scratch, .param .u64 out)\n{\n  ret;\n}\n");
+}
+
+// TimeCalibrationKernel launches CalibrationKernel twice, compiling it on
+// the first launch, and returns how long the second took.
+absl::StatusOr<std::chrono::microseconds> TimeCalibrationKernel(const DriverJit& jit) {
+  const std::string kernel = CalibrationKernel(jit.device().BaseTarget());
+  const DriverJit::KernelLaunch launch{.entry = kCalibrationEntry};
+  if (absl::StatusOr<std::vector<std::uint8_t>> first = jit.Launch(kernel, launch); !first.ok()) return first.status();
+  const auto start = std::chrono::steady_clock::now();
+  if (absl::StatusOr<std::vector<std::uint8_t>> second = jit.Launch(kernel, launch); !second.ok()) {
+    return second.status();
+  }
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
 }
 
 }  // namespace
@@ -103,8 +125,15 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
         if (!jit.ok()) return jit.status();
         const DeviceInfo& device = (*jit)->device();
         const std::string toolchain = (*jit)->Toolchain();
-        return absl::StrCat(device.BaseTarget().sm, "\t", toolchain, "\t", device.name, ", ", device.uuid, ", ",
-                            toolchain);
+        absl::StatusOr<std::chrono::microseconds> calibration = TimeCalibrationKernel(**jit);
+        if (!calibration.ok()) {
+          // Not a verdict on any form: a driver that cannot run an empty
+          // kernel can judge nothing.
+          return InfrastructureError(InfrastructureCause::kDriverError,
+                                     absl::StrCat("the empty calibration kernel: ", calibration.status().message()));
+        }
+        return absl::StrCat(device.BaseTarget().sm, "\t", calibration->count(), "\t", toolchain, "\t", device.name,
+                            ", ", device.uuid, ", ", toolchain);
       },
       timeout);
   if (!probe.ok()) return probe.status();
@@ -123,12 +152,16 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
     case ItemResult::Kind::kNotRun:
       return InterruptedError(PendingInterrupt());
   }
-  const std::vector<std::string> fields = absl::StrSplit(answer.output, absl::MaxSplits('\t', 2));
+  const std::vector<std::string> fields = absl::StrSplit(answer.output, absl::MaxSplits('\t', 3));
   int sm = 0;
-  if (fields.size() != 3 || !absl::SimpleAtoi(fields[0], &sm)) {
+  std::int64_t calibration = 0;
+  if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &sm) || !absl::SimpleAtoi(fields[1], &calibration)) {
     return absl::InternalError(absl::StrCat("the device probe said '", answer.output, "'"));
   }
-  return DeviceProbe{.target = Target{sm}, .toolchain = fields[1], .identity = fields[2]};
+  return DeviceProbe{.target = Target{sm},
+                     .toolchain = fields[2],
+                     .identity = fields[3],
+                     .calibration = std::chrono::microseconds(calibration)};
 }
 
 DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t blocks,

@@ -45,12 +45,20 @@ struct DeviceProbe {
   Target target;          // the device's own architecture (sm_90 on an H100)
   std::string toolchain;  // "driver JIT CUDA 13.0; ...", as the registry names toolchains
   std::string identity;   // "NVIDIA H100 80GB HBM3, GPU-..., driver JIT CUDA 13.0; ..."
+  // calibration is how long a kernel that does nothing took to launch and
+  // finish (kCalibrationEntry): what a run's watchdog scales from before
+  // any test kernel has finished.
+  std::chrono::microseconds calibration{0};
 };
+
+// kCalibrationEntry names the probe's empty kernel.
+inline constexpr char kCalibrationEntry[] = "matload_calibrate";
 
 // ProbeDevice asks a worker process about device `ordinal`, so that the
 // calling process never initialises CUDA. With no usable GPU it is
 // NoGpuError (compile-only); a GPU that is busy or lost, or a probe that
-// hangs or crashes, is an infrastructure error (infrastructure.h).
+// hangs or crashes, is an infrastructure error (infrastructure.h). The
+// probe also times an empty kernel (DeviceProbe::calibration).
 absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout);
 
 // KernelLaunchFor is the launch of `program` over `blocks` variants, one

@@ -14,11 +14,13 @@
 //   fault-from-launch:K:C  from launch K on, cuCtxSynchronize returns C (700, 716)
 //   hang-from-launch:K     from launch K on, cuCtxSynchronize never returns
 //   slow-jit:MS            cuModuleLoadDataEx takes MS milliseconds
-//   jit-error              cuModuleLoadDataEx rejects every module (218) with a log
+//   jit-error              cuModuleLoadDataEx rejects every test kernel's module (218) with a log
 //   segv-from-launch:K     from launch K on, cuLaunchKernel dies of SIGSEGV
 //   abort-from-launch:K    from launch K on, cuLaunchKernel aborts
-// Launches are counted across processes (every worker is one) in the
-// directory MATLOAD_FAKE_CUDA_STATE, under a lock.
+// Launches of test kernels are counted across processes (every worker is
+// one) in the directory MATLOAD_FAKE_CUDA_STATE, under a lock; the device
+// probe's empty kernel (kCalibrationEntry, harness/program_launch.h) is
+// neither counted nor failed.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -88,7 +90,11 @@ long NextLaunch() {
 // FromLaunch says whether the mode is `name` and this launch is K or later.
 bool FromLaunch(const char* name, long launch) { return Is(name) && launch >= CurrentMode().k; }
 
-long current_launch = 0;  // this process's last launch, for cuCtxSynchronize
+long current_launch = 0;  // this process's last launch, for cuCtxSynchronize; 0 for the calibration kernel
+
+// The function handles: the probe's calibration kernel, and every other.
+void* const kCalibrationFunction = reinterpret_cast<void*>(0x3);
+void* const kTestFunction = reinterpret_cast<void*>(0x2);
 
 }  // namespace
 
@@ -136,9 +142,9 @@ CUresult cuDevicePrimaryCtxRetain(void** context, int) {
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
 CUresult cuCtxSetCurrent(void*) { return kSuccess; }
-CUresult cuModuleLoadDataEx(void** module, const void*, unsigned int options, int* keys, void** values) {
+CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned int options, int* keys, void** values) {
   if (Is("slow-jit")) usleep(static_cast<useconds_t>(CurrentMode().k) * 1000);
-  if (Is("jit-error")) {
+  if (Is("jit-error") && std::strstr(static_cast<const char*>(image), "matload_calibrate") == nullptr) {
     for (unsigned int i = 0; i < options; ++i) {
       if (keys[i] == 5) {  // CU_JIT_ERROR_LOG_BUFFER
         std::snprintf(static_cast<char*>(values[i]), 256, "ptxas application ptx input, line 9; error   : %s",
@@ -166,8 +172,8 @@ CUresult cuGetErrorString(CUresult result, const char** text) {
   }
   return kSuccess;
 }
-CUresult cuModuleGetFunction(void** function, void*, const char*) {
-  *function = reinterpret_cast<void*>(0x2);
+CUresult cuModuleGetFunction(void** function, void*, const char* name) {
+  *function = std::strcmp(name, "matload_calibrate") == 0 ? kCalibrationFunction : kTestFunction;
   return kSuccess;
 }
 CUresult cuMemAlloc_v2(std::uint64_t* address, size_t bytes) {
@@ -198,8 +204,10 @@ CUresult cuMemsetD8_v2(std::uint64_t to, unsigned char value, size_t bytes) {
   std::memset(reinterpret_cast<void*>(to), value, bytes);
   return kSuccess;
 }
-CUresult cuLaunchKernel(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
-                        void**) {
+CUresult cuLaunchKernel(void* function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*,
+                        void**, void**) {
+  current_launch = 0;
+  if (function == kCalibrationFunction) return kSuccess;
   current_launch = NextLaunch();
   if (FromLaunch("segv-from-launch", current_launch)) raise(SIGSEGV);
   if (FromLaunch("abort-from-launch", current_launch)) std::abort();
@@ -210,6 +218,7 @@ CUresult cuLaunchKernel(void*, unsigned, unsigned, unsigned, unsigned, unsigned,
   return kSuccess;
 }
 CUresult cuCtxSynchronize() {
+  if (current_launch == 0) return kSuccess;
   if (FromLaunch("hang-from-launch", current_launch)) pause();
   if (FromLaunch("fault-from-launch", current_launch)) return static_cast<CUresult>(CurrentMode().code);
   return kSuccess;
