@@ -21,6 +21,7 @@
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/isolated_runner.h"
+#include "harness/output_files.h"
 #include "harness/support_sweep.h"
 #include "harness/test_program.h"
 #include "nlohmann/json.hpp"
@@ -76,9 +77,7 @@ class Run {
   }
 
   absl::Status Execute() {
-    std::error_code error;
-    std::filesystem::create_directories(options_.run_directory, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot create ", options_.run_directory, ": ", error.message()));
+    if (absl::Status made = CreateDirectories(options_.run_directory); !made.ok()) return made;
     results_.open(std::filesystem::path(options_.run_directory) / "results.tsv");
     if (!results_) return absl::InternalError(absl::StrCat("cannot write results.tsv in ", options_.run_directory));
     results_ << "# " << device_.identity << "\n# family\tform\tpath\tvariant\tkind\taddressing\toutcome\tdetail\tbundle\n";

@@ -174,11 +174,14 @@ absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions
   if (options.seconds <= 0 || options.jobs <= 0) {
     return absl::InvalidArgumentError("--seconds and --jobs must be positive");
   }
-  std::vector<Campaign> campaigns;
   for (const std::string& name : options.targets) {
     if (!SeedCorpora().contains(name)) {
       return absl::InvalidArgumentError(absl::StrCat("unknown target '", name, "'; the targets are ", kTargetNames));
     }
+  }
+  if (absl::Status made = CreateDirectories(options.out); !made.ok()) return made;
+  std::vector<Campaign> campaigns;
+  for (const std::string& name : options.targets) {
     absl::StatusOr<std::string> binary = FindFuzzer(name, options.fuzzer_dirs);
     if (!binary.ok()) return binary.status();
     std::error_code error;
