@@ -17,19 +17,21 @@
 namespace matload {
 namespace {
 
+// IsHelp says whether `word` asks for help.
 bool IsHelp(absl::string_view word) { return word == "--help" || word == "-help" || word == "-h"; }
 
 // IsFlag says whether `word` is written as a flag: a dash and more.
 bool IsFlag(absl::string_view word) { return word.size() > 1 && word[0] == '-'; }
 
+// Accepts says whether `command` takes the flag `flag`.
 bool Accepts(const CommandSpec& command, absl::string_view flag) {
   return std::find(command.flags.begin(), command.flags.end(), flag) != command.flags.end();
 }
 
+// FlagList says which flags `command` takes, for messages.
 std::string FlagList(const CommandSpec& command) {
   if (command.flags.empty()) return absl::StrCat(command.name, " takes no flags");
-  return absl::StrCat(command.name, " takes --",
-                      absl::StrJoin(command.flags, ", --"));
+  return absl::StrCat(command.name, " takes --", absl::StrJoin(command.flags, ", --"));
 }
 
 // WrittenFlag is one flag word split up: its name with '_' for '-', and its
@@ -39,6 +41,7 @@ struct WrittenFlag {
   std::optional<std::string> value;
 };
 
+// SplitFlagWord reads "--row-addresses=1,2", "-json" or "--target".
 WrittenFlag SplitFlagWord(absl::string_view word) {
   absl::ConsumePrefix(&word, "-");
   absl::ConsumePrefix(&word, "-");
@@ -105,6 +108,7 @@ absl::Status ReadFlag(const CommandSpec& command, const std::vector<std::string>
   return SetFlag(written.name, *written.value, ranges);
 }
 
+// FindCommand is the command named `name`, or nullptr.
 const CommandSpec* FindCommand(const std::vector<CommandSpec>& commands, absl::string_view name) {
   for (const CommandSpec& command : commands) {
     if (command.name == name) return &command;
