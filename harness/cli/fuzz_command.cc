@@ -1,5 +1,6 @@
 #include "harness/cli/fuzz_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "harness/exit_status.h"
 #include "harness/interrupt.h"
 #include "harness/output_files.h"
+#include "harness/process_tree.h"
 #include "harness/subprocess.h"
 #include "nlohmann/json.hpp"
 
@@ -217,6 +219,38 @@ void StopAll(std::vector<Campaign>& campaigns) {
   }
 }
 
+// kStopGrace is how long a stopped campaign's fuzzers get to end before
+// they are killed.
+constexpr auto kStopGrace = std::chrono::seconds(30);
+
+// AnyRunning polls every campaign's fuzzer and says whether one still runs.
+bool AnyRunning(std::vector<Campaign>& campaigns) {
+  bool running = false;
+  for (Campaign& campaign : campaigns) {
+    if (!campaign.process.has_value()) continue;  // never started
+    if (!campaign.exit_code.has_value()) campaign.exit_code = campaign.process->Poll();
+    running |= !campaign.exit_code.has_value();
+  }
+  return running;
+}
+
+// InterruptCampaigns stops every campaign's fuzzer and its -fork jobs.
+// BackgroundProcess::Stop's SIGINT reaches only the libFuzzer parent, which
+// ignores it while system() runs a job (system(3)); so every process below
+// matload gets SIGINT, again until the parents have ended (a parent ends
+// when a job is interrupted) or kStopGrace has passed, then SIGKILL.
+void InterruptCampaigns(std::vector<Campaign>& campaigns) {
+  const auto deadline = std::chrono::steady_clock::now() + kStopGrace;
+  while (AnyRunning(campaigns) && std::chrono::steady_clock::now() < deadline) {
+    for (const pid_t pid : Descendants(getpid())) kill(pid, SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (AnyRunning(campaigns)) {
+    for (const pid_t pid : Descendants(getpid())) kill(pid, SIGKILL);
+  }
+  StopAll(campaigns);
+}
+
 // StartCampaigns starts every campaign's fuzzer; if one cannot start, it
 // stops those already running.
 absl::Status StartCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns) {
@@ -230,7 +264,7 @@ absl::Status StartCampaigns(const FuzzCampaignOptions& options, std::vector<Camp
     absl::StatusOr<BackgroundProcess> process = BackgroundProcess::Start(
         FuzzerArguments(options, campaign), environment, (campaign.directory / "fuzzer.log").string());
     if (!process.ok()) {
-      StopAll(campaigns);
+      InterruptCampaigns(campaigns);
       return process.status();
     }
     campaign.process = *std::move(process);
@@ -246,8 +280,8 @@ struct CampaignEnd {
 };
 
 // WatchCampaigns polls the fuzzers once a second until all have ended, a
-// deadline passed or SIGINT/SIGTERM arrived (harness/interrupt.h; then it
-// stops them), reading their progress into `campaigns`, a row per target
+// deadline passed or SIGINT/SIGTERM arrived (harness/interrupt.h; for
+// either it stops them with InterruptCampaigns), reading their progress into `campaigns`, a row per target
 // into `coverage` every 10 s and a progress line to `out`.
 CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns,
                            std::ostream& coverage, std::ostream& out) {
@@ -261,11 +295,9 @@ CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campa
     std::this_thread::sleep_for(std::chrono::seconds(1));
     end.elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
     end.signal = PendingInterrupt();
-    if (end.signal != 0 || std::chrono::steady_clock::now() > deadline) StopAll(campaigns);
-    running = false;
+    if (end.signal != 0 || std::chrono::steady_clock::now() > deadline) InterruptCampaigns(campaigns);
+    running = AnyRunning(campaigns);
     for (Campaign& campaign : campaigns) {
-      if (!campaign.exit_code.has_value()) campaign.exit_code = campaign.process->Poll();
-      running |= !campaign.exit_code.has_value();
       ReadLog(campaign);
       CountFindings(campaign);
     }
