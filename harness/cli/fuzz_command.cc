@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -176,12 +177,11 @@ absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions
   if (options.seconds <= 0 || options.jobs <= 0) {
     return absl::InvalidArgumentError("--seconds and --jobs must be positive");
   }
-  for (const std::string& name : options.targets) {
-    if (!SeedCorpora().contains(name)) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown target '", name, "'; the targets are ", kTargetNames));
-    }
+  const auto unknown = std::find_if(options.targets.begin(), options.targets.end(),
+                                    [](const std::string& name) { return !SeedCorpora().contains(name); });
+  if (unknown != options.targets.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown target '", *unknown, "'; the targets are ", kTargetNames));
   }
-  if (absl::Status made = CreateDirectories(options.out); !made.ok()) return made;
   std::vector<Campaign> campaigns;
   for (const std::string& name : options.targets) {
     absl::StatusOr<std::string> binary = FindFuzzer(name, options.fuzzer_dirs);
@@ -189,10 +189,13 @@ absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions
     std::error_code error;
     const fs::path directory = fs::absolute(fs::path(options.out) / name, error);
     if (error) return absl::FailedPreconditionError(absl::StrCat("--out ", options.out, ": ", error.message()));
-    for (const char* sub : {"corpus", "findings", "crashes"}) {
-      if (absl::Status made = CreateDirectories(directory / sub); !made.ok()) return made;
-    }
     campaigns.push_back({.name = name, .binary = *binary, .directory = directory});
+  }
+  if (absl::Status made = CreateDirectories(options.out); !made.ok()) return made;
+  for (const Campaign& campaign : campaigns) {
+    for (const char* sub : {"corpus", "findings", "crashes"}) {
+      if (absl::Status made = CreateDirectories(campaign.directory / sub); !made.ok()) return made;
+    }
   }
   return campaigns;
 }
