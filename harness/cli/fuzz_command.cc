@@ -284,8 +284,9 @@ struct CampaignEnd {
 
 // WatchCampaigns polls the fuzzers once a second until all have ended, a
 // deadline passed or SIGINT/SIGTERM arrived (harness/interrupt.h; for
-// either it stops them with InterruptCampaigns), reading their progress into `campaigns`, a row per target
-// into `coverage` every 10 s and a progress line to `out`.
+// either it stops them with InterruptCampaigns), reading their progress
+// into `campaigns`, a row per target into `coverage` every 10 s and a
+// progress line to `out`.
 CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns,
                            std::ostream& coverage, std::ostream& out) {
   const bool terminal = isatty(STDOUT_FILENO) != 0;

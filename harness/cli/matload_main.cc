@@ -27,6 +27,7 @@
 namespace matload {
 namespace {
 
+// Fail reports a usage error on stderr and returns exit status 2.
 int Fail(absl::string_view message) {
   std::cerr << "matload: " << message << "\n";
   return 2;
