@@ -72,11 +72,22 @@ void ReadLog(Campaign& campaign) {
   }
 }
 
-void CountFindings(Campaign& campaign) {
+// Entries lists `directory`'s entries of `type`, never throwing: a
+// directory that cannot be read (yet) has none.
+std::vector<fs::path> Entries(const fs::path& directory, fs::file_type type) {
+  std::vector<fs::path> entries;
   std::error_code error;
-  for (const auto& entry : fs::directory_iterator(campaign.directory / "findings", error)) {
-    if (!entry.is_directory()) continue;
-    campaign.signatures.insert(entry.path().filename().string());
+  for (fs::directory_iterator entry(directory, error), end; !error && entry != end; entry.increment(error)) {
+    if (entry->status(error).type() == type) entries.push_back(entry->path());
+  }
+  return entries;
+}
+
+// CountFindings counts the campaign's findings (by signature and by case)
+// and crash files so far.
+void CountFindings(Campaign& campaign) {
+  for (const fs::path& finding : Entries(campaign.directory / "findings", fs::file_type::directory)) {
+    campaign.signatures.insert(finding.filename().string());
   }
   campaign.cases = 0;
   for (const std::string& signature : campaign.signatures) {
@@ -84,10 +95,8 @@ void CountFindings(Campaign& campaign) {
     std::string line;
     while (std::getline(cases, line)) ++campaign.cases;
   }
-  campaign.crash_files = 0;
-  for (const auto& entry : fs::directory_iterator(campaign.directory / "crashes", error)) {
-    campaign.crash_files += entry.is_regular_file();
-  }
+  campaign.crash_files =
+      static_cast<std::int64_t>(Entries(campaign.directory / "crashes", fs::file_type::regular).size());
 }
 
 // WriteCoverageRows writes one coverage.tsv row per target.
