@@ -261,7 +261,9 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
        stale.increment(error)) {
     std::filesystem::remove(stale->path(), error);
   }
-  if (error) return absl::FailedPreconditionError(absl::StrCat("cannot clear ", reproducers.string(), ": ", error.message()));
+  if (error) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot clear ", reproducers.string(), ": ", error.message()));
+  }
   const std::vector<DisagreementGroup> groups = Group(sweep);
   for (const DisagreementGroup& group : groups) {
     absl::StatusOr<Snippet> snippet = ParseSnippet(group.example->instruction);

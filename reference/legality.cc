@@ -34,7 +34,9 @@ class OperandChecker {
                  std::vector<Reason>& reasons)
       : snippet_(snippet), spec_(spec), signature_(signature), reasons_(reasons) {
     // The first declaration of a name counts, as in Snippet::FindDeclaration.
-    for (const Declaration& declaration : snippet.declarations) declarations_.try_emplace(declaration.name, &declaration);
+    for (const Declaration& declaration : snippet.declarations) {
+      declarations_.try_emplace(declaration.name, &declaration);
+    }
   }
 
   void Check() {

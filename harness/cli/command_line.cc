@@ -90,7 +90,9 @@ absl::Status ReadFlag(const CommandSpec& command, const std::vector<std::string>
   if (!Accepts(command, written.name) && absl::StartsWith(written.name, "no") && !written.value.has_value()) {
     const std::string negated = written.name.substr(2);
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(negated);
-    if (Accepts(command, negated) && flag != nullptr && flag->IsOfType<bool>()) return SetFlag(negated, "false", ranges);
+    if (Accepts(command, negated) && flag != nullptr && flag->IsOfType<bool>()) {
+      return SetFlag(negated, "false", ranges);
+    }
   }
   if (!Accepts(command, written.name) || absl::FindCommandLineFlag(written.name) == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("unknown flag '", word, "' for ", command.name, "; ",
@@ -125,8 +127,8 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& wor
   if (IsHelp(words[0])) return CommandLine{.command = nullptr, .arguments = {}, .help = true};
   CommandLine line{.command = FindCommand(commands, words[0]), .arguments = {}, .help = false};
   if (line.command == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(IsFlag(words[0]) ? "the command comes first, not '" : "unknown command '",
-                                                   words[0], "'\n", Usage(commands)));
+    const absl::string_view problem = IsFlag(words[0]) ? "the command comes first, not '" : "unknown command '";
+    return absl::InvalidArgumentError(absl::StrCat(problem, words[0], "'\n", Usage(commands)));
   }
   const auto end_of_flags = std::find(words.begin() + 1, words.end(), "--");
   if (std::any_of(words.begin() + 1, end_of_flags, IsHelp)) {

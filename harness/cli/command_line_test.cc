@@ -93,7 +93,8 @@ TEST_F(CommandLineTest, ValuesOutsideTheirRangeAreInvalidAndSaySo) {
     std::string message;
   };
   for (const Case& bad : std::vector<Case>{
-           {"--command_line_test_count=11", "--command_line_test_count: '11' is not a whole number from 1 to 10 (why count)"},
+           {"--command_line_test_count=11",
+            "--command_line_test_count: '11' is not a whole number from 1 to 10 (why count)"},
            {"--command_line_test_count=0", "from 1 to 10"},
            {"--command_line_test_count=4294967297", "'4294967297' is not a whole number from 1 to 10"},
            {"--command_line_test_count=many", "'many' is not a whole number from 1 to 10"},

@@ -182,7 +182,9 @@ absl::StatusOr<std::string> FindFuzzer(const std::string& name, const std::vecto
 // PrepareCampaigns checks the options, finds every target's fuzzer and
 // makes the run directory, before any fuzzer starts.
 absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions& options) {
-  if (options.targets.empty()) return absl::InvalidArgumentError(absl::StrCat("--targets names none of ", kTargetNames));
+  if (options.targets.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("--targets names none of ", kTargetNames));
+  }
   if (options.seconds <= 0 || options.jobs <= 0) {
     return absl::InvalidArgumentError("--seconds and --jobs must be positive");
   }
@@ -372,7 +374,9 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
        {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(*campaigns, end.elapsed)}}) {
     if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok()) return Fail(written, err);
   }
-  if (!coverage.flush()) return Fail(absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")), err);
+  if (!coverage.flush()) {
+    return Fail(absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")), err);
+  }
   out << summary;
   if (end.signal != 0) return Fail(InterruptedError(end.signal), err);
   bool found = false;

@@ -158,11 +158,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> words(argv, argv + argc);
   words[0] = "matload";
   const std::string command_line = absl::StrJoin(words, " ");
+  const std::vector<matload::CommandSpec>& commands = matload::MatloadCommands();
   absl::StatusOr<matload::CommandLine> line = matload::ParseCommandLine(
-      std::vector<std::string>(words.begin() + 1, words.end()), matload::MatloadCommands(), matload::MatloadFlagRanges());
+      std::vector<std::string>(words.begin() + 1, words.end()), commands, matload::MatloadFlagRanges());
   if (!line.ok()) return matload::FailWith(line.status());
   if (line->help) {
-    std::cout << (line->command != nullptr ? matload::CommandHelp(*line->command) : matload::Usage(matload::MatloadCommands()));
+    std::cout << (line->command != nullptr ? matload::CommandHelp(*line->command) : matload::Usage(commands));
     return matload::kExitClean;
   }
   return matload::Dispatch(*line, command_line);

@@ -88,7 +88,9 @@ int RunModelCommand(const std::vector<std::string>& arguments, std::ostream& out
                        .base = absl::GetFlag(FLAGS_base), .json = absl::GetFlag(FLAGS_json)};
   for (const std::string& address : absl::GetFlag(FLAGS_row_addresses)) {
     std::uint64_t value = 0;
-    if (!absl::SimpleAtoi(address, &value)) return Fail(err, absl::StrCat("--row-addresses: '", address, "' is not a number"));
+    if (!absl::SimpleAtoi(address, &value)) {
+      return Fail(err, absl::StrCat("--row-addresses: '", address, "' is not a number"));
+    }
     options.row_addresses.push_back(value);
   }
   // The parser holds --stride to 0..2^32-1 (harness/cli/flags.cc).
