@@ -306,6 +306,7 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
   std::ifstream log(out + "/matload.log");
   const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_THAT(said, HasSubstr("interrupted by signal 15"));
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace
