@@ -298,13 +298,14 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
   }
   ASSERT_GE(ProcessesNaming(out), 3) << "the campaign did not start its jobs";
   kill(matload, SIGTERM);
-  EXPECT_EQ(WaitForExit(matload, std::chrono::seconds(60)), 143);
+  const int exit_status = WaitForExit(matload, std::chrono::seconds(60));
+  std::ifstream log(out + "/matload.log");
+  const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(exit_status, 143) << said;
   EXPECT_EQ(ProcessesNaming(out), 0);
   std::ifstream summary(out + "/summary.md");
   const std::string text((std::istreambuf_iterator<char>(summary)), std::istreambuf_iterator<char>());
   EXPECT_THAT(text, HasSubstr("| text | "));
-  std::ifstream log(out + "/matload.log");
-  const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_THAT(said, HasSubstr("interrupted by signal 15"));
   std::filesystem::remove_all(out);
 }
