@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <system_error>
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
@@ -19,7 +20,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::error_code error;
     if (std::filesystem::is_directory(argv[i], error)) {
-      for (const auto& entry : std::filesystem::directory_iterator(argv[i])) inputs.push_back(entry.path());
+      for (std::filesystem::directory_iterator entry(argv[i], error), end; !error && entry != end;
+           entry.increment(error)) {
+        inputs.push_back(entry->path());
+      }
+      if (error) {
+        std::cerr << "replay: cannot read " << argv[i] << ": " << error.message() << "\n";
+        return 2;
+      }
     } else if (std::filesystem::exists(argv[i], error)) {
       inputs.push_back(argv[i]);
     } else {

@@ -23,6 +23,7 @@
 #include "harness/interrupt.h"
 #include "harness/isolated_runner.h"
 #include "harness/launch_outcome.h"
+#include "harness/output_files.h"
 #include "harness/support_sweep.h"
 #include "harness/test_program.h"
 #include "nlohmann/json.hpp"
@@ -85,9 +86,7 @@ class Run {
   }
 
   absl::Status Execute() {
-    std::error_code error;
-    std::filesystem::create_directories(options_.run_directory, error);
-    if (error) return absl::InternalError(absl::StrCat("cannot create ", options_.run_directory, ": ", error.message()));
+    if (absl::Status made = CreateDirectories(options_.run_directory); !made.ok()) return made;
     results_.open(ResultsPath());
     if (!results_) return InfrastructureError(InfrastructureCause::kOutOfDisk, ResultsPath() + ": cannot write");
     results_ << "# " << device_.identity << "\n# family\tform\tpath\tvariant\tkind\taddressing\toutcome\tdetail\tbundle\n";

@@ -16,6 +16,13 @@ namespace matload {
 // naming the path, so no caller loses a result silently.
 absl::Status WriteFile(const std::filesystem::path& path, absl::string_view text);
 
+// CreateDirectories makes `path` and its parents, never throwing. A path
+// that cannot be a directory (a file in the way, no permission, a read-only
+// file system) is kFailedPrecondition naming it, since the user chose it
+// (exit status 2); a disk that failed (full, over quota, an I/O error) is an
+// InfrastructureError kOutOfDisk (exit status 4; harness/infrastructure.h).
+absl::Status CreateDirectories(const std::filesystem::path& path);
+
 // Slug keeps letters and digits and turns everything else into '-':
 // "wmma.load/mismatch" -> "wmma-load-mismatch".
 std::string Slug(absl::string_view text);

@@ -25,6 +25,24 @@ TEST(OutputFilesTest, WriteFileToAMissingDirectoryIsDataLoss) {
   EXPECT_THAT(status.message(), ::testing::HasSubstr("/nonexistent-matload-dir/x.txt"));
 }
 
+TEST(OutputFilesTest, CreateDirectoriesMakesParentsAndAcceptsAnExistingDirectory) {
+  const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / "output_files_test_dir" / "a" / "b";
+  std::filesystem::remove_all(path.parent_path());
+  ASSERT_TRUE(CreateDirectories(path).ok());
+  EXPECT_TRUE(std::filesystem::is_directory(path));
+  EXPECT_TRUE(CreateDirectories(path).ok());
+}
+
+TEST(OutputFilesTest, CreateDirectoriesWhereAFileIsIsAFailedPreconditionNamingIt) {
+  const std::filesystem::path file = std::filesystem::path(::testing::TempDir()) / "output_files_test_file";
+  ASSERT_TRUE(WriteFile(file, "x").ok());
+  for (const std::filesystem::path& path : {file, file / "below"}) {
+    const absl::Status status = CreateDirectories(path);
+    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << path;
+    EXPECT_THAT(status.message(), ::testing::HasSubstr(path.string()));
+  }
+}
+
 TEST(OutputFilesTest, SlugKeepsLettersAndDigits) {
   EXPECT_EQ(Slug("wmma.load/mismatch sm_90a"), "wmma-load-mismatch-sm-90a");
 }

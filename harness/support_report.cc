@@ -254,11 +254,15 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
 
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
                                 const ReportContext& context, const std::string& directory) {
+  const std::filesystem::path reproducers = std::filesystem::path(directory) / "reproducers";
+  if (absl::Status made = CreateDirectories(reproducers); !made.ok()) return made;
   std::error_code error;
-  std::filesystem::create_directories(std::filesystem::path(directory) / "reproducers", error);
-  if (error) return absl::PermissionDeniedError(absl::StrCat("cannot create ", directory, ": ", error.message()));
-  for (const auto& stale : std::filesystem::directory_iterator(std::filesystem::path(directory) / "reproducers")) {
-    std::filesystem::remove(stale.path(), error);
+  for (std::filesystem::directory_iterator stale(reproducers, error), end; !error && stale != end;
+       stale.increment(error)) {
+    std::filesystem::remove(stale->path(), error);
+  }
+  if (error) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot clear ", reproducers.string(), ": ", error.message()));
   }
   const std::vector<DisagreementGroup> groups = Group(sweep);
   for (const DisagreementGroup& group : groups) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "reference/families.h"
@@ -15,6 +16,8 @@ namespace {
 
 constexpr SpecRef kTargetVersionRef{"target.introduced", "PTX 9.0 .target directive, PTX ISA Notes (facts.md 5.1)"};
 constexpr SpecRef kSyntaxRef{"syntax", "PTX 9.0 4 Syntax"};
+constexpr SpecRef kDeclarationLimitRef{"limit.declared-names", "reference/parser.h kMaxDeclaredNames",
+                                      RuleSource::kHarnessLimit};
 constexpr SpecRef kAddressRef{"operand.address", "PTX 9.0 6.4.1 Addresses as Operands; immediate addresses are "
                                                  "rejected by ptxas 13.0.88 outside .local",
                               RuleSource::kMeasured};
@@ -29,7 +32,12 @@ class OperandChecker {
  public:
   OperandChecker(const Snippet& snippet, const FamilySpec& spec, const OperandSignature& signature,
                  std::vector<Reason>& reasons)
-      : snippet_(snippet), spec_(spec), signature_(signature), reasons_(reasons) {}
+      : snippet_(snippet), spec_(spec), signature_(signature), reasons_(reasons) {
+    // The first declaration of a name counts, as in Snippet::FindDeclaration.
+    for (const Declaration& declaration : snippet.declarations) {
+      declarations_.try_emplace(declaration.name, &declaration);
+    }
+  }
 
   void Check() {
     const std::vector<Operand>& operands = snippet_.instruction.operands;
@@ -67,6 +75,13 @@ class OperandChecker {
     return layout;
   }
 
+  // FindDeclaration is Snippet::FindDeclaration in constant time, so that a
+  // long destination vector against many declarations stays linear.
+  const Declaration* FindDeclaration(absl::string_view name) const {
+    auto found = declarations_.find(name);
+    return found == declarations_.end() ? nullptr : found->second;
+  }
+
   void Add(ReasonCode code, std::string message, const SpecRef* ref = nullptr) {
     reasons_.push_back({code, ref != nullptr ? *ref : spec_.operands.ref, std::move(message)});
   }
@@ -74,7 +89,7 @@ class OperandChecker {
   // CheckRegisterName checks that `name` is a declared register, and with
   // `check_type`, one of `cls`.
   void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role, bool check_type = true) {
-    const Declaration* declaration = snippet_.FindDeclaration(name);
+    const Declaration* declaration = FindDeclaration(name);
     if (declaration == nullptr) {
       if (!snippet_.declarations.empty()) Add(ReasonCode::kUndeclaredName, absl::StrCat("'", name, "' is not declared"));
       return;
@@ -106,7 +121,7 @@ class OperandChecker {
   bool CheckMixedVectorType(const VectorOperand& vector) {
     std::vector<absl::string_view> types;
     for (const std::string& element : vector.elements) {
-      const Declaration* declaration = snippet_.FindDeclaration(element);
+      const Declaration* declaration = FindDeclaration(element);
       if (declaration == nullptr || declaration->state_space != ".reg") continue;
       if (!IsThirtyTwoBitType(declaration->type)) return false;
       if (std::find(types.begin(), types.end(), declaration->type) == types.end()) types.push_back(declaration->type);
@@ -160,7 +175,7 @@ class OperandChecker {
       Add(ReasonCode::kAddressForm, "an immediate address is not allowed here", &kAddressRef);
       return;
     }
-    const Declaration* declaration = snippet_.FindDeclaration(address->base);
+    const Declaration* declaration = FindDeclaration(address->base);
     if (signature_.address == AddressKind::kTensorMemory) {
       if (declaration != nullptr && declaration->state_space != ".reg") {
         Add(ReasonCode::kAddressForm, "taddr must be a 32-bit register holding a Tensor Memory address");
@@ -188,6 +203,7 @@ class OperandChecker {
   const FamilySpec& spec_;
   const OperandSignature& signature_;
   std::vector<Reason>& reasons_;
+  absl::flat_hash_map<absl::string_view, const Declaration*> declarations_;
 };
 
 }  // namespace
@@ -274,7 +290,11 @@ Verdict JudgeText(absl::string_view text, PtxVersion ptx, Target target) {
   absl::StatusOr<Snippet> snippet = ParseSnippet(text);
   if (!snippet.ok()) {
     Verdict verdict;
-    verdict.reasons_.push_back({ReasonCode::kSyntax, kSyntaxRef, std::string(snippet.status().message())});
+    if (snippet.status().code() == absl::StatusCode::kResourceExhausted) {
+      verdict.reasons_.push_back({ReasonCode::kLimit, kDeclarationLimitRef, std::string(snippet.status().message())});
+    } else {
+      verdict.reasons_.push_back({ReasonCode::kSyntax, kSyntaxRef, std::string(snippet.status().message())});
+    }
     return verdict;
   }
   return Judge(*snippet, ptx, target);

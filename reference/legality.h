@@ -65,7 +65,8 @@ class Verdict {
 Verdict Judge(const Snippet& snippet, PtxVersion ptx, Target target);
 
 // JudgeText parses `text` as a snippet and judges it; text that does not
-// parse is illegal with a kSyntax reason.
+// parse is illegal with a kSyntax reason, and a snippet larger than matload
+// judges (reference/parser.h kMaxDeclaredNames) with a kLimit reason.
 Verdict JudgeText(absl::string_view text, PtxVersion ptx, Target target);
 
 // QualifierReasons applies the qualifier-level rules alone (constraints,

@@ -1,5 +1,8 @@
 #include "reference/legality.h"
 
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/test_support.h"
@@ -38,6 +41,32 @@ TEST(LegalityTest, SyntaxErrorsAreIllegalNotFatal) {
   ASSERT_THAT(Codes(verdict), ElementsAre(ReasonCode::kSyntax));
   EXPECT_THAT(verdict.reasons()[0].message, HasSubstr("expected ';'"));
   EXPECT_THAT(Codes(JudgeAt("add.s32 a, b, c;", "sm_90")), ElementsAre(ReasonCode::kUnknownInstruction));
+}
+
+TEST(LegalityTest, ASnippetDeclaringTooMuchIsIllegalWithALimitReason) {
+  std::string declarations = ".reg .b32 a0<4096>";
+  for (int i = 1; i < 20; ++i) absl::StrAppend(&declarations, ", a", i, "<4096>");
+  Verdict verdict = JudgeAt(absl::StrCat(declarations, "; ldmatrix.sync.aligned.m8n8.x1.b16 {a0}, [p];"), "sm_90");
+  ASSERT_THAT(Codes(verdict), ElementsAre(ReasonCode::kLimit));
+  EXPECT_EQ(verdict.reasons()[0].rule.id, "limit.declared-names");
+  EXPECT_EQ(verdict.reasons()[0].rule.source, RuleSource::kHarnessLimit);
+  EXPECT_THAT(verdict.reasons()[0].message, HasSubstr("declares more than 65536 names"));
+  EXPECT_EQ(ReasonCodeName(ReasonCode::kLimit), "limit");
+}
+
+// A destination vector of 100,000 names against 65,536 declarations: each
+// name is looked up once, so judging it is linear, not 6.5e9 comparisons.
+TEST(LegalityTest, ALongVectorAgainstManyDeclarationsIsJudgedOnce) {
+  std::string text = ".reg .b32 a0<4096>";
+  for (int i = 1; i < 16; ++i) absl::StrAppend(&text, ", a", i, "<4096>");
+  absl::StrAppend(&text, "; ldmatrix.sync.aligned.m8n8.x1.b16 {u0");
+  for (int i = 1; i < 100000; ++i) absl::StrAppend(&text, ", u", i);
+  absl::StrAppend(&text, "}, [p];");
+  Verdict verdict = JudgeAt(text, "sm_90");
+  EXPECT_THAT(Codes(verdict), ::testing::Contains(ReasonCode::kVectorLength));
+  EXPECT_EQ(std::count_if(verdict.reasons().begin(), verdict.reasons().end(),
+                          [](const Reason& reason) { return reason.code == ReasonCode::kUndeclaredName; }),
+            100001);
 }
 
 TEST(LegalityTest, QualifierTokenReasons) {

@@ -220,7 +220,16 @@ bool IsDeclaration(absl::string_view statement) {
   return false;
 }
 
+// DeclarationLimitError is the kResourceExhausted status of a snippet that
+// declares more than kMaxDeclaredNames names.
+absl::Status DeclarationLimitError() {
+  return absl::ResourceExhaustedError(absl::StrCat("the snippet declares more than ", kMaxDeclaredNames,
+                                                   " names; matload judges snippets up to that size"));
+}
+
 // ParseDeclaration parses ".reg .b32 a, d<4>;" or ".shared .align 16 .b8 s[64];".
+// It appends nothing past kMaxDeclaredNames names in `out`: a register
+// vector is counted before any of its names is made.
 absl::Status ParseDeclaration(absl::string_view statement, std::vector<Declaration>& out) {
   Cursor cursor(statement);
   std::vector<std::string> words;
@@ -246,6 +255,7 @@ absl::Status ParseDeclaration(absl::string_view statement, std::vector<Declarati
       if (!count.ok()) return count.status();
       if (*count <= 0 || *count > 4096) return cursor.Error("register vector count must be 1..4096");
       if (!cursor.Consume('>')) return cursor.Error("expected '>'");
+      if (out.size() + *count > kMaxDeclaredNames) return DeclarationLimitError();
       for (std::int64_t i = 0; i < *count; ++i) out.push_back({words[0], words[1], absl::StrCat(*name, i)});
       continue;
     }
@@ -254,6 +264,7 @@ absl::Status ParseDeclaration(absl::string_view statement, std::vector<Declarati
       if (!size.ok()) return size.status();
       if (!cursor.Consume(']')) return cursor.Error("expected ']'");
     }
+    if (out.size() == kMaxDeclaredNames) return DeclarationLimitError();
     out.push_back({words[0], words[1], *name});
   } while (cursor.Consume(','));
   if (!cursor.AtEnd()) return cursor.Error("expected ',' or ';' in a declaration");

@@ -21,6 +21,7 @@ absl::string_view ReasonCodeName(ReasonCode code) {
     case ReasonCode::kUndeclaredName: return "undeclared-name";
     case ReasonCode::kAddressForm: return "address-form";
     case ReasonCode::kStateSpaceMismatch: return "state-space-mismatch";
+    case ReasonCode::kLimit: return "limit";
   }
   return "unknown";
 }

@@ -30,6 +30,7 @@ enum class ReasonCode : unsigned char {
   kUndeclaredName,         // a register or variable that was never declared
   kAddressForm,            // an address form the instruction does not accept
   kStateSpaceMismatch,     // an address variable of another state space
+  kLimit,                  // larger than matload judges (reference/parser.h kMaxDeclaredNames)
 };
 
 // ReasonCodeName is the stable spelling used in text and JSON ("ptx-version").

@@ -13,6 +13,8 @@ enum class RuleSource : unsigned char {
   kMeasured,  // measured with a tool; SpecRef::section names the measurement
   kSecondary,  // read out of a secondary source (a library or simulator) the
                // PTX text does not back; SpecRef::section names it
+  kHarnessLimit,  // a bound matload sets on what it accepts, not a PTX rule;
+                  // SpecRef::section names where it is set
 };
 
 // SpecRef tags every rule, gate and table row with a stable id (used in

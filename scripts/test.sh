@@ -13,8 +13,8 @@ grep -h -o "needs a GPU: .*" build/default/Testing/Temporary/LastTest.log | sort
 # a few seconds each, fixed seed, ASan and UBSan, through `matload fuzz`,
 # which fails on any crash or finding.
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target text_fuzzer legality_fuzzer reference_fuzzer
+cmake --build --preset fuzz --target text_fuzzer legality_fuzzer reference_fuzzer cli_fuzzer
 smoke=$(mktemp -d)
-MATLOAD_SOURCE_DIR="$root" build/default/matload fuzz --targets text,legality,reference --seconds 10 --seed 1 \
+MATLOAD_SOURCE_DIR="$root" build/default/matload fuzz --targets text,legality,reference,cli --seconds 10 --seed 1 \
   --fuzzers build/fuzz/fuzz --out "$smoke"
 rm -rf "$smoke"

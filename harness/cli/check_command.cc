@@ -1,25 +1,42 @@
 #include "harness/cli/check_command.h"
 
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
 namespace matload {
 
 absl::StatusOr<std::vector<LabeledSnippet>> ReadSnippetFile(const std::string& path) {
-  std::ifstream file(path);
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot read snippet file ", path, ": it is a directory"));
+  }
+  std::ifstream file(path, std::ios::binary);
   if (!file) return absl::NotFoundError(absl::StrCat("cannot read snippet file ", path));
-  std::vector<LabeledSnippet> snippets;
-  std::string line;
-  for (int number = 1; std::getline(file, line); ++number) {
-    absl::string_view text = absl::StripAsciiWhitespace(line);
-    if (text.empty() || text[0] == '#') continue;
-    snippets.push_back({absl::StrCat(path, ":", number), std::string(text)});
+  std::string text;
+  char buffer[1 << 16];
+  while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
+    text.append(buffer, file.gcount());
+    if (text.size() > kMaxSnippetFileBytes) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("snippet file ", path, " is larger than ", kMaxSnippetFileBytes >> 20, " MiB"));
+    }
   }
   if (file.bad()) return absl::DataLossError(absl::StrCat("error while reading ", path));
+  std::vector<LabeledSnippet> snippets;
+  int number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++number;
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty() || line[0] == '#') continue;
+    snippets.push_back({absl::StrCat(path, ":", number), std::string(line)});
+  }
   return snippets;
 }
 

@@ -20,8 +20,14 @@ struct LabeledSnippet {
   std::string text;
 };
 
+// kMaxSnippetFileBytes bounds a --file, so that `--file /dev/zero` or a
+// runaway file is an error and not all of memory.
+inline constexpr size_t kMaxSnippetFileBytes = size_t{64} << 20;
+
 // ReadSnippetFile reads one snippet per line, skipping blank lines and lines
-// starting with '#'.
+// starting with '#'. A file that cannot be opened is kNotFound, a directory
+// or a file over kMaxSnippetFileBytes kFailedPrecondition, a failed read
+// kDataLoss; each message names the path.
 absl::StatusOr<std::vector<LabeledSnippet>> ReadSnippetFile(const std::string& path);
 
 // VerdictJson is the JSON object for one snippet on one target:

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -53,6 +54,25 @@ TEST(CheckCommandTest, ReadsOneSnippetPerLine) {
   EXPECT_EQ((*snippets)[0].label, path + ":3");
   EXPECT_EQ((*snippets)[1].text, ".reg .b32 d; x;");
   EXPECT_EQ(ReadSnippetFile("/nonexistent/file").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(CheckCommandTest, ADirectoryOrAnEndlessFileIsAFailedPreconditionNamingIt) {
+  const absl::Status directory = ReadSnippetFile(::testing::TempDir()).status();
+  EXPECT_EQ(directory.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(directory.message(), HasSubstr(absl::StrCat(::testing::TempDir(), ": it is a directory")));
+  const absl::Status endless = ReadSnippetFile("/dev/zero").status();
+  EXPECT_EQ(endless.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(endless.message(), HasSubstr("snippet file /dev/zero is larger than 64 MiB"));
+}
+
+TEST(CheckCommandTest, TooManyDeclarationsIsALimitVerdict) {
+  std::string snippet = ".reg .b32 a0<4096>";
+  for (int i = 1; i < 17; ++i) absl::StrAppend(&snippet, ", a", i, "<4096>");
+  absl::StrAppend(&snippet, "; ldmatrix.sync.aligned.m8n8.x1.b16 {a0}, [p];");
+  std::ostringstream out;
+  WriteCheck({{"argv", snippet}}, {*ParseTarget("sm_90")}, {9, 0}, /*json=*/true, out);
+  EXPECT_THAT(out.str(), HasSubstr(R"("reasons":[{"code":"limit","message":"the snippet declares more than 65536)"));
+  EXPECT_THAT(out.str(), HasSubstr(R"("rule":"limit.declared-names"}])"));
 }
 
 }  // namespace

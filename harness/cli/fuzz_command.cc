@@ -1,11 +1,14 @@
 #include "harness/cli/fuzz_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <system_error>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -16,7 +19,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/exit_status.h"
+#include "harness/interrupt.h"
 #include "harness/output_files.h"
+#include "harness/process_tree.h"
 #include "harness/subprocess.h"
 #include "nlohmann/json.hpp"
 
@@ -25,16 +31,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// kTargetNames lists the fuzz targets, for messages.
+constexpr absl::string_view kTargetNames = "text, legality, reference, cli and device";
+
 // SeedCorpora maps each fuzz target to the corpora/fuzz/ directory it starts from.
 const std::map<std::string, std::string>& SeedCorpora() {
   static const auto* const kSeeds = new std::map<std::string, std::string>{
-      {"text", "text_fuzzer"}, {"legality", "cases"}, {"reference", "cases"}, {"device", "cases"}};
+      {"text", "text_fuzzer"}, {"legality", "cases"}, {"reference", "cases"}, {"cli", "cli"}, {"device", "cases"}};
   return *kSeeds;
 }
 
 // Campaign is one target's running fuzzer and what has been read of it.
 struct Campaign {
   std::string name;
+  std::string binary;  // the NAME_fuzzer that runs it
   fs::path directory;
   std::optional<BackgroundProcess> process;
   FuzzerStatus status;
@@ -62,11 +72,22 @@ void ReadLog(Campaign& campaign) {
   }
 }
 
-void CountFindings(Campaign& campaign) {
+// Entries lists `directory`'s entries of `type`, never throwing: a
+// directory that cannot be read (yet) has none.
+std::vector<fs::path> Entries(const fs::path& directory, fs::file_type type) {
+  std::vector<fs::path> entries;
   std::error_code error;
-  for (const auto& entry : fs::directory_iterator(campaign.directory / "findings", error)) {
-    if (!entry.is_directory()) continue;
-    campaign.signatures.insert(entry.path().filename().string());
+  for (fs::directory_iterator entry(directory, error), end; !error && entry != end; entry.increment(error)) {
+    if (entry->status(error).type() == type) entries.push_back(entry->path());
+  }
+  return entries;
+}
+
+// CountFindings counts the campaign's findings (by signature and by case)
+// and crash files so far.
+void CountFindings(Campaign& campaign) {
+  for (const fs::path& finding : Entries(campaign.directory / "findings", fs::file_type::directory)) {
+    campaign.signatures.insert(finding.filename().string());
   }
   campaign.cases = 0;
   for (const std::string& signature : campaign.signatures) {
@@ -74,9 +95,15 @@ void CountFindings(Campaign& campaign) {
     std::string line;
     while (std::getline(cases, line)) ++campaign.cases;
   }
-  campaign.crash_files = 0;
-  for (const auto& entry : fs::directory_iterator(campaign.directory / "crashes", error)) {
-    campaign.crash_files += entry.is_regular_file();
+  campaign.crash_files =
+      static_cast<std::int64_t>(Entries(campaign.directory / "crashes", fs::file_type::regular).size());
+}
+
+// WriteCoverageRows writes one coverage.tsv row per target.
+void WriteCoverageRows(const std::vector<Campaign>& campaigns, std::int64_t elapsed, std::ostream& coverage) {
+  for (const Campaign& c : campaigns) {
+    coverage << elapsed << "\t" << c.name << "\t" << c.status.runs << "\t" << c.status.coverage << "\t"
+             << c.status.features << "\t" << c.status.corpus << "\t" << c.cases << "\t" << c.signatures.size() << "\n";
   }
 }
 
@@ -132,6 +159,178 @@ std::string SummaryJson(const std::vector<Campaign>& campaigns, std::int64_t ela
   return json.dump(2) + "\n";
 }
 
+// Fail reports `status` as matload fuzz's failure and returns its exit
+// status (harness/exit_status.h).
+int Fail(const absl::Status& status, std::ostream& err) {
+  err << "matload fuzz: " << status.message() << "\n";
+  return ExitStatusFor(status);
+}
+
+// FindFuzzer is the first NAME_fuzzer in `directories`, as an absolute path.
+absl::StatusOr<std::string> FindFuzzer(const std::string& name, const std::vector<std::string>& directories) {
+  for (const std::string& directory : directories) {
+    std::error_code error;
+    const fs::path candidate = fs::absolute(fs::path(directory) / absl::StrCat(name, "_fuzzer"), error);
+    if (!error && fs::exists(candidate, error)) return candidate.string();
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "no ", name, "_fuzzer in ", absl::StrJoin(directories, ", "),
+      "; build the fuzz targets with `cmake --preset fuzz && cmake --build --preset fuzz` (the device target: "
+      "the fuzz-device preset)"));
+}
+
+// PrepareCampaigns checks the options, finds every target's fuzzer and
+// makes the run directory, before any fuzzer starts.
+absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions& options) {
+  if (options.targets.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("--targets names none of ", kTargetNames));
+  }
+  if (options.seconds <= 0 || options.jobs <= 0) {
+    return absl::InvalidArgumentError("--seconds and --jobs must be positive");
+  }
+  const auto unknown = std::find_if(options.targets.begin(), options.targets.end(),
+                                    [](const std::string& name) { return !SeedCorpora().contains(name); });
+  if (unknown != options.targets.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown target '", *unknown, "'; the targets are ", kTargetNames));
+  }
+  std::vector<Campaign> campaigns;
+  for (const std::string& name : options.targets) {
+    absl::StatusOr<std::string> binary = FindFuzzer(name, options.fuzzer_dirs);
+    if (!binary.ok()) return binary.status();
+    std::error_code error;
+    const fs::path directory = fs::absolute(fs::path(options.out) / name, error);
+    if (error) return absl::FailedPreconditionError(absl::StrCat("--out ", options.out, ": ", error.message()));
+    campaigns.push_back({.name = name, .binary = *binary, .directory = directory});
+  }
+  if (absl::Status made = CreateDirectories(options.out); !made.ok()) return made;
+  for (const Campaign& campaign : campaigns) {
+    for (const char* sub : {"corpus", "findings", "crashes"}) {
+      if (absl::Status made = CreateDirectories(campaign.directory / sub); !made.ok()) return made;
+    }
+  }
+  return campaigns;
+}
+
+// FuzzerArguments is the libFuzzer command line of one campaign.
+std::vector<std::string> FuzzerArguments(const FuzzCampaignOptions& options, const Campaign& campaign) {
+  return {campaign.binary,
+          absl::StrCat("-fork=", options.jobs),
+          "-ignore_crashes=1",
+          absl::StrCat("-max_total_time=", options.seconds),
+          absl::StrCat("-seed=", options.seed),
+          "-max_len=8192",
+          "-print_funcs=0",
+          absl::StrCat("-dict=", (fs::path(options.source_dir) / "fuzz" / "ptx.dict").string()),
+          absl::StrCat("-artifact_prefix=", (campaign.directory / "crashes").string(), "/"),
+          (campaign.directory / "corpus").string(),
+          (fs::path(options.source_dir) / "corpora" / "fuzz" / SeedCorpora().at(campaign.name)).string()};
+}
+
+// StopAll stops every campaign's fuzzer that is still running.
+void StopAll(std::vector<Campaign>& campaigns) {
+  for (Campaign& campaign : campaigns) {
+    if (campaign.process.has_value() && !campaign.exit_code.has_value()) campaign.exit_code = campaign.process->Stop();
+  }
+}
+
+// kStopGrace is how long a stopped campaign's fuzzers get to end before
+// they are killed.
+constexpr auto kStopGrace = std::chrono::seconds(30);
+
+// AnyRunning polls every campaign's fuzzer and says whether one still runs.
+bool AnyRunning(std::vector<Campaign>& campaigns) {
+  bool running = false;
+  for (Campaign& campaign : campaigns) {
+    if (!campaign.process.has_value()) continue;  // never started
+    if (!campaign.exit_code.has_value()) campaign.exit_code = campaign.process->Poll();
+    running |= !campaign.exit_code.has_value();
+  }
+  return running;
+}
+
+// InterruptCampaigns stops every campaign's fuzzer and its -fork jobs.
+// BackgroundProcess::Stop's SIGINT reaches only the libFuzzer parent, which
+// ignores it while system() runs a job (system(3)); so every process below
+// matload gets SIGINT, again until the parents have ended (a parent ends
+// when a job is interrupted) or kStopGrace has passed, then SIGKILL.
+void InterruptCampaigns(std::vector<Campaign>& campaigns) {
+  const auto deadline = std::chrono::steady_clock::now() + kStopGrace;
+  while (AnyRunning(campaigns) && std::chrono::steady_clock::now() < deadline) {
+    for (const pid_t pid : Descendants(getpid())) kill(pid, SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (AnyRunning(campaigns)) {
+    for (const pid_t pid : Descendants(getpid())) kill(pid, SIGKILL);
+  }
+  StopAll(campaigns);
+}
+
+// StartCampaigns starts every campaign's fuzzer; if one cannot start, it
+// stops those already running.
+absl::Status StartCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns) {
+  for (Campaign& campaign : campaigns) {
+    std::vector<std::string> environment = {
+        absl::StrCat("MATLOAD_FINDINGS_DIR=", (campaign.directory / "findings").string()),
+        absl::StrCat("MATLOAD_SOURCE_DIR=", options.source_dir)};
+    if (campaign.name == "device" && !options.gpus.empty()) {
+      environment.push_back(absl::StrCat("CUDA_VISIBLE_DEVICES=", options.gpus));
+    }
+    absl::StatusOr<BackgroundProcess> process = BackgroundProcess::Start(
+        FuzzerArguments(options, campaign), environment, (campaign.directory / "fuzzer.log").string());
+    if (!process.ok()) {
+      InterruptCampaigns(campaigns);
+      return process.status();
+    }
+    campaign.process = *std::move(process);
+  }
+  return absl::OkStatus();
+}
+
+// CampaignEnd is how the watch ended: after how long, and the signal that
+// interrupted it (0 if none).
+struct CampaignEnd {
+  std::int64_t elapsed = 0;
+  int signal = 0;
+};
+
+// WatchCampaigns polls the fuzzers once a second until all have ended, a
+// deadline passed or SIGINT/SIGTERM arrived (harness/interrupt.h; for
+// either it stops them with InterruptCampaigns), reading their progress
+// into `campaigns`, a row per target into `coverage` every 10 s and a
+// progress line to `out`.
+CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns,
+                           std::ostream& coverage, std::ostream& out) {
+  const bool terminal = isatty(STDOUT_FILENO) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::seconds(options.seconds + 120);
+  CampaignEnd end;
+  std::int64_t next_row = 0;     // coverage.tsv gets a row every 10 s
+  std::int64_t next_print = 30;  // off a terminal, a progress line every 30 s
+  for (bool running = true; running;) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    end.elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
+    end.signal = PendingInterrupt();
+    if (end.signal != 0 || std::chrono::steady_clock::now() > deadline) InterruptCampaigns(campaigns);
+    running = AnyRunning(campaigns);
+    for (Campaign& campaign : campaigns) {
+      ReadLog(campaign);
+      CountFindings(campaign);
+    }
+    if (end.elapsed >= next_row || !running) {
+      WriteCoverageRows(campaigns, end.elapsed, coverage);
+      next_row = end.elapsed + 10;
+    }
+    if (terminal) {
+      out << "\r" << ProgressLine(campaigns, end.elapsed) << std::flush;
+    } else if (end.elapsed >= next_print) {
+      out << ProgressLine(campaigns, end.elapsed) << "\n" << std::flush;
+      next_print = end.elapsed + 30;
+    }
+  }
+  if (terminal) out << "\n";
+  return end;
+}
+
 }  // namespace
 
 std::optional<FuzzerStatus> ParseFuzzerStatus(absl::string_view line) {
@@ -164,110 +363,25 @@ std::optional<FuzzerStatus> ParseFuzzerStatus(absl::string_view line) {
 }
 
 int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::ostream& err) {
-  if (options.targets.empty()) {
-    err << "matload fuzz: --targets names none of text, legality, reference, device\n";
-    return 2;
-  }
-  if (options.seconds <= 0 || options.jobs <= 0) {
-    err << "matload fuzz: --seconds and --jobs must be positive\n";
-    return 2;
-  }
-  for (const std::string& name : options.targets) {
-    if (!SeedCorpora().contains(name)) {
-      err << "matload fuzz: unknown target '" << name << "'; the targets are text, legality, reference and device\n";
-      return 2;
-    }
-  }
-  std::vector<Campaign> campaigns;
-  for (const std::string& name : options.targets) {
-    const std::string& seeds = SeedCorpora().at(name);
-    std::string binary;
-    for (const std::string& directory : options.fuzzer_dirs) {
-      const fs::path candidate = fs::path(directory) / absl::StrCat(name, "_fuzzer");
-      if (fs::exists(candidate)) {
-        binary = fs::absolute(candidate).string();
-        break;
-      }
-    }
-    if (binary.empty()) {
-      err << "matload fuzz: no " << name << "_fuzzer in " << absl::StrJoin(options.fuzzer_dirs, ", ")
-          << "; build the fuzz targets with `cmake --preset fuzz && cmake --build --preset fuzz` (the device target: "
-             "the fuzz-device preset)\n";
-      return 2;
-    }
-    Campaign campaign{.name = name, .directory = fs::absolute(fs::path(options.out) / name)};
-    for (const char* sub : {"corpus", "findings", "crashes"}) fs::create_directories(campaign.directory / sub);
-    std::vector<std::string> environment = {
-        absl::StrCat("MATLOAD_FINDINGS_DIR=", (campaign.directory / "findings").string()),
-        absl::StrCat("MATLOAD_SOURCE_DIR=", options.source_dir)};
-    if (name == "device" && !options.gpus.empty()) environment.push_back(absl::StrCat("CUDA_VISIBLE_DEVICES=", options.gpus));
-    const std::vector<std::string> argv = {
-        binary,
-        absl::StrCat("-fork=", options.jobs),
-        "-ignore_crashes=1",
-        absl::StrCat("-max_total_time=", options.seconds),
-        absl::StrCat("-seed=", options.seed),
-        "-max_len=8192",
-        "-print_funcs=0",
-        absl::StrCat("-dict=", (fs::path(options.source_dir) / "fuzz" / "ptx.dict").string()),
-        absl::StrCat("-artifact_prefix=", (campaign.directory / "crashes").string(), "/"),
-        (campaign.directory / "corpus").string(),
-        (fs::path(options.source_dir) / "corpora" / "fuzz" / seeds).string()};
-    absl::StatusOr<BackgroundProcess> process =
-        BackgroundProcess::Start(argv, environment, (campaign.directory / "fuzzer.log").string());
-    if (!process.ok()) {
-      err << "matload fuzz: " << process.status().message() << "\n";
-      return 2;
-    }
-    campaign.process = *std::move(process);
-    campaigns.push_back(std::move(campaign));
-  }
-
-  const bool terminal = isatty(STDOUT_FILENO) != 0;
-  const auto start = std::chrono::steady_clock::now();
-  const auto deadline = start + std::chrono::seconds(options.seconds + 120);
+  absl::StatusOr<std::vector<Campaign>> campaigns = PrepareCampaigns(options);
+  if (!campaigns.ok()) return Fail(campaigns.status(), err);
+  if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return Fail(started, err);
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
-  std::int64_t elapsed = 0;
-  std::int64_t next_row = 0;     // coverage.tsv gets a row every 10 s
-  std::int64_t next_print = 30;  // off a terminal, a progress line every 30 s
-  for (bool running = true; running;) {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
-    running = false;
-    for (Campaign& campaign : campaigns) {
-      campaign.exit_code = std::chrono::steady_clock::now() > deadline ? campaign.process->Stop() : campaign.process->Poll();
-      running |= !campaign.exit_code.has_value();
-      ReadLog(campaign);
-      CountFindings(campaign);
-    }
-    if (elapsed >= next_row || !running) {
-      for (const Campaign& campaign : campaigns) {
-        coverage << elapsed << "\t" << campaign.name << "\t" << campaign.status.runs << "\t" << campaign.status.coverage
-                 << "\t" << campaign.status.features << "\t" << campaign.status.corpus << "\t" << campaign.cases << "\t"
-                 << campaign.signatures.size() << "\n";
-      }
-      next_row = elapsed + 10;
-    }
-    if (terminal) {
-      out << "\r" << ProgressLine(campaigns, elapsed) << std::flush;
-    } else if (elapsed >= next_print) {
-      out << ProgressLine(campaigns, elapsed) << "\n" << std::flush;
-      next_print = elapsed + 30;
-    }
+  const CampaignEnd end = WatchCampaigns(options, *campaigns, coverage, out);
+  const std::string summary = SummaryMarkdown(options, *campaigns, end.elapsed);
+  for (const auto& [name, text] :
+       {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(*campaigns, end.elapsed)}}) {
+    if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok()) return Fail(written, err);
   }
-  if (terminal) out << "\n";
-  const std::string summary = SummaryMarkdown(options, campaigns, elapsed);
-  for (const auto& [name, text] : {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(campaigns, elapsed)}}) {
-    if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok()) {
-      err << "matload fuzz: " << written.message() << "\n";
-      return 2;
-    }
+  if (!coverage.flush()) {
+    return Fail(absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")), err);
   }
   out << summary;
+  if (end.signal != 0) return Fail(InterruptedError(end.signal), err);
   bool found = false;
-  for (const Campaign& campaign : campaigns) found |= campaign.cases > 0 || campaign.crash_files > 0;
-  return found ? 1 : 0;
+  for (const Campaign& campaign : *campaigns) found |= campaign.cases > 0 || campaign.crash_files > 0;
+  return found ? kExitFindings : kExitClean;
 }
 
 }  // namespace matload

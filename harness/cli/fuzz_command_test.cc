@@ -1,8 +1,10 @@
 #include "harness/cli/fuzz_command.h"
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -55,6 +57,24 @@ TEST(FuzzCommandTest, AMissingFuzzerSaysHowToBuildIt) {
   EXPECT_EQ(RunFuzzCampaign(Options({"reference"}), out, err), 2);
   EXPECT_THAT(err.str(), HasSubstr("no reference_fuzzer in /nonexistent-matload-fuzzers"));
   EXPECT_THAT(err.str(), HasSubstr("cmake --preset fuzz"));
+}
+
+TEST(FuzzCommandTest, TheCliTargetIsKnown) {
+  std::ostringstream out, err;
+  EXPECT_EQ(RunFuzzCampaign(Options({"cli"}), out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("no cli_fuzzer in /nonexistent-matload-fuzzers"));
+}
+
+TEST(FuzzCommandTest, AnOutThatIsAFileIsABadOptionNamingIt) {
+  const std::filesystem::path fuzzers = std::filesystem::path(::testing::TempDir()) / "fuzz_command_test_fuzzers";
+  std::filesystem::create_directories(fuzzers);
+  std::ofstream(fuzzers / "text_fuzzer") << "never run";
+  FuzzCampaignOptions options = Options({"text"});
+  options.fuzzer_dirs = {fuzzers.string()};
+  options.out = (fuzzers / "text_fuzzer").string();
+  std::ostringstream out, err;
+  EXPECT_EQ(RunFuzzCampaign(options, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr(absl::StrCat("cannot create directory ", options.out, ": Not a directory")));
 }
 
 TEST(FuzzCommandTest, NonPositiveTimeIsABadOption) {

@@ -1,4 +1,20 @@
 // End-to-end: the built binary, its exit codes and its messages on bad input.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/subprocess.h"
@@ -7,6 +23,15 @@ namespace matload {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
+
+// LargestChildKilobytes is the peak resident memory of the largest child
+// this test has waited for.
+long LargestChildKilobytes() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return usage.ru_maxrss;
+}
 
 ProcessResult Matload(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), MATLOAD_BINARY);
@@ -55,8 +80,123 @@ TEST(MatloadCliTest, BadInputGetsAClearMessageAndNonzeroExit) {
     EXPECT_THAT(result.standard_error, HasSubstr(bad.message));
   }
   ProcessResult unknown_flag = Matload({"check", "--no-such-flag"});
-  EXPECT_NE(unknown_flag.exit_code, 0);
-  EXPECT_THAT(unknown_flag.standard_error, HasSubstr("no-such-flag"));
+  EXPECT_EQ(unknown_flag.exit_code, 2);
+  EXPECT_THAT(unknown_flag.standard_error, HasSubstr("unknown flag '--no-such-flag' for check"));
+}
+
+// Each bad value of the bad-input report: exit 2, the flag and its range named.
+TEST(MatloadCliTest, NumericFlagsOutsideTheirRangeExit2NamingTheRange) {
+  struct Case {
+    std::vector<std::string> arguments;
+    const char* message;
+  };
+  const std::string wmma = "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];";
+  for (const Case& bad : std::vector<Case>{
+           {{"support", "--threads", "100000"}, "--threads: '100000' is not a whole number from 1 to 64"},
+           {{"conform", "--variants", "100000000"}, "--variants: '100000000' is not a whole number from 1 to 100000"},
+           {{"conform", "--workers", "0"}, "--workers: '0' is not a whole number from 1 to 256"},
+           {{"conform", "--device", "-1"}, "--device: '-1' is not a whole number from 0 to 1023"},
+           {{"fuzz", "--jobs", "100000"}, "--jobs: '100000' is not a whole number from 1 to 256"},
+           {{"fuzz", "--seconds", "2147483647"}, "--seconds: '2147483647' is not a whole number from 1 to 31536000"},
+           {{"model", "--target", "sm_90", "--stride", "4294967312", wmma},
+            "--stride: '4294967312' is not a whole number from 0 to 4294967295"},
+           {{"model", "--target", "sm_90", "--stride=-1", wmma}, "--stride: '-1' is not a whole number from 0 to"},
+           {{"model", "--target", "sm_90", "--base", "4294967296", wmma},
+            "--base: '4294967296' is not a whole number from 0 to 4294967295"},
+           {{"model", "--target", "sm_90", "--row-addresses", "0,4294967296", wmma},
+            "--row_addresses: '0,4294967296' is not a whole number from 0 to 4294967295"},
+       }) {
+    ProcessResult result = Matload(bad.arguments);
+    EXPECT_EQ(result.exit_code, 2) << bad.message;
+    EXPECT_THAT(result.standard_error, HasSubstr(bad.message));
+  }
+  EXPECT_THAT(Matload({"conform", "--variants", "100000000"}).standard_error,
+              HasSubstr("conform holds every variant of every form in memory"));
+}
+
+TEST(MatloadCliTest, AStrideInRangeIsUsedAndNoStrideMeansTheDefault) {
+  const std::string wmma = "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];";
+  ProcessResult given = Matload({"model", "--target", "sm_90", "--stride", "32", wmma});
+  ProcessResult sixteen = Matload({"model", "--target", "sm_90", "--stride", "16", wmma});
+  ProcessResult absent = Matload({"model", "--target", "sm_90", wmma});
+  EXPECT_EQ(given.exit_code, 0) << given.standard_error;
+  EXPECT_EQ(absent.exit_code, 0) << absent.standard_error;
+  EXPECT_NE(given.standard_output, absent.standard_output);
+  EXPECT_EQ(sixteen.standard_output, absent.standard_output);  // 16 is this form's default stride
+}
+
+TEST(MatloadCliTest, EachCommandTakesOnlyItsOwnFlags) {
+  ProcessResult result = Matload({"check", "--workers", "3", "--target", "sm_90", "x;"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.standard_error, HasSubstr("unknown flag '--workers' for check; check takes --target, --ptx"));
+  EXPECT_EQ(Matload({"devices", "--json"}).exit_code, 2);
+}
+
+TEST(MatloadCliTest, HelpExits0) {
+  ProcessResult usage = Matload({"--help"});
+  EXPECT_EQ(usage.exit_code, 0);
+  EXPECT_THAT(usage.standard_output, HasSubstr("matload COMMAND [flags]"));
+  EXPECT_THAT(usage.standard_output, HasSubstr("  conform [--device N]"));
+  ProcessResult check = Matload({"check", "--help"});
+  EXPECT_EQ(check.exit_code, 0);
+  EXPECT_THAT(check.standard_output, HasSubstr("  --file (default: \"\")"));
+  EXPECT_THAT(check.standard_output, Not(HasSubstr("--workers")));
+}
+
+// The README spells it --row-addresses; the flag is row_addresses.
+TEST(MatloadCliTest, RowAddressesTakesBothSpellings) {
+  std::string rows = "0";
+  for (int lane = 1; lane < 32; ++lane) absl::StrAppend(&rows, ",", 32 * lane);
+  for (const char* flag : {"--row-addresses", "--row_addresses"}) {
+    ProcessResult result =
+        Matload({"model", "--target", "sm_90", flag, rows, "ldmatrix.sync.aligned.m8n8.x1.b16 {r}, [p];"});
+    EXPECT_EQ(result.exit_code, 0) << flag << ": " << result.standard_error;
+    EXPECT_THAT(result.standard_output, HasSubstr("lane 0: "));
+  }
+}
+
+// The snippets of the bad-input report: 4 and 38 million registers asked
+// for in 11 KB and 119 KB. Each is a verdict, and matload's peak memory
+// stays small (before the limit, the first took 400 MB, the second ended
+// in bad_alloc).
+TEST(MatloadCliTest, HugeDeclarationsAreALimitVerdictInLittleMemory) {
+  for (int vectors : {1000, 9300}) {
+    std::string snippet = ".reg .b32 a0<4096>";
+    for (int i = 1; i < vectors; ++i) absl::StrAppend(&snippet, ", a", i, "<4096>");
+    absl::StrAppend(&snippet, "; ldmatrix.sync.aligned.m8n8.x1.b16 {a0}, [p];");
+    ProcessResult result = Matload({"check", "--target", "sm_90", snippet});
+    EXPECT_EQ(result.exit_code, 0) << snippet.size();
+    EXPECT_THAT(result.standard_output, HasSubstr("illegal: limit (limit.declared-names): the snippet declares more "
+                                                  "than 65536 names"));
+  }
+  EXPECT_LT(LargestChildKilobytes(), 100 * 1024);
+}
+
+TEST(MatloadCliTest, FileErrorsExit2NamingThePath) {
+  const std::filesystem::path directory = std::filesystem::path(::testing::TempDir()) / "matload_cli_test_files";
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory / "fuzzers");
+  const std::filesystem::path existing = directory / "existing-file";
+  std::ofstream(existing) << "x";
+  std::ofstream(directory / "fuzzers" / "text_fuzzer") << "a fuzzer that never runs";
+  struct Case {
+    std::vector<std::string> arguments;
+    std::string message;
+  };
+  const std::string fuzzers = (directory / "fuzzers").string();
+  for (const Case& bad : std::vector<Case>{
+           {{"fuzz", "--targets", "text", "--fuzzers", fuzzers, "--out", existing.string()},
+            absl::StrCat("cannot create directory ", existing.string(), ": Not a directory")},
+           {{"fuzz", "--targets", "text", "--fuzzers", fuzzers, "--out", "/sys/matload-cli-test"},
+            "cannot create directory /sys/matload-cli-test: "},
+           {{"check", "--target", "sm_90", "--file", directory.string()},
+            absl::StrCat("cannot read snippet file ", directory.string(), ": it is a directory")},
+           {{"check", "--target", "sm_90", "--file", "/dev/zero"}, "snippet file /dev/zero is larger than 64 MiB"},
+       }) {
+    ProcessResult result = Matload(bad.arguments);
+    EXPECT_EQ(result.exit_code, 2) << bad.message;
+    EXPECT_THAT(result.standard_error, HasSubstr(bad.message));
+  }
 }
 
 // Without a driver matload says so and exits 3; with one it lists devices.
@@ -88,6 +228,86 @@ TEST(MatloadCliTest, MalformedSnippetsAreVerdictsNotCrashes) {
     EXPECT_EQ(result.exit_code, 0) << garbage;
     EXPECT_THAT(result.standard_output, HasSubstr("illegal: ")) << garbage;
   }
+}
+
+// StartMatload starts matload with `arguments` in the background, both of
+// its streams appended to `log`, and returns its pid.
+pid_t StartMatload(std::vector<std::string> arguments, const std::string& log) {
+  arguments.insert(arguments.begin(), MATLOAD_BINARY);
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, MATLOAD_BINARY, &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+// ProcessesNaming counts the running processes whose command line holds
+// `text` (a campaign's fuzzers name its run directory in their arguments).
+int ProcessesNaming(const std::string& text) {
+  int count = 0;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    std::ifstream file(entry.path() / "cmdline", std::ios::binary);
+    const std::string command_line((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    count += command_line.find(text) != std::string::npos;
+  }
+  return count;
+}
+
+// WaitForExit waits up to `limit` for `pid` and returns its exit status,
+// or -1 if it is still running (then it is killed).
+int WaitForExit(pid_t pid, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// SIGTERM to `matload fuzz` stops its libFuzzer jobs, writes the summary of
+// what ran and exits 143. It needs the libFuzzer build of text_fuzzer (the
+// replay build in build/default cannot run a campaign).
+TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
+  const std::string fuzzers = MATLOAD_FUZZERS;
+  if (!std::filesystem::exists(std::filesystem::path(fuzzers) / "text_fuzzer")) {
+    GTEST_SKIP() << "no libFuzzer build of text_fuzzer in " << fuzzers
+                 << " (cmake --preset fuzz && cmake --build --preset fuzz --target text_fuzzer)";
+  }
+  const std::string out = absl::StrCat(::testing::TempDir(), "/matload_cli_test_sigterm_", getpid());
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  const pid_t matload = StartMatload({"fuzz", "--targets", "text", "--seconds", "600", "--jobs", "2", "--fuzzers",
+                                      fuzzers, "--out", out},
+                                     out + "/matload.log");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  // The campaign runs when matload's libFuzzer parent and its jobs do.
+  while (ProcessesNaming(out) < 3 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  ASSERT_GE(ProcessesNaming(out), 3) << "the campaign did not start its jobs";
+  kill(matload, SIGTERM);
+  const int exit_status = WaitForExit(matload, std::chrono::seconds(60));
+  std::ifstream log(out + "/matload.log");
+  const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(exit_status, 143) << said;
+  EXPECT_EQ(ProcessesNaming(out), 0);
+  std::ifstream summary(out + "/summary.md");
+  const std::string text((std::istreambuf_iterator<char>(summary)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("| text | "));
+  EXPECT_THAT(said, HasSubstr("interrupted by signal 15"));
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace

@@ -1,0 +1,67 @@
+// CommandLine: matload's argv read into a command, its arguments and its
+// flags, without ever exiting. absl::ParseCommandLine exits on an unknown
+// flag (status 1) and on --help (status 1), and accepts any command's flags
+// for every command; this walks argv itself and sets each flag through
+// Abseil's reflection API (absl/flags/reflection.h), so that every problem
+// is a status the caller turns into exit status 2 (harness/exit_status.h).
+#ifndef MATLOAD_HARNESS_CLI_COMMAND_LINE_H_
+#define MATLOAD_HARNESS_CLI_COMMAND_LINE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace matload {
+
+// CommandSpec is one command: its name, its synopsis and description for
+// help, and the only flags it accepts (Abseil flag names, with '_').
+struct CommandSpec {
+  absl::string_view name;
+  absl::string_view synopsis;  // "check --target T[,T...|all] ...", may span lines
+  absl::string_view description;
+  std::vector<absl::string_view> flags;
+};
+
+// FlagRange is what a numeric flag accepts: every value of a list flag,
+// or the value of any other, must be an integer in [min, max]. `why` says
+// why the bounds are what they are, for the error message.
+struct FlagRange {
+  absl::string_view flag;
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+  absl::string_view why;
+};
+
+// CommandLine is what argv asked for: a command and its positional
+// arguments, with its flags set; or help, to print and exit 0.
+struct CommandLine {
+  const CommandSpec* command = nullptr;  // null only with `help` and no command
+  std::vector<std::string> arguments;
+  bool help = false;
+};
+
+// ParseCommandLine reads `words` (argv without the program name):
+// COMMAND first, then flags and arguments in any order. A flag is --name,
+// -name, --name=value or --name value, with '-' or '_' in its name;
+// --name / --noname set a boolean; after "--" every word is an argument.
+// It sets each flag it reads, and fails with kInvalidArgument naming the
+// problem: no or unknown command, a flag that is not the command's, a
+// missing or bad value, or a value outside its FlagRange. --help or -h
+// anywhere asks for help instead.
+absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& words,
+                                             const std::vector<CommandSpec>& commands,
+                                             const std::vector<FlagRange>& ranges);
+
+// Usage is matload's help: every command's synopsis and description.
+std::string Usage(const std::vector<CommandSpec>& commands);
+
+// CommandHelp is one command's help: its synopsis, description, and each
+// of its flags with its help text and default, read from the flag itself.
+std::string CommandHelp(const CommandSpec& command);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_CLI_COMMAND_LINE_H_

@@ -1,0 +1,97 @@
+#include "harness/cli/flags.h"
+
+#include <limits>
+
+#include "absl/flags/flag.h"
+
+ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
+ABSL_FLAG(std::string, ptx, "9.0", "PTX ISA version the module declares (.version).");
+ABSL_FLAG(bool, json, false, "check, model: write JSON.");
+ABSL_FLAG(std::string, file, "", "check: read snippets from this file, one per line ('#' lines skipped).");
+ABSL_FLAG(bool, illegal, false, "forms: print the near-miss illegal forms instead of the legal ones.");
+ABSL_FLAG(std::string, compiler, "ptxas", "support: the compiler to hold the model against: ptxas, nvjitlink or driver.");
+ABSL_FLAG(std::vector<std::string>, ptxas, {},
+          "support: ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are "
+          "compared.");
+ABSL_FLAG(std::string, out, "",
+          "support: report directory (default reports/support/<compiler>-<version>); conform, selftest, fuzz: run "
+          "directory (default runs/<command>-<date>).");
+ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
+ABSL_FLAG(std::string, data, "iota8", "model: the memory pattern: iota8, iota16, iota32 or random:SEED.");
+ABSL_FLAG(std::vector<std::string>, row_addresses, {},
+          "model: ldmatrix row byte offsets, one per lane (default 16*lane); --row-addresses works too.");
+ABSL_FLAG(std::uint64_t, base, 0, "model: wmma p's byte offset in the window; tcgen05.ld taddr.");
+ABSL_FLAG(std::optional<std::int64_t>, stride, std::nullopt,
+          "model: wmma stride in elements (not given: the form's default stride).");
+ABSL_FLAG(int, device, 0, "conform, selftest: the GPU's ordinal.");
+ABSL_FLAG(int, variants, 16, "conform: variants (run-time inputs) per form and compile path.");
+ABSL_FLAG(std::uint64_t, seed, 1, "conform, fuzz: the seed every variant replays from; libFuzzer's seed.");
+ABSL_FLAG(std::string, forms, "", "conform: only forms whose label matches this ECMAScript regex.");
+ABSL_FLAG(std::vector<std::string>, paths, {"driver-jit"},
+          "conform: compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
+ABSL_FLAG(bool, undefined, false, "conform: also run cases the spec leaves undefined (recorded, never compared).");
+ABSL_FLAG(bool, near_miss, true, "conform: check the near-miss illegal forms through the driver JIT.");
+ABSL_FLAG(std::string, plant, "none", "conform: plant a bug to see it caught (wrong-lane, transposed, ...).");
+ABSL_FLAG(int, workers, 8, "conform: worker processes launching at once, each with a CUDA context of its own.");
+ABSL_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "legality", "reference"}),
+          "fuzz: the targets, from text, legality, reference, cli and device; all run at once.");
+ABSL_FLAG(int, seconds, 60, "fuzz: how long each target runs.");
+ABSL_FLAG(int, jobs, 1, "fuzz: libFuzzer -fork jobs per target.");
+ABSL_FLAG(std::string, gpus, "", "fuzz: the GPUs the device target may use (CUDA_VISIBLE_DEVICES), e.g. 0 or 0,1.");
+ABSL_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
+          "fuzz: directories searched, in order, for NAME_fuzzer binaries.");
+
+namespace matload {
+
+const std::vector<CommandSpec>& MatloadCommands() {
+  static const auto* const kCommands = new std::vector<CommandSpec>{
+      {"check", "check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')",
+       "the model's verdict: legal, or illegal with every reason", {"target", "ptx", "json", "file"}},
+      {"forms", "forms --target T [--ptx V] [--illegal]",
+       "every legal (or near-miss illegal) form, one canonical spelling per line", {"target", "ptx", "illegal"}},
+      {"model",
+       "model --target T [--ptx V] [--data iota8|iota16|iota32|random:SEED] [--row-addresses a0,...]\n"
+       "      [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'",
+       "the reference model's registers for every lane, with each element's provenance",
+       {"target", "ptx", "data", "row_addresses", "base", "stride", "json"}},
+      {"devices", "devices", "the GPUs the CUDA driver lists, or why there are none (exit 3)", {}},
+      {"support",
+       "support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--threads N]\n"
+       "        [--out DIR]",
+       "the per-target support matrix, model against compiler, written under reports/support/",
+       {"target", "ptx", "compiler", "ptxas", "out", "threads"}},
+      {"conform",
+       "conform [--device N] [--variants K] [--seed S] [--forms REGEX]\n"
+       "        [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
+       "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--out DIR]",
+       "every legal form on the GPU, every register of every lane against the model (exit 1 on findings)",
+       {"device", "variants", "seed", "forms", "paths", "undefined", "near_miss", "plant", "workers", "out"}},
+      {"selftest", "selftest [--device N] [--out DIR]", "plant five bugs and show each is caught and bundled",
+       {"device", "out"}},
+      {"fuzz",
+       "fuzz [--targets text,legality,reference,cli,device] [--seconds S] [--jobs N] [--gpus 0,1] [--seed S]\n"
+       "     [--fuzzers DIR,...] [--out DIR]",
+       "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
+       {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out"}},
+  };
+  return *kCommands;
+}
+
+const std::vector<FlagRange>& MatloadFlagRanges() {
+  constexpr std::int64_t kMax32 = std::numeric_limits<std::uint32_t>::max();
+  static const auto* const kRanges = new std::vector<FlagRange>{
+      {"threads", 1, 64, "one thread per target swept; there are fewer targets"},
+      {"variants", 1, kMaxConformVariants,
+       "conform holds every variant of every form in memory: 100,000 fit in 65 GB on a 128 GB GPU host"},
+      {"jobs", 1, 256, "libFuzzer processes per target"},
+      {"seconds", 1, 31'536'000, "at most a year"},
+      {"workers", 1, 256, "worker processes, each with a CUDA context of its own"},
+      {"device", 0, 1023, "a CUDA device ordinal"},
+      {"stride", 0, kMax32, "wmma's stride operand is a 32-bit register"},
+      {"base", 0, kMax32, "a .shared window offset and tcgen05.ld's taddr are 32 bits"},
+      {"row_addresses", 0, kMax32, "each is a byte offset in the 32-bit .shared window"},
+  };
+  return *kRanges;
+}
+
+}  // namespace matload
