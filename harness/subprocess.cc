@@ -55,9 +55,12 @@ struct ChildStreams {
   if (streams.append_to != nullptr) {
     output = error = open(streams.append_to, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   }
-  // dup2 clears O_CLOEXEC on the copies, so exactly these three survive exec.
+  // dup2 clears O_CLOEXEC on the copies. Descriptors matload inherited
+  // without O_CLOEXEC are closed here, all but `exec_report` (which exec
+  // closes), so exactly the three standard streams survive exec.
   if (input >= 0 && output >= 0 && dup2(input, STDIN_FILENO) >= 0 && dup2(output, STDOUT_FILENO) >= 0 &&
-      dup2(error, STDERR_FILENO) >= 0) {
+      dup2(error, STDERR_FILENO) >= 0 && close_range(STDERR_FILENO + 1, exec_report - 1, 0) == 0 &&
+      close_range(exec_report + 1, ~0U, 0) == 0) {
     execvpe(argv[0], argv, environment);
   }
   const int failure = errno;
@@ -111,21 +114,29 @@ int ExitCode(int status) {
   return result.exit_code;
 }
 
-// WaitUntil reaps `pid`, waiting no later than `deadline`; false when it
-// was still running then.
-bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline, int& status) {
+// HasEnded says whether `pid` has ended, and leaves it unreaped: while the
+// leader is a zombie, its process group id cannot go to another process.
+bool HasEnded(pid_t pid) {
+  siginfo_t info{};
+  while (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    if (errno != EINTR) return true;  // not our child any more: nothing to wait for
+  }
+  return info.si_pid == pid;
+}
+
+// WaitUntil waits for `pid` to end, no later than `deadline`, without
+// reaping it; false when it was still running then.
+bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline) {
   for (std::chrono::microseconds step = kFirstWaitStep;; step = std::min(2 * step, kLongestWaitStep)) {
-    const pid_t reaped = waitpid(pid, &status, WNOHANG);
-    if (reaped == pid) return true;
-    if (reaped < 0 && errno != EINTR) return true;  // not our child any more: nothing to wait for
+    if (HasEnded(pid)) return true;
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(step);
   }
 }
 
-// KillGroupAndReap kills `pid`'s whole process group (its own children too)
-// and reaps `pid`. The group is killed before the leader is reaped, so its
-// id cannot have been handed to another process.
+// KillGroupAndReap kills what is left of `pid`'s process group (whatever
+// it started, and `pid` itself if it still runs) and reaps `pid`,
+// returning its wait status.
 int KillGroupAndReap(pid_t pid) {
   kill(-pid, SIGKILL);
   int status = 0;
@@ -195,13 +206,9 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, s
   }
   ProcessResult result;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  int status = 0;
   // A child that closed its streams may still run: the wait has the same deadline.
-  if (!ReadUntil(out.ends[0], err.ends[0], deadline, result) || !WaitUntil(pid, deadline, status)) {
-    result.timed_out = true;
-    status = KillGroupAndReap(pid);
-  }
-  Finish(status, result);
+  result.timed_out = !ReadUntil(out.ends[0], err.ends[0], deadline, result) || !WaitUntil(pid, deadline);
+  Finish(KillGroupAndReap(pid), result);
   return result;
 }
 
@@ -217,18 +224,15 @@ absl::StatusOr<BackgroundProcess> BackgroundProcess::Start(const std::vector<std
 }
 
 std::optional<int> BackgroundProcess::Poll() {
-  if (exit_code_.has_value()) return exit_code_;
-  int status = 0;
-  if (waitpid(pid_, &status, WNOHANG) == pid_) exit_code_ = ExitCode(status);
+  if (!exit_code_.has_value() && HasEnded(pid_)) exit_code_ = ExitCode(KillGroupAndReap(pid_));
   return exit_code_;
 }
 
 int BackgroundProcess::Stop() {
   if (!Poll().has_value()) {
     kill(pid_, SIGINT);
-    int status = 0;
-    if (!WaitUntil(pid_, std::chrono::steady_clock::now() + kStopGrace, status)) status = KillGroupAndReap(pid_);
-    exit_code_ = ExitCode(status);
+    WaitUntil(pid_, std::chrono::steady_clock::now() + kStopGrace);
+    exit_code_ = ExitCode(KillGroupAndReap(pid_));
   }
   return *exit_code_;
 }
