@@ -48,9 +48,8 @@ class Tally {
   void NoteUnrecognised(const std::string& line) {
     absl::MutexLock lock(&mutex_);
     std::vector<std::string>& lines = report_.unrecognised_lines;
-    if (lines.size() < BatchReport::kMaxUnrecognisedLines && std::find(lines.begin(), lines.end(), line) == lines.end()) {
-      lines.push_back(line);
-    }
+    const bool known = std::find(lines.begin(), lines.end(), line) != lines.end();
+    if (!known && lines.size() < BatchReport::kMaxUnrecognisedLines) lines.push_back(line);
   }
   // SpendBisection takes one bisection's two runs from the budget; false
   // when they are not left.
@@ -247,10 +246,11 @@ absl::Status ProbeCanary(const Batch& batch, PtxVersion ptx) {
   batch.tally.CountRun();
   absl::StatusOr<AssembleResult> canary = batch.compiler.Assemble(module.text, batch.target);
   if (!canary.ok()) return canary.status();
-  const bool on_its_line = std::any_of(canary->diagnostics.begin(), canary->diagnostics.end(), [&](const Diagnostic& d) {
+  const auto names_the_canary = [&module](const Diagnostic& d) {
     return d.severity != Diagnostic::Severity::kWarning && d.severity != Diagnostic::Severity::kUnrecognised &&
            d.line > 0 && module.SnippetAt(d.line) == 0;
-  });
+  };
+  const bool on_its_line = std::any_of(canary->diagnostics.begin(), canary->diagnostics.end(), names_the_canary);
   if (!canary->accepted && on_its_line) return absl::OkStatus();
   return InfrastructureError(
       InfrastructureCause::kCompilerOutputNotUnderstood,

@@ -171,7 +171,9 @@ SweepSample Sm90Sample() {
   std::vector<RawInstruction> near_misses = NearMissInstructions(kPtx, Sm90());
   near_misses.resize(std::min<size_t>(near_misses.size(), 1400));
   for (RawInstruction& raw : near_misses) sample.snippets.push_back({{}, std::move(raw)});
-  for (const Snippet& snippet : sample.snippets) sample.options.predicted_legal.push_back(Judge(snippet, kPtx, Sm90()).legal());
+  for (const Snippet& snippet : sample.snippets) {
+    sample.options.predicted_legal.push_back(Judge(snippet, kPtx, Sm90()).legal());
+  }
   return sample;
 }
 
@@ -189,9 +191,11 @@ void ExpectSameVerdictsAndRuns(const char* mode, absl::string_view expected_line
   BatchReport fake_report;
   sample.options.jobs = 2;
   sample.options.report = &real_report;
-  absl::StatusOr<std::vector<CompilerVerdict>> expected = CheckSnippets(*real, sample.snippets, kPtx, Sm90(), sample.options);
+  absl::StatusOr<std::vector<CompilerVerdict>> expected =
+      CheckSnippets(*real, sample.snippets, kPtx, Sm90(), sample.options);
   sample.options.report = &fake_report;
-  absl::StatusOr<std::vector<CompilerVerdict>> actual = CheckSnippets(*fake, sample.snippets, kPtx, Sm90(), sample.options);
+  absl::StatusOr<std::vector<CompilerVerdict>> actual =
+      CheckSnippets(*fake, sample.snippets, kPtx, Sm90(), sample.options);
   ASSERT_TRUE(expected.ok()) << expected.status();
   ASSERT_TRUE(actual.ok()) << actual.status();
   EXPECT_EQ(VerdictsOf(*actual), VerdictsOf(*expected));

@@ -80,6 +80,7 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
     if (!checked.ok()) return checked.status();
     verdicts = *std::move(checked);
     result.summary.compiler_runs = report.runs;
+    result.summary.bisection_runs = report.bisection_runs;
     result.summary.unjudged = report.unjudged;
     result.summary.unrecognised_lines = std::move(report.unrecognised_lines);
   }

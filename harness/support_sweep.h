@@ -60,7 +60,8 @@ struct TargetSummary {
   size_t unexplained = 0;
   bool compiled = true;  // false when the compiler cannot target it
   std::string sass_error;  // why the SASS lowering is missing, if it failed
-  size_t compiler_runs = 0;  // runs the batch checker made (BatchReport)
+  size_t compiler_runs = 0;   // runs the batch checker made (BatchReport)
+  size_t bisection_runs = 0;  // of which halves of a bisection
   // unjudged forms have no compiler verdict: the batch checker's bisection
   // bound was reached (batch_checker.h). They are in no other count, and a
   // sweep with any is not a result (matload support exits 4).

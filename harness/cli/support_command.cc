@@ -80,7 +80,11 @@ size_t PrintSummary(const std::string& name, const SupportSweep& sweep, std::ost
     out << name << "\t" << summary.target << "\t" << (summary.compiled ? "" : "model only\t")
         << summary.matrix_rows << " matrix rows, " << summary.legal << " legal, " << summary.near_miss
         << " near-miss: " << summary.agree << " agree, " << summary.explained << " known discrepancies, "
-        << summary.unexplained << " unexplained" << (summary.unjudged > 0 ? absl::StrCat(", ", summary.unjudged, " unjudged") : "")
+        << summary.unexplained << " unexplained"
+        << (summary.unjudged > 0 ? absl::StrCat(", ", summary.unjudged, " unjudged") : "")
+        << (summary.compiled ? absl::StrCat(" (", summary.compiler_runs, " compiler runs, ", summary.bisection_runs,
+                                            " of them bisecting)")
+                             : "")
         << "\n";
     for (const std::string& line : summary.unrecognised_lines) {
       std::cerr << "matload: " << name << " on " << summary.target << " printed a line not in its diagnostic format: "

@@ -21,6 +21,10 @@
 #   reject         a module run is rejected with a message in ptxas's format
 #                  (exit 255): a real rejection, of everything
 #   accept-all     a module run exits 0 and writes an ELF header as its cubin
+#   reject-ldmatrix
+#                  a module with ldmatrix lines is rejected with an error in
+#                  ptxas's format on each of them; others go to the real ptxas
+#                  (wrong verdicts a sweep must count as disagreements)
 set -u
 
 real="${MATLOAD_REAL_PTXAS:-${MATLOAD_PTXAS:-/usr/local/cuda/bin/ptxas}}"
@@ -28,11 +32,13 @@ if [[ "$(readlink -f "$real")" == "$(readlink -f "$0")" ]]; then real=/usr/local
 mode="${MATLOAD_FAKE_PTXAS:-}"
 
 informational=0
+input=""
 output=""
 previous=""
 for argument in "$@"; do
   case "$argument" in
     --version | --help) informational=1 ;;
+    *.ptx) input="$argument" ;;
   esac
   if [[ "$previous" == "-o" ]]; then output="$argument"; fi
   previous="$argument"
@@ -78,6 +84,12 @@ case "$mode" in
   accept-all)
     if [[ -n "$output" ]]; then printf '\x7fELF' >"$output"; fi
     exit 0
+    ;;
+  reject-ldmatrix)
+    lines="$(grep -n 'ldmatrix' "$input" | cut -d: -f1)"
+    if [[ -z "$lines" ]]; then exec "$real" "$@"; fi
+    for line in $lines; do echo "ptxas $input, line $line; error   : fake rejection of ldmatrix" >&2; done
+    exit 255
     ;;
   *)
     echo "fake_ptxas.sh: MATLOAD_FAKE_PTXAS='$mode' names no mode" >&2
