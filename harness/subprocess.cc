@@ -58,9 +58,11 @@ struct ChildStreams {
   // dup2 clears O_CLOEXEC on the copies. Descriptors matload inherited
   // without O_CLOEXEC are closed here, all but `exec_report` (which exec
   // closes), so exactly the three standard streams survive exec.
+  const unsigned first = STDERR_FILENO + 1;
+  const unsigned report = static_cast<unsigned>(exec_report);
   if (input >= 0 && output >= 0 && dup2(input, STDIN_FILENO) >= 0 && dup2(output, STDOUT_FILENO) >= 0 &&
-      dup2(error, STDERR_FILENO) >= 0 && close_range(STDERR_FILENO + 1, exec_report - 1, 0) == 0 &&
-      close_range(exec_report + 1, ~0U, 0) == 0) {
+      dup2(error, STDERR_FILENO) >= 0 && (report <= first || close_range(first, report - 1, 0) == 0) &&
+      close_range(std::max(first, report + 1), ~0U, 0) == 0) {
     execvpe(argv[0], argv, environment);
   }
   const int failure = errno;
