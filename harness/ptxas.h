@@ -19,8 +19,9 @@ namespace matload {
 // format is an InfrastructureError (infrastructure.h), never a verdict.
 class Ptxas : public CompileOracle {
  public:
-  // kDefaultTimeout bounds one ptxas run; the slowest module the sweep
-  // assembles (512 snippets) takes under 2 s with ptxas 13.0.88.
+  // kDefaultTimeout bounds one ptxas run: far above any real run (a module
+  // of 512 ldmatrix snippets takes about 0.05 s with ptxas 13.0.88 on 2
+  // cores), so that only a hung ptxas meets it, even on a loaded machine.
   static constexpr std::chrono::milliseconds kDefaultTimeout = std::chrono::seconds(120);
 
   // Open checks that `path` runs and reads its version and the -arch values
