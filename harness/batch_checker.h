@@ -53,9 +53,10 @@ struct BatchOptions {
   std::vector<bool> predicted_legal;
   // max_bisection_runs bounds the runs spent tracing errors on no line to
   // their snippets; once they are spent, snippets that still need it are
-  // left unjudged. ptxas 13.0.88 needs at most 500 for a whole target of
-  // the support sweep (harness/batch_checker_test.cc measures it).
-  size_t max_bisection_runs = 1500;
+  // left unjudged. ptxas 13.0.88 needs at most 92 for one target of the
+  // support sweep at PTX 9.0 (sm_120a; `matload support` prints each
+  // target's count), out of 311 to 1,297 runs in all.
+  size_t max_bisection_runs = 512;
   // report, when set, receives the BatchReport.
   BatchReport* report = nullptr;
 };
