@@ -8,8 +8,10 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "harness/diagnostic_classifier.h"
+#include "harness/infrastructure.h"
 #include "harness/ptx_module.h"
 
 namespace matload {
@@ -21,6 +23,10 @@ namespace {
 // enough that bisecting an unattributed error re-assembles little.
 constexpr size_t kMaxBatch = 512;
 
+// kCanary is the canary module's one instruction: no compiler knows it,
+// so every compiler must reject it with an error on its line.
+constexpr absl::string_view kCanary = "matload_canary_must_be_rejected;";
+
 // RunOutcome is what one ptxas run established about its snippets.
 struct RunOutcome {
   bool accepted = false;                    // the module assembled
@@ -28,25 +34,78 @@ struct RunOutcome {
   std::vector<std::string> module_errors;  // errors on no snippet's lines
 };
 
-// RunOnce assembles `indices` of `snippets` in one module and appends each
-// line-attributed error to its snippet's verdict.
+// Tally gathers the BatchReport from every thread and spends the bisection
+// budget.
+class Tally {
+ public:
+  explicit Tally(size_t max_bisection_runs) : max_bisection_runs_(max_bisection_runs) {}
+
+  void CountRun() {
+    absl::MutexLock lock(&mutex_);
+    ++report_.runs;
+  }
+  // NoteUnrecognised keeps `line` for the report, once.
+  void NoteUnrecognised(const std::string& line) {
+    absl::MutexLock lock(&mutex_);
+    std::vector<std::string>& lines = report_.unrecognised_lines;
+    const bool known = std::find(lines.begin(), lines.end(), line) != lines.end();
+    if (!known && lines.size() < BatchReport::kMaxUnrecognisedLines) lines.push_back(line);
+  }
+  // SpendBisection takes one bisection's two runs from the budget; false
+  // when they are not left.
+  bool SpendBisection() {
+    absl::MutexLock lock(&mutex_);
+    if (report_.bisection_runs + 2 > max_bisection_runs_) return false;
+    report_.bisection_runs += 2;
+    return true;
+  }
+  void CountUnjudged(size_t count) {
+    absl::MutexLock lock(&mutex_);
+    report_.unjudged += count;
+  }
+  BatchReport report() {
+    absl::MutexLock lock(&mutex_);
+    return report_;
+  }
+
+ private:
+  const size_t max_bisection_runs_;
+  absl::Mutex mutex_;
+  BatchReport report_ ABSL_GUARDED_BY(mutex_);
+};
+
 // ModuleBuilder writes a module holding the snippets at `indices`.
 using ModuleBuilder = std::function<PtxModule(const std::vector<size_t>& indices)>;
 
-absl::StatusOr<RunOutcome> RunOnce(const CompileOracle& compiler, const ModuleBuilder& build, const std::vector<size_t>& indices,
-                                   Target target, std::vector<CompilerVerdict>& verdicts) {
-  PtxModule module = build(indices);
-  absl::StatusOr<AssembleResult> result = compiler.Assemble(module.text, target);
+// Batch is what every run of one CheckSnippets call shares.
+struct Batch {
+  const CompileOracle& compiler;
+  const ModuleBuilder& build;
+  Target target;
+  std::vector<CompilerVerdict>& verdicts;
+  Tally& tally;
+};
+
+// RunOnce assembles `indices` of the snippets in one module and appends
+// each line-attributed error to its snippet's verdict.
+absl::StatusOr<RunOutcome> RunOnce(const Batch& batch, const std::vector<size_t>& indices) {
+  PtxModule module = batch.build(indices);
+  batch.tally.CountRun();
+  absl::StatusOr<AssembleResult> result = batch.compiler.Assemble(module.text, batch.target);
   if (!result.ok()) return result.status();
   RunOutcome outcome{.accepted = result->accepted, .judged = indices.size()};
   for (const Diagnostic& diagnostic : result->diagnostics) {
+    if (diagnostic.severity == Diagnostic::Severity::kUnrecognised) {
+      batch.tally.NoteUnrecognised(diagnostic.message);
+      continue;
+    }
     if (diagnostic.severity == Diagnostic::Severity::kWarning || IsSummaryMessage(diagnostic.message)) continue;
     const int position = diagnostic.line > 0 ? module.SnippetAt(diagnostic.line) : -1;
     if (position < 0) {
       outcome.module_errors.push_back(diagnostic.message);
       continue;
     }
-    verdicts[indices[position]].messages.push_back(diagnostic.message);
+    batch.verdicts[indices[position]].messages.push_back(diagnostic.message);
     if (diagnostic.severity == Diagnostic::Severity::kFatal) {
       outcome.judged = static_cast<size_t>(position) + 1;
       break;
@@ -104,45 +163,61 @@ class WorkQueue {
   absl::Status status_ ABSL_GUARDED_BY(mutex_);
 };
 
+// Unattributed handles a run of several snippets with errors on no line:
+// each half is judged again from scratch, so that every snippet ends with
+// the messages of its own run, while the bisection budget lasts; after it,
+// the snippets are left unjudged.
+void Unattributed(const Batch& batch, const std::vector<size_t>& judged, const std::vector<std::string>& module_errors,
+                  std::vector<std::vector<size_t>>& more) {
+  if (!batch.tally.SpendBisection()) {
+    for (size_t index : judged) batch.verdicts[index] = {.accepted = false, .messages = module_errors, .judged = false};
+    batch.tally.CountUnjudged(judged.size());
+    return;
+  }
+  for (size_t index : judged) batch.verdicts[index].messages.clear();
+  const long half = static_cast<long>(judged.size() / 2);
+  more.emplace_back(judged.begin(), judged.begin() + half);
+  more.emplace_back(judged.begin() + half, judged.end());
+}
+
+// Attributed handles a run whose errors all name a snippet's line: a
+// snippet with errors is rejected, and the clean ones are accepted if the
+// module assembled, else judged again.
+absl::Status Attributed(const Batch& batch, const std::vector<size_t>& judged, bool accepted,
+                        std::vector<std::vector<size_t>>& more) {
+  const auto has_messages = [&batch](size_t index) { return !batch.verdicts[index].messages.empty(); };
+  if (!accepted && std::none_of(judged.begin(), judged.end(), has_messages)) {
+    return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                               absl::StrCat(batch.compiler.Toolchain(), " rejected a module for ",
+                                            batch.target.Name(), " without an error message in its format"));
+  }
+  std::vector<size_t>& clean = more.emplace_back();
+  for (size_t index : judged) {
+    if (has_messages(index)) continue;  // rejected for its own errors
+    if (accepted) {
+      batch.verdicts[index].accepted = true;
+    } else {
+      clean.push_back(index);  // clean in a failed run: judge again
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Judge makes one run of `pending` and says which runs it leads to.
-absl::StatusOr<std::vector<std::vector<size_t>>> Judge(const CompileOracle& compiler, const ModuleBuilder& build,
-                                                       const std::vector<size_t>& pending, Target target,
-                                                       std::vector<CompilerVerdict>& verdicts) {
-  absl::StatusOr<RunOutcome> outcome = RunOnce(compiler, build, pending, target, verdicts);
+absl::StatusOr<std::vector<std::vector<size_t>>> Judge(const Batch& batch, const std::vector<size_t>& pending) {
+  absl::StatusOr<RunOutcome> outcome = RunOnce(batch, pending);
   if (!outcome.ok()) return outcome.status();
   std::vector<std::vector<size_t>> more;
   const bool unattributed = !outcome->module_errors.empty();
   std::vector<size_t> judged(pending.begin(), pending.begin() + static_cast<long>(outcome->judged));
   more.emplace_back(pending.begin() + static_cast<long>(outcome->judged), pending.end());  // not judged
   if (unattributed && judged.size() == 1) {
-    std::vector<std::string>& messages = verdicts[judged[0]].messages;
+    std::vector<std::string>& messages = batch.verdicts[judged[0]].messages;
     messages.insert(messages.end(), outcome->module_errors.begin(), outcome->module_errors.end());
   } else if (unattributed) {
-    // Some snippet caused errors on no line: judge each half again from
-    // scratch, so that every snippet ends with the messages of its own run.
-    for (size_t index : judged) verdicts[index].messages.clear();
-    const long half = static_cast<long>(judged.size() / 2);
-    more.emplace_back(judged.begin(), judged.begin() + half);
-    more.emplace_back(judged.begin() + half, judged.end());
-  } else {
-    if (!outcome->accepted) {
-      bool any_attributed = false;
-      for (size_t index : judged) any_attributed = any_attributed || !verdicts[index].messages.empty();
-      if (!any_attributed) {
-        return absl::InternalError(
-            absl::StrCat(compiler.Tool(), " rejected a module for ", target.Name(), " without saying why"));
-      }
-    }
-    std::vector<size_t>& clean = more.emplace_back();
-    for (size_t index : judged) {
-      CompilerVerdict& verdict = verdicts[index];
-      if (!verdict.messages.empty()) continue;  // rejected for its own errors
-      if (outcome->accepted) {
-        verdict.accepted = true;
-      } else {
-        clean.push_back(index);  // clean in a failed run: judge again
-      }
-    }
+    Unattributed(batch, judged, outcome->module_errors, more);
+  } else if (absl::Status status = Attributed(batch, judged, outcome->accepted, more); !status.ok()) {
+    return status;
   }
   return more;
 }
@@ -164,25 +239,51 @@ std::vector<std::vector<size_t>> FirstBatches(size_t count, const std::vector<bo
   return batches;
 }
 
-// Check is the batch algorithm of CheckSnippets over `count` snippets.
-absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler, size_t count, const ModuleBuilder& build,
-                                                   Target target, const BatchOptions& options) {
-  if (!options.predicted_legal.empty() && options.predicted_legal.size() != count) {
-    return absl::InvalidArgumentError(absl::StrCat("predicted_legal holds ", options.predicted_legal.size(),
-                                                   " guesses for ", count, " snippets"));
-  }
-  std::vector<CompilerVerdict> verdicts(count);
-  absl::StatusOr<RunOutcome> empty = RunOnce(compiler, build, {}, target, verdicts);
+// ProbeCanary assembles the canary module, which must be rejected with an
+// error on the canary's line.
+absl::Status ProbeCanary(const Batch& batch, PtxVersion ptx) {
+  const PtxModule module = BuildTextModule({std::string(kCanary)}, ptx, batch.target);
+  batch.tally.CountRun();
+  absl::StatusOr<AssembleResult> canary = batch.compiler.Assemble(module.text, batch.target);
+  if (!canary.ok()) return canary.status();
+  const auto names_the_canary = [&module](const Diagnostic& d) {
+    return d.severity != Diagnostic::Severity::kWarning && d.severity != Diagnostic::Severity::kUnrecognised &&
+           d.line > 0 && module.SnippetAt(d.line) == 0;
+  };
+  const bool on_its_line = std::any_of(canary->diagnostics.begin(), canary->diagnostics.end(), names_the_canary);
+  if (!canary->accepted && on_its_line) return absl::OkStatus();
+  return InfrastructureError(
+      InfrastructureCause::kCompilerOutputNotUnderstood,
+      absl::StrCat(batch.compiler.Toolchain(), (canary->accepted ? " accepted" : " rejected without naming its line"),
+                   " a module for ", batch.target.Name(), " holding only '", kCanary,
+                   "', which must be rejected: its verdicts cannot be trusted"));
+}
+
+// ProbeEmptyModule assembles a module with no snippet. It is true when the
+// snippets are to be judged; false when the module was rejected for a
+// (ptx, target) that does not exist, whose errors then belong to every
+// snippet.
+absl::StatusOr<bool> ProbeEmptyModule(const Batch& batch, PtxVersion ptx) {
+  absl::StatusOr<RunOutcome> empty = RunOnce(batch, {});
   if (!empty.ok()) return empty.status();
-  if (!empty->accepted) {
-    for (CompilerVerdict& verdict : verdicts) verdict.messages = empty->module_errors;
-    return verdicts;
+  if (empty->accepted) return true;
+  if (TargetExistsIn(batch.target, ptx)) {
+    return InfrastructureError(
+        InfrastructureCause::kCompilerOutputNotUnderstood,
+        absl::StrCat(batch.compiler.Toolchain(), " rejected an empty module for ", batch.target.Name(), " at PTX ",
+                     ptx.ToString(), ", which exists there (", absl::StrJoin(empty->module_errors, "; "),
+                     "): it cannot judge any snippet"));
   }
-  // Bounded batches keep a bisection cheap.
-  WorkQueue queue(FirstBatches(count, options.predicted_legal));
+  for (CompilerVerdict& verdict : batch.verdicts) verdict.messages = empty->module_errors;
+  return false;
+}
+
+// JudgeAll makes every run, on `jobs` threads, starting from `batches`.
+absl::Status JudgeAll(const Batch& batch, std::vector<std::vector<size_t>> batches, int jobs) {
+  WorkQueue queue(std::move(batches));
   const auto work = [&] {
     while (std::optional<std::vector<size_t>> pending = queue.Take()) {
-      absl::StatusOr<std::vector<std::vector<size_t>>> more = Judge(compiler, build, *pending, target, verdicts);
+      absl::StatusOr<std::vector<std::vector<size_t>>> more = Judge(batch, *pending);
       if (more.ok()) {
         queue.Done(*std::move(more));
       } else {
@@ -191,10 +292,34 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
     }
   };
   std::vector<std::thread> threads;
-  for (int job = 1; job < options.jobs; ++job) threads.emplace_back(work);
+  for (int job = 1; job < jobs; ++job) threads.emplace_back(work);
   work();
   for (std::thread& thread : threads) thread.join();
-  if (absl::Status status = queue.status(); !status.ok()) return status;
+  return queue.status();
+}
+
+// Check is the batch algorithm of CheckSnippets over `count` snippets.
+absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler, size_t count,
+                                                   const ModuleBuilder& build, PtxVersion ptx, Target target,
+                                                   const BatchOptions& options) {
+  if (!options.predicted_legal.empty() && options.predicted_legal.size() != count) {
+    return absl::InvalidArgumentError(absl::StrCat("predicted_legal holds ", options.predicted_legal.size(),
+                                                   " guesses for ", count, " snippets"));
+  }
+  std::vector<CompilerVerdict> verdicts(count);
+  Tally tally(options.max_bisection_runs);
+  const Batch batch{.compiler = compiler, .build = build, .target = target, .verdicts = verdicts, .tally = tally};
+  absl::StatusOr<bool> to_judge = ProbeEmptyModule(batch, ptx);
+  if (!to_judge.ok()) return to_judge.status();
+  if (*to_judge) {
+    if (absl::Status canary = ProbeCanary(batch, ptx); !canary.ok()) return canary;
+    // Bounded batches keep a bisection cheap.
+    if (absl::Status judged = JudgeAll(batch, FirstBatches(count, options.predicted_legal), options.jobs);
+        !judged.ok()) {
+      return judged;
+    }
+  }
+  if (options.report != nullptr) *options.report = tally.report();
   return verdicts;
 }
 
@@ -203,21 +328,27 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
 absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler,
                                                            const std::vector<Snippet>& snippets, PtxVersion ptx,
                                                            Target target, const BatchOptions& options) {
-  return Check(compiler, snippets.size(), [&](const std::vector<size_t>& indices) {
-    std::vector<Snippet> batch;
-    for (size_t index : indices) batch.push_back(snippets[index]);
-    return BuildModule(batch, ptx, target);
-  }, target, options);
+  return Check(
+      compiler, snippets.size(),
+      [&](const std::vector<size_t>& indices) {
+        std::vector<Snippet> batch;
+        for (size_t index : indices) batch.push_back(snippets[index]);
+        return BuildModule(batch, ptx, target);
+      },
+      ptx, target, options);
 }
 
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
                                                         const std::vector<std::string>& texts, PtxVersion ptx,
                                                         Target target, const BatchOptions& options) {
-  return Check(compiler, texts.size(), [&](const std::vector<size_t>& indices) {
-    std::vector<std::string> batch;
-    for (size_t index : indices) batch.push_back(texts[index]);
-    return BuildTextModule(batch, ptx, target);
-  }, target, options);
+  return Check(
+      compiler, texts.size(),
+      [&](const std::vector<size_t>& indices) {
+        std::vector<std::string> batch;
+        for (size_t index : indices) batch.push_back(texts[index]);
+        return BuildTextModule(batch, ptx, target);
+      },
+      ptx, target, options);
 }
 
 }  // namespace matload

@@ -18,6 +18,23 @@ namespace matload {
 struct CompilerVerdict {
   bool accepted = false;
   std::vector<std::string> messages;  // its errors, in the order printed
+  // judged is false when the bisection bound (BatchOptions) was reached
+  // before errors on no line could be traced to this snippet: it has no
+  // verdict (accepted is false), and `messages` are that run's errors.
+  bool judged = true;
+};
+
+// BatchReport is what CheckSnippets saw besides the verdicts, for a sweep's
+// summary.
+struct BatchReport {
+  size_t runs = 0;            // compiler runs, the two probes included
+  size_t bisection_runs = 0;  // of which halves of a bisection
+  size_t unjudged = 0;        // snippets left with judged == false
+  // Distinct lines not in the compiler's diagnostic format (a loader's
+  // warning, say), at most kMaxUnrecognisedLines of them. They are neither
+  // errors nor a reason to bisect.
+  std::vector<std::string> unrecognised_lines;
+  static constexpr size_t kMaxUnrecognisedLines = 8;
 };
 
 // BatchOptions says how CheckSnippets schedules its compiler runs. No option
@@ -34,16 +51,34 @@ struct BatchOptions {
   // address register do that. Kept apart, they stop only modules of other
   // near misses, while the legal forms assemble once in modules that pass.
   std::vector<bool> predicted_legal;
+  // max_bisection_runs bounds the runs spent tracing errors on no line to
+  // their snippets; once they are spent, snippets that still need it are
+  // left unjudged. ptxas 13.0.88 needs at most 92 for one target of the
+  // support sweep at PTX 9.0 (sm_120a; `matload support` prints each
+  // target's count), out of 311 to 1,297 runs in all.
+  size_t max_bisection_runs = 512;
+  // report, when set, receives the BatchReport.
+  BatchReport* report = nullptr;
 };
 
 // CheckSnippets judges `snippets` for (ptx, target) with as few compiler runs as
 // possible, and gives each snippet the verdict a module of its own would get.
-//  - An empty module is assembled first: its errors (an unsupported .target,
-//    say) belong to every snippet.
+//  - An empty module is assembled first. Where `target` exists in `ptx`
+//    (reference/target.h) it must assemble: a compiler that rejects it
+//    cannot judge any snippet, which is an InfrastructureError
+//    (kCompilerOutputNotUnderstood). Where it does not exist, the errors
+//    belong to every snippet.
+//  - A canary module, one instruction no compiler knows, must be rejected
+//    with an error on its line; a compiler that accepts it, or says nothing
+//    on that line, would judge nothing (kCompilerOutputNotUnderstood).
+//  - A compiler that rejects a module without an error in its diagnostic
+//    format is kCompilerOutputNotUnderstood too.
 //  - Errors on a snippet's lines belong to it. Errors on no snippet's lines
 //    (ptxas names some lowering failures only by a helper symbol) are
 //    resolved by bisection: the unresolved snippets are split in halves and
-//    each half is judged on its own, down to single snippets.
+//    each half is judged on its own, down to single snippets, within
+//    BatchOptions::max_bisection_runs. Lines not in the compiler's format
+//    are only reported (BatchReport).
 //  - A fatal error stops ptxas: the snippet it names is rejected and the
 //    rest are judged again in a fresh module.
 //  - ptxas reports some errors (operand lowering, wmma helper calls) only

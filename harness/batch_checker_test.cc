@@ -1,8 +1,10 @@
 #include "harness/batch_checker.h"
 #include "harness/ptxas.h"
 
+#include <algorithm>
 #include <random>
 
+#include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/enumerate.h"
@@ -193,6 +195,52 @@ TEST_F(BatchCheckerTest, RejectsPredictionsOfTheWrongCount) {
       CheckSnippets(*ptxas_, {snippet, snippet}, {9, 0}, *ParseTarget("sm_90"), options);
   EXPECT_EQ(verdicts.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(verdicts.status().message(), HasSubstr("1 guesses for 2 snippets"));
+}
+
+// UnattributingCompiler passes a module without ldmatrix (the empty one), rejects the canary on its
+// line as ptxas does, and rejects every other module with one error on no
+// line: the worst case for bisection.
+class UnattributingCompiler : public CompileOracle {
+ public:
+  std::string Tool() const override { return "unattributing"; }
+  std::string Version() const override { return "1"; }
+  bool Supports(Target) const override { return true; }
+  absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target) const override {
+    if (!absl::StrContains(module_text, "ldmatrix") && !absl::StrContains(module_text, "matload_canary")) {
+      return AssembleResult{.accepted = true};
+    }
+    const size_t canary = module_text.find("matload_canary");
+    if (canary != absl::string_view::npos) {
+      const int line = 1 + static_cast<int>(std::count(module_text.begin(), module_text.begin() + canary, '\n'));
+      return AssembleResult{.diagnostics = {{Diagnostic::Severity::kError, line, "unknown instruction"}}};
+    }
+    return AssembleResult{.diagnostics = {{Diagnostic::Severity::kError, 0, "error on no line"}}};
+  }
+};
+
+// Bisection stops at its bound, and the snippets it could not reach are
+// reported unjudged, never given a verdict.
+TEST(BatchCheckerBoundTest, BisectionStopsAtItsBoundAndLeavesSnippetsUnjudged) {
+  const std::vector<Snippet> snippets(64, *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"));
+  BatchReport report;
+  BatchOptions bounded{.max_bisection_runs = 8, .report = &report};
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
+      CheckSnippets(UnattributingCompiler(), snippets, {9, 0}, *ParseTarget("sm_90"), bounded);
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_EQ(report.bisection_runs, 8u);
+  EXPECT_EQ(report.runs, 2u + 1u + 8u);  // the two probes, the batch, the bisection
+  EXPECT_EQ(report.unjudged, 64u);
+  for (const CompilerVerdict& verdict : *verdicts) {
+    EXPECT_FALSE(verdict.judged);
+    EXPECT_FALSE(verdict.accepted);
+    EXPECT_THAT(verdict.messages, ::testing::ElementsAre("error on no line"));
+  }
+  BatchOptions unbounded{.max_bisection_runs = 1000, .report = &report};
+  verdicts = CheckSnippets(UnattributingCompiler(), snippets, {9, 0}, *ParseTarget("sm_90"), unbounded);
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_EQ(report.unjudged, 0u);
+  EXPECT_EQ(report.bisection_runs, 126u);  // every split of 64 down to single snippets
+  EXPECT_TRUE(std::all_of(verdicts->begin(), verdicts->end(), [](const CompilerVerdict& v) { return v.judged; }));
 }
 
 }  // namespace

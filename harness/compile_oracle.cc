@@ -1,31 +1,71 @@
 #include "harness/compile_oracle.h"
 
-#include <regex>
+#include <optional>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
 namespace matload {
+namespace {
+
+// ParseSeverityAndMessage reads "error   : MESSAGE" (or warning, fatal)
+// into `diagnostic`; false when `text` does not have that form.
+bool ParseSeverityAndMessage(absl::string_view text, Diagnostic& diagnostic) {
+  static constexpr std::pair<absl::string_view, Diagnostic::Severity> kSeverities[] = {
+      {"error", Diagnostic::Severity::kError},
+      {"warning", Diagnostic::Severity::kWarning},
+      {"fatal", Diagnostic::Severity::kFatal}};
+  for (const auto& [word, severity] : kSeverities) {
+    absl::string_view rest = text;
+    if (!absl::ConsumePrefix(&rest, word)) continue;
+    rest = absl::StripLeadingAsciiWhitespace(rest);
+    if (!absl::ConsumePrefix(&rest, ": ")) return false;
+    diagnostic.severity = severity;
+    diagnostic.message = std::string(rest);
+    return true;
+  }
+  return false;
+}
+
+// ParseLocated reads "FILE, line N; error   : MESSAGE", taking the last
+// ", line N; " that is followed by a severity, as ptxas names the file
+// first and a file name may itself hold ", line ".
+std::optional<Diagnostic> ParseLocated(absl::string_view text) {
+  static constexpr absl::string_view kLineMarker = ", line ";
+  for (size_t at = text.rfind(kLineMarker); at != absl::string_view::npos;
+       at = at == 0 ? absl::string_view::npos : text.rfind(kLineMarker, at - 1)) {
+    absl::string_view rest = text.substr(at + kLineMarker.size());
+    size_t digits = 0;
+    while (digits < rest.size() && absl::ascii_isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
+    Diagnostic diagnostic;
+    if (digits == 0 || !absl::SimpleAtoi(rest.substr(0, digits), &diagnostic.line)) continue;
+    rest.remove_prefix(digits);
+    if (!absl::ConsumePrefix(&rest, "; ")) continue;
+    if (ParseSeverityAndMessage(rest, diagnostic)) return diagnostic;
+  }
+  return std::nullopt;
+}
+
+// ParseLine reads one line of a compiler's log.
+Diagnostic ParseLine(absl::string_view line) {
+  absl::string_view rest = line;
+  if (absl::ConsumePrefix(&rest, "ptxas ")) {
+    if (std::optional<Diagnostic> located = ParseLocated(rest); located.has_value()) return *std::move(located);
+    Diagnostic diagnostic;
+    if (ParseSeverityAndMessage(rest, diagnostic)) return diagnostic;
+  }
+  return {Diagnostic::Severity::kUnrecognised, 0, std::string(line)};
+}
+
+}  // namespace
 
 std::vector<Diagnostic> ParsePtxasDiagnostics(absl::string_view standard_error) {
-  static const std::regex kLine(R"(^ptxas (?:.*, line (\d+); )?(error|warning|fatal)\s*: (.*)$)");
   std::vector<Diagnostic> diagnostics;
   for (absl::string_view raw : absl::StrSplit(standard_error, '\n', absl::SkipEmpty())) {
-    std::string line(absl::StripTrailingAsciiWhitespace(raw));
-    std::smatch match;
-    if (!std::regex_match(line, match, kLine)) {
-      // An unrecognised line is kept as a module-level error, never dropped.
-      diagnostics.push_back({Diagnostic::Severity::kError, 0, line});
-      continue;
-    }
-    Diagnostic diagnostic;
-    if (match[1].matched) (void)absl::SimpleAtoi(match[1].str(), &diagnostic.line);
-    diagnostic.severity = match[2] == "warning" ? Diagnostic::Severity::kWarning
-                          : match[2] == "fatal" ? Diagnostic::Severity::kFatal
-                                                : Diagnostic::Severity::kError;
-    diagnostic.message = match[3].str();
-    diagnostics.push_back(std::move(diagnostic));
+    const absl::string_view line = absl::StripTrailingAsciiWhitespace(raw);
+    if (!line.empty()) diagnostics.push_back(ParseLine(line));
   }
   return diagnostics;
 }

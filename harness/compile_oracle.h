@@ -16,7 +16,10 @@ namespace matload {
 
 // Diagnostic is one message a compiler printed.
 struct Diagnostic {
-  enum class Severity : unsigned char { kWarning, kError, kFatal };
+  // kUnrecognised is a line not in the compiler's diagnostic format (a
+  // loader's warning, say): kept verbatim so that it can be reported, but
+  // never taken for an error that rejects a snippet.
+  enum class Severity : unsigned char { kWarning, kError, kFatal, kUnrecognised };
   Severity severity = Severity::kError;
   int line = 0;  // 0 when the compiler names no line
   std::string message;
@@ -31,7 +34,11 @@ struct AssembleResult {
 // ParsePtxasDiagnostics reads ptxas-style messages, one per line, as ptxas,
 // nvJitLink and the driver JIT all print them:
 // "ptxas FILE, line 6; error   : MESSAGE" or "ptxas fatal   : MESSAGE".
-// A line of any other form is kept as an error on no line, never dropped.
+// A line of any other form is kept, on no line, as kUnrecognised, never
+// dropped. It scans each line once, left to right, with no regular
+// expression, so a line of any length costs time in proportion to it and
+// no stack (std::regex recursed once per character and overflowed the stack
+// on a 60 KB line).
 std::vector<Diagnostic> ParsePtxasDiagnostics(absl::string_view log);
 
 // CompileOracle is one compiler.

@@ -65,8 +65,13 @@ TEST(ModelVsPtxasTest, VerdictsAgreeOrAreKnownDiscrepancies) {
     tally.near_miss = snippets.size() - tally.legal;
     EXPECT_GE(tally.near_miss, 2000u) << name;
 
-    absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(*ptxas, snippets, ptx, target);
+    BatchReport report;
+    absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
+        CheckSnippets(*ptxas, snippets, ptx, target, {.report = &report});
     ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+    // An unjudged snippet has no verdict to compare (batch_checker.h).
+    ASSERT_EQ(report.unjudged, 0u) << name << ": the bisection bound was reached after " << report.bisection_runs
+                                   << " runs";
     for (size_t i = 0; i < snippets.size(); ++i) {
       const Verdict model = Judge(snippets[i], ptx, target);
       const CompilerVerdict& compiler = (*verdicts)[i];

@@ -6,6 +6,7 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/infrastructure.h"
 
 namespace matload {
 namespace {
@@ -93,11 +94,13 @@ absl::StatusOr<NvJitLink::Linked> NvJitLink::Link(absl::string_view module_text,
   if (want_cubin && linked.assembled.accepted) {
     size_t cubin_size = 0;
     if (api_->cubin_size(handle, &cubin_size) != kSuccess || cubin_size == 0) {
-      return absl::InternalError(absl::StrCat("nvJitLink ", version_, " linked a module but gave no cubin"));
+      return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                                 absl::StrCat("nvJitLink ", version_, " linked a module but gave no cubin"));
     }
     linked.cubin.resize(cubin_size);
     if (api_->cubin(handle, linked.cubin.data()) != kSuccess) {
-      return absl::InternalError(absl::StrCat("nvJitLink ", version_, " could not copy out its cubin"));
+      return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                                 absl::StrCat("nvJitLink ", version_, " could not copy out its cubin"));
     }
   }
   return linked;

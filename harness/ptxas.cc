@@ -1,30 +1,34 @@
 #include "harness/ptxas.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <regex>
+#include <optional>
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
+#include "harness/compiler_run.h"
+#include "harness/diagnostic_classifier.h"
+#include "harness/infrastructure.h"
 #include "harness/subprocess.h"
 
 namespace matload {
 namespace {
 
+// kQuotedOutput bounds how much of ptxas's output a message quotes.
+constexpr size_t kQuotedOutput = 400;
+
 absl::StatusOr<std::string> WriteTemporaryFile(absl::string_view text) {
   const char* directory = std::getenv("TMPDIR");
   std::string path = absl::StrCat(directory != nullptr ? directory : "/tmp", "/matload-XXXXXX.ptx");
-  int fd = mkstemps(path.data(), 4);
+  int fd = mkostemps(path.data(), 4, O_CLOEXEC);
   if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file ", path));
   absl::Cleanup close_fd = [fd] { close(fd); };
   size_t written = 0;
@@ -39,6 +43,77 @@ absl::StatusOr<std::string> WriteTemporaryFile(absl::string_view text) {
   return path;
 }
 
+// Digits is the length of the run of decimal digits that starts `text`.
+size_t Digits(absl::string_view text) {
+  size_t count = 0;
+  while (count < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[count]))) ++count;
+  return count;
+}
+
+// ReleaseIn finds the release in ptxas --version's "..., V13.0.88" line:
+// the first ", V" followed by three dot-separated numbers. One pass, no
+// regular expression, whatever the output's length.
+std::optional<std::string> ReleaseIn(absl::string_view output) {
+  for (size_t at = output.find(", V"); at != absl::string_view::npos; at = output.find(", V", at + 1)) {
+    const absl::string_view rest = output.substr(at + 3);
+    size_t end = 0;
+    bool release = true;
+    for (int part = 0; part < 3 && release; ++part) {
+      if (part > 0) release = end < rest.size() && rest[end++] == '.';
+      const size_t digits = release ? Digits(rest.substr(end)) : 0;
+      release = digits > 0;
+      end += digits;
+    }
+    if (release) return std::string(rest.substr(0, end));
+  }
+  return std::nullopt;
+}
+
+// ArchesIn collects the quoted -arch values ('sm_90', 'sm_90a', 'sm_100f')
+// that ptxas --help lists, in one pass.
+absl::flat_hash_set<std::string> ArchesIn(absl::string_view output) {
+  absl::flat_hash_set<std::string> arches;
+  for (size_t at = output.find("'sm_"); at != absl::string_view::npos; at = output.find("'sm_", at + 1)) {
+    const absl::string_view rest = output.substr(at + 1);
+    size_t end = 3 + Digits(rest.substr(3));
+    if (end == 3) continue;
+    if (end < rest.size() && (rest[end] == 'a' || rest[end] == 'f')) ++end;
+    if (end < rest.size() && rest[end] == '\'') arches.insert(std::string(rest.substr(0, end)));
+  }
+  return arches;
+}
+
+// RunForAnswer runs `path` with one flag and checks that it answered at all.
+absl::StatusOr<ProcessResult> RunForAnswer(const std::string& path, absl::string_view flag,
+                                           std::chrono::milliseconds timeout) {
+  absl::StatusOr<ProcessResult> run = RunProcess({path, std::string(flag)}, timeout);
+  if (!run.ok()) return run.status();
+  if (absl::Status ended = CheckCompilerRun(*run, absl::StrCat(path, " ", flag), {0}); !ended.ok()) return ended;
+  return run;
+}
+
+// NotPtxas is the error for a program whose answer to `flag` is not
+// ptxas's: the path given is not a ptxas, a problem with what the user gave.
+absl::Status NotPtxas(const std::string& path, absl::string_view flag, absl::string_view expected,
+                      const ProcessResult& run) {
+  return absl::FailedPreconditionError(absl::StrCat(path, " ", flag, " printed no ", expected, ": '",
+                                                    run.standard_output.substr(0, kQuotedOutput), "'"));
+}
+
+// HasErrorMessage says whether `diagnostics` hold an error or fatal message
+// in ptxas's format that says more than "aborted due to errors".
+bool HasErrorMessage(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& diagnostic : diagnostics) {
+    const bool error = diagnostic.severity == Diagnostic::Severity::kError ||
+                       diagnostic.severity == Diagnostic::Severity::kFatal;
+    if (error && !IsSummaryMessage(diagnostic.message)) return true;
+  }
+  return false;
+}
+
+// IsElf says whether `bytes` start as an ELF file (a cubin) does.
+bool IsElf(absl::string_view bytes) { return absl::StartsWith(bytes, "\x7f" "ELF"); }
+
 }  // namespace
 
 std::string Ptxas::DefaultPath() {
@@ -49,63 +124,69 @@ std::string Ptxas::DefaultPath() {
   return "/usr/local/cuda/bin/ptxas";
 }
 
-absl::StatusOr<Ptxas> Ptxas::Open(std::string path) {
-  absl::StatusOr<ProcessResult> version = RunProcess({path, "--version"}, std::chrono::seconds(30));
+absl::StatusOr<Ptxas> Ptxas::Open(std::string path, std::chrono::milliseconds timeout) {
+  absl::StatusOr<ProcessResult> version = RunForAnswer(path, "--version", timeout);
   if (!version.ok()) return version.status();
-  static const std::regex kRelease(R"(, V(\d+\.\d+\.\d+))");
-  std::smatch match;
-  if (version->exit_code != 0 || !std::regex_search(version->standard_output, match, kRelease)) {
-    return absl::FailedPreconditionError(absl::StrCat(path, " --version did not print a ptxas release"));
-  }
-  absl::StatusOr<ProcessResult> help = RunProcess({path, "--help"}, std::chrono::seconds(30));
+  std::optional<std::string> release = ReleaseIn(version->standard_output);
+  if (!release.has_value()) return NotPtxas(path, "--version", "ptxas release", *version);
+  absl::StatusOr<ProcessResult> help = RunForAnswer(path, "--help", timeout);
   if (!help.ok()) return help.status();
-  // The -arch values are listed as 'sm_90','sm_90a',... in --help.
-  absl::flat_hash_set<std::string> arches;
-  static const std::regex kArch(R"('(sm_\d+[af]?)')");
-  for (std::sregex_iterator it(help->standard_output.begin(), help->standard_output.end(), kArch), end; it != end;
-       ++it) {
-    arches.insert((*it)[1].str());
-  }
-  if (arches.empty()) return absl::FailedPreconditionError(absl::StrCat(path, " --help lists no sm_ targets"));
-  return Ptxas(std::move(path), match[1].str(), std::move(arches));
+  absl::flat_hash_set<std::string> arches = ArchesIn(help->standard_output);
+  if (arches.empty()) return NotPtxas(path, "--help", "sm_ target", *help);
+  return Ptxas(std::move(path), *std::move(release), std::move(arches), timeout);
 }
 
-absl::StatusOr<AssembleResult> Ptxas::Assemble(absl::string_view module_text, Target target) const {
+absl::StatusOr<Ptxas::Compiled> Ptxas::Compile(absl::string_view module_text, Target target) const {
   if (!Supports(target)) {
     return absl::UnimplementedError(absl::StrCat("ptxas ", version_, " cannot assemble for ", target.Name()));
   }
   absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
   if (!file.ok()) return file.status();
-  absl::Cleanup remove_file = [&file] { unlink(file->c_str()); };
-  absl::StatusOr<ProcessResult> run =
-      RunProcess({path_, absl::StrCat("-arch=", target.Name()), *file, "-o", "/dev/null"});
+  const std::string cubin_path = *file + ".cubin";
+  absl::Cleanup remove_files = [&] {
+    unlink(file->c_str());
+    unlink(cubin_path.c_str());
+  };
+  const std::string arch = absl::StrCat("-arch=", target.Name());
+  absl::StatusOr<ProcessResult> run = RunProcess({path_, arch, *file, "-o", cubin_path}, timeout_);
   if (!run.ok()) return run.status();
-  if (run->timed_out) return absl::DeadlineExceededError(absl::StrCat("ptxas hung on ", target.Name()));
-  if (run->exit_code != 0 && run->exit_code != 255) {
-    return absl::InternalError(absl::StrCat("ptxas ended with status ", run->exit_code, ": ", run->standard_error));
+  const std::string what = absl::StrCat(path_, " (ptxas ", version_, ") ", arch);
+  if (absl::Status ended = CheckCompilerRun(*run, what, {0, kPtxasRejectionExitCode}); !ended.ok()) return ended;
+  Compiled compiled{.assembled = {.accepted = run->exit_code == 0,
+                                  .diagnostics = ParsePtxasDiagnostics(run->standard_error)}};
+  if (!compiled.assembled.accepted) {
+    if (HasErrorMessage(compiled.assembled.diagnostics)) return compiled;
+    return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                               absl::StrCat(what, " rejected a module without an error message in ptxas's format: '",
+                                            run->standard_error.substr(0, kQuotedOutput), "'"));
   }
-  AssembleResult result{.accepted = run->exit_code == 0, .diagnostics = ParsePtxasDiagnostics(run->standard_error)};
-  return result;
+  std::ifstream stream(cubin_path, std::ios::binary);
+  compiled.cubin.assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+  if (!IsElf(compiled.cubin)) {
+    return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                               absl::StrCat(what, " accepted a module but wrote no ELF cubin (", compiled.cubin.size(),
+                                            " bytes)"));
+  }
+  return compiled;
+}
+
+absl::StatusOr<AssembleResult> Ptxas::Assemble(absl::string_view module_text, Target target) const {
+  absl::StatusOr<Compiled> compiled = Compile(module_text, target);
+  if (!compiled.ok()) return compiled.status();
+  return std::move(compiled->assembled);
 }
 
 absl::StatusOr<std::string> Ptxas::CompileToCubin(absl::string_view module_text, Target target) const {
-  absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
-  if (!file.ok()) return file.status();
-  const std::string cubin = *file + ".cubin";
-  absl::Cleanup remove_files = [&] {
-    unlink(file->c_str());
-    unlink(cubin.c_str());
-  };
-  absl::StatusOr<ProcessResult> run = RunProcess({path_, absl::StrCat("-arch=", target.Name()), *file, "-o", cubin});
-  if (!run.ok()) return run.status();
-  if (run->timed_out) return absl::DeadlineExceededError(absl::StrCat("ptxas hung on ", target.Name()));
-  if (run->exit_code != 0) {
-    return absl::FailedPreconditionError(absl::StrCat("ptxas ", version_, " rejected the module: ", run->standard_error));
+  absl::StatusOr<Compiled> compiled = Compile(module_text, target);
+  if (!compiled.ok()) return compiled.status();
+  if (!compiled->assembled.accepted) {
+    std::string messages;
+    for (const Diagnostic& diagnostic : compiled->assembled.diagnostics) {
+      absl::StrAppend(&messages, messages.empty() ? "" : "; ", diagnostic.message);
+    }
+    return absl::FailedPreconditionError(absl::StrCat("ptxas ", version_, " rejected the module: ", messages));
   }
-  std::ifstream stream(cubin, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
-  if (bytes.empty()) return absl::InternalError(absl::StrCat("ptxas wrote no cubin to ", cubin));
-  return bytes;
+  return std::move(compiled->cubin);
 }
 
 }  // namespace matload

@@ -2,6 +2,7 @@
 #ifndef MATLOAD_HARNESS_PTXAS_H_
 #define MATLOAD_HARNESS_PTXAS_H_
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,23 @@
 
 namespace matload {
 
-// Ptxas runs one ptxas binary, without a shell.
+// Ptxas runs one ptxas binary, without a shell. A run that crashed, hung,
+// exited with a status ptxas never gives a verdict with, accepted without
+// writing an ELF cubin, or rejected without one error message in ptxas's
+// format is an InfrastructureError (infrastructure.h), never a verdict.
 class Ptxas : public CompileOracle {
  public:
+  // kDefaultTimeout bounds one ptxas run: far above any real run (a module
+  // of 512 ldmatrix snippets takes about 0.05 s with ptxas 13.0.88 on 2
+  // cores), so that only a hung ptxas meets it, even on a loaded machine.
+  static constexpr std::chrono::milliseconds kDefaultTimeout = std::chrono::seconds(120);
+
   // Open checks that `path` runs and reads its version and the -arch values
-  // it accepts from --version and --help.
-  static absl::StatusOr<Ptxas> Open(std::string path);
+  // it accepts from --version and --help. Every run of it, these included,
+  // is killed after `timeout` (tests make it short). A program that
+  // crashes or hangs on them is an InfrastructureError; one that answers,
+  // but not as ptxas does, is not a ptxas: kFailedPrecondition.
+  static absl::StatusOr<Ptxas> Open(std::string path, std::chrono::milliseconds timeout = kDefaultTimeout);
 
   // DefaultPath is $MATLOAD_PTXAS, else $CUDA_HOME/bin/ptxas, else
   // /usr/local/cuda/bin/ptxas.
@@ -29,7 +41,9 @@ class Ptxas : public CompileOracle {
   std::string Version() const override { return version_; }
   // Supports says whether this ptxas accepts `target` as -arch.
   bool Supports(Target target) const override { return arches_.contains(target.Name()); }
-  // Assemble writes `module_text` to a temporary file and runs ptxas on it.
+  // Assemble writes `module_text` to a temporary file and runs ptxas on it,
+  // writing a temporary cubin, so that an acceptance is checked to have
+  // produced one.
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
   // CompileToCubin assembles `module_text` and returns the cubin, for the
   // offline compile path (the driver loads it without its JIT). A module
@@ -37,12 +51,22 @@ class Ptxas : public CompileOracle {
   absl::StatusOr<std::string> CompileToCubin(absl::string_view module_text, Target target) const;
 
  private:
-  Ptxas(std::string path, std::string version, absl::flat_hash_set<std::string> arches)
-      : path_(std::move(path)), version_(std::move(version)), arches_(std::move(arches)) {}
+  // Compiled is one run's verdict and, when accepted, its cubin.
+  struct Compiled {
+    AssembleResult assembled;
+    std::string cubin;
+  };
+  // Compile is Assemble and CompileToCubin's one run of ptxas.
+  absl::StatusOr<Compiled> Compile(absl::string_view module_text, Target target) const;
+
+  Ptxas(std::string path, std::string version, absl::flat_hash_set<std::string> arches,
+        std::chrono::milliseconds timeout)
+      : path_(std::move(path)), version_(std::move(version)), arches_(std::move(arches)), timeout_(timeout) {}
 
   std::string path_;
   std::string version_;
   absl::flat_hash_set<std::string> arches_;
+  std::chrono::milliseconds timeout_;
 };
 
 }  // namespace matload

@@ -24,6 +24,7 @@ TEST(PtxasDiagnosticsTest, ParsesLineErrorsAndFatals) {
   EXPECT_EQ(diagnostics[2].line, 12);
   EXPECT_EQ(diagnostics[3].line, 0);
   EXPECT_EQ(diagnostics[4].message, "an unexpected line") << "unrecognised lines are kept, never dropped";
+  EXPECT_EQ(diagnostics[4].severity, Diagnostic::Severity::kUnrecognised);
 }
 
 TEST(PtxasTest, OpensTheToolkitPtxas) {

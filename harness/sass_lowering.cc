@@ -4,36 +4,89 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <map>
-#include <regex>
+#include <optional>
 #include <set>
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "harness/compiler_run.h"
 #include "harness/subprocess.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
 
 namespace matload {
 
+namespace {
+
+// The scanners below read cuobjdump's lines in one pass each, with no
+// regular expression (std::regex recursed once per character).
+
+// ConsumeWhile drops the longest prefix of `text` whose characters satisfy
+// `keep` and says how many it dropped.
+template <typename Predicate>
+size_t ConsumeWhile(absl::string_view& text, Predicate keep) {
+  size_t count = 0;
+  while (count < text.size() && keep(static_cast<unsigned char>(text[count]))) ++count;
+  text.remove_prefix(count);
+  return count;
+}
+
+bool IsSpace(unsigned char c) { return absl::ascii_isspace(c); }
+
+// FunctionName reads "   Function : NAME" and gives NAME.
+std::optional<std::string> FunctionName(absl::string_view line) {
+  ConsumeWhile(line, IsSpace);
+  if (!absl::ConsumePrefix(&line, "Function : ")) return std::nullopt;
+  const absl::string_view rest = line;
+  const size_t length = ConsumeWhile(line, [](unsigned char c) { return !absl::ascii_isspace(c); });
+  if (length == 0) return std::nullopt;
+  return std::string(rest.substr(0, length));
+}
+
+// ConsumeGuard drops an "@P0 " / "@!UPT " guard, if `line` starts with one;
+// false when it starts with '@' but no guard.
+bool ConsumeGuard(absl::string_view& line) {
+  if (!absl::ConsumePrefix(&line, "@")) return true;
+  absl::ConsumePrefix(&line, "!");
+  absl::ConsumePrefix(&line, "U");
+  if (!absl::ConsumePrefix(&line, "P")) return false;
+  if (ConsumeWhile(line, [](unsigned char c) { return c == 'T' || absl::ascii_isdigit(c); }) == 0) return false;
+  return ConsumeWhile(line, IsSpace) > 0;
+}
+
+// Opcode reads "        /*0080*/                   LDSM.16.M88.4 R4, [R2] ;"
+// (with an optional @P0 guard) and gives "LDSM.16.M88.4".
+std::optional<std::string> Opcode(absl::string_view line) {
+  ConsumeWhile(line, IsSpace);
+  if (!absl::ConsumePrefix(&line, "/*")) return std::nullopt;
+  const auto is_hex = [](unsigned char c) { return absl::ascii_isdigit(c) || (c >= 'a' && c <= 'f'); };
+  if (ConsumeWhile(line, is_hex) < 4 || !absl::ConsumePrefix(&line, "*/")) return std::nullopt;
+  if (ConsumeWhile(line, IsSpace) == 0 || !ConsumeGuard(line)) return std::nullopt;
+  if (line.empty() || !absl::ascii_isupper(static_cast<unsigned char>(line[0]))) return std::nullopt;
+  const absl::string_view rest = line;
+  const size_t length =
+      ConsumeWhile(line, [](unsigned char c) { return absl::ascii_isalnum(c) || c == '_' || c == '.'; });
+  return std::string(rest.substr(0, length));
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::vector<std::string>>> SassFunctions(absl::string_view dump) {
-  static const std::regex kFunction(R"(^\s*Function : (\S+))");
-  // "        /*0080*/                   LDSM.16.M88.4 R4, [R2] ;" with an optional @P0 guard.
-  static const std::regex kInstruction(R"(^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Za-z0-9_.]*))");
   std::vector<std::pair<std::string, std::vector<std::string>>> functions;
-  for (absl::string_view raw : absl::StrSplit(dump, '\n')) {
-    const std::string line(raw);
-    std::smatch match;
-    if (std::regex_search(line, match, kFunction)) {
-      functions.emplace_back(match[1].str(), std::vector<std::string>{});
-    } else if (!functions.empty() && std::regex_search(line, match, kInstruction)) {
-      functions.back().second.push_back(match[1].str());
+  for (absl::string_view line : absl::StrSplit(dump, '\n')) {
+    if (std::optional<std::string> name = FunctionName(line); name.has_value()) {
+      functions.emplace_back(*std::move(name), std::vector<std::string>{});
+    } else if (std::optional<std::string> opcode = Opcode(line); opcode.has_value() && !functions.empty()) {
+      functions.back().second.push_back(*std::move(opcode));
     }
   }
   return functions;
@@ -91,22 +144,15 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
   std::string base = absl::StrCat(directory != nullptr ? directory : "/tmp", "/matload-sass-XXXXXX");
   if (mkdtemp(base.data()) == nullptr) return absl::InternalError("cannot create a temporary directory");
   absl::Cleanup remove = [&base] {
-    unlink((base + "/module.ptx").c_str());
     unlink((base + "/module.cubin").c_str());
     rmdir(base.c_str());
   };
+  absl::StatusOr<std::string> cubin = ptxas.CompileToCubin(module, target);
+  if (!cubin.ok()) return cubin.status();
   {
-    FILE* file = std::fopen((base + "/module.ptx").c_str(), "w");
-    if (file == nullptr) return absl::InternalError("cannot write the SASS module");
-    std::fwrite(module.data(), 1, module.size(), file);
-    std::fclose(file);
-  }
-  absl::StatusOr<ProcessResult> assembled = RunProcess(
-      {ptxas.path(), absl::StrCat("-arch=", target.Name()), base + "/module.ptx", "-o", base + "/module.cubin"});
-  if (!assembled.ok()) return assembled.status();
-  if (assembled->exit_code != 0) {
-    return absl::InternalError(absl::StrCat("ptxas rejected the SASS module for ", target.Name(), ": ",
-                                            assembled->standard_error.substr(0, 400)));
+    std::ofstream file(base + "/module.cubin", std::ios::binary);
+    file << *cubin;
+    if (!file) return absl::InternalError("cannot write the SASS module's cubin");
   }
   // cuobjdump runs nvdisasm, which it looks for in $NVDISASM_PATH and PATH.
   const std::string tools = cuobjdump.substr(0, cuobjdump.rfind('/') + 1);
@@ -115,6 +161,9 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
       RunProcess({cuobjdump, "-sass", base + "/module.cubin"}, std::chrono::seconds(120),
                  {absl::StrCat("NVDISASM_PATH=", tools), absl::StrCat("PATH=", tools, ":", path != nullptr ? path : "")});
   if (!dump.ok()) return dump.status();
+  // A cuobjdump that crashed or hung is infrastructure; one that refused the
+  // cubin only leaves the SASS column empty, and the report says why.
+  if (dump->timed_out || dump->signal != 0) return CheckCompilerRun(*dump, cuobjdump, {0});
   if (dump->exit_code != 0) return absl::InternalError(absl::StrCat("cuobjdump failed: ", dump->standard_error));
   std::vector<std::string> lowering(forms.size());
   for (const auto& [name, opcodes] : SassFunctions(dump->standard_output)) {

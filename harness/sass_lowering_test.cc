@@ -34,6 +34,17 @@ TEST(SassLoweringTest, ParsesCuobjdumpOutput) {
   EXPECT_FALSE(IsLoadOpcode("STG.E"));
 }
 
+// cuobjdump's output is read in one pass per line: a megabyte-long line of
+// any shape is no instruction and costs no stack (std::regex overflowed it).
+TEST(SassLoweringTest, ReadsAOneMegabyteLine) {
+  const std::string spaces(1 << 20, ' ');
+  const std::string hex(1 << 20, 'a');
+  const std::string dump = "\t\tFunction : matload_form_0\n" + spaces + "\n/*" + hex + "*/  LDS.U.128 R4, [R2] ;\n" +
+                           "        /*0010*/ " + spaces + "@P0 " + std::string(1 << 20, 'X') + " ;\n";
+  EXPECT_THAT(SassFunctions(dump),
+              ElementsAre(Pair("matload_form_0", ElementsAre("LDS.U.128", std::string(1 << 20, 'X')))));
+}
+
 // What the hardware paths are, on Hopper and Blackwell: ldmatrix is LDSM,
 // tcgen05.ld is LDTM, wmma.load is ordinary loads.
 TEST(SassLoweringTest, LowersFormsToTheirHardwarePath) {

@@ -1,5 +1,9 @@
 #include "harness/subprocess.h"
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -41,6 +45,117 @@ TEST(SubprocessTest, KillsAHungProgram) {
   ASSERT_TRUE(result.ok());
   EXPECT_TRUE(result->timed_out);
   EXPECT_EQ(result->exit_code, 128 + 9);
+}
+
+TEST(SubprocessTest, ReportsTheSignalThatEndedIt) {
+  absl::StatusOr<ProcessResult> result = RunProcess({"sh", "-c", "kill -SEGV $$"});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->signal, SIGSEGV);
+  EXPECT_EQ(result->exit_code, 128 + SIGSEGV);
+  absl::StatusOr<ProcessResult> exited = RunProcess({"sh", "-c", "exit 139"});
+  ASSERT_TRUE(exited.ok()) << exited.status();
+  EXPECT_EQ(exited->signal, 0) << "an exit status of 139 is not a signal";
+}
+
+// IsGone says whether process `pid` has ended (gone, or a zombie no one has
+// reaped yet).
+bool IsGone(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string id, name, state;
+  return !(stat >> id >> name >> state) || state == "Z";
+}
+
+// WaitGone waits up to 5 s for `pid` to end.
+bool WaitGone(int pid) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!IsGone(pid) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return IsGone(pid);
+}
+
+// ReadPid reads the pid a child wrote to `path`, waiting up to 5 s for it.
+int ReadPid(const std::string& path) {
+  int pid = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!(std::ifstream(path) >> pid) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return pid;
+}
+
+TEST(SubprocessTest, ATimeoutKillsTheChildsWholeProcessGroup) {
+  const std::string pid_file = ::testing::TempDir() + "/subprocess_grandchild.pid";
+  std::remove(pid_file.c_str());
+  absl::StatusOr<ProcessResult> result = RunProcess(
+      {"sh", "-c", "sleep 30 & echo $! > " + pid_file + "; wait"}, std::chrono::milliseconds(300));
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->timed_out);
+  const int grandchild = ReadPid(pid_file);
+  ASSERT_GT(grandchild, 0);
+  EXPECT_TRUE(WaitGone(grandchild)) << "the grandchild outlived the timeout";
+}
+
+TEST(SubprocessTest, NeverWaitsPastTheTimeoutForAChildThatClosedItsStreams) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<ProcessResult> result =
+      RunProcess({"sh", "-c", "exec >&- 2>&-; sleep 30"}, std::chrono::milliseconds(300));
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->timed_out);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(SubprocessTest, TheChildInheritsOnlyItsStandardStreams) {
+  const int leaked = open("/dev/null", O_RDONLY);  // as a library might, without O_CLOEXEC
+  ASSERT_GE(leaked, 0);
+  absl::StatusOr<ProcessResult> result = RunProcess({"sh", "-c", "exec ls /proc/self/fd"});
+  close(leaked);
+  ASSERT_TRUE(result.ok()) << result.status();
+  // 3 is the directory ls itself opens to list it.
+  EXPECT_EQ(result->standard_output, "0\n1\n2\n3\n");
+}
+
+TEST(SubprocessTest, TheChildLeadsAProcessGroupOfItsOwn) {
+  absl::StatusOr<ProcessResult> result = RunProcess({"sh", "-c", "ps -o pgid= -p $$; echo $$"});
+  ASSERT_TRUE(result.ok()) << result.status();
+  std::istringstream lines(result->standard_output);
+  int group = 0;
+  int pid = 0;
+  ASSERT_TRUE(lines >> group >> pid) << result->standard_output;
+  EXPECT_EQ(group, pid);
+  EXPECT_NE(group, getpgrp());
+}
+
+// A matload killed with SIGKILL cannot clean up: its children must die with
+// it on their own (PR_SET_PDEATHSIG).
+TEST(SubprocessTest, AChildDiesWithAParentKilledBySigkill) {
+  const std::string pid_file = ::testing::TempDir() + "/subprocess_orphan.pid";
+  std::remove(pid_file.c_str());
+  const pid_t parent = fork();
+  ASSERT_GE(parent, 0);
+  if (parent == 0) {
+    (void)RunProcess({"sh", "-c", "echo $$ > " + pid_file + "; exec sleep 30"}, std::chrono::seconds(60));
+    _exit(0);
+  }
+  const int child = ReadPid(pid_file);
+  kill(parent, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  ASSERT_GT(child, 0);
+  EXPECT_TRUE(WaitGone(child)) << "the child outlived its parent";
+}
+
+// sh ends on SIGINT; the sleep it started in the background ignores SIGINT
+// (a non-interactive shell's background jobs do) and must die with the group.
+TEST(BackgroundProcessTest, StopKillsWhatTheProgramLeftInItsGroup) {
+  const std::string pid_file = ::testing::TempDir() + "/background_grandchild.pid";
+  std::remove(pid_file.c_str());
+  absl::StatusOr<BackgroundProcess> process = BackgroundProcess::Start(
+      {"sh", "-c", "sleep 30 & echo $! > " + pid_file + "; wait"}, {}, ::testing::TempDir() + "/background_group.log");
+  ASSERT_TRUE(process.ok()) << process.status();
+  const int grandchild = ReadPid(pid_file);
+  ASSERT_GT(grandchild, 0);
+  process->Stop();
+  EXPECT_TRUE(WaitGone(grandchild)) << "the background program's child outlived Stop";
 }
 
 TEST(SubprocessTest, ReportsAMissingProgram) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/batch_checker.h"
+#include "harness/infrastructure.h"
 #include "harness/ptxas.h"
 #include "harness/sass_lowering.h"
 #include "reference/enumerate.h"
@@ -73,9 +74,15 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
   std::vector<CompilerVerdict> verdicts(snippets.size());
   result.summary.compiled = compiler.Supports(target);
   if (result.summary.compiled) {
+    BatchReport report;
+    options.report = &report;
     absl::StatusOr<std::vector<CompilerVerdict>> checked = CheckSnippets(compiler, snippets, ptx, target, options);
     if (!checked.ok()) return checked.status();
     verdicts = *std::move(checked);
+    result.summary.compiler_runs = report.runs;
+    result.summary.bisection_runs = report.bisection_runs;
+    result.summary.unjudged = report.unjudged;
+    result.summary.unrecognised_lines = std::move(report.unrecognised_lines);
   }
   for (size_t i = 0; i < snippets.size(); ++i) {
     const bool model_legal = options.predicted_legal[i];
@@ -87,7 +94,8 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
                               .compiler_accepted = verdicts[i].accepted,
                               .compiler_messages = verdicts[i].messages});
     }
-    if (!result.summary.compiled) continue;
+    // An unjudged form is counted in summary.unjudged and compared with nothing.
+    if (!result.summary.compiled || !verdicts[i].judged) continue;
     if (model_legal == verdicts[i].accepted) {
       ++result.summary.agree;
       continue;
@@ -119,6 +127,7 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
       }
     }
     absl::StatusOr<std::vector<std::string>> lowering = LowerToSass(*ptxas, cuobjdump, accepted, ptx, target);
+    if (InfrastructureCauseOf(lowering.status()).has_value()) return lowering.status();
     if (lowering.ok()) {
       for (size_t i = 0; i < rows.size(); ++i) result.cells[rows[i]].sass = (*lowering)[i];
     } else {

@@ -60,6 +60,15 @@ struct TargetSummary {
   size_t unexplained = 0;
   bool compiled = true;  // false when the compiler cannot target it
   std::string sass_error;  // why the SASS lowering is missing, if it failed
+  size_t compiler_runs = 0;   // runs the batch checker made (BatchReport)
+  size_t bisection_runs = 0;  // of which halves of a bisection
+  // unjudged forms have no compiler verdict: the batch checker's bisection
+  // bound was reached (batch_checker.h). They are in no other count, and a
+  // sweep with any is not a result (matload support exits 4).
+  size_t unjudged = 0;
+  // Lines the compiler printed that are not in its diagnostic format; they
+  // judged nothing, but a reader should know they were there.
+  std::vector<std::string> unrecognised_lines;
 };
 
 // SupportSweep is the whole result.
@@ -79,7 +88,9 @@ using Progress = std::function<void(size_t, size_t, const std::string&)>;
 // threads (one target each at a time). Targets the compiler cannot build for
 // are judged by the model alone and marked not compiled. When `compiler` is
 // a Ptxas and `cuobjdump` names a cuobjdump, every accepted matrix cell also
-// gets its SASS lowering.
+// gets its SASS lowering. A compiler that could not judge (crashed, hung,
+// printed what cannot be read: an InfrastructureError) stops the sweep with
+// that error; no target's verdicts are returned then.
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
                                              const Progress& progress, const std::string& cuobjdump = "");

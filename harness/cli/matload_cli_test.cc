@@ -17,6 +17,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/exit_status.h"
+#include "harness/source_tree.h"
 #include "harness/subprocess.h"
 
 namespace matload {
@@ -33,9 +35,9 @@ long LargestChildKilobytes() {
   return usage.ru_maxrss;
 }
 
-ProcessResult Matload(std::vector<std::string> arguments) {
+ProcessResult Matload(std::vector<std::string> arguments, const std::vector<std::string>& environment = {}) {
   arguments.insert(arguments.begin(), MATLOAD_BINARY);
-  absl::StatusOr<ProcessResult> result = RunProcess(arguments);
+  absl::StatusOr<ProcessResult> result = RunProcess(arguments, std::chrono::seconds(600), environment);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? *result : ProcessResult{};
 }
@@ -308,6 +310,60 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
   EXPECT_THAT(text, HasSubstr("| text | "));
   EXPECT_THAT(said, HasSubstr("interrupted by signal 15"));
   std::filesystem::remove_all(out);
+}
+
+// SupportWithFakePtxas runs `matload support --target sm_90` with
+// harness/testing/fake_ptxas.sh in `mode`, into a fresh directory `out`.
+ProcessResult SupportWithFakePtxas(const std::string& mode, const std::string& out) {
+  std::filesystem::remove_all(out);
+  return Matload({"support", "--target", "sm_90", "--ptxas", SourceTreePath("harness/testing/fake_ptxas.sh"),
+                  "--out", out},
+                 {"MATLOAD_FAKE_PTXAS=" + mode});
+}
+
+// A compiler that crashed, printed nothing or what cannot be read, accepted
+// the canary or rejected the empty module ends the sweep with exit 4 and
+// no report: no verdict it could not reach is published.
+TEST(MatloadCliTest, SupportExitsFourWithoutAReportWhenTheCompilerCannotJudge) {
+  for (const auto& [mode, cause] : std::vector<std::pair<std::string, std::string>>{
+           {"crash", "compiler crashed"},
+           {"silent", "compiler output not understood"},
+           {"garbage", "compiler output not understood"},
+           {"accept-all", "must be rejected"},
+           {"reject", "rejected an empty module"}}) {
+    const std::string out = ::testing::TempDir() + "/support-" + mode;
+    ProcessResult result = SupportWithFakePtxas(mode, out);
+    EXPECT_EQ(result.exit_code, kExitInfrastructure) << mode << ": " << result.standard_error;
+    EXPECT_THAT(result.standard_error, HasSubstr(cause)) << mode;
+    EXPECT_FALSE(std::filesystem::exists(out + "/support.json")) << mode << " wrote a report of verdicts it lacks";
+  }
+}
+
+// Lines ptxas does not print (a loader's warning, a 100 KB line) change no
+// verdict: sm_90 has no unexplained disagreement with ptxas 13.0.88
+// (reports/support/ptxas-13.0.88/ptx9.0/support.md).
+TEST(MatloadCliTest, SupportIsCleanDespiteAnExtraStderrLine) {
+  const std::string out = ::testing::TempDir() + "/support-extra-line";
+  ProcessResult result = SupportWithFakePtxas("extra-line", out);
+  EXPECT_EQ(result.exit_code, kExitClean) << result.standard_error;
+  EXPECT_THAT(result.standard_output, HasSubstr(" 0 unexplained"));
+  EXPECT_THAT(result.standard_error, HasSubstr("printed a line not in its diagnostic format: ERROR: ld.so"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/support.json"));
+}
+
+TEST(MatloadCliTest, SupportIsCleanDespiteAHundredKilobyteLine) {
+  ProcessResult result = SupportWithFakePtxas("long-line", ::testing::TempDir() + "/support-long-line");
+  EXPECT_EQ(result.exit_code, kExitClean) << result.standard_error.substr(0, 2000);
+  EXPECT_THAT(result.standard_output, HasSubstr(" 0 unexplained"));
+}
+
+// Unexplained disagreements are findings: exit 1, with the report written.
+TEST(MatloadCliTest, SupportExitsOneOnUnexplainedDisagreements) {
+  const std::string out = ::testing::TempDir() + "/support-reject-ldmatrix";
+  ProcessResult result = SupportWithFakePtxas("reject-ldmatrix", out);
+  EXPECT_EQ(result.exit_code, kExitFindings) << result.standard_error;
+  EXPECT_THAT(result.standard_output, ::testing::Not(HasSubstr(" 0 unexplained")));
+  EXPECT_TRUE(std::filesystem::exists(out + "/support.json"));
 }
 
 }  // namespace

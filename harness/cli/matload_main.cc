@@ -74,9 +74,9 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   options.threads = absl::GetFlag(FLAGS_threads);
   if (options.threads < 1) return Fail("--threads must be at least 1");
   options.command = command_line;
-  absl::Status status = RunSupport(options, std::cout);
-  if (!status.ok()) return FailWith(status);
-  return 0;
+  absl::StatusOr<size_t> unexplained = RunSupport(options, std::cout);
+  if (!unexplained.ok()) return FailWith(unexplained.status());
+  return *unexplained > 0 ? kExitFindings : kExitClean;
 }
 
 // RunDirectory is --out, else runs/<command>-<UTC time> under the current directory.

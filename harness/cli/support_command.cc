@@ -16,6 +16,7 @@
 #include "absl/strings/str_replace.h"
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
+#include "harness/infrastructure.h"
 #include "harness/nvjitlink.h"
 #include "harness/ptxas.h"
 #include "harness/source_tree.h"
@@ -71,6 +72,41 @@ std::string ReportName(const CompileOracle& compiler) {
   return absl::StrReplaceAll(absl::StrCat(compiler.Tool(), "-", compiler.Version()), {{" ", "-"}, {";", ""}});
 }
 
+// PrintSummary prints one line per target of `sweep` to `out` and
+// returns its unexplained disagreements.
+size_t PrintSummary(const std::string& name, const SupportSweep& sweep, std::ostream& out) {
+  size_t unexplained = 0;
+  for (const TargetSummary& summary : sweep.summaries) {
+    out << name << "\t" << summary.target << "\t" << (summary.compiled ? "" : "model only\t")
+        << summary.matrix_rows << " matrix rows, " << summary.legal << " legal, " << summary.near_miss
+        << " near-miss: " << summary.agree << " agree, " << summary.explained << " known discrepancies, "
+        << summary.unexplained << " unexplained"
+        << (summary.unjudged > 0 ? absl::StrCat(", ", summary.unjudged, " unjudged") : "")
+        << (summary.compiled ? absl::StrCat(" (", summary.compiler_runs, " compiler runs, ", summary.bisection_runs,
+                                            " of them bisecting)")
+                             : "")
+        << "\n";
+    for (const std::string& line : summary.unrecognised_lines) {
+      std::cerr << "matload: " << name << " on " << summary.target << " printed a line not in its diagnostic format: "
+                << line << "\n";
+    }
+    unexplained += summary.unexplained;
+  }
+  return unexplained;
+}
+
+// Unjudged is an InfrastructureError when `sweep` left forms without a
+// compiler verdict.
+absl::Status Unjudged(const std::string& name, const SupportSweep& sweep) {
+  size_t unjudged = 0;
+  for (const TargetSummary& summary : sweep.summaries) unjudged += summary.unjudged;
+  if (unjudged == 0) return absl::OkStatus();
+  return InfrastructureError(
+      InfrastructureCause::kCompilerOutputNotUnderstood,
+      absl::StrCat(name, " left ", unjudged, " forms unjudged: errors on no line kept recurring until the batch ",
+                   "checker's bisection bound (harness/batch_checker.h); no report was written"));
+}
+
 std::string Today() {
   std::time_t now = std::time(nullptr);
   char date[16];
@@ -80,7 +116,7 @@ std::string Today() {
 
 }  // namespace
 
-absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
+absl::StatusOr<size_t> RunSupport(const SupportOptions& options, std::ostream& out) {
   absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
   if (!compilers.ok()) return compilers.status();
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
@@ -103,6 +139,7 @@ absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
   const bool several = compilers->size() > 1;
   const std::string root = options.out.empty() ? SourceTreePath("reports/support") : options.out;
   std::vector<SupportSweep> sweeps;
+  size_t total_unexplained = 0;
   for (const OpenedCompiler& compiler : *compilers) {
     const std::string name = ReportName(*compiler.oracle);
     Progress progress = [terminal, name](size_t done, size_t total, const std::string& target) {
@@ -139,16 +176,11 @@ absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
                                                   options.threads, " threads used"),
                           .compiler_path = compiler.path,
                           .seconds = seconds};
+    const size_t unexplained = PrintSummary(name, *sweep, out);
+    if (absl::Status judged = Unjudged(name, *sweep); !judged.ok()) return judged;
     absl::Status written = WriteSupportReport(*sweep, *registry, context, directory);
     if (!written.ok()) return written;
-    size_t unexplained = 0;
-    for (const TargetSummary& summary : sweep->summaries) {
-      out << name << "\t" << summary.target << "\t" << (summary.compiled ? "" : "model only\t")
-          << summary.matrix_rows << " matrix rows, " << summary.legal << " legal, " << summary.near_miss
-          << " near-miss: " << summary.agree << " agree, " << summary.explained << " known discrepancies, "
-          << summary.unexplained << " unexplained\n";
-      unexplained += summary.unexplained;
-    }
+    total_unexplained += unexplained;
     out << "wrote " << directory << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(seconds)
         << " s; " << unexplained << " unexplained disagreements\n";
     sweeps.push_back(*std::move(sweep));
@@ -160,7 +192,7 @@ absl::Status RunSupport(const SupportOptions& options, std::ostream& out) {
     if (!file) return absl::DataLossError(absl::StrCat("cannot write ", path));
     out << "wrote " << path << "\n";
   }
-  return absl::OkStatus();
+  return total_unexplained;
 }
 
 }  // namespace matload

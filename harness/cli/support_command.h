@@ -23,14 +23,18 @@ struct SupportOptions {
   std::string command;             // the command line, recorded in the report
 };
 
-// RunSupport sweeps, writes the report and prints a summary to `out`. With
-// several ptxas binaries it sweeps each, writes a report per toolkit under
-// `out` (or reports/support/), each in <tool>-<version>/ptx<V>, and
-// compare-ptx<V>.md comparing them.
+// RunSupport sweeps, writes the report and prints a summary to `out`, and
+// returns the number of unexplained disagreements (findings: matload
+// support exits 1 on any). With several ptxas binaries it sweeps each,
+// writes a report per toolkit under `out` (or reports/support/), each in
+// <tool>-<version>/ptx<V>, and compare-ptx<V>.md comparing them.
 // Progress goes to stderr when it is a terminal. It fails when the compiler
-// cannot be opened or a report file cannot be written; disagreements are
-// results, not failures.
-absl::Status RunSupport(const SupportOptions& options, std::ostream& out);
+// cannot be opened or a report file cannot be written, and with an
+// InfrastructureError (exit 4) when a compiler could not judge: it crashed,
+// hung, printed what cannot be read, or left forms unjudged. A sweep that
+// fails so writes no report, so that no verdict it could not reach is
+// published.
+absl::StatusOr<size_t> RunSupport(const SupportOptions& options, std::ostream& out);
 
 }  // namespace matload
 
