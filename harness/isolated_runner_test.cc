@@ -17,6 +17,7 @@
 #include "harness/exit_status.h"
 #include "harness/infrastructure.h"
 #include "harness/interrupt.h"
+#include "harness/process_tree.h"
 
 namespace matload {
 namespace {
@@ -140,15 +141,6 @@ TEST(IsolatedRunnerTest, AWorkerHoldsNoDescriptorOfTheParentButItsOwn) {
   EXPECT_EQ((*results)[0].output, "closed");
 }
 
-// ProcessIsGone says whether `pid` has exited (a zombie counts as gone).
-bool ProcessIsGone(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return true;
-  const size_t state = line.rfind(')') + 2;
-  return state < line.size() && line[state] == 'Z';
-}
-
 TEST(IsolatedRunnerTest, AWorkerDiesWithItsParent) {
   const std::string pid_file = ::testing::TempDir() + "/isolated_runner_worker.pid";
   std::remove(pid_file.c_str());
@@ -173,11 +165,7 @@ TEST(IsolatedRunnerTest, AWorkerDiesWithItsParent) {
   ASSERT_GT(worker, 0) << "the worker never started";
   kill(parent, SIGKILL);
   waitpid(parent, nullptr, 0);
-  bool gone = false;
-  for (int i = 0; i < 100 && !gone; ++i) {
-    usleep(20000);
-    gone = ProcessIsGone(worker);
-  }
+  const bool gone = WaitUntilEnded(worker, std::chrono::seconds(2));
   EXPECT_TRUE(gone) << "worker " << worker << " outlived its parent";
   if (!gone) kill(worker, SIGKILL);
 }

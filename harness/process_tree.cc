@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #include "absl/strings/numbers.h"
 
@@ -52,6 +53,22 @@ std::vector<pid_t> Descendants(pid_t root) {
     }
   }
   return below;
+}
+
+bool HasEnded(pid_t process) {
+  std::ifstream stat("/proc/" + std::to_string(process) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const size_t name_end = line.rfind(')');  // the state follows the command name
+  return name_end != std::string::npos && name_end + 2 < line.size() && line[name_end + 2] == 'Z';
+}
+
+bool WaitUntilEnded(pid_t process, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!HasEnded(process) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return HasEnded(process);
 }
 
 }  // namespace matload

@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <vector>
 
 namespace matload {
@@ -15,6 +16,14 @@ namespace matload {
 // so on, as /proc shows them now (a process that ends meanwhile is left
 // out). Empty where /proc cannot be read.
 std::vector<pid_t> Descendants(pid_t root);
+
+// HasEnded says whether `process` has ended: it is gone from /proc, or a
+// zombie its parent has not reaped yet. The tests that check no child
+// outlives matload ask this of every process they started.
+bool HasEnded(pid_t process);
+
+// WaitUntilEnded waits up to `limit` for HasEnded, and returns it.
+bool WaitUntilEnded(pid_t process, std::chrono::milliseconds limit);
 
 }  // namespace matload
 

@@ -1,6 +1,7 @@
 #include "harness/process_tree.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,6 +35,20 @@ TEST(ProcessTreeTest, FindsChildrenAndGrandchildren) {
 
 TEST(ProcessTreeTest, AProcessWithoutChildrenHasNoDescendants) {
   EXPECT_THAT(Descendants(getpid()), ::testing::IsEmpty());
+}
+
+TEST(ProcessTreeTest, AProcessHasEndedOnceItIsAZombieOrGone) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  EXPECT_FALSE(HasEnded(child));
+  kill(child, SIGKILL);
+  EXPECT_TRUE(WaitUntilEnded(child, std::chrono::seconds(5)));  // a zombie until reaped
+  waitpid(child, nullptr, 0);
+  EXPECT_TRUE(HasEnded(child));
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "harness/process_tree.h"
 #include "harness/subprocess.h"
 
 #include <fcntl.h>
@@ -57,22 +58,8 @@ TEST(SubprocessTest, ReportsTheSignalThatEndedIt) {
   EXPECT_EQ(exited->signal, 0) << "an exit status of 139 is not a signal";
 }
 
-// IsGone says whether process `pid` has ended (gone, or a zombie no one has
-// reaped yet).
-bool IsGone(int pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string id, name, state;
-  return !(stat >> id >> name >> state) || state == "Z";
-}
-
 // WaitGone waits up to 5 s for `pid` to end.
-bool WaitGone(int pid) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!IsGone(pid) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return IsGone(pid);
-}
+bool WaitGone(int pid) { return WaitUntilEnded(pid, std::chrono::seconds(5)); }
 
 // ReadPid reads the pid a child wrote to `path`, waiting up to 5 s for it.
 int ReadPid(const std::string& path) {

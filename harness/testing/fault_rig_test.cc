@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/process_tree.h"
 #include "harness/subprocess.h"
 #include "nlohmann/json.hpp"
 
@@ -201,11 +203,9 @@ int FakeDriverProcesses(const std::filesystem::path& state) {
     std::ifstream environ(entry.path() / "environ");
     std::stringstream text;
     text << environ.rdbuf();
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    std::getline(stat, line);
-    const bool zombie = line.find(") Z") != std::string::npos;
-    if (!zombie && absl::StrContains(text.str(), state.string())) ++count;
+    pid_t pid = 0;
+    if (!absl::SimpleAtoi(entry.path().filename().string(), &pid)) continue;
+    if (!HasEnded(pid) && absl::StrContains(text.str(), state.string())) ++count;
   }
   return count;
 }
