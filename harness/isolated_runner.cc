@@ -77,8 +77,11 @@ absl::Status StatusOf(const RecordHeader& header, const std::string& message) {
 }
 
 // BecomeWorker cuts a freshly forked child loose from the parent's state:
-// it dies with the parent, and keeps only standard streams and `fd`.
+// it leads a process group of its own (a terminal's Ctrl-C reaches only
+// matload, which then stops its workers), dies with the parent, and keeps
+// only standard streams and `fd`.
 void BecomeWorker(int fd, pid_t parent) {
+  setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(5);  // the parent died before the line above
   signal(SIGINT, SIG_DFL);
@@ -218,6 +221,7 @@ absl::StatusOr<WorkerWatch> StartWorker(int first, int count,
     Worker(first, count, work);
   }
   close(fds[1]);
+  setpgid(pid, pid);  // as the child does, so that killpg works whichever runs first
   return WorkerWatch{.fd = fds[0], .pid = pid, .next = first};
 }
 
@@ -270,7 +274,7 @@ absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::functi
     absl::StatusOr<WorkerWatch> watch = StartWorker(next, count, work);
     if (!watch.ok()) return watch.status();
     absl::StatusOr<std::optional<std::chrono::milliseconds>> passed = Follow(*watch, results, watchdog);
-    if (!passed.ok() || passed->has_value()) kill(watch->pid, SIGKILL);
+    if (!passed.ok() || passed->has_value()) killpg(watch->pid, SIGKILL);  // the worker and anything it started
     close(watch->fd);
     const int status = Reap(watch->pid);
     next = watch->next;

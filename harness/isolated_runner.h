@@ -13,9 +13,10 @@
 // that item is recorded against the cause, and a fresh worker resumes at
 // the next item.
 //
-// Workers die with the parent (PR_SET_PDEATHSIG), hold no file descriptor
-// of the parent but their own pipe (so no worker keeps another's pipe
-// open), and are killed when the parent is interrupted (interrupt.h).
+// Workers lead process groups of their own, die with the parent
+// (PR_SET_PDEATHSIG), hold no file descriptor of the parent but their own
+// pipe (so no worker keeps another's pipe open), and are killed, group and
+// all, when they hang or the parent is interrupted (interrupt.h).
 #ifndef MATLOAD_HARNESS_ISOLATED_RUNNER_H_
 #define MATLOAD_HARNESS_ISOLATED_RUNNER_H_
 

@@ -129,6 +129,14 @@ TEST(IsolatedRunnerTest, AHungKernelIsCaughtByTheCalibratedLimit) {
   EXPECT_THAT((*results)[1].output, HasSubstr("no result within 2000 ms while running the kernel"));
 }
 
+TEST(IsolatedRunnerTest, AWorkerLeadsAProcessGroupOfItsOwn) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      1, [](int) -> absl::StatusOr<std::string> { return getpgrp() == getpid() ? "leads" : "does not lead"; },
+      std::chrono::seconds(5));
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].output, "leads");
+}
+
 TEST(IsolatedRunnerTest, AWorkerHoldsNoDescriptorOfTheParentButItsOwn) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);  // inheritable on purpose, as another worker's pipe would be
