@@ -1,0 +1,74 @@
+#include "harness/runs/case_id.h"
+
+#include <set>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "reference/enumerate.h"
+#include "reference/parser.h"
+#include "reference/printer.h"
+
+namespace matload {
+namespace {
+
+// Id parses `text` and names it.
+std::string Id(const std::string& text) { return InstructionCaseId(ParseSnippet(text)->instruction); }
+
+// The names below are written by hand from the grammar in case_id.h; the
+// hashes are FNV-1a of the instruction's printed text (with its ';'), computed outside
+// matload (python3: h = (h ^ byte) * 16777619 mod 2^32 from 2166136261).
+TEST(CaseIdTest, FormsAreNamedByFamilyQualifiersAndStyle) {
+  EXPECT_EQ(Id("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r0}, [%addr];"),
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64");
+  EXPECT_EQ(Id("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r0}, [%addr32];"),
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr32");
+  EXPECT_EQ(Id("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r0}, [%addr+32];"),
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr_offset");
+  EXPECT_EQ(Id("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, [%addr], %stride;"),
+            "wmma_load.a.sync.aligned.row.m16n16k16.f16.addr64.stride_reg");
+  EXPECT_EQ(Id("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, [%addr], 64;"),
+            "wmma_load.a.sync.aligned.row.m16n16k16.f16.addr64.stride_imm");
+  EXPECT_EQ(Id("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r0}, [%taddr];"), "tcgen05_ld.sync.aligned.32x32b.x1.b32.taddr");
+}
+
+TEST(CaseIdTest, QualifierOrderAsWrittenDoesNotChangeTheName) {
+  EXPECT_EQ(Id("ldmatrix.aligned.sync.m8n8.x1.shared.b16 {%r0}, [%addr];"),
+            Id("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r0}, [%addr];"));
+}
+
+TEST(CaseIdTest, OtherOperandsAndUndecodableTextAreHashed) {
+  EXPECT_EQ(Id("ldmatrix.sync.aligned.m8n8.x1.b16 {%r5}, [%addr];"), "ldmatrix.sync.aligned.m8n8.x1.b16.ops_74af66cd");
+  EXPECT_EQ(Id("ldmatrix.sync.sync.aligned.m8n8.x1.b16 {%r0}, [%addr];"),
+            "ldmatrix.sync.sync.aligned.m8n8.x1.b16.raw_7bb4f65b");
+}
+
+TEST(CaseIdTest, SupportAndConformNames) {
+  const RawInstruction raw = ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r0}, [%addr];")->instruction;
+  EXPECT_EQ(SupportCaseId(*ParseTarget("sm_90a"), raw), "sm_90a.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64");
+  const Form form = *DecodeForm(raw);
+  EXPECT_EQ(ConformCaseId(form, 64, "driver-jit", false), "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64.driver_jit");
+  EXPECT_EQ(ConformCaseId(form, 32, "ptxas-cubin", true),
+            "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr32.ptxas_cubin.undefined");
+}
+
+// Every legal form and every near miss of a target has a name of its own,
+// and the name survives printing and parsing.
+TEST(CaseIdTest, NamesAreUniqueAndSurviveARoundTrip) {
+  for (const char* name : {"sm_90", "sm_100a", "sm_120a"}) {
+    const Target target = *ParseTarget(name);
+    std::set<std::string> ids;
+    std::set<std::string> texts;
+    auto add = [&](const RawInstruction& raw) {
+      const std::string text = PrintRaw(raw);
+      const std::string id = InstructionCaseId(raw);
+      EXPECT_EQ(ids.insert(id).second, texts.insert(text).second) << text << " -> " << id;
+      EXPECT_EQ(Id(text + ";"), id) << text;
+    };
+    for (const Form& form : LegalForms(NewestPtxVersion(), target)) add(ToRaw(form));
+    for (const RawInstruction& raw : NearMissInstructions(NewestPtxVersion(), target)) add(raw);
+    EXPECT_GT(ids.size(), 1000u) << name;
+  }
+}
+
+}  // namespace
+}  // namespace matload

@@ -1,0 +1,68 @@
+// CaseRecord and RunRecord: what matload keeps of a run and of each of its
+// cases, as plain values. The results store (results_store.h) saves them;
+// baselines, run diffs and the JUnit and CSV exports read them. A case is
+// named by its stable case ID (case_id.h), which is the key everywhere.
+#ifndef MATLOAD_HARNESS_RUNS_CASE_RECORD_H_
+#define MATLOAD_HARNESS_RUNS_CASE_RECORD_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace matload {
+
+// CaseRecord is one case's result in one run.
+struct CaseRecord {
+  std::string id;  // the stable case ID: "wmma_load.a.row.m16n16k16.shared.f16.addr32.driver_jit"
+  // outcome is one word: "pass", "mismatch", "known_fault", "legal_rejected",
+  // ... (OutcomeToken in harness/runs/outcome_token.h), or "flake" when
+  // re-runs of the case disagreed.
+  std::string outcome;
+  // finding: the outcome needs a person (the GPU or a toolchain disagrees
+  // with the model, unexplained). Baselines and diffs compare findings.
+  bool finding = false;
+  std::map<std::string, std::int64_t> counts;  // variants per outcome word; empty for one-verdict cases
+  std::vector<std::int64_t> first_failures;    // the first failing variants' indices, at most K
+  std::vector<std::string> attempts;           // each re-run's outcome word when the case was re-run, in order
+  std::string detail;                          // the first failure's one-line message, or the registry entry
+  std::string bundle;                          // the bundle directory, relative to the run directory; or empty
+  double seconds = 0;                          // time spent on the case
+
+  friend bool operator==(const CaseRecord&, const CaseRecord&) = default;
+};
+
+// RunRecord is one run of `conform`, `support` or `fuzz`.
+struct RunRecord {
+  std::string id;            // "conform-20261124T052300Z-3f9a1c2e": the command, start time and a random suffix
+  std::string command;       // "conform", "support" or "fuzz"
+  std::string command_line;  // as typed
+  std::string matload_version;  // matload's version and build type
+  std::string git_commit;       // the commit matload was built from, or "unknown"
+  std::string toolkits;         // "ptxas 13.0.88; nvJitLink 13.0"
+  std::string driver;           // "CUDA driver 13000 (580.159.04)", or empty without a GPU
+  std::string gpu_name;         // empty without a GPU
+  std::string gpu_uuid;
+  std::string host;
+  std::string directory;  // the run directory
+  // options: what decides the run's case list and results, as JSON; a
+  // resumed run must be asked for with the same.
+  std::string options;
+  std::string parent;  // for a shard, the run it is a shard of; else empty
+  std::string shard;   // "I/N" for a shard; else empty
+  absl::Time started = absl::InfinitePast();
+  absl::Time ended = absl::InfinitePast();  // InfinitePast while it runs
+  // status: "running", "clean", "findings", "infrastructure" (it could not
+  // judge everything), "interrupted" (SIGINT or SIGTERM), or "killed" (it
+  // stopped without saying why: found so when resumed or listed).
+  std::string status = "running";
+  int exit_status = -1;  // harness/exit_status.h; -1 while it runs
+
+  friend bool operator==(const RunRecord&, const RunRecord&) = default;
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_RUNS_CASE_RECORD_H_

@@ -1,0 +1,606 @@
+#include "harness/runs/results_store.h"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <iterator>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace results_store_internal {
+namespace {
+
+// kTimeFormat is RFC 3339 in UTC with milliseconds, which sorts as it reads.
+constexpr char kTimeFormat[] = "%Y-%m-%d%ET%H:%M:%E3SZ";
+
+// SqliteError is ResultsStore::Error for a connection that may not belong to
+// a store yet.
+absl::Status SqliteError(sqlite3* db, absl::string_view path, int rc, absl::string_view what) {
+  const std::string message = absl::StrFormat("results database %s: %s: %s", path, what, sqlite3_errmsg(db));
+  switch (rc & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+      return absl::DataLossError(absl::StrCat(message, " (the disk is full or failed; this write was not kept)"));
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return absl::UnavailableError(absl::StrCat(message, " (another process kept the database locked)"));
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+      return absl::FailedPreconditionError(absl::StrCat(message, " (it is not a SQLite database, or it is corrupt)"));
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+      return absl::FailedPreconditionError(absl::StrCat(message, " (it cannot be opened for writing)"));
+    default:
+      return absl::InternalError(message);
+  }
+}
+
+}  // namespace
+
+// Statement is one prepared statement, finalised when destroyed. The Bind
+// functions set its parameters in order; ForEachRow runs it, and the column
+// readers read the row at hand. Errors name the database and what it is for.
+class Statement {
+ public:
+  Statement(sqlite3* db, absl::string_view path, sqlite3_stmt* stmt, absl::string_view what)
+      : db_(db), path_(path), stmt_(stmt), what_(what) {}
+
+  // BindText, BindInt, BindReal and BindNull set the next parameter.
+  Statement& BindText(absl::string_view text) {
+    const char* data = text.data() == nullptr ? "" : text.data();  // a null pointer would bind NULL
+    return Bound(sqlite3_bind_text(stmt_.get(), next_++, data, static_cast<int>(text.size()), SQLITE_TRANSIENT));
+  }
+  Statement& BindInt(std::int64_t value) { return Bound(sqlite3_bind_int64(stmt_.get(), next_++, value)); }
+  Statement& BindReal(double value) { return Bound(sqlite3_bind_double(stmt_.get(), next_++, value)); }
+  Statement& BindNull() { return Bound(sqlite3_bind_null(stmt_.get(), next_++)); }
+  // BindTime sets the next parameter to `time` as kTimeFormat text, or NULL
+  // for InfinitePast (a time not yet known).
+  Statement& BindTime(absl::Time time) {
+    if (time == absl::InfinitePast()) return BindNull();
+    return BindText(absl::FormatTime(kTimeFormat, time, absl::UTCTimeZone()));
+  }
+
+  // ForEachRow runs the statement, calling `on_row` with each row and
+  // stopping at the first error; then it resets the statement and its
+  // parameters, so it can be bound and run again.
+  absl::Status ForEachRow(const std::function<absl::Status()>& on_row) {
+    absl::Status status = bind_rc_ == SQLITE_OK ? absl::OkStatus() : SqliteError(db_, path_, bind_rc_, what_);
+    while (status.ok()) {
+      const int rc = sqlite3_step(stmt_.get());
+      if (rc == SQLITE_DONE) break;
+      status = rc == SQLITE_ROW ? on_row() : SqliteError(db_, path_, rc, what_);
+    }
+    sqlite3_reset(stmt_.get());
+    sqlite3_clear_bindings(stmt_.get());
+    next_ = 1;
+    bind_rc_ = SQLITE_OK;
+    return status;
+  }
+  // Run runs a statement whose rows, if any, are not needed.
+  absl::Status Run() {
+    return ForEachRow([] { return absl::OkStatus(); });
+  }
+
+  // Text, Int and Real read a column of the row at hand; Time reads one
+  // that BindTime wrote, kDataLoss if it cannot be parsed.
+  std::string Text(int column) const {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_.get(), column));
+    return text == nullptr ? "" : std::string(text, sqlite3_column_bytes(stmt_.get(), column));
+  }
+  std::int64_t Int(int column) const { return sqlite3_column_int64(stmt_.get(), column); }
+  double Real(int column) const { return sqlite3_column_double(stmt_.get(), column); }
+  absl::StatusOr<absl::Time> Time(int column) const {
+    if (sqlite3_column_type(stmt_.get(), column) == SQLITE_NULL) return absl::InfinitePast();
+    absl::Time time;
+    std::string error;
+    if (!absl::ParseTime(absl::RFC3339_full, Text(column), &time, &error)) {
+      return absl::DataLossError(absl::StrFormat("results database %s: %s: stored time '%s' is unreadable: %s", path_,
+                                                 what_, Text(column), error));
+    }
+    return time;
+  }
+
+  // path is the database's path, for errors about what was read.
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Finalizer {
+    void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
+  };
+
+  // Bound keeps the first failure to bind, which ForEachRow reports.
+  Statement& Bound(int rc) {
+    if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+    return *this;
+  }
+
+  sqlite3* db_;
+  std::string path_;
+  std::unique_ptr<sqlite3_stmt, Finalizer> stmt_;
+  std::string what_;
+  int next_ = 1;  // the next parameter's index
+  int bind_rc_ = SQLITE_OK;
+};
+
+}  // namespace results_store_internal
+
+using results_store_internal::Statement;
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 30'000;
+
+// kConnectionPragmas set up a connection once the schema is known good: WAL
+// lets readers and a writer work at once (and need sync only at checkpoints),
+// and a 64 MiB page cache keeps a run of 200,000 cases' indexes in memory.
+constexpr char kConnectionPragmas[] =
+    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY";
+
+// kSchemaSql creates what is missing of the schema. Runs are referred to by
+// their integer run_key and cases by their interned name's id, so a case row
+// is a few integers and its results. claim_pid and claim_host name the
+// process writing the run (ClaimRun), or are NULL.
+constexpr char kSchemaSql[] = R"sql(
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
+  INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', 1);
+  CREATE TABLE IF NOT EXISTS runs (
+    run_key INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+    command TEXT NOT NULL, command_line TEXT NOT NULL, matload_version TEXT NOT NULL, git_commit TEXT NOT NULL,
+    toolkits TEXT NOT NULL, driver TEXT NOT NULL, gpu_name TEXT NOT NULL, gpu_uuid TEXT NOT NULL,
+    host TEXT NOT NULL, directory TEXT NOT NULL, options TEXT NOT NULL, parent TEXT NOT NULL,
+    shard TEXT NOT NULL, status TEXT NOT NULL, started TEXT, ended TEXT, exit_status INTEGER NOT NULL,
+    claim_pid INTEGER, claim_host TEXT);
+  CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started, id);
+  CREATE TABLE IF NOT EXISTS case_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+  CREATE TABLE IF NOT EXISTS cases (
+    run_key INTEGER NOT NULL REFERENCES runs (run_key),
+    name_id INTEGER NOT NULL REFERENCES case_names (id),
+    outcome TEXT NOT NULL, finding INTEGER NOT NULL, counts TEXT NOT NULL, first_failures TEXT NOT NULL,
+    attempts TEXT NOT NULL, detail TEXT NOT NULL, bundle TEXT NOT NULL, seconds REAL NOT NULL,
+    PRIMARY KEY (run_key, name_id)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS artifacts (
+    run_key INTEGER NOT NULL REFERENCES runs (run_key), key TEXT NOT NULL, text TEXT NOT NULL,
+    PRIMARY KEY (run_key, key)) WITHOUT ROWID;
+)sql";
+
+// kRunTexts are RunRecord's text fields but the id, with their columns.
+constexpr std::pair<const char*, std::string RunRecord::*> kRunTexts[] = {
+    {"command", &RunRecord::command},
+    {"command_line", &RunRecord::command_line},
+    {"matload_version", &RunRecord::matload_version},
+    {"git_commit", &RunRecord::git_commit},
+    {"toolkits", &RunRecord::toolkits},
+    {"driver", &RunRecord::driver},
+    {"gpu_name", &RunRecord::gpu_name},
+    {"gpu_uuid", &RunRecord::gpu_uuid},
+    {"host", &RunRecord::host},
+    {"directory", &RunRecord::directory},
+    {"options", &RunRecord::options},
+    {"parent", &RunRecord::parent},
+    {"shard", &RunRecord::shard},
+    {"status", &RunRecord::status},
+};
+// kRunFieldCount counts the columns RunFields lists.
+constexpr int kRunFieldCount = std::size(kRunTexts) + 3;
+
+// RunFields lists the runs columns of every RunRecord field but the id, in
+// the order BindRun binds them and ReadRun reads them (the id comes last).
+const std::string& RunFields() {
+  static const std::string* const fields = [] {
+    std::vector<std::string> names;
+    for (const auto& [name, field] : kRunTexts) names.push_back(name);
+    names.insert(names.end(), {"started", "ended", "exit_status"});
+    return new std::string(absl::StrJoin(names, ", "));
+  }();
+  return *fields;
+}
+
+// Placeholders is `count` parameters: "?, ?, ?".
+std::string Placeholders(int count) { return absl::StrJoin(std::vector<std::string>(count, "?"), ", "); }
+
+// BindRun binds the run's fields as RunFields lists them, then its id.
+void BindRun(const RunRecord& run, Statement& statement) {
+  for (const auto& [name, field] : kRunTexts) statement.BindText(run.*field);
+  statement.BindTime(run.started).BindTime(run.ended).BindInt(run.exit_status).BindText(run.id);
+}
+
+// ReadRun reads a row of RunFields and the id.
+absl::StatusOr<RunRecord> ReadRun(const Statement& row) {
+  RunRecord run;
+  int column = 0;
+  for (const auto& [name, field] : kRunTexts) run.*field = row.Text(column++);
+  for (absl::Time* time : {&run.started, &run.ended}) {
+    absl::StatusOr<absl::Time> read = row.Time(column++);
+    if (!read.ok()) return read.status();
+    *time = *read;
+  }
+  run.exit_status = static_cast<int>(row.Int(column++));
+  run.id = row.Text(column);
+  return run;
+}
+
+// kCaseColumns are the columns ReadCase reads, and kCasesOfRun selects a
+// run's cases (its key the one parameter) ordered by case id.
+constexpr char kCaseColumns[] =
+    "case_names.name, outcome, finding, counts, first_failures, attempts, detail, bundle, seconds";
+constexpr char kCasesOfRun[] =
+    " FROM cases JOIN case_names ON case_names.id = cases.name_id WHERE cases.run_key = ? ORDER BY case_names.name";
+
+// BindCase binds the case's fields after its id, as InsertCases's
+// statement takes them; kInvalidArgument if they cannot be JSON (text
+// that is not UTF-8 in counts or attempts).
+absl::Status BindCase(const CaseRecord& record, Statement& statement) {
+  std::string counts, first_failures, attempts;
+  try {
+    counts = nlohmann::json(record.counts).dump();
+    first_failures = nlohmann::json(record.first_failures).dump();
+    attempts = nlohmann::json(record.attempts).dump();
+  } catch (const nlohmann::json::exception& error) {
+    return absl::InvalidArgumentError(absl::StrFormat("results database %s: case %s cannot be stored: %s",
+                                                      statement.path(), record.id, error.what()));
+  }
+  statement.BindText(record.outcome).BindInt(record.finding).BindText(counts).BindText(first_failures);
+  statement.BindText(attempts).BindText(record.detail).BindText(record.bundle).BindReal(record.seconds);
+  return absl::OkStatus();
+}
+
+// FromJson reads `text` into `value`; false if it is not JSON of that shape.
+template <typename T>
+bool FromJson(const std::string& text, T* value) {
+  try {
+    nlohmann::json::parse(text).get_to(*value);
+    return true;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+
+// ReadCase reads a row of kCaseColumns; kDataLoss if its JSON is damaged.
+absl::StatusOr<CaseRecord> ReadCase(const Statement& row) {
+  CaseRecord record;
+  record.id = row.Text(0);
+  record.outcome = row.Text(1);
+  record.finding = row.Int(2) != 0;
+  if (!FromJson(row.Text(3), &record.counts) || !FromJson(row.Text(4), &record.first_failures) ||
+      !FromJson(row.Text(5), &record.attempts)) {
+    return absl::DataLossError(
+        absl::StrFormat("results database %s: case %s has unreadable results", row.path(), record.id));
+  }
+  record.detail = row.Text(6);
+  record.bundle = row.Text(7);
+  record.seconds = row.Real(8);
+  return record;
+}
+
+// NoSuchRun is the kNotFound for a run id that the database lacks.
+absl::Status NoSuchRun(absl::string_view path, absl::string_view id) {
+  return absl::NotFoundError(absl::StrFormat("results database %s has no run '%s'", path, id));
+}
+
+// HostName is this machine's name, which a claim records with the pid.
+std::string HostName() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+// MayBeAlive says whether process `pid` on `host` may still be running, as
+// seen from `this_host`: a process elsewhere cannot be asked, so it may be.
+bool MayBeAlive(std::int64_t pid, absl::string_view host, absl::string_view this_host) {
+  if (host != this_host) return true;
+  return pid > 0 && pid <= INT_MAX && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+}  // namespace
+
+void ResultsStore::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+
+absl::StatusOr<ResultsStore> ResultsStore::Open(const std::filesystem::path& path) {
+  ResultsStore store(path.string());
+  const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : ".";
+  std::error_code error;
+  if (!std::filesystem::is_directory(directory, error)) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "results database %s cannot be opened: its directory %s does not exist", store.path_, directory.string()));
+  }
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(store.path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  store.db_.reset(db);
+  if (rc != SQLITE_OK) return store.Error(rc, "opening it");
+  if (sqlite3_db_readonly(db, "main") == 1) {
+    return absl::FailedPreconditionError(absl::StrFormat("results database %s is read-only", store.path_));
+  }
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
+  absl::Status status = store.Exec("PRAGMA foreign_keys = ON", "turning on foreign keys");
+  if (status.ok()) status = store.InTransaction([&store] { return store.CheckAndCreateSchema(); });
+  if (status.ok()) status = store.Exec(kConnectionPragmas, "turning on WAL");
+  if (!status.ok()) return status;
+  return store;
+}
+
+std::string ResultsStore::DefaultPath(absl::string_view flag) {
+  if (!flag.empty()) return std::string(flag);
+  const char* variable = std::getenv("MATLOAD_DB");
+  return variable != nullptr && *variable != '\0' ? variable : "matload-results.sqlite";
+}
+
+absl::Status ResultsStore::CreateRun(const RunRecord& run) {
+  return InTransaction([&]() -> absl::Status {
+    const absl::StatusOr<std::int64_t> existing = RunKey(run.id);
+    if (existing.ok()) {
+      return absl::AlreadyExistsError(absl::StrFormat("results database %s already has run '%s'", path_, run.id));
+    }
+    if (!absl::IsNotFound(existing.status())) return existing.status();
+    const std::string sql =
+        absl::StrCat("INSERT INTO runs (", RunFields(), ", id) VALUES (", Placeholders(kRunFieldCount + 1), ")");
+    return Execute(sql, "creating a run", [&](Statement& insert) { BindRun(run, insert); });
+  });
+}
+
+absl::Status ResultsStore::UpdateRun(const RunRecord& run) {
+  return WriteToRun(run.id, [&](std::int64_t) {
+    const std::string sql =
+        absl::StrCat("UPDATE runs SET (", RunFields(), ") = (", Placeholders(kRunFieldCount), ") WHERE id = ?");
+    return Execute(sql, "updating a run", [&](Statement& update) { BindRun(run, update); });
+  });
+}
+
+absl::StatusOr<RunRecord> ResultsStore::FindRun(absl::string_view id) {
+  absl::StatusOr<std::vector<RunRecord>> runs = ReadRuns("WHERE id = ?", id);
+  if (!runs.ok()) return runs.status();
+  if (runs->empty()) return NoSuchRun(path_, id);
+  return std::move(runs->front());
+}
+
+absl::StatusOr<std::vector<RunRecord>> ResultsStore::Runs() { return ReadRuns("ORDER BY started, id", std::nullopt); }
+
+absl::Status ResultsStore::AddCases(absl::string_view run_id, absl::Span<const CaseRecord> cases) {
+  return Commit(run_id, cases, {});
+}
+
+absl::Status ResultsStore::Commit(absl::string_view run_id, absl::Span<const CaseRecord> cases,
+                                  const std::map<std::string, std::string>& artifacts) {
+  return WriteToRun(run_id, [&](std::int64_t run_key) -> absl::Status {
+    if (absl::Status added = InsertCases(run_key, cases); !added.ok()) return added;
+    for (const auto& [key, text] : artifacts) {
+      if (absl::Status put = InsertArtifact(run_key, key, text); !put.ok()) return put;
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<CaseRecord>> ResultsStore::Cases(absl::string_view run_id) {
+  std::vector<CaseRecord> cases;
+  const auto read = [&](const Statement& row) {
+    absl::StatusOr<CaseRecord> record = ReadCase(row);
+    if (!record.ok()) return record.status();
+    cases.push_back(*std::move(record));
+    return absl::OkStatus();
+  };
+  const absl::Status status =
+      ForEachRowOfRun(run_id, absl::StrCat("SELECT ", kCaseColumns, kCasesOfRun), "reading cases", read);
+  if (!status.ok()) return status;
+  return cases;
+}
+
+absl::StatusOr<std::vector<std::string>> ResultsStore::CaseIds(absl::string_view run_id) {
+  return ReadTextsOfRun(run_id, absl::StrCat("SELECT case_names.name", kCasesOfRun), "reading case ids");
+}
+
+absl::Status ResultsStore::PutArtifact(absl::string_view run_id, absl::string_view key, absl::string_view text) {
+  return WriteToRun(run_id, [&](std::int64_t run_key) { return InsertArtifact(run_key, key, text); });
+}
+
+absl::StatusOr<std::optional<std::string>> ResultsStore::Artifact(absl::string_view run_id, absl::string_view key) {
+  const absl::StatusOr<std::int64_t> run_key = RunKey(run_id);
+  if (!run_key.ok()) return run_key.status();
+  absl::StatusOr<Statement> select =
+      Prepare("SELECT text FROM artifacts WHERE run_key = ? AND key = ?", "reading an artifact");
+  if (!select.ok()) return select.status();
+  std::optional<std::string> text;
+  const absl::Status status = select->BindInt(*run_key).BindText(key).ForEachRow([&] {
+    text = select->Text(0);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return text;
+}
+
+absl::StatusOr<std::vector<std::string>> ResultsStore::ArtifactKeys(absl::string_view run_id) {
+  return ReadTextsOfRun(run_id, "SELECT key FROM artifacts WHERE run_key = ? ORDER BY key", "listing artifacts");
+}
+
+absl::Status ResultsStore::ClaimRun(absl::string_view run_id) {
+  const std::string host = HostName();
+  const std::int64_t pid = getpid();
+  return WriteToRun(run_id, [&](std::int64_t run_key) -> absl::Status {
+    absl::StatusOr<Statement> claim = Prepare(
+        "SELECT claim_pid, claim_host FROM runs WHERE run_key = ? AND claim_pid IS NOT NULL", "reading a claim");
+    if (!claim.ok()) return claim.status();
+    const absl::Status free = claim->BindInt(run_key).ForEachRow([&]() -> absl::Status {
+      const std::int64_t holder = claim->Int(0);
+      const std::string holder_host = claim->Text(1);
+      if ((holder == pid && holder_host == host) || !MayBeAlive(holder, holder_host, host)) return absl::OkStatus();
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "results database %s: run '%s' is being written by process %d on host %s, which may still be running; "
+          "two processes must never write one run",
+          path_, run_id, holder, holder_host));
+    });
+    if (!free.ok()) return free;
+    return Execute("UPDATE runs SET claim_pid = ?, claim_host = ? WHERE run_key = ?", "claiming a run",
+                   [&](Statement& update) { update.BindInt(pid).BindText(host).BindInt(run_key); });
+  });
+}
+
+absl::Status ResultsStore::ReleaseRun(absl::string_view run_id) {
+  return WriteToRun(run_id, [&](std::int64_t run_key) {
+    return Execute(
+        "UPDATE runs SET claim_pid = NULL, claim_host = NULL WHERE run_key = ? AND claim_pid = ? AND claim_host = ?",
+        "releasing a run", [&](Statement& update) { update.BindInt(run_key).BindInt(getpid()).BindText(HostName()); });
+  });
+}
+
+absl::Status ResultsStore::Error(int rc, absl::string_view what) const {
+  return results_store_internal::SqliteError(db_.get(), path_, rc, what);
+}
+
+absl::StatusOr<Statement> ResultsStore::Prepare(absl::string_view sql, absl::string_view what) {
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v2(db_.get(), sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (rc != SQLITE_OK) return Error(rc, what);
+  return Statement(db_.get(), path_, stmt, what);
+}
+
+absl::Status ResultsStore::Exec(const char* sql, absl::string_view what) {
+  const int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, nullptr);
+  return rc == SQLITE_OK ? absl::OkStatus() : Error(rc, what);
+}
+
+absl::Status ResultsStore::Execute(absl::string_view sql, absl::string_view what,
+                                   const std::function<void(Statement&)>& bind) {
+  absl::StatusOr<Statement> statement = Prepare(sql, what);
+  if (!statement.ok()) return statement.status();
+  bind(*statement);
+  return statement->Run();
+}
+
+absl::Status ResultsStore::InTransaction(const std::function<absl::Status()>& body) {
+  if (absl::Status begun = Exec("BEGIN IMMEDIATE", "starting a write"); !begun.ok()) return begun;
+  absl::Status status = body();
+  if (status.ok()) status = Exec("COMMIT", "committing a write");
+  // An error may already have rolled the transaction back; if not, do so.
+  if (!status.ok() && sqlite3_get_autocommit(db_.get()) == 0)
+    sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+  return status;
+}
+
+absl::Status ResultsStore::WriteToRun(absl::string_view run_id,
+                                      const std::function<absl::Status(std::int64_t run_key)>& body) {
+  return InTransaction([&]() -> absl::Status {
+    const absl::StatusOr<std::int64_t> run_key = RunKey(run_id);
+    if (!run_key.ok()) return run_key.status();
+    return body(*run_key);
+  });
+}
+
+absl::Status ResultsStore::CheckAndCreateSchema() {
+  const absl::StatusOr<std::int64_t> tables =
+      SelectInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'", "reading the schema");
+  if (!tables.ok()) return tables.status();
+  const absl::StatusOr<std::int64_t> meta =
+      SelectInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", "reading the schema");
+  if (!meta.ok()) return meta.status();
+  if (*tables > 0 && *meta == 0) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("%s is a SQLite database but not a matload results database (it has no meta table)", path_));
+  }
+  if (*meta > 0) {
+    const absl::StatusOr<std::int64_t> version =
+        SelectInt("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version'", "reading the version");
+    if (!version.ok()) return version.status();
+    if (*version > kSchemaVersion) {
+      return absl::FailedPreconditionError(
+          absl::StrFormat("results database %s was written by a newer matload (schema %d; this matload reads up to %d)",
+                          path_, *version, kSchemaVersion));
+    }
+  }
+  return Exec(kSchemaSql, "creating the tables");
+}
+
+absl::StatusOr<std::int64_t> ResultsStore::SelectInt(absl::string_view sql, absl::string_view what) {
+  absl::StatusOr<Statement> select = Prepare(sql, what);
+  if (!select.ok()) return select.status();
+  std::int64_t value = 0;
+  const absl::Status status = select->ForEachRow([&] {
+    value = select->Int(0);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return value;
+}
+
+absl::StatusOr<std::int64_t> ResultsStore::RunKey(absl::string_view run_id) {
+  absl::StatusOr<Statement> select = Prepare("SELECT run_key FROM runs WHERE id = ?", "looking up a run");
+  if (!select.ok()) return select.status();
+  std::optional<std::int64_t> run_key;
+  const absl::Status status = select->BindText(run_id).ForEachRow([&] {
+    run_key = select->Int(0);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  if (!run_key.has_value()) return NoSuchRun(path_, run_id);
+  return *run_key;
+}
+
+absl::StatusOr<std::vector<RunRecord>> ResultsStore::ReadRuns(absl::string_view sql_tail,
+                                                              std::optional<absl::string_view> id) {
+  absl::StatusOr<Statement> select =
+      Prepare(absl::StrCat("SELECT ", RunFields(), ", id FROM runs ", sql_tail), "reading runs");
+  if (!select.ok()) return select.status();
+  if (id.has_value()) select->BindText(*id);
+  std::vector<RunRecord> runs;
+  const absl::Status status = select->ForEachRow([&]() -> absl::Status {
+    absl::StatusOr<RunRecord> run = ReadRun(*select);
+    if (!run.ok()) return run.status();
+    runs.push_back(*std::move(run));
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return runs;
+}
+
+absl::Status ResultsStore::ForEachRowOfRun(absl::string_view run_id, absl::string_view sql, absl::string_view what,
+                                           const std::function<absl::Status(const Statement&)>& on_row) {
+  const absl::StatusOr<std::int64_t> run_key = RunKey(run_id);
+  if (!run_key.ok()) return run_key.status();
+  absl::StatusOr<Statement> select = Prepare(sql, what);
+  if (!select.ok()) return select.status();
+  return select->BindInt(*run_key).ForEachRow([&] { return on_row(*select); });
+}
+
+absl::StatusOr<std::vector<std::string>> ResultsStore::ReadTextsOfRun(absl::string_view run_id, absl::string_view sql,
+                                                                      absl::string_view what) {
+  std::vector<std::string> texts;
+  const auto read = [&](const Statement& row) {
+    texts.push_back(row.Text(0));
+    return absl::OkStatus();
+  };
+  if (absl::Status status = ForEachRowOfRun(run_id, sql, what, read); !status.ok()) return status;
+  return texts;
+}
+
+absl::Status ResultsStore::InsertCases(std::int64_t run_key, absl::Span<const CaseRecord> cases) {
+  absl::StatusOr<Statement> name =
+      Prepare("INSERT INTO case_names (name) VALUES (?) ON CONFLICT (name) DO NOTHING", "interning case names");
+  if (!name.ok()) return name.status();
+  absl::StatusOr<Statement> row = Prepare(
+      "INSERT OR REPLACE INTO cases (run_key, name_id, outcome, finding, counts, first_failures, attempts, detail, "
+      "bundle, seconds) VALUES (?, (SELECT id FROM case_names WHERE name = ?), ?, ?, ?, ?, ?, ?, ?, ?)",
+      "adding cases");
+  if (!row.ok()) return row.status();
+  for (const CaseRecord& record : cases) {
+    if (absl::Status interned = name->BindText(record.id).Run(); !interned.ok()) return interned;
+    if (absl::Status bound = BindCase(record, row->BindInt(run_key).BindText(record.id)); !bound.ok()) return bound;
+    if (absl::Status added = row->Run(); !added.ok()) return added;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ResultsStore::InsertArtifact(std::int64_t run_key, absl::string_view key, absl::string_view text) {
+  return Execute("INSERT OR REPLACE INTO artifacts (run_key, key, text) VALUES (?, ?, ?)", "storing an artifact",
+                 [&](Statement& insert) { insert.BindInt(run_key).BindText(key).BindText(text); });
+}
+
+}  // namespace matload

@@ -1,0 +1,429 @@
+#include "harness/runs/results_store.h"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace matload {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// ValueOf is what `result` holds; a result that is not OK fails the test.
+template <typename T>
+T ValueOf(absl::StatusOr<T> result) {
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? *std::move(result) : T();
+}
+
+// ReadBytes is the whole file at `path`.
+std::string ReadBytes(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  return bytes.str();
+}
+
+// RawExec runs `sql` on the database at `path` with plain sqlite3, as
+// another program (or another matload) would.
+void RawExec(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+// Spawn runs `body` in a child process, whose exit status says whether it
+// returned true. No store may be open in the parent when it forks.
+pid_t Spawn(const std::function<bool()>& body) {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(body() ? 0 : 1);
+  return pid;
+}
+
+// Succeeded waits for the child and says whether its body returned true.
+bool Succeeded(pid_t pid) {
+  int status = 0;
+  return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// FullRun is a run with every field set, quotes and unicode included.
+RunRecord FullRun(const std::string& id) {
+  return RunRecord{.id = id,
+                   .command = "conform",
+                   .command_line = "matload conform --note \"it's ünïcödé ✓\" --db 'x'",
+                   .matload_version = "0.9.1 RelWithDebInfo",
+                   .git_commit = "3f9a1c2e",
+                   .toolkits = "ptxas 13.0.88; nvJitLink 13.0",
+                   .driver = "CUDA driver 13000 (580.159.04)",
+                   .gpu_name = "NVIDIA H100 80GB HBM3",
+                   .gpu_uuid = "GPU-12345678-abcd",
+                   .host = "gpu-host-1",
+                   .directory = "/runs/conform-1",
+                   .options = R"({"target": "sm_90", "quote": "\""})",
+                   .parent = "conform-parent",
+                   .shard = "2/4",
+                   .started = absl::FromUnixMillis(1795000000123),
+                   .ended = absl::FromUnixMillis(1795000061999),
+                   .status = "findings",
+                   .exit_status = 1};
+}
+
+// FullCase is a case with every field set.
+CaseRecord FullCase(const std::string& id) {
+  return CaseRecord{.id = id,
+                    .outcome = "flake",
+                    .finding = true,
+                    .counts = {{"mismatch", 3}, {"pass", 1LL << 40}},
+                    .first_failures = {4, 7, -1, 1LL << 50},
+                    .attempts = {"pass", "mismatch", "pass"},
+                    .detail = "lane 3: got 0x1 \"expected\" 0x2 — ✗\nsecond line",
+                    .bundle = "bundles/wmma-ünï",
+                    .seconds = 0.1};
+}
+
+// StoredCase is a case whose outcome says which write stored it.
+CaseRecord StoredCase(const std::string& id, const std::string& outcome) {
+  return CaseRecord{.id = id, .outcome = outcome};
+}
+
+// ResultsStoreTest gives each test a database path in a new, empty
+// temporary directory, which it removes afterwards.
+class ResultsStoreTest : public ::testing::Test {
+ protected:
+  ResultsStoreTest() {
+    std::string pattern = (std::filesystem::path(::testing::TempDir()) / "results_store_test.XXXXXX").string();
+    EXPECT_NE(mkdtemp(pattern.data()), nullptr) << pattern;
+    path_ = std::filesystem::path(pattern) / "results.sqlite";
+  }
+  ~ResultsStoreTest() override { std::filesystem::remove_all(path_.parent_path()); }
+
+  std::filesystem::path path_;
+};
+
+TEST_F(ResultsStoreTest, RunsAndCasesRoundTrip) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const RunRecord run = FullRun("conform-20261124T052300Z-3f9a1c2e");
+  const RunRecord unfinished{.id = "support-1"};  // times unknown, still running
+  ASSERT_TRUE(store->CreateRun(run).ok());
+  ASSERT_TRUE(store->CreateRun(unfinished).ok());
+  EXPECT_EQ(ValueOf(store->FindRun(run.id)), run);
+  EXPECT_EQ(ValueOf(store->FindRun(unfinished.id)), unfinished);
+
+  const std::vector<CaseRecord> cases = {FullCase("ldmatrix.x4.\"quoted\""), CaseRecord{.id = "wmma_load.a.ünï"}};
+  ASSERT_TRUE(store->AddCases(run.id, cases).ok());
+  absl::StatusOr<std::vector<CaseRecord>> read = store->Cases(run.id);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, cases);
+  EXPECT_EQ(ValueOf(store->Cases(unfinished.id)), (std::vector<CaseRecord>{}));
+}
+
+TEST_F(ResultsStoreTest, ReopenedDatabaseReadsBackWhatWasWritten) {
+  const RunRecord run = FullRun("run-1");
+  {
+    absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_TRUE(store->CreateRun(run).ok());
+    ASSERT_TRUE(store->AddCases(run.id, {FullCase("a")}).ok());
+    ASSERT_TRUE(store->PutArtifact(run.id, "partial", "{}").ok());
+  }
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ(store->path(), path_.string());
+  EXPECT_EQ(ValueOf(store->FindRun(run.id)), run);
+  EXPECT_EQ(ValueOf(store->Cases(run.id)), (std::vector<CaseRecord>{FullCase("a")}));
+  EXPECT_EQ(ValueOf(store->Artifact(run.id, "partial")), std::optional<std::string>("{}"));
+}
+
+TEST_F(ResultsStoreTest, CreatingARunTwiceIsAlreadyExistsAndKeepsTheFirst) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(FullRun("run-1")).ok());
+  RunRecord other = FullRun("run-1");
+  other.command = "fuzz";
+  const absl::Status status = store->CreateRun(other);
+  EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists) << status;
+  EXPECT_THAT(status.message(), HasSubstr("run-1"));
+  EXPECT_EQ(ValueOf(store->FindRun("run-1")), FullRun("run-1"));
+}
+
+TEST_F(ResultsStoreTest, AnUnknownRunIsNotFoundNamingItAndTheDatabase) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const absl::Status status = store->FindRun("no-such-run").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
+  EXPECT_THAT(status.message(), HasSubstr("no-such-run"));
+  EXPECT_THAT(status.message(), HasSubstr(store->path()));
+  for (const absl::Status& each :
+       {store->UpdateRun(FullRun("no-such-run")), store->AddCases("no-such-run", {FullCase("a")}),
+        store->Cases("no-such-run").status(), store->CaseIds("no-such-run").status(),
+        store->PutArtifact("no-such-run", "k", "v"), store->Artifact("no-such-run", "k").status(),
+        store->ArtifactKeys("no-such-run").status(), store->ClaimRun("no-such-run"),
+        store->ReleaseRun("no-such-run")}) {
+    EXPECT_EQ(each.code(), absl::StatusCode::kNotFound) << each;
+  }
+}
+
+TEST_F(ResultsStoreTest, UpdateRunRewritesEveryFieldButTheId) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
+  const RunRecord ended = FullRun("run-1");
+  ASSERT_TRUE(store->UpdateRun(ended).ok());
+  EXPECT_EQ(ValueOf(store->FindRun("run-1")), ended);
+}
+
+TEST_F(ResultsStoreTest, RunsAreOldestFirstThenById) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const absl::Time t = absl::FromUnixMillis(1795000000000);
+  for (const RunRecord& run :
+       {RunRecord{.id = "late", .started = t + absl::Hours(1)}, RunRecord{.id = "b", .started = t},
+        RunRecord{.id = "a", .started = t}, RunRecord{.id = "unknown-start"}}) {
+    ASSERT_TRUE(store->CreateRun(run).ok());
+  }
+  absl::StatusOr<std::vector<RunRecord>> runs = store->Runs();
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  std::vector<std::string> ids;
+  for (const RunRecord& run : *runs) ids.push_back(run.id);
+  EXPECT_THAT(ids, ElementsAre("unknown-start", "a", "b", "late"));
+}
+
+TEST_F(ResultsStoreTest, AddCasesReplacesARecordedCaseAndCasesAreInByteOrder) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-2"}).ok());
+  ASSERT_TRUE(store->AddCases("run-1", {StoredCase("b", "pass"), StoredCase("a", "pass")}).ok());
+  ASSERT_TRUE(store->AddCases("run-2", {StoredCase("a", "mismatch")}).ok());
+  ASSERT_TRUE(
+      store->AddCases("run-1", {StoredCase("é", "pass"), StoredCase("a", "flake"), StoredCase("B", "pass")}).ok());
+  EXPECT_EQ(ValueOf(store->Cases("run-1")),
+            (std::vector<CaseRecord>{StoredCase("B", "pass"), StoredCase("a", "flake"), StoredCase("b", "pass"),
+                                     StoredCase("é", "pass")}));
+  EXPECT_EQ(ValueOf(store->CaseIds("run-1")), (std::vector<std::string>{"B", "a", "b", "é"}));
+  EXPECT_EQ(ValueOf(store->Cases("run-2")), (std::vector<CaseRecord>{StoredCase("a", "mismatch")}));
+}
+
+TEST_F(ResultsStoreTest, AddCasesStoresAllOrNone) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
+  ASSERT_TRUE(store->AddCases("run-1", {StoredCase("a", "pass")}).ok());
+  CaseRecord not_utf8 = StoredCase("c", "flake");
+  not_utf8.attempts = {"pass", "\xff"};
+  const absl::Status status =
+      store->AddCases("run-1", {StoredCase("a", "mismatch"), StoredCase("b", "pass"), not_utf8, StoredCase("d", "")});
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(), HasSubstr("case c"));
+  EXPECT_EQ(ValueOf(store->Cases("run-1")), (std::vector<CaseRecord>{StoredCase("a", "pass")}));
+}
+
+TEST_F(ResultsStoreTest, CommitStoresCasesAndArtifactsTogetherOrNeither) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
+  ASSERT_TRUE(store->Commit("run-1", {StoredCase("a", "pass")}, {{"partial", "1 case"}, {"seed", "7"}}).ok());
+  CaseRecord not_utf8 = StoredCase("c", "flake");
+  not_utf8.counts = {{"\xfe", 1}};
+  const absl::Status status = store->Commit("run-1", {StoredCase("b", "pass"), not_utf8}, {{"partial", "3 cases"}});
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_EQ(ValueOf(store->Cases("run-1")), (std::vector<CaseRecord>{StoredCase("a", "pass")}));
+  EXPECT_EQ(ValueOf(store->Artifact("run-1", "partial")), std::optional<std::string>("1 case"));
+  EXPECT_EQ(ValueOf(store->ArtifactKeys("run-1")), (std::vector<std::string>{"partial", "seed"}));
+}
+
+TEST_F(ResultsStoreTest, ArtifactsAreKeptPerRunAndKey) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-2"}).ok());
+  const std::string binary("a\0b\"ü", 6);
+  ASSERT_TRUE(store->PutArtifact("run-1", "partial", "first").ok());
+  ASSERT_TRUE(store->PutArtifact("run-1", "partial", binary).ok());
+  ASSERT_TRUE(store->PutArtifact("run-1", "empty", "").ok());
+  ASSERT_TRUE(store->PutArtifact("run-2", "partial", "other run").ok());
+  EXPECT_EQ(ValueOf(store->Artifact("run-1", "partial")), std::optional<std::string>(binary));
+  EXPECT_EQ(ValueOf(store->Artifact("run-1", "empty")), std::optional<std::string>(std::string()));
+  EXPECT_EQ(ValueOf(store->Artifact("run-1", "missing")), std::optional<std::string>());
+  EXPECT_EQ(ValueOf(store->Artifact("run-2", "partial")), std::optional<std::string>("other run"));
+  EXPECT_EQ(ValueOf(store->ArtifactKeys("run-1")), (std::vector<std::string>{"empty", "partial"}));
+}
+
+TEST_F(ResultsStoreTest, ADatabaseFromANewerMatloadIsRefusedAndLeftAlone) {
+  RawExec(path_, "CREATE TABLE meta (key TEXT PRIMARY KEY, value); INSERT INTO meta VALUES ('schema_version', 2);");
+  const std::string before = ReadBytes(path_);
+  const absl::Status status = ResultsStore::Open(path_).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(status.message(), HasSubstr(path_.string()));
+  EXPECT_THAT(status.message(), HasSubstr("written by a newer matload (schema 2; this matload reads up to 1)"));
+  EXPECT_EQ(ReadBytes(path_), before);
+}
+
+TEST_F(ResultsStoreTest, AFileThatIsNotSqliteIsRefusedAndLeftAlone) {
+  std::string garbage(8192, '\0');
+  std::mt19937 random(7);
+  for (char& byte : garbage) byte = static_cast<char>(random());
+  std::ofstream(path_, std::ios::binary) << garbage;
+  const absl::Status status = ResultsStore::Open(path_).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(status.message(), HasSubstr(path_.string()));
+  EXPECT_THAT(status.message(), HasSubstr("not a SQLite database, or it is corrupt"));
+  EXPECT_EQ(ReadBytes(path_), garbage);
+}
+
+TEST_F(ResultsStoreTest, AnotherProgramsSqliteDatabaseIsRefused) {
+  RawExec(path_, "CREATE TABLE photos (name TEXT);");
+  const absl::Status status = ResultsStore::Open(path_).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(status.message(), HasSubstr("not a matload results database"));
+}
+
+TEST_F(ResultsStoreTest, AMissingDirectoryIsFailedPreconditionNamingIt) {
+  const std::filesystem::path missing = path_.parent_path() / "missing" / "results.sqlite";
+  const absl::Status status = ResultsStore::Open(missing).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(status.message(), HasSubstr(missing.string()));
+  EXPECT_FALSE(std::filesystem::exists(missing.parent_path()));
+}
+
+TEST_F(ResultsStoreTest, TwoProcessesWritingOneDatabaseAtOnceAreSerialised) {
+  ASSERT_TRUE(ResultsStore::Open(path_).ok());
+  std::vector<std::string> ids;
+  for (int i = 0; i < 2000; ++i) ids.push_back(absl::StrFormat("case-%05d", i));
+  const auto writer = [&](const std::string& run_id) {
+    absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+    if (!store.ok() || !store->CreateRun(RunRecord{.id = run_id}).ok()) return false;
+    for (size_t first = 0; first < ids.size(); first += 10) {  // many small transactions, to interleave
+      std::vector<CaseRecord> batch;
+      for (size_t i = first; i < first + 10; ++i) batch.push_back(StoredCase(ids[i], run_id));
+      if (!store->AddCases(run_id, batch).ok()) return false;
+    }
+    return true;
+  };
+  const pid_t one = Spawn([&] { return writer("run-1"); });
+  const pid_t two = Spawn([&] { return writer("run-2"); });
+  EXPECT_TRUE(Succeeded(one));
+  EXPECT_TRUE(Succeeded(two));
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  for (const std::string run_id : {"run-1", "run-2"}) {
+    std::vector<CaseRecord> expected;
+    for (const std::string& id : ids) expected.push_back(StoredCase(id, run_id));
+    EXPECT_EQ(ValueOf(store->Cases(run_id)), expected) << run_id;
+  }
+}
+
+TEST_F(ResultsStoreTest, ADiskThatFillsUpIsDataLossAndKeepsWhatWasStored) {
+  {
+    absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
+    ASSERT_TRUE(store->AddCases("run-1", {StoredCase("kept", "pass")}).ok());
+  }
+  const pid_t child = Spawn([&] {  // a file size limit stands in for a full disk
+    absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+    const rlimit limit = {.rlim_cur = 1 << 20, .rlim_max = RLIM_INFINITY};
+    if (!store.ok() || signal(SIGXFSZ, SIG_IGN) == SIG_ERR || setrlimit(RLIMIT_FSIZE, &limit) != 0) return false;
+    std::vector<CaseRecord> cases;
+    for (int i = 0; i < 20'000; ++i) cases.push_back(StoredCase(absl::StrFormat("case-%0100d", i), "pass"));
+    const absl::Status status = store->AddCases("run-1", cases);
+    std::cerr << "the child's AddCases: " << status << "\n";
+    return status.code() == absl::StatusCode::kDataLoss && absl::StrContains(status.message(), path_.string());
+  });
+  EXPECT_TRUE(Succeeded(child));
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ(ValueOf(store->Cases("run-1")), (std::vector<CaseRecord>{StoredCase("kept", "pass")}));
+}
+
+// ClaimInChild forks a child that claims `run_id` and then, if `stay` is
+// set, stays alive until killed; it returns once the claim is made.
+pid_t ClaimInChild(const std::filesystem::path& path, const std::string& run_id, bool stay) {
+  int pipe_ends[2];
+  EXPECT_EQ(pipe(pipe_ends), 0);
+  const pid_t pid = Spawn([&] {
+    absl::StatusOr<ResultsStore> store = ResultsStore::Open(path);
+    const char claimed = store.ok() && store->ClaimRun(run_id).ok() ? 'y' : 'n';
+    store = absl::UnknownError("closed");  // close the database before reporting
+    if (write(pipe_ends[1], &claimed, 1) != 1 || claimed != 'y') return false;
+    while (stay) pause();
+    return true;
+  });
+  close(pipe_ends[1]);
+  char claimed = 'n';
+  EXPECT_EQ(read(pipe_ends[0], &claimed, 1), 1);
+  EXPECT_EQ(claimed, 'y');
+  close(pipe_ends[0]);
+  return pid;
+}
+
+TEST_F(ResultsStoreTest, ARunClaimedByALiveProcessCannotBeClaimed) {
+  ASSERT_TRUE(ResultsStore::Open(path_)->CreateRun(RunRecord{.id = "run-1"}).ok());
+  const pid_t child = ClaimInChild(path_, "run-1", /*stay=*/true);
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const absl::Status status = store->ClaimRun("run-1");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(status.message(), HasSubstr(absl::StrFormat("process %d on host ", child)));
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  EXPECT_TRUE(store->ClaimRun("run-1").ok());  // now a dead process's claim
+}
+
+TEST_F(ResultsStoreTest, ADeadProcessesClaimIsTakenOver) {
+  ASSERT_TRUE(ResultsStore::Open(path_)->CreateRun(RunRecord{.id = "run-1"}).ok());
+  EXPECT_TRUE(Succeeded(ClaimInChild(path_, "run-1", /*stay=*/false)));
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_TRUE(store->ClaimRun("run-1").ok());
+  EXPECT_TRUE(store->ClaimRun("run-1").ok());  // this process's own claim
+}
+
+TEST_F(ResultsStoreTest, AClaimFromAnotherHostHoldsAndAReleasedClaimDoesNot) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "elsewhere"}).ok());
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "released"}).ok());
+  RawExec(path_, "UPDATE runs SET claim_pid = 1, claim_host = 'other-host' WHERE id = 'elsewhere'");
+  const absl::Status status = store->ClaimRun("elsewhere");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(status.message(), HasSubstr("process 1 on host other-host"));
+  EXPECT_TRUE(store->ReleaseRun("elsewhere").ok());  // not this process's claim: it stays
+  EXPECT_EQ(store->ClaimRun("elsewhere").code(), absl::StatusCode::kFailedPrecondition);
+
+  ASSERT_TRUE(store->ClaimRun("released").ok());
+  ASSERT_TRUE(store->ReleaseRun("released").ok());
+  store = absl::UnknownError("closed");  // no store may be open across fork
+  EXPECT_TRUE(Succeeded(ClaimInChild(path_, "released", /*stay=*/false)));
+}
+
+TEST_F(ResultsStoreTest, DefaultPathIsTheFlagThenTheEnvironmentThenTheWorkingDirectory) {
+  unsetenv("MATLOAD_DB");
+  EXPECT_EQ(ResultsStore::DefaultPath(""), "matload-results.sqlite");
+  setenv("MATLOAD_DB", "", 1);
+  EXPECT_EQ(ResultsStore::DefaultPath(""), "matload-results.sqlite");
+  setenv("MATLOAD_DB", "/data/env.sqlite", 1);
+  EXPECT_EQ(ResultsStore::DefaultPath(""), "/data/env.sqlite");
+  EXPECT_EQ(ResultsStore::DefaultPath("flag.sqlite"), "flag.sqlite");
+  unsetenv("MATLOAD_DB");
+}
+
+}  // namespace
+}  // namespace matload

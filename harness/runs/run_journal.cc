@@ -1,0 +1,175 @@
+#include "harness/runs/run_journal.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <random>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "harness/runs/build_info.h"
+
+namespace matload {
+namespace {
+
+// HostName is this machine's name, or "unknown".
+std::string HostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
+// PrepareNewDirectory makes a new run's directory: it may not exist yet or
+// be empty, and nothing else, so that no result is overwritten.
+absl::Status PrepareNewDirectory(const std::string& directory) {
+  std::error_code error;
+  const std::filesystem::path path(directory);
+  if (std::filesystem::exists(path, error)) {
+    if (!std::filesystem::is_directory(path, error)) {
+      return absl::FailedPreconditionError(absl::StrCat("--out ", directory, " is a file, not a directory"));
+    }
+    if (!std::filesystem::is_empty(path, error)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("--out ", directory, " is not empty: a new run never writes over results (choose another ",
+                       "directory, remove it, or --resume the run that made it)"));
+    }
+  }
+  std::filesystem::create_directories(path, error);
+  if (error) return absl::FailedPreconditionError(absl::StrCat("cannot create ", directory, ": ", error.message()));
+  return absl::OkStatus();
+}
+
+// Resumable says why `run` cannot be taken back by `start`, or OK.
+absl::Status Resumable(const RunRecord& run, const RunStart& start) {
+  if (run.command != start.command) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run.id, " is a '", run.command, "' run; resume it with matload ", run.command));
+  }
+  if (run.status == "clean" || run.status == "findings") {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run.id, " finished (", run.status,
+                                                      "); there is nothing to resume"));
+  }
+  if (run.options != start.options) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run.id, " was started with other options; a resumed run must be asked for as it was ",
+                     "started.\n  started: ", run.options, "\n  now:     ", start.options));
+  }
+  if (!start.out.empty() && std::filesystem::path(start.out) != std::filesystem::path(run.directory)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run.id, " writes to ", run.directory, ", not --out ", start.out));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string NewRunId(absl::string_view command, absl::Time now) {
+  std::random_device entropy;
+  return absl::StrFormat("%s-%s-%08x", command, absl::FormatTime("%Y%m%dT%H%M%SZ", now, absl::UTCTimeZone()),
+                         entropy());
+}
+
+std::string RunStatusWord(int exit_status) {
+  switch (exit_status) {
+    case 0:
+      return "clean";
+    case 1:
+      return "findings";
+    case 2:
+      return "usage";
+    case 3:
+      return "compile-only";
+    case 4:
+      return "infrastructure";
+    default:
+      return "interrupted";
+  }
+}
+
+absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Start(const RunStart& start) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(start.db);
+  if (!store.ok()) return store.status();
+  return start.resume.empty() ? Make(start, *std::move(store)) : TakeBack(start, *std::move(store));
+}
+
+absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Make(const RunStart& start, ResultsStore store) {
+  const absl::Time now = absl::Now();
+  RunRecord run{.id = NewRunId(start.command, now),
+                .command = start.command,
+                .command_line = start.command_line,
+                .matload_version = MatloadVersion(),
+                .git_commit = GitCommit(),
+                .host = HostName(),
+                .options = start.options,
+                .started = absl::FromUnixMillis(absl::ToUnixMillis(now))};
+  run.directory = start.out.empty() ? absl::StrCat("runs/", run.id) : start.out;
+  if (absl::Status prepared = PrepareNewDirectory(run.directory); !prepared.ok()) return prepared;
+  if (absl::Status created = store.CreateRun(run); !created.ok()) return created;
+  if (absl::Status claimed = store.ClaimRun(run.id); !claimed.ok()) return claimed;
+  return std::unique_ptr<RunJournal>(new RunJournal(std::move(store), std::move(run), false, {}));
+}
+
+absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::TakeBack(const RunStart& start, ResultsStore store) {
+  absl::StatusOr<RunRecord> run = store.FindRun(start.resume);
+  if (!run.ok()) return run.status();
+  if (absl::Status resumable = Resumable(*run, start); !resumable.ok()) return resumable;
+  if (absl::Status claimed = store.ClaimRun(run->id); !claimed.ok()) return claimed;
+  absl::StatusOr<std::vector<std::string>> ids = store.CaseIds(run->id);
+  if (!ids.ok()) return ids.status();
+  std::error_code error;
+  std::filesystem::create_directories(run->directory, error);
+  if (error) return absl::FailedPreconditionError(absl::StrCat("cannot create ", run->directory, ": ", error.message()));
+  run->status = "running";
+  run->exit_status = -1;
+  run->ended = absl::InfinitePast();
+  if (absl::Status updated = store.UpdateRun(*run); !updated.ok()) return updated;
+  return std::unique_ptr<RunJournal>(
+      new RunJournal(std::move(store), *std::move(run), true, std::set<std::string>(ids->begin(), ids->end())));
+}
+
+bool RunJournal::Recorded(const std::string& id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return recorded_.contains(id);
+}
+
+absl::StatusOr<std::optional<std::string>> RunJournal::Artifact(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return store_.Artifact(run_.id, key);
+}
+
+absl::Status RunJournal::Describe(const std::string& toolkits, const std::string& driver, const std::string& gpu_name,
+                                  const std::string& gpu_uuid) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  run_.toolkits = toolkits;
+  run_.driver = driver;
+  run_.gpu_name = gpu_name;
+  run_.gpu_uuid = gpu_uuid;
+  return store_.UpdateRun(run_);
+}
+
+absl::Status RunJournal::Record(absl::Span<const CaseRecord> cases,
+                                const std::map<std::string, std::string>& artifacts) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (absl::Status committed = store_.Commit(run_.id, cases, artifacts); !committed.ok()) return committed;
+  for (const CaseRecord& record : cases) recorded_.insert(record.id);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<CaseRecord>> RunJournal::Cases() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return store_.Cases(run_.id);
+}
+
+absl::Status RunJournal::Finish(int exit_status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  run_.exit_status = exit_status;
+  run_.status = RunStatusWord(exit_status);
+  run_.ended = absl::FromUnixMillis(absl::ToUnixMillis(absl::Now()));
+  if (absl::Status updated = store_.UpdateRun(run_); !updated.ok()) return updated;
+  return store_.ReleaseRun(run_.id);
+}
+
+}  // namespace matload

@@ -1,0 +1,99 @@
+// RunJournal: one run's life in the results store (results_store.h), from
+// its start to its end, so that a run is a durable, resumable record
+// rather than a directory of files.
+//
+// A new run gets an ID ("conform-20261124T052300Z-3f9a1c2e") and a run
+// directory that must not hold anything yet (runs/<ID> unless --out says
+// otherwise), so that no earlier result, published ones under reports/
+// included, is overwritten by accident. Cases are recorded as they finish,
+// each batch with what the run needs to take it back (artifacts) in one
+// transaction, so a SIGKILL loses at most the cases in flight. A resumed
+// run must be asked for with the same options; it keeps what was recorded
+// and runs the rest. Only one process writes a run at a time.
+#ifndef MATLOAD_HARNESS_RUNS_RUN_JOURNAL_H_
+#define MATLOAD_HARNESS_RUNS_RUN_JOURNAL_H_
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "harness/runs/case_record.h"
+#include "harness/runs/results_store.h"
+
+namespace matload {
+
+// RunStart says which run a command makes or takes back.
+struct RunStart {
+  std::string command;       // "conform", "support", "fuzz"
+  std::string command_line;  // as typed
+  std::string options;       // JSON of the options that decide the cases and results
+  std::string out;           // --out, or empty for runs/<ID>
+  std::string resume;        // --resume RUN_ID, or empty for a new run
+  std::string db;            // the results store's path (ResultsStore::DefaultPath)
+};
+
+// RunJournal records one run. It is made by Start and ended by Finish.
+class RunJournal {
+ public:
+  // Start opens the store and makes a new run, or takes back `resume`.
+  // A non-empty run directory for a new run, an unknown run ID, a run that
+  // finished, a run started by another command or with other options, and
+  // a run that another live process writes are each kFailedPrecondition
+  // or kNotFound (exit status 2), and change nothing.
+  static absl::StatusOr<std::unique_ptr<RunJournal>> Start(const RunStart& start);
+
+  // run is the run's record as stored; directory its run directory.
+  const RunRecord& run() const { return run_; }
+  const std::string& directory() const { return run_.directory; }
+  // resumed says whether this process took back an earlier run.
+  bool resumed() const { return resumed_; }
+  // Recorded says whether case `id` was recorded, by this process or
+  // before a resume.
+  bool Recorded(const std::string& id) const;
+  // Artifact is what an earlier attempt stored under `key`, if anything.
+  absl::StatusOr<std::optional<std::string>> Artifact(const std::string& key);
+
+  // Describe records what the run runs on (toolkits, driver, GPU), once it
+  // is known.
+  absl::Status Describe(const std::string& toolkits, const std::string& driver, const std::string& gpu_name,
+                        const std::string& gpu_uuid);
+  // Record stores finished cases and the artifacts that go with them, in
+  // one transaction; safe to call from several threads.
+  absl::Status Record(absl::Span<const CaseRecord> cases, const std::map<std::string, std::string>& artifacts = {});
+  // Cases is every case the run recorded, in case ID order.
+  absl::StatusOr<std::vector<CaseRecord>> Cases();
+  // Finish ends the run with `exit_status` (harness/exit_status.h), which
+  // decides its status word, and releases it.
+  absl::Status Finish(int exit_status);
+
+ private:
+  RunJournal(ResultsStore store, RunRecord run, bool resumed, std::set<std::string> recorded)
+      : store_(std::move(store)), run_(std::move(run)), resumed_(resumed), recorded_(std::move(recorded)) {}
+
+  // Make and TakeBack are Start's two halves.
+  static absl::StatusOr<std::unique_ptr<RunJournal>> Make(const RunStart& start, ResultsStore store);
+  static absl::StatusOr<std::unique_ptr<RunJournal>> TakeBack(const RunStart& start, ResultsStore store);
+
+  ResultsStore store_;
+  RunRecord run_;
+  bool resumed_ = false;
+  std::set<std::string> recorded_;
+  mutable std::mutex mutex_;  // guards store_, run_ and recorded_ across the sweep's threads
+};
+
+// NewRunId names a new run of `command` started at `now`.
+std::string NewRunId(absl::string_view command, absl::Time now);
+
+// RunStatusWord is the status a run that ended with `exit_status` is
+// stored with: "clean", "findings", "usage", "compile-only",
+// "infrastructure" or "interrupted".
+std::string RunStatusWord(int exit_status);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_RUNS_RUN_JOURNAL_H_

@@ -1,0 +1,93 @@
+#include "harness/runs/run_journal.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+class RunJournalTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::path(testing::TempDir()) / testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+  }
+  RunStart Start(const std::string& out, const std::string& resume = "") const {
+    return {.command = "support", .command_line = "matload support", .options = "{\"ptx\":\"9.0\"}",
+            .out = out, .resume = resume, .db = (root_ / "results.sqlite").string()};
+  }
+  std::filesystem::path root_;
+};
+
+TEST_F(RunJournalTest, NewRunGetsAnIdADirectoryAndAStoredRecord) {
+  std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
+  EXPECT_THAT(journal->run().id, testing::StartsWith("support-"));
+  EXPECT_TRUE(std::filesystem::is_directory(root_ / "run"));
+  EXPECT_FALSE(journal->resumed());
+  ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = "pass"}}, {{"k", "v"}}).ok());
+  EXPECT_TRUE(journal->Recorded("sm_90.a"));
+  ASSERT_TRUE(journal->Finish(1).ok());
+  ResultsStore store = *ResultsStore::Open(root_ / "results.sqlite");
+  const RunRecord run = *store.FindRun(journal->run().id);
+  EXPECT_EQ(run.status, "findings");
+  EXPECT_EQ(run.exit_status, 1);
+  EXPECT_EQ(run.options, "{\"ptx\":\"9.0\"}");
+  EXPECT_EQ(*store.Artifact(run.id, "k"), std::optional<std::string>("v"));
+}
+
+TEST_F(RunJournalTest, ANonEmptyOutIsNeverWrittenOver) {
+  std::filesystem::create_directories(root_ / "published");
+  std::ofstream(root_ / "published" / "support.md") << "published";
+  const absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(Start((root_ / "published").string()));
+  EXPECT_EQ(journal.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(journal.status().message(), HasSubstr("is not empty"));
+  std::ifstream kept(root_ / "published" / "support.md");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "published");
+}
+
+TEST_F(RunJournalTest, AResumedRunKeepsItsCasesAndNeedsItsOptions) {
+  std::string id;
+  {
+    std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
+    id = journal->run().id;
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = "pass"}}).ok());
+    // No Finish: as if the process died. (The claim is this process's own,
+    // which it may take again; a live other process is refused: results_store_test.)
+  }
+  RunStart other = Start("", id);
+  other.options = "{\"ptx\":\"8.8\"}";
+  EXPECT_EQ(RunJournal::Start(other).status().code(), absl::StatusCode::kFailedPrecondition);
+  std::unique_ptr<RunJournal> resumed = *RunJournal::Start(Start("", id));
+  EXPECT_TRUE(resumed->resumed());
+  EXPECT_TRUE(resumed->Recorded("sm_90.a"));
+  EXPECT_EQ(resumed->directory(), (root_ / "run").string());
+  ASSERT_TRUE(resumed->Finish(0).ok());
+  const absl::StatusOr<std::unique_ptr<RunJournal>> again = RunJournal::Start(Start("", id));
+  EXPECT_EQ(again.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(again.status().message(), HasSubstr("nothing to resume"));
+}
+
+TEST_F(RunJournalTest, UnknownRunsAndOtherCommandsAreRefused) {
+  EXPECT_EQ(RunJournal::Start(Start("", "support-19700101T000000Z-00000000")).status().code(),
+            absl::StatusCode::kNotFound);
+  const std::string id = (*RunJournal::Start(Start((root_ / "run").string())))->run().id;
+  RunStart conform = Start("", id);
+  conform.command = "conform";
+  EXPECT_EQ(RunJournal::Start(conform).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(RunStatusWordTest, FollowsTheExitStatuses) {
+  EXPECT_EQ(RunStatusWord(0), "clean");
+  EXPECT_EQ(RunStatusWord(1), "findings");
+  EXPECT_EQ(RunStatusWord(4), "infrastructure");
+  EXPECT_EQ(RunStatusWord(143), "interrupted");
+}
+
+}  // namespace
+}  // namespace matload
