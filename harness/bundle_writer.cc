@@ -61,7 +61,6 @@ std::string BundleSignature(const BundleCase& bundle_case) {
 absl::StatusOr<std::string> BundleWriter::Add(const BundleCase& bundle_case) {
   const std::string signature = BundleSignature(bundle_case);
   auto [filed, inserted] = bundles_.try_emplace(signature);
-  ++filed->second.cases;
   if (!inserted) return filed->second.directory;
   const std::string name =
       absl::StrFormat("%03d-%s-%s", bundles_.size(), Slug(FamilyName(*bundle_case.program)),
@@ -114,11 +113,37 @@ absl::StatusOr<std::string> BundleWriter::Add(const BundleCase& bundle_case) {
 absl::Status BundleWriter::WriteIndex() const {
   std::string index = "# signature\tcases\tbundle\tfirst case\n";
   for (const auto& [signature, filed] : bundles_) {
-    absl::StrAppend(&index, signature, "\t", filed.cases, "\t", filed.directory, "\t", filed.first_case, "\n");
+    absl::StrAppend(&index, signature, "\t", filed.cases, "\t", std::filesystem::path(filed.directory).filename().string(),
+                    "\t", filed.first_case, "\n");
   }
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   return WriteFile(std::filesystem::path(directory_) / "index.tsv", index);
+}
+
+void BundleWriter::Count(const std::string& directory, size_t cases) {
+  for (auto& [signature, filed] : bundles_) {
+    if (filed.directory == directory) filed.cases += cases;
+  }
+}
+
+nlohmann::json BundleWriter::State() const {
+  nlohmann::json state = nlohmann::json::object();
+  for (const auto& [signature, filed] : bundles_) state[signature] = {filed.directory, filed.first_case, filed.cases};
+  return state;
+}
+
+absl::Status BundleWriter::Restore(const nlohmann::json& state) {
+  std::map<std::string, Filed> bundles;
+  try {
+    for (const auto& [signature, filed] : state.items()) {
+      bundles[signature] = {filed.at(0).get<std::string>(), filed.at(1).get<std::string>(), filed.at(2).get<size_t>()};
+    }
+  } catch (const nlohmann::json::exception& error) {
+    return absl::DataLossError(absl::StrCat("the recorded bundle index does not read back: ", error.what()));
+  }
+  bundles_ = std::move(bundles);
+  return absl::OkStatus();
 }
 
 size_t BundleWriter::cases() const {

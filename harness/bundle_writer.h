@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "harness/case_judge.h"
 #include "harness/test_program.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 
@@ -43,12 +44,22 @@ class BundleWriter {
   explicit BundleWriter(std::string directory) : directory_(std::move(directory)) {}
 
   // Add files a case. The first case of a signature gets a directory
-  // (NNN-family-class); later ones are counted against it. It returns the
-  // bundle's directory.
+  // (NNN-family-class); later ones share it. It returns the bundle's
+  // directory. Cases are counted apart (Count), when the run records them.
   absl::StatusOr<std::string> Add(const BundleCase& bundle_case);
+  // Count counts `cases` more cases against the bundle in `directory`.
+  void Count(const std::string& directory, size_t cases);
 
-  // WriteIndex writes index.tsv: signature, cases, directory, first case.
+  // WriteIndex writes index.tsv: signature, cases, the bundle's directory
+  // (its name, beside index.tsv), first case.
   absl::Status WriteIndex() const;
+
+  // State is what the writer has filed, and Restore takes it back, so that
+  // a resumed run (harness/runs/run_journal.h) numbers and counts its
+  // bundles as an uninterrupted one does. A state that does not read back
+  // is kDataLoss.
+  nlohmann::json State() const;
+  absl::Status Restore(const nlohmann::json& state);
 
   // distinct is the number of bundles; cases the number of cases filed.
   size_t distinct() const { return bundles_.size(); }

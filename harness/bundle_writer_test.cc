@@ -76,8 +76,12 @@ TEST_F(BundleWriterTest, CasesWithOneSignatureShareOneBundle) {
   BundleCase fault = MismatchCase(3);
   fault.actual.clear();
   fault.verdict = JudgeFault(fault.expected, "cuCtxSynchronize: CUDA_ERROR_MISALIGNED_ADDRESS (716)", "");
-  EXPECT_NE(*writer.Add(fault), first);
+  const std::string third = *writer.Add(fault);
+  EXPECT_NE(third, first);
   EXPECT_EQ(writer.distinct(), 2u);
+  EXPECT_EQ(writer.cases(), 0u);  // cases count when the run records them
+  writer.Count(first, 2);
+  writer.Count(third, 1);
   EXPECT_EQ(writer.cases(), 3u);
   ASSERT_TRUE(writer.WriteIndex().ok());
   const std::string index = ReadText(std::filesystem::path(directory_) / "index.tsv");
@@ -85,6 +89,21 @@ TEST_F(BundleWriterTest, CasesWithOneSignatureShareOneBundle) {
   EXPECT_NE(index.find("ldmatrix/unexpected-fault/cuCtxSynchronize: CUDA_ERROR_MISALIGNED_ADDRESS (716)\t1\t"),
             std::string::npos)
       << index;
+}
+
+TEST_F(BundleWriterTest, StateRestoresNumberingAndCounts) {
+  BundleWriter writer(directory_);
+  const std::string first = *writer.Add(MismatchCase(1));
+  writer.Count(first, 4);
+  BundleWriter resumed(directory_);
+  ASSERT_TRUE(resumed.Restore(writer.State()).ok());
+  EXPECT_EQ(resumed.cases(), 4u);
+  EXPECT_EQ(*resumed.Add(MismatchCase(2)), first);
+  BundleCase fault = MismatchCase(3);
+  fault.actual.clear();
+  fault.verdict = JudgeFault(fault.expected, "cuCtxSynchronize: CUDA_ERROR_MISALIGNED_ADDRESS (716)", "");
+  EXPECT_EQ(*resumed.Add(fault), *writer.Add(fault));  // the same number after a restore
+  EXPECT_EQ(resumed.Restore(nlohmann::json::array({1, 2})).code(), absl::StatusCode::kDataLoss);
 }
 
 TEST_F(BundleWriterTest, AnUnwritableDirectoryIsAnError) {

@@ -34,6 +34,25 @@ absl::string_view CaseClassName(CaseClass kind) {
   return "unknown";
 }
 
+absl::string_view CaseClassToken(CaseClass kind) {
+  switch (kind) {
+    case CaseClass::kPass: return "pass";
+    case CaseClass::kMismatch: return "mismatch";
+    case CaseClass::kExpectedFault: return "expected_fault";
+    case CaseClass::kKnownFault: return "known_fault";
+    case CaseClass::kUnexpectedFault: return "unexpected_fault";
+    case CaseClass::kMissingFault: return "missing_fault";
+    case CaseClass::kUndefinedRan: return "undefined_ran";
+    case CaseClass::kUndefinedFaulted: return "undefined_faulted";
+    case CaseClass::kLegalRejected: return "legal_rejected";
+    case CaseClass::kIllegalRejected: return "illegal_rejected";
+    case CaseClass::kIllegalAccepted: return "illegal_accepted";
+    case CaseClass::kTimeout: return "timeout";
+    case CaseClass::kUnsupported: return "unsupported";
+  }
+  return "unknown";
+}
+
 bool IsFinding(CaseClass kind) {
   switch (kind) {
     case CaseClass::kMismatch:

@@ -33,6 +33,11 @@ enum class CaseClass : unsigned char {
 // CaseClassName spells a class for reports: "pass", "unexpected fault", ...
 absl::string_view CaseClassName(CaseClass kind);
 
+// CaseClassToken spells a class as one word, as case records, baselines
+// and exports carry it (harness/runs/case_record.h): "pass",
+// "unexpected_fault", "legal_rejected", ...
+absl::string_view CaseClassToken(CaseClass kind);
+
 // IsFinding says whether a class needs a human: a mismatch, an unexpected
 // or missing fault, a legal form rejected, an illegal one accepted, or a
 // kernel that hung. A failure of the harness is never a case class: it is

@@ -5,8 +5,14 @@
 // lane is judged bit for bit against the reference model; faults, hangs
 // and crashes cost one worker and are attributed variant by variant; the
 // near-miss illegal forms go through the driver JIT, which must reject
-// them. Findings become deduplicated bundles. Results are appended to the
-// run directory as each form finishes, so an interrupted run keeps them.
+// them. Findings become deduplicated bundles.
+//
+// The run is planned (programs and their variants), executed chunk by
+// chunk (about one wave of launches each, through every phase), recorded
+// (each case's variants gathered into one record, ConformTally, and the
+// chunk's records stored in the results store in one transaction) and
+// rendered (summary.md, summary.json, results.tsv with one line per case).
+// A resumed run skips the cases its earlier attempts recorded.
 #ifndef MATLOAD_HARNESS_CONFORMANCE_RUN_H_
 #define MATLOAD_HARNESS_CONFORMANCE_RUN_H_
 
@@ -21,6 +27,8 @@
 #include "harness/case_judge.h"
 #include "harness/planted_bug.h"
 #include "harness/program_launch.h"
+#include "harness/runs/case_filter.h"
+#include "harness/runs/run_journal.h"
 #include "reference/target.h"
 
 namespace matload {
@@ -38,6 +46,15 @@ struct ConformanceOptions {
   std::string run_directory;         // results.tsv, summary.md, summary.json, bundles/
   std::chrono::milliseconds timeout{30000};  // per launch
   int workers = 8;  // worker processes launching at once, each with its own CUDA context
+  CaseFilter filter;  // the cases the run takes, by case ID (harness/runs/case_id.h)
+  // retries: how often a case that failed (a mismatch, or a fault or hang
+  // the model did not predict) re-runs its first failing variants in fresh
+  // workers; attempts that disagree make it a "flake".
+  int retries = 2;
+  // journal: the run in the results store, which every chunk of finished
+  // cases is recorded in and a resumed run takes back from; null for a
+  // run kept only in its directory (the self-test).
+  RunJournal* journal = nullptr;
 };
 
 // ConformancePhase is one phase of a run's GPU work: what it ran, how many
@@ -69,6 +86,7 @@ struct ConformanceResult {
   // infrastructure_retries counts launches tried again in a fresh worker
   // because an infrastructure failure kept them from being judged.
   size_t infrastructure_retries = 0;
+  size_t flakes = 0;  // cases whose re-runs disagreed with their first run
   // stopped says why the run ended early (an infrastructure failure or an
   // interruption); empty for a run that judged everything.
   std::string stopped;

@@ -1,7 +1,10 @@
 #include "harness/output_files.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
-#include <fstream>
+#include <cstring>
 #include <system_error>
 
 #include "absl/strings/ascii.h"
@@ -10,11 +13,48 @@
 
 namespace matload {
 
+namespace {
+
+// WriteFailure is why `path` could not be written: a disk that is full or
+// failed is an InfrastructureError kOutOfDisk (exit status 4), anything
+// else kDataLoss; both name the file.
+absl::Status WriteFailure(const std::filesystem::path& path, int error) {
+  const std::string message = absl::StrCat("cannot write ", path.string(), ": ", std::strerror(error));
+  if (error == ENOSPC || error == EIO || error == EDQUOT) {
+    return InfrastructureError(InfrastructureCause::kOutOfDisk, message);
+  }
+  return absl::DataLossError(message);
+}
+
+// WriteAll writes `text` to descriptor `fd` and flushes it to the disk,
+// returning 0 or the errno of what failed.
+int WriteAll(int fd, absl::string_view text) {
+  while (!text.empty()) {
+    const ssize_t written = write(fd, text.data(), text.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) return errno;
+    text.remove_prefix(static_cast<size_t>(written));
+  }
+  return fsync(fd) == 0 ? 0 : errno;
+}
+
+}  // namespace
+
 absl::Status WriteFile(const std::filesystem::path& path, absl::string_view text) {
-  std::ofstream file(path, std::ios::binary);
-  file.write(text.data(), static_cast<std::streamsize>(text.size()));
-  file.close();
-  if (!file) return absl::DataLossError(absl::StrCat("cannot write ", path.string()));
+  const std::filesystem::path temporary = absl::StrCat(path.string(), ".tmp-", getpid());
+  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return WriteFailure(path, errno);
+  const int error = WriteAll(fd, text);
+  if (close(fd) != 0 || error != 0) {
+    const int failed = error != 0 ? error : errno;
+    unlink(temporary.c_str());
+    return WriteFailure(path, failed);
+  }
+  if (rename(temporary.c_str(), path.c_str()) != 0) {
+    const int failed = errno;
+    unlink(temporary.c_str());
+    return WriteFailure(path, failed);
+  }
   return absl::OkStatus();
 }
 

@@ -133,7 +133,7 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
                                      absl::StrCat("the empty calibration kernel: ", calibration.status().message()));
         }
         return absl::StrCat(device.BaseTarget().sm, "\t", calibration->count(), "\t", toolchain, "\t", device.name,
-                            ", ", device.uuid, ", ", toolchain);
+                            "\t", device.uuid);
       },
       timeout);
   if (!probe.ok()) return probe.status();
@@ -152,15 +152,17 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
     case ItemResult::Kind::kNotRun:
       return InterruptedError(PendingInterrupt());
   }
-  const std::vector<std::string> fields = absl::StrSplit(answer.output, absl::MaxSplits('\t', 3));
+  const std::vector<std::string> fields = absl::StrSplit(answer.output, absl::MaxSplits('\t', 4));
   int sm = 0;
   std::int64_t calibration = 0;
-  if (fields.size() != 4 || !absl::SimpleAtoi(fields[0], &sm) || !absl::SimpleAtoi(fields[1], &calibration)) {
+  if (fields.size() != 5 || !absl::SimpleAtoi(fields[0], &sm) || !absl::SimpleAtoi(fields[1], &calibration)) {
     return absl::InternalError(absl::StrCat("the device probe said '", answer.output, "'"));
   }
   return DeviceProbe{.target = Target{sm},
                      .toolchain = fields[2],
-                     .identity = fields[3],
+                     .identity = absl::StrCat(fields[3], ", ", fields[4], ", ", fields[2]),
+                     .name = fields[3],
+                     .uuid = fields[4],
                      .calibration = std::chrono::microseconds(calibration)};
 }
 

@@ -45,6 +45,8 @@ struct DeviceProbe {
   Target target;          // the device's own architecture (sm_90 on an H100)
   std::string toolchain;  // "driver JIT CUDA 13.0; ...", as the registry names toolchains
   std::string identity;   // "NVIDIA H100 80GB HBM3, GPU-..., driver JIT CUDA 13.0; ..."
+  std::string name;       // "NVIDIA H100 80GB HBM3"
+  std::string uuid;       // "GPU-..."
   // calibration is how long a kernel that does nothing took to launch and
   // finish (kCalibrationEntry): what a run's watchdog scales from before
   // any test kernel has finished.

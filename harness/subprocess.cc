@@ -239,4 +239,9 @@ int BackgroundProcess::Stop() {
   return *exit_code_;
 }
 
+int BackgroundProcess::Kill() {
+  if (!Poll().has_value()) exit_code_ = ExitCode(KillGroupAndReap(pid_));
+  return *exit_code_;
+}
+
 }  // namespace matload

@@ -55,6 +55,9 @@ class BackgroundProcess {
   // waits for it, returning the exit code; then its whole process group
   // is killed, the program too if it still runs 30 s after SIGINT.
   int Stop();
+  // Kill ends it at once, as a crash or the OOM killer would: SIGKILL to
+  // its whole process group, then waits for it and returns the exit code.
+  int Kill();
 
  private:
   explicit BackgroundProcess(int pid) : pid_(pid) {}

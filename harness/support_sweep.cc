@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -9,6 +10,7 @@
 #include "harness/batch_checker.h"
 #include "harness/infrastructure.h"
 #include "harness/ptxas.h"
+#include "harness/runs/case_id.h"
 #include "harness/sass_lowering.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
@@ -47,25 +49,81 @@ std::vector<MatrixForm> MatrixForms(PtxVersion ptx) {
   return ordered;
 }
 
-// TargetResult is one target's share of the sweep, merged afterwards.
-struct TargetResult {
-  TargetSummary summary;
-  std::vector<SupportCell> cells;  // one per matrix form
-  std::vector<Disagreement> disagreements;
+// kNotSelected is the message of a matrix cell the run's case filter left out.
+constexpr absl::string_view kNotSelected = "not selected by the run's case filter (--cases, --include, --exclude)";
+
+// TargetSnippets are the forms one target's sweep compiles: the matrix
+// rows first, then the legal forms in every operand style, then the near
+// misses, each with its case ID; `matrix` marks the matrix rows the case
+// filter took.
+struct TargetSnippets {
+  std::vector<Snippet> snippets;
+  std::vector<std::string> ids;
+  std::vector<bool> matrix_selected;
 };
 
-absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
-                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
-                                         const std::string& cuobjdump) {
-  TargetResult result;
+// SelectSnippets lists what `target`'s sweep compiles, as the case filter chooses.
+TargetSnippets SelectSnippets(const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
+                              const SweepHooks& hooks, TargetSummary& summary) {
+  TargetSnippets selected;
+  auto offer = [&](RawInstruction raw) {
+    std::string id = SupportCaseId(target, raw);
+    if (hooks.select && !hooks.select(id)) return false;
+    selected.snippets.push_back({StandardRegisterFile(), std::move(raw)});
+    selected.ids.push_back(std::move(id));
+    return true;
+  };
+  for (const MatrixForm& form : matrix) selected.matrix_selected.push_back(offer(form.instruction));
+  const size_t matrix_count = selected.snippets.size();
+  for (const Form& form : LegalForms(ptx, target)) offer(ToRaw(form));
+  summary.legal = selected.snippets.size() - matrix_count;
+  for (RawInstruction& raw : NearMissInstructions(ptx, target)) offer(std::move(raw));
+  summary.near_miss = selected.snippets.size() - matrix_count - summary.legal;
+  summary.matrix_rows = matrix_count;
+  return selected;
+}
+
+// CaseOf is the case record of one compared form: "pass" when model and
+// compiler agree, else the direction of the disagreement, a finding unless
+// the registry explains it.
+CaseRecord CaseOf(const std::string& id, bool compiled, bool model_legal, const CompilerVerdict& verdict,
+                  const std::string& registry_id) {
+  CaseRecord record{.id = id};
+  if (!compiled) {
+    record.outcome = "not_compiled";
+  } else if (model_legal == verdict.accepted) {
+    record.outcome = "pass";
+  } else {
+    record.outcome = model_legal ? "legal_rejected" : "illegal_accepted";
+    record.finding = registry_id.empty();
+    record.detail = registry_id.empty() ? (verdict.messages.empty() ? "" : verdict.messages.front())
+                                        : absl::StrCat("known discrepancy ", registry_id);
+  }
+  return record;
+}
+
+// SpreadMatrixCells widens the cells of the selected matrix rows to one
+// cell per row, in row order: a row the case filter left out is not
+// compiled, and says why.
+void SpreadMatrixCells(const std::vector<bool>& selected, std::vector<SupportCell>& cells) {
+  std::vector<SupportCell> spread;
+  size_t next = 0;
+  for (bool taken : selected) {
+    spread.push_back(taken ? std::move(cells[next++])
+                           : SupportCell{.compiled = false, .compiler_messages = {std::string(kNotSelected)}});
+  }
+  cells = std::move(spread);
+}
+
+absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
+                                        const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
+                                        const std::string& cuobjdump, const SweepHooks& hooks) {
+  TargetSweep result;
   result.summary.target = target.Name();
+  TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);
+  const std::vector<Snippet>& snippets = selected.snippets;
+  const size_t matrix_count = result.summary.matrix_rows;
   result.summary.matrix_rows = matrix.size();
-  std::vector<Snippet> snippets;
-  for (const MatrixForm& form : matrix) snippets.push_back({StandardRegisterFile(), form.instruction});
-  for (const Form& form : LegalForms(ptx, target)) snippets.push_back({StandardRegisterFile(), ToRaw(form)});
-  result.summary.legal = snippets.size() - matrix.size();
-  for (RawInstruction& raw : NearMissInstructions(ptx, target)) snippets.push_back({StandardRegisterFile(), raw});
-  result.summary.near_miss = snippets.size() - matrix.size() - result.summary.legal;
 
   // The model's verdicts, compared below, also keep the forms it calls legal
   // out of the modules its near misses stop.
@@ -84,9 +142,10 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
     result.summary.unjudged = report.unjudged;
     result.summary.unrecognised_lines = std::move(report.unrecognised_lines);
   }
+  std::set<std::string> recorded;
   for (size_t i = 0; i < snippets.size(); ++i) {
     const bool model_legal = options.predicted_legal[i];
-    if (i < matrix.size()) {
+    if (i < matrix_count) {
       // A matrix row is compared like any form: on a target where it is
       // not legal, it is one more illegal form the compiler may accept.
       result.cells.push_back({.model_legal = model_legal,
@@ -95,9 +154,12 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
                               .compiler_messages = verdicts[i].messages});
     }
     // An unjudged form is counted in summary.unjudged and compared with nothing.
-    if (!result.summary.compiled || !verdicts[i].judged) continue;
-    if (model_legal == verdicts[i].accepted) {
-      ++result.summary.agree;
+    if (result.summary.compiled && !verdicts[i].judged) continue;
+    // A matrix row in its plain style is also a legal form: one case.
+    const bool new_case = recorded.insert(selected.ids[i]).second;
+    if (!result.summary.compiled || model_legal == verdicts[i].accepted) {
+      if (new_case) result.cases.push_back(CaseOf(selected.ids[i], result.summary.compiled, model_legal, verdicts[i], ""));
+      if (result.summary.compiled) ++result.summary.agree;
       continue;
     }
     Disagreement disagreement{.target = target.Name(),
@@ -114,14 +176,18 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
     } else {
       ++result.summary.unexplained;
     }
+    if (new_case) {
+      result.cases.push_back(CaseOf(selected.ids[i], true, model_legal, verdicts[i], disagreement.registry_id));
+    }
     result.disagreements.push_back(std::move(disagreement));
   }
+  SpreadMatrixCells(selected.matrix_selected, result.cells);
   const auto* ptxas = dynamic_cast<const Ptxas*>(&compiler);
   if (ptxas != nullptr && !cuobjdump.empty() && result.summary.compiled) {
     std::vector<RawInstruction> accepted;
     std::vector<size_t> rows;
     for (size_t row = 0; row < matrix.size(); ++row) {
-      if (result.cells[row].model_legal && result.cells[row].compiler_accepted) {
+      if (result.cells[row].compiled && result.cells[row].model_legal && result.cells[row].compiler_accepted) {
         accepted.push_back(matrix[row].instruction);
         rows.push_back(row);
       }
@@ -137,19 +203,85 @@ absl::StatusOr<TargetResult> SweepTarget(const CompileOracle& compiler, const Di
   return result;
 }
 
+// MergeTargets joins the targets' shares into one sweep, in target order;
+// the first target that failed fails it.
+absl::StatusOr<SupportSweep> MergeTargets(const std::string& toolchain, PtxVersion ptx,
+                                          const std::vector<MatrixForm>& matrix, const std::vector<Target>& targets,
+                                          std::vector<absl::StatusOr<TargetSweep>>& results) {
+  SupportSweep sweep{.compiler = toolchain, .ptx = ptx};
+  for (const MatrixForm& form : matrix) {
+    sweep.rows.push_back({form.family, form.opcode, PrintRaw(form.instruction), {}});
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (!results[i].ok()) return results[i].status();
+    TargetSweep& result = *results[i];
+    sweep.targets.push_back(targets[i].Name());
+    sweep.summaries.push_back(result.summary);
+    for (size_t row = 0; row < matrix.size(); ++row) {
+      sweep.rows[row].cells[targets[i].Name()] = std::move(result.cells[row]);
+    }
+    for (Disagreement& disagreement : result.disagreements) sweep.disagreements.push_back(std::move(disagreement));
+    for (CaseRecord& record : result.cases) sweep.cases.push_back(std::move(record));
+  }
+  return sweep;
+}
+
 }  // namespace
+
+nlohmann::json TargetSweepJson(const TargetSweep& sweep) {
+  const TargetSummary& summary = sweep.summary;
+  nlohmann::json cells = nlohmann::json::array();
+  for (const SupportCell& cell : sweep.cells) {
+    cells.push_back({cell.model_legal, cell.compiled, cell.compiler_accepted, cell.compiler_messages, cell.sass});
+  }
+  nlohmann::json disagreements = nlohmann::json::array();
+  for (const Disagreement& disagreement : sweep.disagreements) {
+    disagreements.push_back({disagreement.target, disagreement.instruction, disagreement.model_legal,
+                             disagreement.compiler_messages, disagreement.registry_id});
+  }
+  return {{"summary",
+           {summary.target, summary.legal, summary.near_miss, summary.matrix_rows, summary.agree, summary.explained,
+            summary.unexplained, summary.compiled, summary.sass_error, summary.compiler_runs,
+            summary.bisection_runs, summary.unjudged, summary.unrecognised_lines}},
+          {"cells", cells},
+          {"disagreements", disagreements}};
+}
+
+absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json) {
+  TargetSweep sweep;
+  try {
+    const nlohmann::json& s = json.at("summary");
+    sweep.summary = {s.at(0), s.at(1), s.at(2), s.at(3), s.at(4), s.at(5), s.at(6), s.at(7), s.at(8), s.at(9),
+                     s.at(10), s.at(11), s.at(12)};
+    for (const nlohmann::json& c : json.at("cells")) sweep.cells.push_back({c.at(0), c.at(1), c.at(2), c.at(3), c.at(4)});
+    for (const nlohmann::json& d : json.at("disagreements")) {
+      sweep.disagreements.push_back({d.at(0), d.at(1), d.at(2), d.at(3), d.at(4)});
+    }
+  } catch (const nlohmann::json::exception& error) {
+    return absl::DataLossError(absl::StrCat("a recorded target sweep does not read back: ", error.what()));
+  }
+  return sweep;
+}
 
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
-                                             const Progress& progress, const std::string& cuobjdump) {
+                                             const Progress& progress, const std::string& cuobjdump,
+                                             const SweepHooks& hooks) {
   const std::vector<MatrixForm> matrix = MatrixForms(ptx);
-  std::vector<absl::StatusOr<TargetResult>> results(targets.size(), absl::UnknownError("not run"));
+  std::vector<absl::StatusOr<TargetSweep>> results(targets.size(), absl::UnknownError("not run"));
+  std::vector<bool> taken_back(targets.size(), false);
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::mutex progress_mutex;
   auto worker = [&] {
     for (size_t i = next++; i < targets.size(); i = next++) {
-      results[i] = SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump);
+      std::optional<TargetSweep> recorded = hooks.recorded ? hooks.recorded(targets[i]) : std::nullopt;
+      taken_back[i] = recorded.has_value();
+      results[i] = recorded.has_value() ? *std::move(recorded)
+                                        : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks);
+      if (results[i].ok() && !taken_back[i] && hooks.record) {
+        if (absl::Status status = hooks.record(targets[i], *results[i]); !status.ok()) results[i] = status;
+      }
       std::lock_guard<std::mutex> lock(progress_mutex);
       if (progress) progress(++done, targets.size(), targets[i].Name());
     }
@@ -157,22 +289,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   std::vector<std::thread> pool;
   for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
   for (std::thread& thread : pool) thread.join();
-
-  SupportSweep sweep{.compiler = compiler.Toolchain(), .ptx = ptx};
-  for (const MatrixForm& form : matrix) {
-    sweep.rows.push_back({form.family, form.opcode, PrintRaw(form.instruction), {}});
-  }
-  for (size_t i = 0; i < targets.size(); ++i) {
-    if (!results[i].ok()) return results[i].status();
-    TargetResult& result = *results[i];
-    sweep.targets.push_back(targets[i].Name());
-    sweep.summaries.push_back(result.summary);
-    for (size_t row = 0; row < matrix.size(); ++row) {
-      sweep.rows[row].cells[targets[i].Name()] = std::move(result.cells[row]);
-    }
-    for (Disagreement& disagreement : result.disagreements) sweep.disagreements.push_back(std::move(disagreement));
-  }
-  return sweep;
+  return MergeTargets(compiler.Toolchain(), ptx, matrix, targets, results);
 }
 
 }  // namespace matload

@@ -9,12 +9,15 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "harness/compile_oracle.h"
 #include "harness/discrepancy_registry.h"
+#include "harness/runs/case_record.h"
+#include "nlohmann/json.hpp"
 #include "reference/ptx_version.h"
 #include "reference/target.h"
 
@@ -79,10 +82,39 @@ struct SupportSweep {
   std::vector<SupportRow> rows;
   std::vector<TargetSummary> summaries;
   std::vector<Disagreement> disagreements;
+  std::vector<CaseRecord> cases;  // the cases swept by this call, target after target (not those taken back)
 };
 
 // Progress is told each time a target finishes: (done, total, target).
 using Progress = std::function<void(size_t, size_t, const std::string&)>;
+
+// TargetSweep is one target's share of a sweep: the unit a run records
+// and a resumed run takes back (harness/runs/run_journal.h). `cells` are
+// the matrix rows' cells on this target, in the sweep's row order; `cases`
+// name every distinct form compared, by case ID (harness/runs/case_id.h).
+struct TargetSweep {
+  TargetSummary summary;
+  std::vector<SupportCell> cells;
+  std::vector<Disagreement> disagreements;
+  std::vector<CaseRecord> cases;
+};
+
+// TargetSweepJson and TargetSweepFromJson carry a TargetSweep, without its
+// cases (the results store keeps those as rows), to and from the store.
+nlohmann::json TargetSweepJson(const TargetSweep& sweep);
+absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json);
+
+// SweepHooks tie a sweep to its run. `select` says which case IDs the run
+// takes (every one if unset): a matrix cell it leaves out is marked not
+// compiled, with why. `recorded` returns a target's share that an earlier
+// attempt of the run already recorded, so a resumed run does not sweep it
+// again. `record` is told each target's share as it finishes, from the
+// sweep's threads; an error from it stops the sweep.
+struct SweepHooks {
+  std::function<bool(const std::string& case_id)> select;
+  std::function<std::optional<TargetSweep>(Target)> recorded;
+  std::function<absl::Status(Target, const TargetSweep&)> record;
+};
 
 // RunSupportSweep sweeps `targets` at `ptx` with `compiler`, on `threads`
 // threads (one target each at a time). Targets the compiler cannot build for
@@ -90,10 +122,12 @@ using Progress = std::function<void(size_t, size_t, const std::string&)>;
 // a Ptxas and `cuobjdump` names a cuobjdump, every accepted matrix cell also
 // gets its SASS lowering. A compiler that could not judge (crashed, hung,
 // printed what cannot be read: an InfrastructureError) stops the sweep with
-// that error; no target's verdicts are returned then.
+// that error; no target's verdicts are returned then. `hooks` select cases,
+// resume and record (SweepHooks).
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
-                                             const Progress& progress, const std::string& cuobjdump = "");
+                                             const Progress& progress, const std::string& cuobjdump = "",
+                                             const SweepHooks& hooks = {});
 
 }  // namespace matload
 

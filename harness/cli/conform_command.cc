@@ -5,8 +5,10 @@
 #include <fstream>
 #include <iostream>
 
+#include "harness/cli/store_commands.h"
 #include "harness/interrupt.h"
 #include "harness/self_test.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -31,12 +33,40 @@ int FailureStatus(const absl::Status& status, std::ostream& err) {
 
 }  // namespace
 
-int RunConform(const ConformanceOptions& options, std::ostream& out, std::ostream& err) {
+std::string ConformOptionsJson(const ConformanceOptions& options, const std::string& filter_text) {
+  std::vector<std::string> paths;
+  for (CompilePath path : options.paths) paths.emplace_back(CompilePathName(path));
+  return nlohmann::json{{"variants", options.variants}, {"seed", options.seed},
+                        {"forms", options.forms},       {"paths", paths},
+                        {"undefined", options.undefined}, {"near_miss", options.illegal},
+                        {"plant", PlantedBugName(options.bug)}, {"filter", filter_text},
+                        {"retries", options.retries}}
+      .dump();
+}
+
+int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();
+  ConformanceOptions& options = request.options;
+  absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(request.start);
+  if (!journal.ok()) return FailureStatus(journal.status(), err);
+  options.run_directory = (*journal)->directory();
+  options.journal = journal->get();
+  err << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
+      << options.run_directory << "\n";
   absl::StatusOr<ConformanceResult> result = RunConformance(options, TerminalProgress(err));
-  if (!result.ok()) return FailureStatus(result.status(), err);
-  out << ConformanceSummaryMarkdown(options, *result) << "\nresults: " << options.run_directory << "/results.tsv\n";
-  return result->findings == 0 ? 0 : 1;
+  int status = !result.ok() ? FailureStatus(result.status(), err) : result->findings == 0 ? 0 : 1;
+  if (result.ok()) {
+    out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id << "; results: "
+        << options.run_directory << "/results.tsv\n";
+  }
+  if (result.ok() && request.baseline.has_value()) {
+    absl::StatusOr<std::vector<CaseRecord>> cases = (*journal)->Cases();
+    if (!cases.ok()) return FailureStatus(cases.status(), err);
+    const bool whole_run = options.filter.SelectsAll() && options.forms.empty();
+    status = BaselineExitStatus(*request.baseline, *cases, whole_run, request.strict_baseline, out);
+  }
+  if (absl::Status finished = (*journal)->Finish(status); !finished.ok()) return FailureStatus(finished, err);
+  return status;
 }
 
 int RunSelfTestCommand(int device, const std::string& directory, std::ostream& out, std::ostream& err) {

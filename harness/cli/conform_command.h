@@ -3,19 +3,37 @@
 #ifndef MATLOAD_HARNESS_CLI_CONFORM_COMMAND_H_
 #define MATLOAD_HARNESS_CLI_CONFORM_COMMAND_H_
 
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "harness/conformance_run.h"
 #include "harness/exit_status.h"
+#include "harness/runs/baseline.h"
+#include "harness/runs/run_journal.h"
 
 namespace matload {
 
-// RunConform runs a conformance run, with a progress bar on a terminal, and
-// prints the summary table to `out`. It returns the exit status: 0 when
-// nothing needs a human, 1 when there are findings, otherwise
-// ExitStatusFor the failure (exit_status.h).
-int RunConform(const ConformanceOptions& options, std::ostream& out, std::ostream& err);
+// RunConform runs a conformance run as a run in the results store
+// (`request.start` says which: harness/runs/run_journal.h), with a
+// progress bar on a terminal, and prints the summary table to `out`. It
+// returns the exit status, which the run is stored with: 0 when nothing
+// needs a human (or, with a baseline, every finding is expected), 1 when
+// there are findings (regressions), otherwise ExitStatusFor the failure
+// (exit_status.h).
+// ConformRequest is what `matload conform` was asked for.
+struct ConformRequest {
+  ConformanceOptions options;
+  RunStart start;
+  std::optional<Baseline> baseline;  // expected failures (--baseline)
+  bool strict_baseline = false;      // a fixed baseline line is an error too
+};
+
+int RunConform(ConformRequest request, std::ostream& out, std::ostream& err);
+
+// ConformOptionsJson is what decides a conform run's cases and results:
+// a resumed run must be asked for with the same.
+std::string ConformOptionsJson(const ConformanceOptions& options, const std::string& filter_text);
 
 // RunSelfTestCommand runs the self-test under `directory` and prints its
 // table: 0 when every planted bug was detected and the control passed.

@@ -3,10 +3,12 @@
 #include <limits>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
 ABSL_FLAG(std::string, ptx, "9.0", "PTX ISA version the module declares (.version).");
-ABSL_FLAG(bool, json, false, "check, model: write JSON.");
+ABSL_FLAG(bool, json, false, "check, model, runs, diff: write JSON.");
 ABSL_FLAG(std::string, file, "", "check: read snippets from this file, one per line ('#' lines skipped).");
 ABSL_FLAG(bool, illegal, false, "forms: print the near-miss illegal forms instead of the legal ones.");
 ABSL_FLAG(std::string, compiler, "ptxas", "support: the compiler to hold the model against: ptxas, nvjitlink or driver.");
@@ -14,8 +16,8 @@ ABSL_FLAG(std::vector<std::string>, ptxas, {},
           "support: ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are "
           "compared.");
 ABSL_FLAG(std::string, out, "",
-          "support: report directory (default reports/support/<compiler>-<version>); conform, selftest, fuzz: run "
-          "directory (default runs/<command>-<date>).");
+          "support, conform: the run directory, which must not exist or be empty (default runs/<run ID>); "
+          "selftest, fuzz: the run directory (default runs/<command>-<date>); baseline: the file to write.");
 ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
 ABSL_FLAG(std::string, data, "iota8", "model: the memory pattern: iota8, iota16, iota32 or random:SEED.");
 ABSL_FLAG(std::vector<std::string>, row_addresses, {},
@@ -38,6 +40,26 @@ ABSL_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "
 ABSL_FLAG(int, seconds, 60, "fuzz: how long each target runs.");
 ABSL_FLAG(int, jobs, 1, "fuzz: libFuzzer -fork jobs per target.");
 ABSL_FLAG(std::string, gpus, "", "fuzz: the GPUs the device target may use (CUDA_VISIBLE_DEVICES), e.g. 0 or 0,1.");
+ABSL_FLAG(bool, ids, false, "forms: print each form's case ID (as support names it) before its spelling.");
+ABSL_FLAG(std::string, cases, "",
+          "forms, support, conform: a case list file, one case ID or glob per line ('#' lines skipped).");
+ABSL_FLAG(std::vector<std::string>, include, {},
+          "forms, support, conform: take only cases whose ID matches one of these globs ('*' matches dots too).");
+ABSL_FLAG(std::vector<std::string>, exclude, {}, "forms, support, conform: leave out cases whose ID matches one of these globs.");
+ABSL_FLAG(std::string, db, "",
+          "support, conform, runs, diff, baseline, export: the results store (default $MATLOAD_DB, else "
+          "matload-results.sqlite).");
+ABSL_FLAG(std::string, resume, "",
+          "support, conform: take back an interrupted run by its ID, with the options it was started with.");
+ABSL_FLAG(std::string, baseline, "",
+          "support, conform: a baseline of expected failures (matload baseline): a finding it lists is expected, one "
+          "it does not is a regression (exit 1).");
+ABSL_FLAG(bool, strict_baseline, false, "support, conform: a baseline line that now passes (fixed) is an error too.");
+ABSL_FLAG(int, retries, 2,
+          "conform: re-runs of a failing case's first failing variants, each in fresh workers; attempts that disagree "
+          "make it a flake.");
+ABSL_FLAG(std::string, junit, "", "export: write the run as JUnit XML to this file.");
+ABSL_FLAG(std::string, csv, "", "export: write the run's results as CSV (case,outcome,duration_s) to this file.");
 ABSL_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
           "fuzz: directories searched, in order, for NAME_fuzzer binaries.");
 
@@ -47,8 +69,9 @@ const std::vector<CommandSpec>& MatloadCommands() {
   static const auto* const kCommands = new std::vector<CommandSpec>{
       {"check", "check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')",
        "the model's verdict: legal, or illegal with every reason", {"target", "ptx", "json", "file"}},
-      {"forms", "forms --target T [--ptx V] [--illegal]",
-       "every legal (or near-miss illegal) form, one canonical spelling per line", {"target", "ptx", "illegal"}},
+      {"forms", "forms --target T [--ptx V] [--illegal] [--ids] [--cases FILE] [--include GLOB,...] [--exclude GLOB,...]",
+       "every legal (or near-miss illegal) form, one canonical spelling per line, with --ids its case ID first",
+       {"target", "ptx", "illegal", "ids", "cases", "include", "exclude"}},
       {"model",
        "model --target T [--ptx V] [--data iota8|iota16|iota32|random:SEED] [--row-addresses a0,...]\n"
        "      [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'",
@@ -57,15 +80,21 @@ const std::vector<CommandSpec>& MatloadCommands() {
       {"devices", "devices", "the GPUs the CUDA driver lists, or why there are none (exit 3)", {}},
       {"support",
        "support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--threads N]\n"
-       "        [--out DIR]",
-       "the per-target support matrix, model against compiler, written under reports/support/",
-       {"target", "ptx", "compiler", "ptxas", "out", "threads"}},
+       "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
+       "        [--baseline FILE.csv [--strict-baseline]]",
+       "the per-target support matrix, model against compiler, as a run in the results store",
+       {"target", "ptx", "compiler", "ptxas", "out", "threads", "cases", "include", "exclude", "db", "resume",
+        "baseline", "strict_baseline"}},
       {"conform",
        "conform [--device N] [--variants K] [--seed S] [--forms REGEX]\n"
        "        [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
-       "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--out DIR]",
-       "every legal form on the GPU, every register of every lane against the model (exit 1 on findings)",
-       {"device", "variants", "seed", "forms", "paths", "undefined", "near_miss", "plant", "workers", "out"}},
+       "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--retries N]\n"
+       "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
+       "        [--baseline FILE.csv [--strict-baseline]]",
+       "every legal form on the GPU, every register of every lane against the model, as a run in the results "
+       "store (exit 1 on findings)",
+       {"device", "variants", "seed", "forms", "paths", "undefined", "near_miss", "plant", "workers", "out", "cases",
+        "include", "exclude", "db", "resume", "baseline", "strict_baseline", "retries"}},
       {"selftest", "selftest [--device N] [--out DIR]", "plant five bugs and show each is caught and bundled",
        {"device", "out"}},
       {"fuzz",
@@ -73,8 +102,25 @@ const std::vector<CommandSpec>& MatloadCommands() {
        "     [--fuzzers DIR,...] [--out DIR]",
        "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
        {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out"}},
+      {"runs", "runs [--db DB] [--json]", "every run in the results store, oldest first", {"db", "json"}},
+      {"diff", "diff RUN_A RUN_B [--db DB] [--json]",
+       "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is "
+       "its ID or COMMAND@latest[~N]",
+       {"db", "json"}},
+      {"baseline", "baseline RUN --out FILE.csv [--db DB]",
+       "the run's expected failures (case-id,outcome), for --baseline", {"db", "out"}},
+      {"export", "export RUN [--junit FILE.xml] [--csv FILE.csv] [--db DB]",
+       "the run as JUnit XML (one testcase per case ID) and as CSV", {"db", "junit", "csv"}},
   };
   return *kCommands;
+}
+
+absl::StatusOr<CaseFilter> FilterFromFlags(std::string& text) {
+  const std::string cases = absl::GetFlag(FLAGS_cases);
+  const std::vector<std::string> include = absl::GetFlag(FLAGS_include);
+  const std::vector<std::string> exclude = absl::GetFlag(FLAGS_exclude);
+  text = absl::StrCat("cases=", cases, " include=", absl::StrJoin(include, ","), " exclude=", absl::StrJoin(exclude, ","));
+  return CaseFilter::Make(cases, include, exclude);
 }
 
 const std::vector<FlagRange>& MatloadFlagRanges() {
@@ -86,6 +132,7 @@ const std::vector<FlagRange>& MatloadFlagRanges() {
       {"jobs", 1, 256, "libFuzzer processes per target"},
       {"seconds", 1, 31'536'000, "at most a year"},
       {"workers", 1, 256, "worker processes, each with a CUDA context of its own"},
+      {"retries", 0, 10, "re-runs of a failing case"},
       {"device", 0, 1023, "a CUDA device ordinal"},
       {"stride", 0, kMax32, "wmma's stride operand is a 32-bit register"},
       {"base", 0, kMax32, "a .shared window offset and tcgen05.ld's taddr are 32 bits"},

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "absl/flags/declare.h"
+#include "absl/status/statusor.h"
 #include "harness/cli/command_line.h"
+#include "harness/runs/case_filter.h"
 
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, ptx);
@@ -39,6 +41,17 @@ ABSL_DECLARE_FLAG(int, seconds);
 ABSL_DECLARE_FLAG(int, jobs);
 ABSL_DECLARE_FLAG(std::string, gpus);
 ABSL_DECLARE_FLAG(std::vector<std::string>, fuzzers);
+ABSL_DECLARE_FLAG(bool, ids);
+ABSL_DECLARE_FLAG(std::string, cases);
+ABSL_DECLARE_FLAG(std::vector<std::string>, include);
+ABSL_DECLARE_FLAG(std::vector<std::string>, exclude);
+ABSL_DECLARE_FLAG(std::string, db);
+ABSL_DECLARE_FLAG(std::string, resume);
+ABSL_DECLARE_FLAG(std::string, baseline);
+ABSL_DECLARE_FLAG(bool, strict_baseline);
+ABSL_DECLARE_FLAG(int, retries);
+ABSL_DECLARE_FLAG(std::string, junit);
+ABSL_DECLARE_FLAG(std::string, csv);
 
 namespace matload {
 
@@ -50,6 +63,10 @@ inline constexpr int kMaxConformVariants = 100000;
 
 // MatloadCommands lists every command with the flags it accepts.
 const std::vector<CommandSpec>& MatloadCommands();
+
+// FilterFromFlags reads --cases, --include and --exclude into a case
+// filter, and `text` into the flags as given (for a run's options).
+absl::StatusOr<CaseFilter> FilterFromFlags(std::string& text);
 
 // MatloadFlagRanges bounds every numeric flag to values that can work and
 // do not wrap.

@@ -1,19 +1,27 @@
 #include "harness/cli/forms_command.h"
 
+#include "harness/runs/case_id.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
 
 namespace matload {
 
-size_t WriteForms(PtxVersion ptx, Target target, bool illegal, std::ostream& out) {
-  if (illegal) {
-    std::vector<RawInstruction> near_misses = NearMissInstructions(ptx, target);
-    for (const RawInstruction& raw : near_misses) out << PrintRaw(raw) << "\n";
-    return near_misses.size();
+size_t WriteForms(PtxVersion ptx, Target target, const FormsListing& listing, std::ostream& out) {
+  std::vector<RawInstruction> instructions;
+  if (listing.illegal) {
+    instructions = NearMissInstructions(ptx, target);
+  } else {
+    for (const Form& form : LegalForms(ptx, target)) instructions.push_back(ToRaw(form));
   }
-  std::vector<Form> forms = LegalForms(ptx, target);
-  for (const Form& form : forms) out << PrintForm(form) << "\n";
-  return forms.size();
+  size_t written = 0;
+  for (const RawInstruction& raw : instructions) {
+    const std::string id = SupportCaseId(target, raw);
+    if (!listing.filter.Selects(id)) continue;
+    if (listing.ids) out << id << "\t";
+    out << PrintRaw(raw) << "\n";
+    ++written;
+  }
+  return written;
 }
 
 }  // namespace matload

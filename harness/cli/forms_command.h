@@ -4,14 +4,22 @@
 
 #include <ostream>
 
+#include "harness/runs/case_filter.h"
 #include "reference/ptx_version.h"
 #include "reference/target.h"
 
 namespace matload {
 
-// WriteForms prints one canonical spelling per line: every legal form, or
-// with `illegal` every near-miss illegal form. It returns how many it wrote.
-size_t WriteForms(PtxVersion ptx, Target target, bool illegal, std::ostream& out);
+// FormsListing says what `matload forms` prints.
+struct FormsListing {
+  bool illegal = false;  // the near-miss illegal forms instead of the legal ones
+  bool ids = false;      // each line starts with the form's case ID (as `matload support` names it) and a tab
+  CaseFilter filter;     // only the forms whose case ID it selects
+};
+
+// WriteForms prints one canonical spelling per line, as `listing` says,
+// and returns how many it wrote.
+size_t WriteForms(PtxVersion ptx, Target target, const FormsListing& listing, std::ostream& out);
 
 }  // namespace matload
 

@@ -13,7 +13,7 @@ using ::testing::Contains;
 
 TEST(FormsCommandTest, PrintsOneCanonicalSpellingPerLine) {
   std::ostringstream out;
-  const size_t count = WriteForms({9, 0}, *ParseTarget("sm_90"), false, out);
+  const size_t count = WriteForms({9, 0}, *ParseTarget("sm_90"), {}, out);
   std::vector<std::string> lines = absl::StrSplit(out.str(), '\n', absl::SkipEmpty());
   EXPECT_EQ(lines.size(), count);
   EXPECT_THAT(lines, Contains("ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r0, %r1, %r2, %r3}, [%addr+32];"));
@@ -23,10 +23,25 @@ TEST(FormsCommandTest, PrintsOneCanonicalSpellingPerLine) {
 
 TEST(FormsCommandTest, IllegalPrintsNearMisses) {
   std::ostringstream out;
-  WriteForms({9, 0}, *ParseTarget("sm_100a"), true, out);
+  WriteForms({9, 0}, *ParseTarget("sm_100a"), {.illegal = true}, out);
   std::vector<std::string> lines = absl::StrSplit(out.str(), '\n', absl::SkipEmpty());
   EXPECT_GT(lines.size(), 2000u);
   EXPECT_THAT(lines, Contains("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r0}, [%taddr], 16;"));
+}
+
+TEST(FormsCommandTest, IdsNameEachFormAndFiltersSelectByThem) {
+  std::ostringstream out;
+  const size_t count =
+      WriteForms({9, 0}, *ParseTarget("sm_90"),
+                 {.ids = true, .filter = *CaseFilter::Make("", {"sm_90.ldmatrix.*.x4.trans.shared_cta.*"}, {})}, out);
+  EXPECT_EQ(out.str(),
+            "sm_90.ldmatrix.sync.aligned.m8n8.x4.trans.shared_cta.b16.addr64\t"
+            "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r0, %r1, %r2, %r3}, [%addr];\n"
+            "sm_90.ldmatrix.sync.aligned.m8n8.x4.trans.shared_cta.b16.addr32\t"
+            "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r0, %r1, %r2, %r3}, [%addr32];\n"
+            "sm_90.ldmatrix.sync.aligned.m8n8.x4.trans.shared_cta.b16.addr_offset\t"
+            "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r0, %r1, %r2, %r3}, [%addr+32];\n");
+  EXPECT_EQ(count, 3u);
 }
 
 }  // namespace

@@ -35,8 +35,11 @@ long LargestChildKilobytes() {
   return usage.ru_maxrss;
 }
 
-ProcessResult Matload(std::vector<std::string> arguments, const std::vector<std::string>& environment = {}) {
+// Matload runs matload with `arguments`, its runs recorded in a results
+// store of this test's own.
+ProcessResult Matload(std::vector<std::string> arguments, std::vector<std::string> environment = {}) {
   arguments.insert(arguments.begin(), MATLOAD_BINARY);
+  environment.insert(environment.begin(), "MATLOAD_DB=" + ::testing::TempDir() + "/matload_cli_test.sqlite");
   absl::StatusOr<ProcessResult> result = RunProcess(arguments, std::chrono::seconds(600), environment);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? *result : ProcessResult{};

@@ -19,10 +19,12 @@
 #include "harness/cli/flags.h"
 #include "harness/cli/fuzz_command.h"
 #include "harness/cli/pure_commands.h"
+#include "harness/cli/store_commands.h"
 #include "harness/cli/support_command.h"
 #include "harness/cuda_driver.h"
 #include "harness/exit_status.h"
 #include "harness/interrupt.h"
+#include "harness/runs/results_store.h"
 
 namespace matload {
 namespace {
@@ -74,9 +76,16 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   options.threads = absl::GetFlag(FLAGS_threads);
   if (options.threads < 1) return Fail("--threads must be at least 1");
   options.command = command_line;
-  absl::StatusOr<size_t> unexplained = RunSupport(options, std::cout);
-  if (!unexplained.ok()) return FailWith(unexplained.status());
-  return *unexplained > 0 ? kExitFindings : kExitClean;
+  absl::StatusOr<CaseFilter> filter = FilterFromFlags(options.filter_text);
+  if (!filter.ok()) return FailWith(filter.status());
+  options.filter = *std::move(filter);
+  options.db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
+  options.resume = absl::GetFlag(FLAGS_resume);
+  absl::StatusOr<std::optional<Baseline>> baseline = LoadBaseline(absl::GetFlag(FLAGS_baseline));
+  if (!baseline.ok()) return FailWith(baseline.status());
+  options.baseline = *std::move(baseline);
+  options.strict_baseline = absl::GetFlag(FLAGS_strict_baseline);
+  return RunSupport(options, std::cout, std::cerr);
 }
 
 // RunDirectory is --out, else runs/<command>-<UTC time> under the current directory.
@@ -86,7 +95,7 @@ std::string RunDirectory(absl::string_view command) {
   return absl::StrCat("runs/", command, "-", absl::FormatTime("%Y%m%dT%H%M%SZ", absl::Now(), absl::UTCTimeZone()));
 }
 
-int RunConformCommand(const std::vector<std::string>& arguments) {
+int RunConformCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
   if (!arguments.empty()) return Fail(absl::StrCat("conform takes no arguments, got '", arguments[0], "'"));
   ConformanceOptions options{.device = absl::GetFlag(FLAGS_device),
                              .variants = absl::GetFlag(FLAGS_variants),
@@ -95,8 +104,8 @@ int RunConformCommand(const std::vector<std::string>& arguments) {
                              .paths = {},
                              .undefined = absl::GetFlag(FLAGS_undefined),
                              .illegal = absl::GetFlag(FLAGS_near_miss),
-                             .run_directory = RunDirectory("conform"),
-                             .workers = absl::GetFlag(FLAGS_workers)};
+                             .workers = absl::GetFlag(FLAGS_workers),
+                             .retries = absl::GetFlag(FLAGS_retries)};
   if (options.workers < 1) return Fail("--workers: at least 1");
   for (const std::string& name : absl::GetFlag(FLAGS_paths)) {
     absl::StatusOr<CompilePath> path = ParseCompilePath(name);
@@ -113,7 +122,22 @@ int RunConformCommand(const std::vector<std::string>& arguments) {
       return Fail(absl::StrCat("--forms: not a regex: ", error.what()));
     }
   }
-  return RunConform(options, std::cout, std::cerr);
+  std::string filter_text;
+  absl::StatusOr<CaseFilter> filter = FilterFromFlags(filter_text);
+  if (!filter.ok()) return FailWith(filter.status());
+  options.filter = *std::move(filter);
+  absl::StatusOr<std::optional<Baseline>> baseline = LoadBaseline(absl::GetFlag(FLAGS_baseline));
+  if (!baseline.ok()) return FailWith(baseline.status());
+  return RunConform({.options = options,
+                     .start = {.command = "conform",
+                               .command_line = command_line,
+                               .options = ConformOptionsJson(options, filter_text),
+                               .out = absl::GetFlag(FLAGS_out),
+                               .resume = absl::GetFlag(FLAGS_resume),
+                               .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))},
+                     .baseline = *std::move(baseline),
+                     .strict_baseline = absl::GetFlag(FLAGS_strict_baseline)},
+                    std::cout, std::cerr);
 }
 
 int RunSelfTestCli(const std::vector<std::string>& arguments) {
@@ -144,9 +168,10 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
   const std::string command(line.command->name);
   const std::vector<std::string>& arguments = line.arguments;
   if (PureCommand pure = FindPureCommand(command)) return pure(arguments, std::cout, std::cerr);
+  if (StoreCommand store = FindStoreCommand(command)) return store(arguments, std::cout, std::cerr);
   if (command == "devices") return RunDevices(arguments);
   if (command == "support") return RunSupportCommand(arguments, command_line);
-  if (command == "conform") return RunConformCommand(arguments);
+  if (command == "conform") return RunConformCommand(arguments, command_line);
   if (command == "selftest") return RunSelfTestCli(arguments);
   return RunFuzzCli(arguments);
 }

@@ -74,7 +74,11 @@ int RunFormsCommand(const std::vector<std::string>& arguments, std::ostream& out
   if (!TargetExistsIn(*target, *ptx)) {
     return Fail(err, absl::StrCat(".target ", target->Name(), " does not exist in PTX ISA ", ptx->ToString()));
   }
-  WriteForms(*ptx, *target, absl::GetFlag(FLAGS_illegal), out);
+  std::string filter_text;
+  absl::StatusOr<CaseFilter> filter = FilterFromFlags(filter_text);
+  if (!filter.ok()) return FailWith(err, filter.status());
+  WriteForms(*ptx, *target, {.illegal = absl::GetFlag(FLAGS_illegal), .ids = absl::GetFlag(FLAGS_ids), .filter = *filter},
+             out);
   return kExitClean;
 }
 

@@ -13,13 +13,18 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/infrastructure.h"
+#include "harness/output_files.h"
+#include "harness/exit_status.h"
 #include "harness/nvjitlink.h"
+#include "harness/cli/store_commands.h"
+#include "harness/runs/run_journal.h"
+#include "nlohmann/json.hpp"
 #include "harness/ptxas.h"
-#include "harness/source_tree.h"
 #include "harness/sass_lowering.h"
 #include "harness/support_report.h"
 #include "harness/support_sweep.h"
@@ -114,13 +119,22 @@ std::string Today() {
   return date;
 }
 
-}  // namespace
+// OptionsJson is what decides a support run's cases and verdicts: a
+// resumed run must be asked for with the same.
+std::string OptionsJson(const SupportOptions& options, const std::vector<Target>& targets) {
+  std::vector<std::string> names;
+  for (Target target : targets) names.push_back(target.Name());
+  return nlohmann::json{{"targets", names},
+                        {"ptx", options.ptx.ToString()},
+                        {"compiler", options.compiler},
+                        {"ptxas", options.ptxas_paths},
+                        {"filter", options.filter_text}}
+      .dump();
+}
 
-absl::StatusOr<size_t> RunSupport(const SupportOptions& options, std::ostream& out) {
-  absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
-  if (!compilers.ok()) return compilers.status();
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
-  if (!registry.ok()) return registry.status();
+// SweepTargets are the targets `options` name, every one at its PTX
+// version if none; a target that does not exist there is kInvalidArgument.
+absl::StatusOr<std::vector<Target>> SweepTargets(const SupportOptions& options) {
   std::vector<Target> targets = options.targets;
   if (targets.empty()) {
     for (const TargetInfo& info : AllTargets()) {
@@ -133,44 +147,83 @@ absl::StatusOr<size_t> RunSupport(const SupportOptions& options, std::ostream& o
           absl::StrCat(".target ", target.Name(), " does not exist in PTX ISA ", options.ptx.ToString()));
     }
   }
+  return targets;
+}
+
+// CuobjdumpFor is the cuobjdump that gives `compiler`'s report its SASS
+// column: $MATLOAD_CUOBJDUMP, else the one beside this ptxas, else the one
+// beside the default ptxas; empty, with a note, when there is none.
+std::string CuobjdumpFor(const OpenedCompiler& compiler) {
+  std::string cuobjdump = DefaultCuobjdumpPath();
+  if (std::getenv("MATLOAD_CUOBJDUMP") == nullptr) {
+    const std::string beside = compiler.path.substr(0, compiler.path.rfind('/') + 1) + "cuobjdump";
+    if (access(beside.c_str(), X_OK) == 0) cuobjdump = beside;
+  }
+  if (access(cuobjdump.c_str(), X_OK) != 0) {
+    std::cerr << "matload: no cuobjdump (" << cuobjdump
+              << "): the report has no SASS column; scripts/fetch-cuda-tools.sh cuobjdump@13.5.37 fetches one\n";
+    cuobjdump.clear();
+  }
+  return cuobjdump;
+}
+
+// TerminalProgress draws `name`'s progress over targets on stderr when it is a terminal.
+Progress TerminalProgress(const std::string& name) {
   const bool terminal = isatty(STDERR_FILENO) != 0;
+  return [terminal, name](size_t done, size_t total, const std::string& target) {
+    if (!terminal) return;
+    const int width = 30;
+    const int filled = static_cast<int>(width * done / total);
+    std::cerr << "\r" << name << " [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done
+              << "/" << total << " targets, last " << target << "   " << std::flush;
+    if (done == total) std::cerr << "\n";
+  };
+}
+
+// JournalHooks tie one compiler's sweep to the run: the run's case filter,
+// the targets an earlier attempt recorded, and each target's cases and
+// share recorded as it finishes. `prefix` starts this compiler's case IDs
+// and artifact keys when a run sweeps several.
+SweepHooks JournalHooks(const SupportOptions& options, RunJournal& journal, const std::string& prefix) {
+  const std::string key = prefix.empty() ? "support/" : absl::StrCat("support/", prefix);
+  return {
+      .select = [&options, prefix](const std::string& id) { return options.filter.Selects(prefix + id); },
+      .recorded = [&journal, key](Target target) -> std::optional<TargetSweep> {
+        absl::StatusOr<std::optional<std::string>> text = journal.Artifact(key + target.Name());
+        if (!text.ok() || !text->has_value()) return std::nullopt;
+        absl::StatusOr<TargetSweep> sweep = TargetSweepFromJson(nlohmann::json::parse(**text, nullptr, false));
+        if (!sweep.ok()) return std::nullopt;
+        return *std::move(sweep);
+      },
+      .record = [&journal, key, prefix](Target target, const TargetSweep& sweep) {
+        std::vector<CaseRecord> cases = sweep.cases;
+        for (CaseRecord& record : cases) record.id = prefix + record.id;
+        return journal.Record(cases, {{key + target.Name(), TargetSweepJson(sweep).dump()}});
+      },
+  };
+}
+
+// SweepAndReport sweeps with every compiler and writes the reports into
+// the run directory; it returns the unexplained disagreements.
+absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::vector<OpenedCompiler>& compilers,
+                                      const DiscrepancyRegistry& registry, const std::vector<Target>& targets,
+                                      RunJournal& journal, std::ostream& out) {
   utsname system{};
   uname(&system);
-  const bool several = compilers->size() > 1;
-  const std::string root = options.out.empty() ? SourceTreePath("reports/support") : options.out;
+  const bool several = compilers.size() > 1;
   std::vector<SupportSweep> sweeps;
   size_t total_unexplained = 0;
-  for (const OpenedCompiler& compiler : *compilers) {
+  for (const OpenedCompiler& compiler : compilers) {
     const std::string name = ReportName(*compiler.oracle);
-    Progress progress = [terminal, name](size_t done, size_t total, const std::string& target) {
-      if (!terminal) return;
-      const int width = 30;
-      const int filled = static_cast<int>(width * done / total);
-      std::cerr << "\r" << name << " [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
-                << done << "/" << total << " targets, last " << target << "   " << std::flush;
-      if (done == total) std::cerr << "\n";
-    };
     const auto start = std::chrono::steady_clock::now();
-    // The SASS column needs a cuobjdump: $MATLOAD_CUOBJDUMP, else the one
-    // beside this ptxas, else the one beside the default ptxas.
-    std::string cuobjdump = DefaultCuobjdumpPath();
-    if (std::getenv("MATLOAD_CUOBJDUMP") == nullptr) {
-      const std::string beside = compiler.path.substr(0, compiler.path.rfind('/') + 1) + "cuobjdump";
-      if (access(beside.c_str(), X_OK) == 0) cuobjdump = beside;
-    }
-    if (access(cuobjdump.c_str(), X_OK) != 0) {
-      std::cerr << "matload: no cuobjdump (" << cuobjdump
-                << "): the report has no SASS column; scripts/fetch-cuda-tools.sh cuobjdump@13.5.37 fetches one\n";
-      cuobjdump.clear();
-    }
-    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(*compiler.oracle, *registry, targets, options.ptx,
-                                                         options.threads, progress, cuobjdump);
+    absl::StatusOr<SupportSweep> sweep =
+        RunSupportSweep(*compiler.oracle, registry, targets, options.ptx, options.threads, TerminalProgress(name),
+                        CuobjdumpFor(compiler), JournalHooks(options, journal, several ? name + "." : ""));
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string directory = options.out.empty() || several
-                                      ? absl::StrCat(root, "/", name, "/ptx", options.ptx.ToString())
-                                      : options.out;
-    ReportContext context{.command = options.command,
+    const std::string directory =
+        several ? absl::StrCat(journal.directory(), "/", name, "/ptx", options.ptx.ToString()) : journal.directory();
+    ReportContext context{.command = journal.run().command_line,
                           .date = Today(),
                           .machine = absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ",
                                                   options.threads, " threads used"),
@@ -178,21 +231,79 @@ absl::StatusOr<size_t> RunSupport(const SupportOptions& options, std::ostream& o
                           .seconds = seconds};
     const size_t unexplained = PrintSummary(name, *sweep, out);
     if (absl::Status judged = Unjudged(name, *sweep); !judged.ok()) return judged;
-    absl::Status written = WriteSupportReport(*sweep, *registry, context, directory);
-    if (!written.ok()) return written;
+    if (absl::Status written = WriteSupportReport(*sweep, registry, context, directory); !written.ok()) return written;
     total_unexplained += unexplained;
     out << "wrote " << directory << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(seconds)
         << " s; " << unexplained << " unexplained disagreements\n";
     sweeps.push_back(*std::move(sweep));
   }
   if (several) {
-    const std::string path = absl::StrCat(root, "/compare-ptx", options.ptx.ToString(), ".md");
-    std::ofstream file(path);
-    file << ToolkitComparisonMarkdown(sweeps, options.command, Today());
-    if (!file) return absl::DataLossError(absl::StrCat("cannot write ", path));
+    const std::string path = absl::StrCat(journal.directory(), "/compare-ptx", options.ptx.ToString(), ".md");
+    if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(sweeps, journal.run().command_line, Today()));
+        !written.ok()) {
+      return written;
+    }
     out << "wrote " << path << "\n";
   }
   return total_unexplained;
+}
+
+// ExitStatusOf is the exit status of a sweep that ended with `unexplained`,
+// held against the run's baseline when it has one.
+int ExitStatusOf(const SupportOptions& options, const absl::StatusOr<size_t>& unexplained, RunJournal& journal,
+                 std::ostream& out, std::ostream& err) {
+  if (!unexplained.ok()) {
+    err << "matload: " << unexplained.status().message() << "\n";
+    return ExitStatusFor(unexplained.status());
+  }
+  if (!options.baseline.has_value()) return *unexplained > 0 ? kExitFindings : kExitClean;
+  absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
+  if (!cases.ok()) {
+    err << "matload: " << cases.status().message() << "\n";
+    return ExitStatusFor(cases.status());
+  }
+  return BaselineExitStatus(*options.baseline, *cases, options.filter.SelectsAll(), options.strict_baseline, out);
+}
+
+}  // namespace
+
+int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
+  absl::StatusOr<std::vector<Target>> targets = SweepTargets(options);
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  for (const absl::Status& status : {compilers.status(), targets.status(), registry.status()}) {
+    if (!status.ok()) {
+      err << "matload: " << status.message() << "\n";
+      return ExitStatusFor(status);
+    }
+  }
+  absl::StatusOr<std::unique_ptr<RunJournal>> journal =
+      RunJournal::Start({.command = "support",
+                         .command_line = options.command,
+                         .options = OptionsJson(options, *targets),
+                         .out = options.out,
+                         .resume = options.resume,
+                         .db = options.db});
+  if (!journal.ok()) {
+    err << "matload: " << journal.status().message() << "\n";
+    return ExitStatusFor(journal.status());
+  }
+  std::vector<std::string> toolkits;
+  for (const OpenedCompiler& compiler : *compilers) toolkits.push_back(compiler.oracle->Toolchain());
+  absl::StatusOr<size_t> unexplained = absl::UnknownError("not swept");
+  if (absl::Status described = (*journal)->Describe(absl::StrJoin(toolkits, "; "), "", "", ""); !described.ok()) {
+    unexplained = described;
+  } else {
+    out << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
+        << (*journal)->directory() << "\n";
+    unexplained = SweepAndReport(options, *compilers, *registry, *targets, **journal, out);
+  }
+  const int exit_status = ExitStatusOf(options, unexplained, **journal, out, err);
+  if (absl::Status finished = (*journal)->Finish(exit_status); !finished.ok()) {
+    err << "matload: " << finished.message() << "\n";
+    return ExitStatusFor(finished);
+  }
+  return exit_status;
 }
 
 }  // namespace matload

@@ -2,11 +2,14 @@
 #ifndef MATLOAD_HARNESS_CLI_SUPPORT_COMMAND_H_
 #define MATLOAD_HARNESS_CLI_SUPPORT_COMMAND_H_
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "harness/runs/baseline.h"
+#include "harness/runs/case_filter.h"
 #include "reference/ptx_version.h"
 #include "reference/target.h"
 
@@ -18,23 +21,33 @@ struct SupportOptions {
   PtxVersion ptx;
   std::string compiler = "ptxas";  // "ptxas", "nvjitlink" or "driver"
   std::vector<std::string> ptxas_paths;  // for "ptxas": one report each, and a comparison if several
-  std::string out;                 // reports/support/<tool>-<version>/ptx<V> if empty
+  std::string out;                 // the run directory; runs/<run ID> if empty
   int threads = 2;
   std::string command;             // the command line, recorded in the report
+  CaseFilter filter;               // the cases the run takes (--cases, --include, --exclude)
+  std::string filter_text;         // the filter's flags as given, part of the run's options
+  std::string db;                  // the results store
+  std::string resume;              // the run to take back, or empty for a new run
+  std::optional<Baseline> baseline;  // expected failures (--baseline)
+  bool strict_baseline = false;      // a fixed baseline line is an error too
 };
 
-// RunSupport sweeps, writes the report and prints a summary to `out`, and
-// returns the number of unexplained disagreements (findings: matload
-// support exits 1 on any). With several ptxas binaries it sweeps each,
-// writes a report per toolkit under `out` (or reports/support/), each in
-// <tool>-<version>/ptx<V>, and compare-ptx<V>.md comparing them.
+// RunSupport sweeps as a run in the results store (harness/runs/
+// run_journal.h), writes the report into the run directory and prints a
+// summary to `out`, and returns the number of unexplained disagreements
+// (findings: matload support exits 1 on any). Each target's share is
+// recorded as it finishes, so a resumed run sweeps only the targets that
+// were not. With several ptxas binaries it sweeps each, writes a report
+// per toolkit in <tool>-<version>/ptx<V> under the run directory, and
+// compare-ptx<V>.md comparing them; their case IDs start with the toolkit
+// ("ptxas-12.9.86.sm_90.ldmatrix...").
 // Progress goes to stderr when it is a terminal. It fails when the compiler
 // cannot be opened or a report file cannot be written, and with an
 // InfrastructureError (exit 4) when a compiler could not judge: it crashed,
 // hung, printed what cannot be read, or left forms unjudged. A sweep that
 // fails so writes no report, so that no verdict it could not reach is
 // published.
-absl::StatusOr<size_t> RunSupport(const SupportOptions& options, std::ostream& out);
+int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace matload
 

@@ -43,14 +43,28 @@ struct ConformRun {
   std::vector<std::string> results;   // results.tsv's case lines
   size_t bundles = 0;                 // bundle directories
 
-  // Count is how many cases ended in `outcome`.
+  // Count is how many variants ended in `outcome` (a case class token,
+  // harness/case_judge.h), from each case's counts by outcome.
   size_t Count(const std::string& outcome) const {
     size_t count = 0;
     for (const std::string& line : results) {
       const std::vector<std::string> fields = absl::StrSplit(line, '\t');
-      if (fields.size() > 6 && fields[6] == outcome) ++count;
+      if (fields.size() < 3) continue;
+      for (absl::string_view counted : absl::StrSplit(fields[2], ',', absl::SkipEmpty())) {
+        const std::vector<std::string> pair = absl::StrSplit(counted, '=');
+        size_t value = 0;
+        if (pair.size() == 2 && pair[0] == outcome && absl::SimpleAtoi(pair[1], &value)) count += value;
+      }
     }
     return count;
+  }
+  // Judged is how many variants the run judged.
+  size_t Judged() const {
+    size_t judged = 0;
+    for (const char* outcome : {"pass", "mismatch", "unexpected_fault", "timeout", "legal_rejected"}) {
+      judged += Count(outcome);
+    }
+    return judged;
   }
 };
 
@@ -72,7 +86,8 @@ class FaultRigTest : public ::testing::Test {
   std::vector<std::string> Arguments(const std::string& forms, std::vector<std::string> extra) const {
     std::vector<std::string> arguments = {MATLOAD_BINARY, "conform", "--forms", forms, "--variants",
                                           std::to_string(kVariants), "--near_miss=false",
-                                          "--out", (directory_ / "run").string()};
+                                          "--out", (directory_ / "run").string(),
+                                          "--db", (directory_ / "results.sqlite").string()};
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
   }
@@ -105,7 +120,7 @@ TEST_F(FaultRigTest, AHealthyFakeGpuHasEveryCaseJudged) {
   const ConformRun run = Conform("normal", kTwoForms);
   EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;  // its kernels store nothing
   EXPECT_EQ(run.Count("mismatch"), 2u * kVariants);
-  EXPECT_EQ(run.results.size(), 2u * kVariants);
+  EXPECT_EQ(run.Judged(), 2u * kVariants);
   EXPECT_EQ(run.summary["stopped"], "");
   EXPECT_EQ(run.summary["infrastructure_retries"], 0);
   EXPECT_GT(run.bundles, 0u);
@@ -124,8 +139,8 @@ TEST_F(FaultRigTest, AGpuLostMidRunStopsWithExit4AndKeepsWhatWasJudged) {
   EXPECT_EQ(run.process.exit_code, 4) << run.process.standard_error;
   EXPECT_THAT(run.process.standard_error, HasSubstr("infrastructure failure (GPU lost)"));
   EXPECT_EQ(run.Count("mismatch"), static_cast<size_t>(kVariants));  // the first form, judged and kept
-  EXPECT_EQ(run.results.size(), static_cast<size_t>(kVariants));     // nothing recorded for the lost form
-  EXPECT_EQ(run.Count("legal form rejected"), 0u);
+  EXPECT_EQ(run.Judged(), static_cast<size_t>(kVariants));     // nothing recorded for the lost form
+  EXPECT_EQ(run.Count("legal_rejected"), 0u);
   EXPECT_THAT(run.summary["stopped"].get<std::string>(), HasSubstr("GPU lost"));
   EXPECT_EQ(run.summary["findings"], kVariants);
 }
@@ -137,7 +152,7 @@ TEST_F(FaultRigTest, AnExclusiveGpuIsSharedByRetryingNeverAFinding) {
   const ConformRun run = Conform("busy", kSixForms, {"--paths", "driver-jit,ptxas-cubin", "--workers", "4"});
   EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;
   EXPECT_EQ(run.Count("mismatch"), 12u * kVariants);
-  EXPECT_EQ(run.Count("legal form rejected"), 0u);
+  EXPECT_EQ(run.Count("legal_rejected"), 0u);
   EXPECT_EQ(run.summary["stopped"], "");
 }
 
@@ -151,7 +166,7 @@ TEST_F(FaultRigTest, AGpuThatIsAlwaysBusyIsInfrastructure) {
 TEST_F(FaultRigTest, AKernelFaultIsAFindingOnEachCase) {
   const ConformRun run = Conform("fault-from-launch:1:716", kTwoForms);
   EXPECT_EQ(run.process.exit_code, 1);
-  EXPECT_EQ(run.Count("unexpected fault"), 2u * kVariants);
+  EXPECT_EQ(run.Count("unexpected_fault"), 2u * kVariants);
   EXPECT_THAT(run.results.front(), HasSubstr("CUDA_ERROR_MISALIGNED_ADDRESS (716)"));
 }
 
@@ -174,7 +189,7 @@ TEST_F(FaultRigTest, AHungKernelIsCaughtByTheCalibratedWatchdog) {
 TEST_F(FaultRigTest, TheJitRejectingLegalFormsIsAFindingWithItsLog) {
   const ConformRun run = Conform("jit-error", kTwoForms);
   EXPECT_EQ(run.process.exit_code, 1);
-  EXPECT_EQ(run.Count("legal form rejected"), 2u * kVariants);
+  EXPECT_EQ(run.Count("legal_rejected"), 2u * kVariants);
   EXPECT_THAT(run.results.front(), HasSubstr("Unknown modifier '.fake'"));
 }
 
@@ -187,6 +202,7 @@ TEST_F(FaultRigTest, ASlowJitIsNotAHang) {
 
 TEST_F(FaultRigTest, ADriverThatCrashesIsInfrastructureAfterRetries) {
   for (const std::string mode : {"segv-from-launch:1", "abort-from-launch:1"}) {
+    std::filesystem::remove_all(directory_ / "run");
     const ConformRun run = Conform(mode, kTwoForms);
     EXPECT_EQ(run.process.exit_code, 4) << mode;
     EXPECT_THAT(run.process.standard_error, HasSubstr("infrastructure failure (worker crashed)")) << mode;

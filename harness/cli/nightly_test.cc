@@ -1,0 +1,146 @@
+// The nightly workflow end to end, as the README's nightly script runs it:
+// support runs into one results store, a baseline of expected failures,
+// a diff against last night, and the JUnit and CSV exports; and every bad
+// input to them, each with its exit status and nothing stored lost. The
+// toolchain is the real ptxas; tonight's regression is made with
+// harness/testing/fake_ptxas.sh in its reject-ldmatrix mode, which
+// rejects every ldmatrix line as a broken ptxas would.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/exit_status.h"
+#include "harness/runs/results_store.h"
+#include "harness/source_tree.h"
+#include "harness/subprocess.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+// ReadText is the file at `path`.
+std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  return std::string(std::istreambuf_iterator<char>(file), {});
+}
+
+class NightlyTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::path(testing::TempDir()) / testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+  }
+
+  // Matload runs matload in this test's directory, with its own store.
+  ProcessResult Matload(std::vector<std::string> arguments, std::vector<std::string> environment = {}) const {
+    arguments.insert(arguments.begin(), MATLOAD_BINARY);
+    environment.push_back("MATLOAD_DB=" + (root_ / "results.sqlite").string());
+    absl::StatusOr<ProcessResult> result = RunProcess(arguments, std::chrono::seconds(300), environment);
+    EXPECT_TRUE(result.ok()) << result.status();
+    return result.ok() ? *result : ProcessResult{};
+  }
+
+  // Support sweeps sm_90's ldmatrix .x1 cases, tonight's toolchain broken
+  // or not, with `extra` arguments.
+  ProcessResult Support(bool broken, std::vector<std::string> extra = {}) const {
+    std::vector<std::string> arguments = {"support", "--target", "sm_90", "--include", "sm_90.ldmatrix.*.x1.*"};
+    std::vector<std::string> environment;
+    if (broken) {
+      arguments.insert(arguments.end(), {"--ptxas", SourceTreePath("harness/testing/fake_ptxas.sh")});
+      environment.push_back("MATLOAD_FAKE_PTXAS=reject-ldmatrix");
+    }
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return Matload(arguments, environment);
+  }
+
+  std::filesystem::path root_;
+};
+
+TEST_F(NightlyTest, BaselineDiffAndExportsFollowARegression) {
+  ASSERT_EQ(Support(false).exit_code, kExitClean);
+  ProcessResult baseline = Matload({"baseline", "support@latest", "--out", (root_ / "last-night.csv").string()});
+  ASSERT_EQ(baseline.exit_code, kExitClean) << baseline.standard_error;
+  EXPECT_THAT(ReadText(root_ / "last-night.csv"), HasSubstr("# toolkits: ptxas 13.0.88"));
+
+  // Tonight ptxas rejects every ldmatrix form: findings, regressions against
+  // the baseline, and new failures against last night.
+  ProcessResult tonight = Support(true, {"--baseline", (root_ / "last-night.csv").string()});
+  EXPECT_EQ(tonight.exit_code, kExitFindings) << tonight.standard_error;
+  EXPECT_THAT(tonight.standard_output, HasSubstr("regression: sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64"));
+  ProcessResult diff = Matload({"diff", "support@latest~1", "support@latest"});
+  EXPECT_EQ(diff.exit_code, kExitFindings) << diff.standard_error;
+  EXPECT_THAT(diff.standard_output, HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64: pass -> legal_rejected"));
+  EXPECT_EQ(Matload({"diff", "support@latest~1", "support@latest~1"}).exit_code, kExitClean);
+
+  ProcessResult exported = Matload({"export", "support@latest", "--junit", (root_ / "junit.xml").string(), "--csv",
+                                    (root_ / "results.csv").string()});
+  ASSERT_EQ(exported.exit_code, kExitClean) << exported.standard_error;
+  const std::string junit = ReadText(root_ / "junit.xml");
+  EXPECT_THAT(junit, HasSubstr(R"(classname="sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16" name="addr64")"));
+  EXPECT_THAT(junit, HasSubstr("<failure"));
+  EXPECT_THAT(ReadText(root_ / "results.csv"), HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64,legal_rejected,"));
+
+  // Tonight's failures, once expected, pass; last night's clean toolchain
+  // then fixes them, an error only with --strict-baseline.
+  ASSERT_EQ(Matload({"baseline", "support@latest", "--out", (root_ / "tonight.csv").string()}).exit_code, kExitClean);
+  EXPECT_EQ(Support(true, {"--baseline", (root_ / "tonight.csv").string()}).exit_code, kExitClean);
+  ProcessResult fixed = Support(false, {"--baseline", (root_ / "tonight.csv").string()});
+  EXPECT_EQ(fixed.exit_code, kExitClean);
+  EXPECT_THAT(fixed.standard_output, HasSubstr("fixed: sm_90.ldmatrix"));
+  EXPECT_EQ(Support(false, {"--baseline", (root_ / "tonight.csv").string(), "--strict-baseline"}).exit_code,
+            kExitFindings);
+  ProcessResult runs = Matload({"runs"});
+  EXPECT_EQ(runs.exit_code, kExitClean);
+  EXPECT_EQ(std::count(runs.standard_output.begin(), runs.standard_output.end(), '\n'), 5);
+}
+
+TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
+  ASSERT_EQ(Support(false).exit_code, kExitClean);
+  const std::string stored = ReadText(root_ / "results.sqlite");
+  auto expect_usage = [&](const ProcessResult& result, const std::string& message) {
+    EXPECT_EQ(result.exit_code, kExitUsage) << message << ": " << result.standard_error;
+    EXPECT_THAT(result.standard_error, HasSubstr(message));
+  };
+  expect_usage(Matload({"diff", "support@latest", "support-19700101T000000Z-00000000"}), "no run");
+  expect_usage(Matload({"diff", "support@latest~5", "support@latest"}), "holds 1 finished support runs");
+  expect_usage(Matload({"diff", "support@soon", "support@latest"}), "is not a run");
+  std::ofstream(root_ / "kept.csv") << "kept\n";
+  expect_usage(Matload({"baseline", "support@latest", "--out", (root_ / "kept.csv").string()}), "never written over");
+  EXPECT_EQ(ReadText(root_ / "kept.csv"), "kept\n");
+  std::ofstream(root_ / "bad.csv") << "# matload baseline\nsm_90.x,pass\nnot a line\n";
+  expect_usage(Support(false, {"--baseline", (root_ / "bad.csv").string()}), "line 3");
+  expect_usage(Support(false, {"--include", "a b"}), "is not a case ID or glob");
+  std::filesystem::create_directories(root_ / "published");
+  std::ofstream(root_ / "published" / "support.md") << "published\n";
+  expect_usage(Support(false, {"--out", (root_ / "published").string()}), "is not empty");
+  EXPECT_EQ(ReadText(root_ / "published" / "support.md"), "published\n");
+  ProcessResult runs = Matload({"runs", "--json"});
+  EXPECT_THAT(runs.standard_output, HasSubstr("\"status\": \"clean\""));
+  expect_usage(Support(false, {"--resume", "support@latest"}), "no run");
+  std::ofstream(root_ / "corrupt.sqlite") << std::string(4096, 'x');
+  expect_usage(Matload({"runs", "--db", (root_ / "corrupt.sqlite").string()}), "corrupt.sqlite");
+  EXPECT_EQ(ReadText(root_ / "corrupt.sqlite"), std::string(4096, 'x'));
+  // Every refused command left the one run stored as it was.
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");
+  ASSERT_TRUE(store.ok());
+  EXPECT_EQ(store->Runs()->size(), 1u);
+}
+
+TEST_F(NightlyTest, AFinishedRunCannotBeResumed) {
+  ASSERT_EQ(Support(false).exit_code, kExitClean);
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");
+  const std::string id = store->Runs()->front().id;
+  ProcessResult resumed = Support(false, {"--resume", id});
+  EXPECT_EQ(resumed.exit_code, kExitUsage);
+  EXPECT_THAT(resumed.standard_error, HasSubstr("nothing to resume"));
+  ProcessResult other = Support(false, {"--resume", id, "--threads", "2", "--target", "sm_80"});
+  EXPECT_EQ(other.exit_code, kExitUsage);
+}
+
+}  // namespace
+}  // namespace matload

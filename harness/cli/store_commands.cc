@@ -1,0 +1,217 @@
+#include "harness/cli/store_commands.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "harness/cli/flags.h"
+#include "harness/exit_status.h"
+#include "harness/output_files.h"
+#include "harness/runs/exports.h"
+#include "harness/runs/results_store.h"
+#include "harness/runs/run_diff.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace {
+
+// Failed reports `status` and returns its exit status.
+int Failed(std::ostream& err, const absl::Status& status) {
+  err << "matload: " << status.message() << "\n";
+  return ExitStatusFor(status);
+}
+
+// OpenStore opens the store --db names (ResultsStore::DefaultPath). A
+// store that does not exist yet is an error here, not a new file.
+absl::StatusOr<ResultsStore> OpenStore() {
+  const std::string path = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no results store at ", path, " (--db, or $MATLOAD_DB, names another)"));
+  }
+  return ResultsStore::Open(path);
+}
+
+// FindRun finds the run `reference` names: a run ID, or COMMAND@latest
+// and COMMAND@latest~N for the newest finished run of COMMAND and the N-th
+// before it, so that a nightly script need not remember IDs.
+absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference) {
+  const std::vector<std::string> parts = absl::StrSplit(reference, absl::MaxSplits('@', 1));
+  if (parts.size() == 1) return store.FindRun(reference);
+  size_t back = 0;
+  const std::vector<std::string> latest = absl::StrSplit(parts[1], absl::MaxSplits('~', 1));
+  if (latest[0] != "latest" || (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", reference, "' is not a run: give a run ID, COMMAND@latest or COMMAND@latest~N"));
+  }
+  absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
+  if (!runs.ok()) return runs.status();
+  std::vector<RunRecord> finished;
+  for (RunRecord& run : *runs) {
+    if (run.command == parts[0] && run.status != "running") finished.push_back(std::move(run));
+  }
+  if (back >= finished.size()) {
+    return absl::NotFoundError(absl::StrCat("'", reference, "': ", store.path(), " holds ", finished.size(),
+                                            " finished ", parts[0], " runs"));
+  }
+  return finished[finished.size() - 1 - back];
+}
+
+// RunAndCases is a run and its cases.
+struct RunAndCases {
+  RunRecord run;
+  std::vector<CaseRecord> cases;
+};
+
+// ReadRun finds the run `reference` names in `store` and reads its cases.
+absl::StatusOr<RunAndCases> ReadRun(ResultsStore& store, const std::string& reference) {
+  absl::StatusOr<RunRecord> run = FindRun(store, reference);
+  if (!run.ok()) return run.status();
+  absl::StatusOr<std::vector<CaseRecord>> cases = store.Cases(run->id);
+  if (!cases.ok()) return cases.status();
+  return RunAndCases{*std::move(run), *std::move(cases)};
+}
+
+// Findings counts the cases that need a person.
+size_t Findings(const std::vector<CaseRecord>& cases) {
+  size_t findings = 0;
+  for (const CaseRecord& record : cases) findings += record.finding ? 1 : 0;
+  return findings;
+}
+
+// WriteNew writes `text` to `path`, which must not exist yet.
+absl::Status WriteNew(const std::string& path, const std::string& text) {
+  std::error_code error;
+  if (std::filesystem::exists(path, error)) {
+    return absl::AlreadyExistsError(absl::StrCat(path, " exists; a baseline is never written over (remove it first)"));
+  }
+  return WriteFile(path, text);
+}
+
+}  // namespace
+
+int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("runs takes no arguments"));
+  absl::StatusOr<ResultsStore> store = OpenStore();
+  if (!store.ok()) return Failed(err, store.status());
+  absl::StatusOr<std::vector<RunRecord>> runs = store->Runs();
+  if (!runs.ok()) return Failed(err, runs.status());
+  nlohmann::json listing = nlohmann::json::array();
+  for (const RunRecord& run : *runs) {
+    absl::StatusOr<std::vector<CaseRecord>> cases = store->Cases(run.id);
+    if (!cases.ok()) return Failed(err, cases.status());
+    const std::string started = absl::FormatTime("%Y-%m-%d %H:%M:%SZ", run.started, absl::UTCTimeZone());
+    if (!absl::GetFlag(FLAGS_json)) {
+      out << absl::StrFormat("%-42s %-14s %7d cases %5d findings  %s  %s%s\n", run.id, run.status, cases->size(),
+                             Findings(*cases), started, run.gpu_name.empty() ? run.toolkits : run.gpu_name,
+                             run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard));
+      continue;
+    }
+    listing.push_back({{"id", run.id}, {"command", run.command}, {"status", run.status},
+                       {"exit_status", run.exit_status}, {"started", started}, {"cases", cases->size()},
+                       {"findings", Findings(*cases)}, {"gpu", run.gpu_name}, {"driver", run.driver},
+                       {"toolkits", run.toolkits}, {"directory", run.directory}, {"git_commit", run.git_commit}});
+  }
+  if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";
+  return kExitClean;
+}
+
+int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  if (arguments.size() != 2) return Failed(err, absl::InvalidArgumentError("diff takes two runs: RUN_A RUN_B"));
+  absl::StatusOr<ResultsStore> store = OpenStore();
+  if (!store.ok()) return Failed(err, store.status());
+  absl::StatusOr<RunAndCases> a = ReadRun(*store, arguments[0]);
+  if (!a.ok()) return Failed(err, a.status());
+  absl::StatusOr<RunAndCases> b = ReadRun(*store, arguments[1]);
+  if (!b.ok()) return Failed(err, b.status());
+  const RunDiff diff = Diff(a->cases, b->cases);
+  if (absl::GetFlag(FLAGS_json)) {
+    out << DiffJson(a->run, b->run, diff).dump(2) << "\n";
+  } else {
+    out << DiffText(a->run, b->run, diff);
+  }
+  return Regressed(diff) ? kExitFindings : kExitClean;
+}
+
+int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  if (arguments.size() != 1) return Failed(err, absl::InvalidArgumentError("baseline takes one run: RUN_ID"));
+  const std::string path = absl::GetFlag(FLAGS_out);
+  if (path.empty()) return Failed(err, absl::InvalidArgumentError("baseline needs --out FILE.csv"));
+  absl::StatusOr<ResultsStore> store = OpenStore();
+  if (!store.ok()) return Failed(err, store.status());
+  absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
+  if (!run.ok()) return Failed(err, run.status());
+  if (run->run.status == "running") {
+    return Failed(err, absl::FailedPreconditionError(
+                           absl::StrCat("run ", run->run.id, " has not finished; resume it before taking a baseline")));
+  }
+  if (absl::Status written = WriteNew(path, RenderBaseline(run->run, run->cases)); !written.ok()) {
+    return Failed(err, written);
+  }
+  out << "wrote " << path << ": " << Findings(run->cases) << " expected failures of run " << run->run.id << "\n";
+  return kExitClean;
+}
+
+int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  if (arguments.size() != 1) return Failed(err, absl::InvalidArgumentError("export takes one run: RUN_ID"));
+  const std::string junit = absl::GetFlag(FLAGS_junit);
+  const std::string csv = absl::GetFlag(FLAGS_csv);
+  if (junit.empty() && csv.empty()) return Failed(err, absl::InvalidArgumentError("export needs --junit or --csv"));
+  absl::StatusOr<ResultsStore> store = OpenStore();
+  if (!store.ok()) return Failed(err, store.status());
+  absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
+  if (!run.ok()) return Failed(err, run.status());
+  for (const auto& [path, text] : {std::pair{junit, JunitXml(run->run, run->cases)},
+                                   std::pair{csv, ResultsCsv(run->cases)}}) {
+    if (path.empty()) continue;
+    if (absl::Status written = WriteFile(path, text); !written.ok()) return Failed(err, written);
+    out << "wrote " << path << "\n";
+  }
+  return kExitClean;
+}
+
+StoreCommand FindStoreCommand(absl::string_view name) {
+  if (name == "runs") return RunRunsCommand;
+  if (name == "diff") return RunDiffCommand;
+  if (name == "baseline") return RunBaselineCommand;
+  if (name == "export") return RunExportCommand;
+  return nullptr;
+}
+
+absl::StatusOr<std::optional<Baseline>> LoadBaseline(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream file(path);
+  if (!file) return absl::FailedPreconditionError(absl::StrCat("--baseline: cannot read ", path));
+  const std::string text(std::istreambuf_iterator<char>(file), {});
+  absl::StatusOr<Baseline> baseline = ParseBaseline(text);
+  if (!baseline.ok()) return absl::InvalidArgumentError(absl::StrCat("--baseline ", path, ": ", baseline.status().message()));
+  return *std::move(baseline);
+}
+
+int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& cases, bool whole_run, bool strict,
+                       std::ostream& out) {
+  const BaselineComparison comparison = CompareToBaseline(cases, baseline);
+  out << "baseline: " << comparison.Count(BaselineVerdict::kExpected) << " expected failures, "
+      << comparison.Count(BaselineVerdict::kRegression) << " regressions, " << comparison.Count(BaselineVerdict::kFixed)
+      << " fixed\n";
+  for (const auto& [id, verdict] : comparison.verdicts) {
+    if (verdict == BaselineVerdict::kRegression || verdict == BaselineVerdict::kFixed) {
+      out << "  " << BaselineVerdictName(verdict) << ": " << id << "\n";
+    }
+  }
+  if (whole_run && !comparison.unknown_ids.empty()) {
+    out << "matload: the baseline names " << comparison.unknown_ids.size() << " cases this run does not have, first "
+        << comparison.unknown_ids.front() << " (a stale or mistyped baseline)\n";
+    return kExitUsage;
+  }
+  if (comparison.Count(BaselineVerdict::kRegression) > 0) return kExitFindings;
+  if (strict && comparison.Count(BaselineVerdict::kFixed) > 0) return kExitFindings;
+  return kExitClean;
+}
+
+}  // namespace matload

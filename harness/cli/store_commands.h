@@ -1,0 +1,60 @@
+// The commands that read the results store (harness/runs/results_store.h)
+// and change nothing in it: `runs`, `diff`, `baseline` and `export`; and
+// the --baseline check that `conform` and `support` end with. They are how
+// a nightly job compares tonight with last night and with its expected
+// failures, and hands the result to its CI.
+#ifndef MATLOAD_HARNESS_CLI_STORE_COMMANDS_H_
+#define MATLOAD_HARNESS_CLI_STORE_COMMANDS_H_
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/runs/baseline.h"
+#include "harness/runs/case_record.h"
+
+namespace matload {
+
+// StoreCommand runs one command on its positional arguments and the flags
+// already set, writes to `out` and `err`, and returns the exit status.
+using StoreCommand = int (*)(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
+// RunRunsCommand is `matload runs`: every run in the store, oldest first,
+// with its status and cases; --json for a machine.
+int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
+// RunDiffCommand is `matload diff RUN_A RUN_B`: per case ID, what B broke,
+// fixed, changed, added and removed against A, as text or --json. It exits
+// 1 when B regressed against A.
+int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
+// RunBaselineCommand is `matload baseline RUN_ID --out FILE.csv`: the run's
+// expected failures, deqp-runner style. An existing FILE is never
+// overwritten.
+int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
+// RunExportCommand is `matload export RUN_ID [--junit FILE.xml] [--csv
+// FILE.csv]`: JUnit XML for Jenkins or GitLab, and a results CSV.
+int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
+// FindStoreCommand is the store command named `name`, or nullptr.
+StoreCommand FindStoreCommand(absl::string_view name);
+
+// LoadBaseline reads the baseline file at `path` (none if empty), so that
+// a run fails on a bad baseline before it starts: a file that cannot be
+// read is kFailedPrecondition, a malformed one kInvalidArgument.
+absl::StatusOr<std::optional<Baseline>> LoadBaseline(const std::string& path);
+
+// BaselineExitStatus holds a finished run's cases against `baseline`,
+// prints what it found to `out`, and returns the run's exit status: 1 for
+// a regression, or with `strict` for a fixed case; 0 when every finding
+// is expected; 2 when a run that took every case (`whole_run`) meets a
+// baseline line naming no case of it.
+int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& cases, bool whole_run, bool strict,
+                       std::ostream& out);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_CLI_STORE_COMMANDS_H_
