@@ -12,6 +12,7 @@
 //                          device, the others get CUDA_ERROR_DEVICE_UNAVAILABLE (46)
 //   busy-always            every context retain returns 46
 //   fault-from-launch:K:C  from launch K on, cuCtxSynchronize returns C (700, 716)
+//   fault-at-launch:K:C    launch K alone: cuCtxSynchronize returns C, as a flaky GPU would
 //   hang-from-launch:K     from launch K on, cuCtxSynchronize never returns
 //   slow-jit:MS            cuModuleLoadDataEx takes MS milliseconds
 //   jit-error              cuModuleLoadDataEx rejects every test kernel's module (218) with a log
@@ -221,6 +222,7 @@ CUresult cuCtxSynchronize() {
   if (current_launch == 0) return kSuccess;
   if (FromLaunch("hang-from-launch", current_launch)) pause();
   if (FromLaunch("fault-from-launch", current_launch)) return static_cast<CUresult>(CurrentMode().code);
+  if (Is("fault-at-launch") && current_launch == CurrentMode().k) return static_cast<CUresult>(CurrentMode().code);
   return kSuccess;
 }
 

@@ -22,6 +22,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/process_tree.h"
+#include "harness/runs/results_store.h"
 #include "harness/subprocess.h"
 #include "nlohmann/json.hpp"
 
@@ -168,6 +169,25 @@ TEST_F(FaultRigTest, AKernelFaultIsAFindingOnEachCase) {
   EXPECT_EQ(run.process.exit_code, 1);
   EXPECT_EQ(run.Count("unexpected_fault"), 2u * kVariants);
   EXPECT_THAT(run.results.front(), HasSubstr("CUDA_ERROR_MISALIGNED_ADDRESS (716)"));
+}
+
+// Each failing case re-runs its failing variants twice (--retries 2), in
+// fresh workers. Launches 1 and 2 are the two forms; 3 and 4 their first
+// re-runs, and 5 and 6 their second. A fault in launch 3 alone makes the
+// first form a flake, with every attempt kept; the second stays a mismatch.
+TEST_F(FaultRigTest, AOneOffFaultOnAReRunIsAFlakeWithEveryAttempt) {
+  const ConformRun run = Conform("fault-at-launch:3:716", kTwoForms, {"--workers", "1"});
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;
+  ASSERT_EQ(run.results.size(), 2u);
+  EXPECT_THAT(run.results[0], HasSubstr(".shared.b16.addr64.driver_jit\tflake\tmismatch=2"));
+  EXPECT_THAT(run.results[1], HasSubstr(".trans.shared.b16.addr64.driver_jit\tmismatch\tmismatch=2"));
+  EXPECT_EQ(run.summary["flakes"], 1);
+  ResultsStore store = *ResultsStore::Open(directory_ / "results.sqlite");
+  const std::vector<CaseRecord> cases = *store.Cases(store.Runs()->front().id);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].attempts, (std::vector<std::string>{"mismatch", "unexpected_fault", "mismatch"}));
+  EXPECT_TRUE(cases[0].finding);
+  EXPECT_EQ(cases[1].attempts, (std::vector<std::string>{"mismatch", "mismatch", "mismatch"}));
 }
 
 TEST_F(FaultRigTest, AHungKernelIsCaughtByTheCalibratedWatchdog) {
