@@ -14,6 +14,8 @@ packages=(
   libgtest-dev        # GoogleTest and GoogleMock
   libbenchmark-dev    # Google Benchmark
   nlohmann-json3-dev  # JSON output
+  libsqlite3-dev      # the results store (harness/runs/results_store.h)
+  libxml2-utils       # xmllint: exports_test checks the JUnit XML is well formed
 )
 
 missing=()

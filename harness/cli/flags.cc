@@ -16,8 +16,8 @@ ABSL_FLAG(std::vector<std::string>, ptxas, {},
           "support: ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are "
           "compared.");
 ABSL_FLAG(std::string, out, "",
-          "support, conform: the run directory, which must not exist or be empty (default runs/<run ID>); "
-          "selftest, fuzz: the run directory (default runs/<command>-<date>); baseline: the file to write.");
+          "support, conform, fuzz: the run directory, which must not exist or be empty (default runs/<run ID>); "
+          "selftest: the run directory (default runs/selftest-<date>); baseline: the file to write.");
 ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
 ABSL_FLAG(std::string, data, "iota8", "model: the memory pattern: iota8, iota16, iota32 or random:SEED.");
 ABSL_FLAG(std::vector<std::string>, row_addresses, {},
@@ -47,10 +47,10 @@ ABSL_FLAG(std::vector<std::string>, include, {},
           "forms, support, conform: take only cases whose ID matches one of these globs ('*' matches dots too).");
 ABSL_FLAG(std::vector<std::string>, exclude, {}, "forms, support, conform: leave out cases whose ID matches one of these globs.");
 ABSL_FLAG(std::string, db, "",
-          "support, conform, runs, diff, baseline, export: the results store (default $MATLOAD_DB, else "
+          "support, conform, fuzz, runs, diff, baseline, export: the results store (default $MATLOAD_DB, else "
           "matload-results.sqlite).");
 ABSL_FLAG(std::string, resume, "",
-          "support, conform: take back an interrupted run by its ID, with the options it was started with.");
+          "support, conform, fuzz: take back an interrupted run by its ID, with the options it was started with.");
 ABSL_FLAG(std::string, baseline, "",
           "support, conform: a baseline of expected failures (matload baseline): a finding it lists is expected, one "
           "it does not is a regression (exit 1).");
@@ -99,9 +99,9 @@ const std::vector<CommandSpec>& MatloadCommands() {
        {"device", "out"}},
       {"fuzz",
        "fuzz [--targets text,legality,reference,cli,device] [--seconds S] [--jobs N] [--gpus 0,1] [--seed S]\n"
-       "     [--fuzzers DIR,...] [--out DIR]",
+       "     [--fuzzers DIR,...] [--db DB] [--out DIR | --resume RUN_ID]",
        "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
-       {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out"}},
+       {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out", "db", "resume"}},
       {"runs", "runs [--db DB] [--json]", "every run in the results store, oldest first", {"db", "json"}},
       {"diff", "diff RUN_A RUN_B [--db DB] [--json]",
        "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is "

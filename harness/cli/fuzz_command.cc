@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -181,6 +182,46 @@ absl::StatusOr<std::string> FindFuzzer(const std::string& name, const std::vecto
 
 // PrepareCampaigns checks the options, finds every target's fuzzer and
 // makes the run directory, before any fuzzer starts.
+// CampaignCaseId names a target's campaign as a case of the run.
+std::string CampaignCaseId(absl::string_view target) { return absl::StrCat("fuzz.", target); }
+
+// CaseToken keeps letters, digits, '_' and '-' of a file name, and writes
+// '_' for anything else, so that it can stand in a case ID.
+std::string CaseToken(absl::string_view name) {
+  std::string token(name);
+  for (char& c : token) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+  }
+  return token;
+}
+
+// CampaignCases are the case records of a finished campaign: the campaign
+// itself ("pass", or "finding" when it filed or crashed), then one case per
+// finding signature and per crash file, each a finding with its directory.
+std::vector<CaseRecord> CampaignCases(const Campaign& campaign, const fs::path& run_directory) {
+  const std::string id = CampaignCaseId(campaign.name);
+  const bool found = campaign.cases > 0 || campaign.crash_files > 0;
+  std::vector<CaseRecord> records = {
+      {.id = id,
+       .outcome = found ? "finding" : campaign.note.empty() ? "pass" : "unsupported",
+       .finding = found,
+       .counts = {{"runs", campaign.status.runs}, {"findings", campaign.cases}, {"crashes", campaign.crash_files},
+                  {"coverage", campaign.status.coverage}, {"corpus", campaign.status.corpus}},
+       .detail = campaign.note,
+       .seconds = static_cast<double>(campaign.status.seconds)}};
+  const std::string relative = fs::path(campaign.directory).lexically_relative(fs::absolute(run_directory)).string();
+  for (const std::string& signature : campaign.signatures) {
+    records.push_back({.id = absl::StrCat(id, ".finding.", CaseToken(signature)), .outcome = "finding", .finding = true,
+                       .bundle = absl::StrCat(relative, "/findings/", signature)});
+  }
+  for (const fs::path& crash : Entries(campaign.directory / "crashes", fs::file_type::regular)) {
+    const std::string name = crash.filename().string();
+    records.push_back({.id = absl::StrCat(id, ".crash.", CaseToken(name)), .outcome = "crash", .finding = true,
+                       .bundle = absl::StrCat(relative, "/crashes/", name)});
+  }
+  return records;
+}
+
 absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions& options) {
   if (options.targets.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("--targets names none of ", kTargetNames));
@@ -195,6 +236,7 @@ absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions
   }
   std::vector<Campaign> campaigns;
   for (const std::string& name : options.targets) {
+    if (options.journal != nullptr && options.journal->Recorded(CampaignCaseId(name))) continue;
     absl::StatusOr<std::string> binary = FindFuzzer(name, options.fuzzer_dirs);
     if (!binary.ok()) return binary.status();
     std::error_code error;
@@ -365,6 +407,10 @@ std::optional<FuzzerStatus> ParseFuzzerStatus(absl::string_view line) {
 int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::vector<Campaign>> campaigns = PrepareCampaigns(options);
   if (!campaigns.ok()) return Fail(campaigns.status(), err);
+  if (campaigns->empty()) {
+    out << "every target's campaign of this run is recorded already\n";
+    return kExitClean;
+  }
   if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return Fail(started, err);
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
@@ -379,6 +425,12 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   }
   out << summary;
   if (end.signal != 0) return Fail(InterruptedError(end.signal), err);
+  for (const Campaign& campaign : *campaigns) {
+    if (options.journal == nullptr) break;
+    if (absl::Status recorded = options.journal->Record(CampaignCases(campaign, options.out)); !recorded.ok()) {
+      return Fail(recorded, err);
+    }
+  }
   bool found = false;
   for (const Campaign& campaign : *campaigns) found |= campaign.cases > 0 || campaign.crash_files > 0;
   return found ? kExitFindings : kExitClean;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "harness/runs/run_journal.h"
 
 namespace matload {
 
@@ -23,6 +24,12 @@ struct FuzzCampaignOptions {
   std::string out;                        // the run directory
   std::vector<std::string> fuzzer_dirs;  // where NAME_fuzzer binaries are looked for, in order
   std::string source_dir;                // corpora/, fuzz/ptx.dict, the registry
+  // journal: the run in the results store (harness/runs/run_journal.h).
+  // Each target's campaign is a case ("fuzz.text"), and each finding
+  // signature and crash file one more ("fuzz.text.finding.SIGNATURE",
+  // "fuzz.text.crash.FILE"); a resumed run fuzzes again, on the corpus it
+  // had, the targets whose campaign was not recorded. Null: no store.
+  RunJournal* journal = nullptr;
 };
 
 // FuzzerStatus is one libFuzzer -fork status line, read:

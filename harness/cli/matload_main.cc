@@ -1,6 +1,7 @@
 // matload: differential fuzzing and conformance for PTX warp-level matrix
 // loads (wmma.load, ldmatrix, tcgen05.ld). The commands, their flags and
 // their synopses are in harness/cli/flags.cc; `matload --help` prints them.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -25,6 +26,8 @@
 #include "harness/exit_status.h"
 #include "harness/interrupt.h"
 #include "harness/runs/results_store.h"
+#include "harness/runs/run_journal.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -145,22 +148,44 @@ int RunSelfTestCli(const std::vector<std::string>& arguments) {
   return RunSelfTestCommand(absl::GetFlag(FLAGS_device), RunDirectory("selftest"), std::cout, std::cerr);
 }
 
-int RunFuzzCli(const std::vector<std::string>& arguments) {
+int RunFuzzCli(const std::vector<std::string>& arguments, const std::string& command_line) {
   if (!arguments.empty()) return Fail(absl::StrCat("fuzz takes no arguments, got '", arguments[0], "'"));
   const char* source = std::getenv("MATLOAD_SOURCE_DIR");
   std::error_code error;
   const std::filesystem::path source_dir = std::filesystem::absolute(source != nullptr ? source : ".", error);
   if (error) return Fail(absl::StrCat("MATLOAD_SOURCE_DIR: ", error.message()));
   InstallInterruptHandlers();
-  return RunFuzzCampaign({.targets = absl::GetFlag(FLAGS_targets),
-                          .seconds = absl::GetFlag(FLAGS_seconds),
-                          .jobs = absl::GetFlag(FLAGS_jobs),
-                          .gpus = absl::GetFlag(FLAGS_gpus),
-                          .seed = absl::GetFlag(FLAGS_seed),
-                          .out = RunDirectory("fuzz"),
-                          .fuzzer_dirs = absl::GetFlag(FLAGS_fuzzers),
-                          .source_dir = source_dir.string()},
-                         std::cout, std::cerr);
+  FuzzCampaignOptions options{.targets = absl::GetFlag(FLAGS_targets),
+                              .seconds = absl::GetFlag(FLAGS_seconds),
+                              .jobs = absl::GetFlag(FLAGS_jobs),
+                              .gpus = absl::GetFlag(FLAGS_gpus),
+                              .seed = absl::GetFlag(FLAGS_seed),
+                              .fuzzer_dirs = absl::GetFlag(FLAGS_fuzzers),
+                              .source_dir = source_dir.string()};
+  const nlohmann::json run_options = {
+      {"targets", options.targets}, {"seconds", options.seconds}, {"jobs", options.jobs}, {"seed", options.seed}};
+  absl::StatusOr<std::unique_ptr<RunJournal>> journal =
+      RunJournal::Start({.command = "fuzz",
+                         .command_line = command_line,
+                         .options = run_options.dump(),
+                         .out = absl::GetFlag(FLAGS_out),
+                         .resume = absl::GetFlag(FLAGS_resume),
+                         .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))});
+  if (!journal.ok()) return FailWith(journal.status());
+  options.out = (*journal)->directory();
+  options.journal = journal->get();
+  std::cerr << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in " << options.out
+            << "\n";
+  int status = RunFuzzCampaign(options, std::cout, std::cerr);
+  if (status == kExitClean || status == kExitFindings) {
+    // A resumed run's findings include those of the campaigns it recorded before.
+    absl::StatusOr<std::vector<CaseRecord>> cases = (*journal)->Cases();
+    if (!cases.ok()) return FailWith(cases.status());
+    status = std::any_of(cases->begin(), cases->end(), [](const CaseRecord& c) { return c.finding; }) ? kExitFindings
+                                                                                                      : kExitClean;
+  }
+  if (absl::Status finished = (*journal)->Finish(status); !finished.ok()) return FailWith(finished);
+  return status;
 }
 
 // Dispatch runs the command `line` names.
@@ -173,7 +198,7 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
   if (command == "support") return RunSupportCommand(arguments, command_line);
   if (command == "conform") return RunConformCommand(arguments, command_line);
   if (command == "selftest") return RunSelfTestCli(arguments);
-  return RunFuzzCli(arguments);
+  return RunFuzzCli(arguments, command_line);
 }
 
 }  // namespace
