@@ -7,10 +7,10 @@ namespace matload {
 
 int Severity(CaseClass kind) {
   static constexpr std::array<CaseClass, 13> kMostSevereFirst = {
-      CaseClass::kMismatch,        CaseClass::kUnexpectedFault, CaseClass::kMissingFault,
-      CaseClass::kTimeout,         CaseClass::kLegalRejected,   CaseClass::kIllegalAccepted,
-      CaseClass::kKnownFault,      CaseClass::kExpectedFault,   CaseClass::kUndefinedFaulted,
-      CaseClass::kUndefinedRan,    CaseClass::kIllegalRejected, CaseClass::kUnsupported,
+      CaseClass::kMismatch,     CaseClass::kUnexpectedFault, CaseClass::kMissingFault,
+      CaseClass::kTimeout,      CaseClass::kLegalRejected,   CaseClass::kIllegalAccepted,
+      CaseClass::kKnownFault,   CaseClass::kExpectedFault,   CaseClass::kUndefinedFaulted,
+      CaseClass::kUndefinedRan, CaseClass::kIllegalRejected, CaseClass::kUnsupported,
       CaseClass::kPass};
   const auto* found = std::find(kMostSevereFirst.begin(), kMostSevereFirst.end(), kind);
   return static_cast<int>(kMostSevereFirst.end() - found);

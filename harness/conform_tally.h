@@ -29,23 +29,23 @@ inline constexpr size_t kFirstFailuresKept = 16;
 struct JudgedVariant {
   std::int64_t index = 0;
   CaseClass kind = CaseClass::kPass;
-  std::string detail;             // the verdict's first line
-  std::string bundle;             // the bundle it was filed in, relative to the run directory, or empty
-  bool ran = false;               // it ran to completion and was compared (or recorded, when undefined)
-  size_t words_compared = 0;      // register words compared
-  std::string registry_miss;      // a registry entry this variant showed to over-predict, or empty
+  std::string detail;         // the verdict's first line
+  std::string bundle;         // the bundle it was filed in, relative to the run directory, or empty
+  bool ran = false;           // it ran to completion and was compared (or recorded, when undefined)
+  size_t words_compared = 0;  // register words compared
+  std::string registry_miss;  // a registry entry this variant showed to over-predict, or empty
 };
 
 // TalliedCase is a complete case: its record, and what it adds to the run's totals.
 struct TalliedCase {
   CaseRecord record;
-  std::string family;                            // "ldmatrix", as the summary table groups
-  std::map<CaseClass, size_t> classes;           // variants by class
-  size_t executions = 0;                         // variants that ran to completion
+  std::string family;                   // "ldmatrix", as the summary table groups
+  std::map<CaseClass, size_t> classes;  // variants by class
+  size_t executions = 0;                // variants that ran to completion
   size_t words_compared = 0;
-  size_t findings = 0;                           // variants that need a person, registry misses included
+  size_t findings = 0;  // variants that need a person, registry misses included
   std::vector<std::string> registry_misses;
-  std::map<std::string, size_t> bundle_cases;    // variants filed per bundle
+  std::map<std::string, size_t> bundle_cases;  // variants filed per bundle
 };
 
 // ConformTally gathers the variants of the cases in flight.

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/infrastructure.h"
+#include "harness/conform_report.h"
 #include "harness/conformance_run.h"
 #include "harness/program_launch.h"
 #include "harness/self_test.h"

@@ -18,6 +18,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "harness/bundle_writer.h"
+#include "harness/conform_plan.h"
+#include "harness/conform_recorder.h"
+#include "harness/conform_report.h"
 #include "harness/conform_tally.h"
 #include "harness/runs/case_id.h"
 #include "harness/cuda_driver.h"
@@ -77,73 +80,13 @@ std::string CompileCaseId(absl::string_view support_id) {
   return absl::StrCat(support_id.substr(support_id.find('.') + 1), ".jit_compile");
 }
 
-// TsvField keeps a message on one line of a table: tabs and line breaks become spaces.
-std::string TsvField(absl::string_view text) {
-  std::string field(text);
-  std::replace_if(field.begin(), field.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
-  return field;
-}
-
-// AddPhase adds `phase` to the phase of the same name, or appends it: a
-// run's chunks each pass through the same phases.
-void AddPhase(const ConformancePhase& phase, std::vector<ConformancePhase>& phases) {
-  for (ConformancePhase& known : phases) {
-    if (known.what != phase.what) continue;
-    known.launches += phase.launches;
-    known.seconds += phase.seconds;
-    return;
-  }
-  phases.push_back(phase);
-}
-
-// TotalsJson is what a run has counted so far, and RestoreTotals takes it
-// back into `result`, so that a resumed run's summary counts what the
-// earlier attempts judged too.
-nlohmann::json TotalsJson(const ConformanceResult& result) {
-  nlohmann::json counts = nlohmann::json::object();
-  for (const auto& [family, classes] : result.counts) {
-    for (const auto& [kind, count] : classes) counts[family][std::to_string(static_cast<int>(kind))] = count;
-  }
-  nlohmann::json phases = nlohmann::json::array();
-  for (const ConformancePhase& phase : result.phases) phases.push_back({phase.what, phase.launches, phase.seconds});
-  return {{"counts", counts},       {"launches", result.launches},
-          {"words", result.words_compared}, {"findings", result.findings},
-          {"explained", result.illegal_explained}, {"misses", result.registry_misses},
-          {"seconds", result.device_seconds}, {"phases", phases},
-          {"executions", result.executions}, {"retries", result.infrastructure_retries},
-          {"flakes", result.flakes}};
-}
-
-absl::Status RestoreTotals(const nlohmann::json& json, ConformanceResult& result) {
-  try {
-    for (const auto& [family, classes] : json.at("counts").items()) {
-      for (const auto& [kind, count] : classes.items()) {
-        result.counts[family][static_cast<CaseClass>(std::stoi(kind))] = count.get<size_t>();
-      }
-    }
-    for (const nlohmann::json& phase : json.at("phases")) result.phases.push_back({phase.at(0), phase.at(1), phase.at(2)});
-    result.launches = json.at("launches");
-    result.words_compared = json.at("words");
-    result.findings = json.at("findings");
-    result.illegal_explained = json.at("explained");
-    result.registry_misses = json.at("misses").get<std::vector<std::string>>();
-    result.device_seconds = json.at("seconds");
-    result.executions = json.at("executions");
-    result.infrastructure_retries = json.at("retries");
-    result.flakes = json.at("flakes");
-  } catch (const std::exception& error) {
-    return absl::DataLossError(absl::StrCat("the recorded conform totals do not read back: ", error.what()));
-  }
-  return absl::OkStatus();
-}
-
 // Run holds one conformance run's state in the parent.
 class Run {
  public:
   Run(const ConformanceOptions& options, const ConformanceProgress& progress, DeviceProbe device,
       DiscrepancyRegistry registry)
       : options_(options), progress_(progress), device_(std::move(device)), registry_(std::move(registry)),
-        bundles_((std::filesystem::path(options.run_directory) / "bundles").string()) {
+        recorder_(options, result_) {
     result_.identity = device_.identity;
     result_.target = device_.target;
     // Until a test kernel finishes, a kernel's watchdog scales from the
@@ -157,35 +100,29 @@ class Run {
 
   absl::Status Execute() {
     if (absl::Status made = CreateDirectories(options_.run_directory); !made.ok()) return made;
-    if (absl::Status built = BuildPrograms(); !built.ok()) return built;
-    if (absl::Status restored = TakeBackRecorded(); !restored.ok()) return restored;
+    absl::StatusOr<ConformPlan> plan = PlanConformance(options_, result_.target);
+    if (!plan.ok()) return plan.status();
+    plan_ = *std::move(plan);
+    for (std::string& line : plan_.not_run) result_.not_run.push_back(std::move(line));
+    if (absl::Status restored = recorder_.TakeBack(); !restored.ok()) return restored;
     const size_t chunk = ProgramsPerChunk();
-    for (size_t first = 0; first < programs_.size(); first += chunk) {
-      if (absl::Status status = RunChunk(first, std::min(programs_.size(), first + chunk)); !status.ok()) return status;
+    for (size_t first = 0; first < plan_.programs.size(); first += chunk) {
+      if (absl::Status status = RunChunk(first, std::min(plan_.programs.size(), first + chunk)); !status.ok())
+        return status;
     }
-    if (options_.illegal && !Recorded(kNearMissKey)) {
+    if (options_.illegal && !recorder_.Recorded(ConformRecorder::kNearMissKey)) {
       if (absl::Status status = CheckIllegalForms(); !status.ok()) return status;
     }
-    NoteTcgen05();
+    if (plan_.tensor_memory_forms > 0)
+      result_.counts["tcgen05.ld"][CaseClass::kUnsupported] += plan_.tensor_memory_forms;
     return absl::OkStatus();
   }
 
-  // WriteResults writes results.tsv and the bundle index: what the run
-  // recorded, whether it judged everything or stopped.
-  absl::Status WriteResults() {
-    result_.bundles = bundles_.distinct();
-    if (absl::Status written = WriteCaseTable(); !written.ok()) return written;
-    return bundles_.WriteIndex();
-  }
-
-  const ConformanceResult& result() const { return result_; }
+  // result is what the run has counted; recorder what it has recorded.
   ConformanceResult& result() { return result_; }
+  ConformRecorder& recorder() { return recorder_; }
 
  private:
-  // kNearMissKey is the artifact that marks the near-miss sweep recorded.
-  static constexpr absl::string_view kNearMissKey = "conform/near-miss";
-
-  std::string ResultsPath() const { return (std::filesystem::path(options_.run_directory) / "results.tsv").string(); }
 
   // ProgramsPerChunk is how many programs one chunk takes: about one wave
   // of launches, so that the workers stay busy and a SIGKILL costs at most
@@ -196,32 +133,8 @@ class Run {
 
   // CaseId names program `program`'s case on `path` (harness/runs/case_id.h).
   std::string CaseId(int program, CompilePath path, bool undefined) const {
-    return ConformCaseId(programs_[program]->instruction().form(), programs_[program]->options().shared_address_bits,
-                         CompilePathName(path), undefined);
-  }
-
-  // Recorded says whether an earlier attempt of a resumed run recorded `key`.
-  bool Recorded(absl::string_view key) const { return recorded_keys_.contains(std::string(key)); }
-
-  // TakeBackRecorded takes back what an earlier attempt of a resumed run
-  // recorded: its cases, its totals and its bundles.
-  absl::Status TakeBackRecorded() {
-    if (options_.journal == nullptr || !options_.journal->resumed()) return absl::OkStatus();
-    absl::StatusOr<std::vector<CaseRecord>> cases = options_.journal->Cases();
-    if (!cases.ok()) return cases.status();
-    cases_ = *std::move(cases);
-    absl::StatusOr<std::optional<std::string>> near_miss = options_.journal->Artifact(std::string(kNearMissKey));
-    if (!near_miss.ok()) return near_miss.status();
-    if (near_miss->has_value()) recorded_keys_.insert(std::string(kNearMissKey));
-    absl::StatusOr<std::optional<std::string>> totals = options_.journal->Artifact("conform/totals");
-    absl::StatusOr<std::optional<std::string>> bundles = options_.journal->Artifact("conform/bundles");
-    if (!totals.ok()) return totals.status();
-    if (!bundles.ok()) return bundles.status();
-    if (!totals->has_value() || !bundles->has_value()) return absl::OkStatus();
-    if (absl::Status restored = RestoreTotals(nlohmann::json::parse(**totals, nullptr, false), result_); !restored.ok()) {
-      return restored;
-    }
-    return bundles_.Restore(nlohmann::json::parse(**bundles, nullptr, false));
+    return ConformCaseId(plan_.programs[program]->instruction().form(),
+                         plan_.programs[program]->options().shared_address_bits, CompilePathName(path), undefined);
   }
 
   // RunChunk runs programs [first, last) on every path the run takes and
@@ -240,10 +153,10 @@ class Run {
     }
     result_.launches += launches.size();
     absl::Status ran = RunPhases(launches, confirmations);
-    if (ran.ok()) ran = CommitComplete();
+    if (ran.ok()) ran = recorder_.CommitComplete();
     if (ran.ok()) ran = RetrySuspects();
     // Cases held for re-runs are kept even when the run stops here.
-    const absl::Status committed = CommitComplete(/*final=*/true);
+    const absl::Status committed = recorder_.CommitComplete(/*final=*/true);
     return ran.ok() ? committed : ran;
   }
 
@@ -257,13 +170,13 @@ class Run {
     Launch launch{program, path, {}, false, -1};
     Launch undefined{program, path, {}, true, -1};
     Prediction prediction{program, path, "", {}, false};
-    for (size_t v = 0; v < variants_[program].size(); ++v) {
-      const Variant& variant = variants_[program][v];
-      if (std::holds_alternative<Undefined>(expected_[program][v])) {
+    for (size_t v = 0; v < plan_.variants[program].size(); ++v) {
+      const Variant& variant = plan_.variants[program][v];
+      if (std::holds_alternative<Undefined>(plan_.expected[program][v])) {
         undefined.variants.push_back(static_cast<int>(v));
         continue;
       }
-      const DiscrepancyEntry* known = registry_.Find(programs_[program]->FaultCaseText(variant), result_.target,
+      const DiscrepancyEntry* known = registry_.Find(plan_.programs[program]->FaultCaseText(variant), result_.target,
                                                      Direction::kDeviceFaults, Toolchain(path));
       if (known == nullptr) {
         launch.variants.push_back(static_cast<int>(v));
@@ -274,10 +187,10 @@ class Run {
         prediction.rest.push_back(static_cast<int>(v));
       }
     }
-    const std::string family = programs_[program]->instruction().spec().MnemonicText();
+    const std::string family = plan_.programs[program]->instruction().spec().MnemonicText();
     case_sources_[CaseId(program, path, false)] = {program, path};
-    tally_.Expect(CaseId(program, path, false), family, variants_[program].size() - undefined.variants.size());
-    tally_.Expect(CaseId(program, path, true), family, undefined.variants.size());
+    recorder_.Expect(CaseId(program, path, false), family, plan_.variants[program].size() - undefined.variants.size());
+    recorder_.Expect(CaseId(program, path, true), family, undefined.variants.size());
     if (!launch.variants.empty()) launches.push_back(std::move(launch));
     if (!undefined.variants.empty()) launches.push_back(std::move(undefined));
     if (!prediction.entry.empty()) predictions_.push_back(std::move(prediction));
@@ -321,70 +234,24 @@ class Run {
     return absl::OkStatus();
   }
 
-  // CommitComplete records the cases whose every variant is judged: they
-  // join the run's totals and bundle counts, and are stored with them. A
-  // case whose findings a re-run could contradict waits for its re-runs
-  // (RetrySuspects) unless `final`.
-  absl::Status CommitComplete(bool final = false) {
-    std::vector<TalliedCase> complete = tally_.TakeComplete();
-    if (final) {
-      for (TalliedCase& suspect : suspects_) complete.push_back(Settled(std::move(suspect)));
-      suspects_.clear();
-    }
-    std::vector<CaseRecord> records;
-    for (TalliedCase& tallied : complete) {
-      if (!final && options_.retries > 0 && Retryable(tallied.record.outcome)) {
-        suspects_.push_back(std::move(tallied));
-        continue;
-      }
-      AddToTotals(tallied);
-      records.push_back(std::move(tallied.record));
-    }
-    if (records.empty()) return absl::OkStatus();
-    return Commit(std::move(records), {});
-  }
-
-  // Retryable says whether a case's outcome could be a flake: a wrong
-  // value, a fault or a hang the model did not predict. A compiler's
-  // verdict is not re-run: it does not vary from run to run.
-  static bool Retryable(absl::string_view outcome) {
-    return outcome == "mismatch" || outcome == "unexpected_fault" || outcome == "missing_fault" || outcome == "timeout";
-  }
-
-  // AddToTotals adds a finished case to the run's totals and bundle counts,
-  // and makes its bundle path relative to the run directory.
-  void AddToTotals(TalliedCase& tallied) {
-    for (const auto& [kind, count] : tallied.classes) result_.counts[tallied.family][kind] += count;
-    result_.executions += tallied.executions;
-    result_.words_compared += tallied.words_compared;
-    result_.findings += tallied.findings;
-    for (std::string& miss : tallied.registry_misses) result_.registry_misses.push_back(std::move(miss));
-    for (const auto& [directory, cases] : tallied.bundle_cases) bundles_.Count(directory, cases);
-    CaseRecord& record = tallied.record;
-    if (!record.bundle.empty()) {
-      record.bundle = std::filesystem::path(record.bundle).lexically_relative(options_.run_directory).string();
-    }
-    if (record.outcome == "flake") ++result_.flakes;
-  }
-
   // RetrySuspects re-runs each held case's first failing variants, each
   // time in fresh workers, up to --retries times. Every attempt's outcome
   // is kept in the record; a case whose attempts disagree is a "flake",
   // still a finding, so that nothing a GPU did once is dropped. A re-run
   // that an infrastructure failure spoils counts as no attempt.
   absl::Status RetrySuspects() {
-    for (int attempt = 0; attempt < options_.retries && !suspects_.empty(); ++attempt) {
+    for (int attempt = 0; attempt < options_.retries && !recorder_.suspects().empty(); ++attempt) {
       std::vector<Launch> launches;
       absl::flat_hash_map<std::string, size_t> suspect_of;
-      for (size_t i = 0; i < suspects_.size(); ++i) {
-        const CaseRecord& record = suspects_[i].record;
+      for (size_t i = 0; i < recorder_.suspects().size(); ++i) {
+        const CaseRecord& record = recorder_.suspects()[i].record;
         const auto [program, path] = case_sources_.at(record.id);
         std::vector<int> variants(record.first_failures.begin(), record.first_failures.end());
         launches.push_back({program, path, std::move(variants), false, -1});
         suspect_of[record.id] = i;
       }
       auto judge = [&](const Launch& launch, const ItemResult& ran, const LaunchOutcome& outcome) -> absl::Status {
-        CaseRecord& record = suspects_[suspect_of.at(CaseId(launch.program, launch.path, false))].record;
+        CaseRecord& record = recorder_.suspects()[suspect_of.at(CaseId(launch.program, launch.path, false))].record;
         absl::StatusOr<CaseClass> worst = WorstOfRerun(launch, ran, outcome);
         if (!worst.ok()) return worst.status();
         record.attempts.push_back(std::string(CaseClassToken(*worst)));
@@ -393,18 +260,6 @@ class Run {
       if (absl::Status status = RunRounds(launches, judge, "re-runs of failing variants"); !status.ok()) return status;
     }
     return absl::OkStatus();
-  }
-
-  // Settled is a held case after its re-runs: its attempts start with its
-  // first outcome, and attempts that disagree make it a "flake".
-  static TalliedCase Settled(TalliedCase suspect) {
-    CaseRecord& record = suspect.record;
-    if (record.attempts.empty()) return suspect;
-    const bool differs = std::any_of(record.attempts.begin(), record.attempts.end(),
-                                     [&](const std::string& attempt) { return attempt != record.outcome; });
-    record.attempts.insert(record.attempts.begin(), record.outcome);
-    if (differs) record.outcome = "flake";
-    return suspect;
   }
 
   // WorstOfRerun is the most severe class among a re-run's blocks.
@@ -419,64 +274,6 @@ class Run {
       if (Severity(bundle_case.verdict.kind) > Severity(worst)) worst = bundle_case.verdict.kind;
     }
     return worst;
-  }
-
-  // Commit stores finished cases with the run's totals and bundles, in
-  // one transaction of the results store when the run has one.
-  absl::Status Commit(std::vector<CaseRecord> records, std::map<std::string, std::string> artifacts) {
-    if (options_.journal != nullptr) {
-      artifacts["conform/totals"] = TotalsJson(result_).dump();
-      artifacts["conform/bundles"] = bundles_.State().dump();
-      if (absl::Status recorded = options_.journal->Record(records, artifacts); !recorded.ok()) return recorded;
-    }
-    for (CaseRecord& record : records) cases_.push_back(std::move(record));
-    return absl::OkStatus();
-  }
-
-  // WriteCaseTable writes results.tsv: one line per case, in case ID order.
-  absl::Status WriteCaseTable() {
-    std::sort(cases_.begin(), cases_.end(), [](const CaseRecord& a, const CaseRecord& b) { return a.id < b.id; });
-    std::string table = absl::StrCat("# ", device_.identity, "\n# case\toutcome\tvariants by outcome\tfirst failing ",
-                                     "variants\tdetail\tbundle\n");
-    for (const CaseRecord& record : cases_) {
-      std::vector<std::string> counts;
-      for (const auto& [outcome, count] : record.counts) counts.push_back(absl::StrCat(outcome, "=", count));
-      absl::StrAppend(&table, record.id, "\t", record.outcome, "\t", absl::StrJoin(counts, ","), "\t",
-                      absl::StrJoin(record.first_failures, ","), "\t", TsvField(record.detail), "\t", record.bundle,
-                      "\n");
-    }
-    return WriteFile(ResultsPath(), table);
-  }
-
-  absl::Status BuildPrograms() {
-    const std::optional<std::regex> filter =
-        options_.forms.empty() ? std::nullopt : std::optional<std::regex>(std::regex(options_.forms));
-    const PtxVersion ptx = NewestPtxVersion();
-    for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec(), &tcgen05::Spec()}) {
-      for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, result_.target)) {
-        const std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, ptx, result_.target);
-        if (!instruction.has_value()) return absl::InternalError("a legal qualifier set failed its standard form");
-        const bool shared_wmma =
-            spec->family == Family::kWmmaLoad && instruction->signature().state_space == StateSpace::kShared;
-        for (int address_bits : shared_wmma ? std::vector<int>{32, 64} : std::vector<int>{64}) {
-          absl::StatusOr<std::unique_ptr<TestProgram>> program =
-              TestProgram::For(*instruction, {.shared_address_bits = address_bits, .bug = options_.bug});
-          if (!program.ok()) {
-            if (!filter.has_value() || std::regex_search(Opcode(*instruction), *filter)) {
-              result_.not_run.push_back(std::string(program.status().message()));
-            }
-            continue;
-          }
-          if (filter.has_value() && !std::regex_search((*program)->Label(), *filter)) continue;
-          variants_.push_back((*program)->Variants(options_.variants, options_.seed, options_.undefined));
-          expected_.emplace_back();
-          for (const Variant& variant : variants_.back()) expected_.back().push_back((*program)->Expect(variant));
-          programs_.push_back(*std::move(program));
-        }
-      }
-    }
-    if (programs_.empty()) return absl::InvalidArgumentError(absl::StrCat("no form matches --forms '", options_.forms, "'"));
-    return absl::OkStatus();
   }
 
   // Judgement judges a launch that ran (or was judged to have faulted,
@@ -512,9 +309,10 @@ class Run {
         result_.infrastructure_retries += unjudged.size();
         return InfrastructureError(
             failures.front().cause,
-            absl::StrCat(programs_[unjudged.front().program]->Label(), " on ", CompilePathName(unjudged.front().path),
-                         " could not be judged in ", kInfrastructureAttempts, " attempts, each in a fresh worker: ",
-                         failures.front().detail, " (", unjudged.size(), " launches of ", what, " unjudged)"));
+            absl::StrCat(plan_.programs[unjudged.front().program]->Label(), " on ",
+                         CompilePathName(unjudged.front().path), " could not be judged in ", kInfrastructureAttempts,
+                         " attempts, each in a fresh worker: ", failures.front().detail, " (", unjudged.size(),
+                         " launches of ", what, " unjudged)"));
       }
       result_.infrastructure_retries += unjudged.size();
       pending = std::move(unjudged);
@@ -556,7 +354,7 @@ class Run {
           if (absl::Status status = judge(round[item], ran_item, outcome); !status.ok()) return status;
         }
       }
-      if (absl::Status committed = CommitComplete(); !committed.ok()) return committed;
+      if (absl::Status committed = recorder_.CommitComplete(); !committed.ok()) return committed;
       if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
       progress_(std::min(launches.size(), (first_round + wave) * kItemsPerRound), launches.size(), what);
     }
@@ -576,8 +374,8 @@ class Run {
         [&](int item) {
           const Launch& launch = round[item];
           std::vector<const Variant*> blocks;
-          for (int index : launch.variants) blocks.push_back(&variants_[launch.program][index]);
-          return LaunchProgram(options_.device, *programs_[launch.program], blocks, launch.path);
+          for (int index : launch.variants) blocks.push_back(&plan_.variants[launch.program][index]);
+          return LaunchProgram(options_.device, *plan_.programs[launch.program], blocks, launch.path);
         },
         watchdog_);
   }
@@ -595,9 +393,11 @@ class Run {
     for (size_t block = 0; block < launch.variants.size(); ++block) {
       BundleCase bundle_case = CaseOf(launch.program, launch.variants[block], launch.path);
       JudgedVariant judged{.index = bundle_case.variant.index};
-      if (absl::Status status = JudgeBlock(launch, ran, outcome, block, bundle_case, judged); !status.ok()) return status;
+      if (absl::Status status = JudgeBlock(launch, ran, outcome, block, bundle_case, judged); !status.ok())
+        return status;
       if (launch.confirms >= 0) judged.registry_miss = Confirm(predictions_[launch.confirms], bundle_case);
-      if (absl::Status status = Record(bundle_case, judged, launch.program, launch.path, launch.undefined);
+      if (absl::Status status =
+              recorder_.Add(CaseId(launch.program, launch.path, launch.undefined), bundle_case, judged);
           !status.ok()) {
         return status;
       }
@@ -607,12 +407,12 @@ class Run {
 
   // CaseOf is the bundle case of variant `variant` of `program` on `path`, not yet judged.
   BundleCase CaseOf(int program, int variant, CompilePath path) const {
-    BundleCase bundle_case{.program = programs_[program].get(),
-                           .variant = variants_[program][variant],
+    BundleCase bundle_case{.program = plan_.programs[program].get(),
+                           .variant = plan_.variants[program][variant],
                            .seed = options_.seed,
                            .compile_path = std::string(CompilePathName(path)),
                            .identity = device_.identity};
-    bundle_case.expected = expected_[program][variant];
+    bundle_case.expected = plan_.expected[program][variant];
     return bundle_case;
   }
 
@@ -639,7 +439,8 @@ class Run {
                                                        Direction::kDeviceFaults, Toolchain(launch.path));
         bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "");
         if (launch.variants.size() > 1) {
-          absl::StrAppend(&bundle_case.verdict.detail, " (in a launch of ", launch.variants.size(), " undefined cases)");
+          absl::StrAppend(&bundle_case.verdict.detail, " (in a launch of ", launch.variants.size(),
+                          " undefined cases)");
         }
         return absl::OkStatus();
       }
@@ -671,23 +472,7 @@ class Run {
   absl::Status RecordUnrunKnownFault(int program, int variant, CompilePath path, const std::string& id) {
     BundleCase bundle_case = CaseOf(program, variant, path);
     bundle_case.verdict = {CaseClass::kKnownFault, {}, absl::StrCat(id, ": not run, the registry predicts this fault")};
-    return Record(bundle_case, {.index = bundle_case.variant.index}, program, path, false);
-  }
-
-  // Record counts one judged variant against its case (ConformTally), and
-  // files a bundle for a finding.
-  absl::Status Record(const BundleCase& bundle_case, JudgedVariant judged, int program, CompilePath path,
-                      bool undefined) {
-    const CaseVerdict& verdict = bundle_case.verdict;
-    judged.kind = verdict.kind;
-    judged.detail = verdict.detail.substr(0, verdict.detail.find('\n'));
-    if (IsFinding(verdict.kind)) {
-      absl::StatusOr<std::string> filed = bundles_.Add(bundle_case);
-      if (!filed.ok()) return filed.status();
-      judged.bundle = *filed;
-    }
-    tally_.Add(CaseId(program, path, undefined), judged);
-    return absl::OkStatus();
+    return recorder_.Add(CaseId(program, path, false), bundle_case, {.index = bundle_case.variant.index});
   }
 
   // CheckIllegalForms sweeps the device target with the driver JIT in a
@@ -764,21 +549,7 @@ class Run {
       ++result_.findings;
     }
     result_.counts["compile (all operand styles)"][CaseClass::kIllegalRejected] += near_miss - accepted;
-    return Commit(std::move(records), {{std::string(kNearMissKey), "done"}});
-  }
-
-  // NoteTcgen05 says what this device cannot run: tcgen05.ld, when its
-  // target has no Tensor Memory.
-  void NoteTcgen05() {
-    if (!LegalQualifierSets(tcgen05::Spec(), NewestPtxVersion(), result_.target).empty()) return;
-    size_t forms = 0;
-    for (const char* name : {"sm_100a", "sm_103a", "sm_110a"}) {
-      forms += LegalQualifierSets(tcgen05::Spec(), NewestPtxVersion(), *ParseTarget(name)).size();
-    }
-    result_.counts["tcgen05.ld"][CaseClass::kUnsupported] += forms;
-    result_.not_run.push_back(absl::StrCat("tcgen05.ld: ", forms, " legal forms on sm_100a/sm_103a/sm_110a need Tensor ",
-                                           "Memory, which ", result_.target.Name(),
-                                           " lacks; their kernels are compile-checked (tcgen05_kernel_test)"));
+    return recorder_.Commit(std::move(records), {{std::string(ConformRecorder::kNearMissKey), "done"}});
   }
 
   const ConformanceOptions& options_;
@@ -787,35 +558,16 @@ class Run {
   // The offline paths' compilers, as the registry names them.
   absl::flat_hash_map<CompilePath, std::string> offline_toolchains_;
   DiscrepancyRegistry registry_;
-  BundleWriter bundles_;
-  ConformTally tally_;             // the variants of the cases in flight
-  std::vector<TalliedCase> suspects_;  // complete cases whose findings wait for their re-runs
   absl::flat_hash_map<std::string, std::pair<int, CompilePath>> case_sources_;  // case ID -> (program, path)
-  std::vector<CaseRecord> cases_;  // every finished case, taken back ones included
-  std::set<std::string> recorded_keys_;  // markers an earlier attempt of a resumed run recorded
-  std::vector<std::unique_ptr<TestProgram>> programs_;
-  std::vector<std::vector<Variant>> variants_;
-  std::vector<std::vector<Outcome>> expected_;  // the model's prediction of each variant, made once
+  ConformPlan plan_;  // the programs, their variants and the model's predictions
   std::vector<Launch> one_by_one_;  // launches to run variant by variant
   std::vector<Prediction> predictions_;
   ConformanceResult result_;
+  ConformRecorder recorder_;  // after result_, which it counts into
   Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels
 };
 
-// PhasesJson is the phases as summary.json lists them.
-nlohmann::json PhasesJson(const std::vector<ConformancePhase>& phases) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const ConformancePhase& phase : phases) {
-    list.push_back({{"what", phase.what}, {"launches", phase.launches}, {"seconds", phase.seconds}});
-  }
-  return list;
-}
-
 }  // namespace
-
-// WriteSummaries writes summary.md and summary.json into the run
-// directory; a disk that takes neither is an infrastructure failure.
-absl::Status WriteSummaries(const ConformanceOptions& options, const ConformanceResult& result);
 
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress) {
@@ -827,8 +579,8 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
   for (CompilePath path : options.paths) {
     if (path == CompilePath::kDriverJit) continue;
     if (absl::StatusOr<std::string> toolchain = OfflineToolchain(path); !toolchain.ok()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("--paths ", CompilePathName(path), ": its compiler is not usable: ", toolchain.status().message()));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "--paths ", CompilePathName(path), ": its compiler is not usable: ", toolchain.status().message()));
     }
   }
   absl::StatusOr<DeviceProbe> device = ProbeDevice(options.device, options.timeout);
@@ -847,96 +599,10 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
   Run run(options, progress, *std::move(device), *std::move(registry));
   const absl::Status executed = run.Execute();
   if (!executed.ok()) run.result().stopped = std::string(executed.message());
-  if (absl::Status written = run.WriteResults(); !written.ok()) return written;
+  if (absl::Status written = run.recorder().WriteResults(run.result().identity); !written.ok()) return written;
   if (absl::Status written = WriteSummaries(options, run.result()); !written.ok()) return written;
   if (!executed.ok()) return executed;
   return run.result();
-}
-
-absl::Status WriteSummaries(const ConformanceOptions& options, const ConformanceResult& result) {
-  const std::filesystem::path directory(options.run_directory);
-  nlohmann::json counts;
-  for (const auto& [family, classes] : result.counts) {
-    for (const auto& [kind, count] : classes) counts[family][std::string(CaseClassName(kind))] = count;
-  }
-  const nlohmann::json summary = {{"identity", result.identity},   {"target", result.target.Name()},
-                                  {"seed", options.seed},          {"variants", options.variants},
-                                  {"counts", counts},              {"words_compared", result.words_compared},
-                                  {"findings", result.findings},   {"bundles", result.bundles},
-                                  {"not_run", result.not_run},     {"registry_misses", result.registry_misses},
-                                  {"device_seconds", result.device_seconds},
-                                  {"phases", PhasesJson(result.phases)},
-                                  {"executions", result.executions},
-                                  {"infrastructure_retries", result.infrastructure_retries},
-                                  {"flakes", result.flakes},
-                                  {"stopped", result.stopped}};
-  if (absl::Status written = WriteFile(directory / "summary.md", ConformanceSummaryMarkdown(options, result));
-      !written.ok()) {
-    return written;
-  }
-  return WriteFile(directory / "summary.json", summary.dump(2) + "\n");
-}
-
-std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const ConformanceResult& result) {
-  std::vector<CaseClass> columns;
-  for (const auto& [family, classes] : result.counts) {
-    for (const auto& [kind, count] : classes) {
-      if (std::find(columns.begin(), columns.end(), kind) == columns.end()) columns.push_back(kind);
-    }
-  }
-  std::sort(columns.begin(), columns.end());
-  std::string text = absl::StrCat("# matload conform: ", result.target.Name(), "\n\n", result.identity, "\n\nseed ",
-                                  options.seed, ", ", options.variants, " variants per form, compile paths: ");
-  std::vector<std::string> paths;
-  for (CompilePath path : options.paths) paths.push_back(std::string(CompilePathName(path)));
-  absl::StrAppend(&text, absl::StrJoin(paths, ", "), options.undefined ? ", undefined cases included" : "",
-                  options.bug != PlantedBug::kNone ? absl::StrCat(", planted bug: ", PlantedBugName(options.bug)) : "",
-                  "\n\n| family |");
-  for (CaseClass kind : columns) absl::StrAppend(&text, " ", CaseClassName(kind), " |");
-  absl::StrAppend(&text, "\n|---|");
-  for (size_t i = 0; i < columns.size(); ++i) absl::StrAppend(&text, "---:|");
-  for (const auto& [family, classes] : result.counts) {
-    absl::StrAppend(&text, "\n| ", family, " |");
-    for (CaseClass kind : columns) {
-      const auto found = classes.find(kind);
-      absl::StrAppend(&text, " ", found == classes.end() ? 0 : found->second, " |");
-    }
-  }
-  absl::StrAppend(&text, "\n\n", result.executions, " executions judged, ", result.words_compared,
-                  " register words compared, ", result.findings, " findings in ", result.bundles,
-                  " distinct bundles; near-miss forms the JIT accepts that the registry explains: ",
-                  result.illegal_explained, ".\n",
-                  absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included)",
-                                  result.device_seconds, result.launches));
-  std::vector<std::string> phases;
-  for (const ConformancePhase& phase : result.phases) {
-    phases.push_back(absl::StrFormat("%s %.1f s (%d launches)", phase.what, phase.seconds, phase.launches));
-  }
-  absl::StrAppend(&text, phases.empty() ? "" : ": ", absl::StrJoin(phases, ", "), ".\n");
-  if (result.flakes > 0) {
-    absl::StrAppend(&text, "\n", result.flakes,
-                    " cases failed and then behaved otherwise when re-run: each is a \"flake\" in results.tsv, with "
-                    "every attempt, and still a finding.\n");
-  }
-  if (result.infrastructure_retries > 0) {
-    absl::StrAppend(&text, "\n", result.infrastructure_retries,
-                    " launches could not be judged at first (an infrastructure failure, never a finding) and were "
-                    "tried again in fresh workers.\n");
-  }
-  if (!result.stopped.empty()) {
-    absl::StrAppend(&text, "\n**The run stopped before judging every case**: ", result.stopped,
-                    "\nThe counts above are the cases judged until then; none of the cases left is a pass or a "
-                    "finding.\n");
-  }
-  if (!result.registry_misses.empty()) {
-    absl::StrAppend(&text, "\nRegistry entries that predicted a fault which did not happen (findings):\n");
-    for (const std::string& line : result.registry_misses) absl::StrAppend(&text, "- ", line, "\n");
-  }
-  if (!result.not_run.empty()) {
-    absl::StrAppend(&text, "\nNot run here:\n");
-    for (const std::string& line : result.not_run) absl::StrAppend(&text, "- ", line, "\n");
-  }
-  return text;
 }
 
 }  // namespace matload

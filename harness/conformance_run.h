@@ -104,9 +104,6 @@ using ConformanceProgress = std::function<void(size_t, size_t, const std::string
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress);
 
-// ConformanceSummaryMarkdown is the summary table a run ends with.
-std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const ConformanceResult& result);
-
 }  // namespace matload
 
 #endif  // MATLOAD_HARNESS_CONFORMANCE_RUN_H_

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 
+#include "absl/strings/str_cat.h"
 #include "harness/cli/store_commands.h"
+#include "harness/conform_report.h"
 #include "harness/interrupt.h"
+#include "harness/output_files.h"
 #include "harness/self_test.h"
 #include "nlohmann/json.hpp"
 
@@ -74,7 +76,12 @@ int RunSelfTestCommand(int device, const std::string& directory, std::ostream& o
   absl::StatusOr<std::vector<SelfTestRow>> rows = RunSelfTest(device, directory, TerminalProgress(err));
   if (!rows.ok()) return FailureStatus(rows.status(), err);
   const std::string table = SelfTestMarkdown(*rows);
-  std::ofstream(directory + "/selftest.md") << "# matload selftest\n\n" << (*rows)[0].result.identity << "\n\n" << table;
+  if (absl::Status written =
+          WriteFile(directory + "/selftest.md",
+                    absl::StrCat("# matload selftest\n\n", (*rows)[0].result.identity, "\n\n", table));
+      !written.ok()) {
+    return FailureStatus(written, err);
+  }
   out << table;
   for (const SelfTestRow& row : *rows) {
     if (!row.detected) return 1;

@@ -74,7 +74,8 @@ TEST_F(NightlyTest, BaselineDiffAndExportsFollowARegression) {
   EXPECT_THAT(tonight.standard_output, HasSubstr("regression: sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64"));
   ProcessResult diff = Matload({"diff", "support@latest~1", "support@latest"});
   EXPECT_EQ(diff.exit_code, kExitFindings) << diff.standard_error;
-  EXPECT_THAT(diff.standard_output, HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64: pass -> legal_rejected"));
+  EXPECT_THAT(diff.standard_output,
+              HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64: pass -> legal_rejected"));
   EXPECT_EQ(Matload({"diff", "support@latest~1", "support@latest~1"}).exit_code, kExitClean);
 
   ProcessResult exported = Matload({"export", "support@latest", "--junit", (root_ / "junit.xml").string(), "--csv",
@@ -83,7 +84,8 @@ TEST_F(NightlyTest, BaselineDiffAndExportsFollowARegression) {
   const std::string junit = ReadText(root_ / "junit.xml");
   EXPECT_THAT(junit, HasSubstr(R"(classname="sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16" name="addr64")"));
   EXPECT_THAT(junit, HasSubstr("<failure"));
-  EXPECT_THAT(ReadText(root_ / "results.csv"), HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64,legal_rejected,"));
+  EXPECT_THAT(ReadText(root_ / "results.csv"),
+              HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64,legal_rejected,"));
 
   // Tonight's failures, once expected, pass; last night's clean toolchain
   // then fixes them, an error only with --strict-baseline.

@@ -56,8 +56,8 @@ absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& refere
     if (run.command == parts[0] && run.status != "running") finished.push_back(std::move(run));
   }
   if (back >= finished.size()) {
-    return absl::NotFoundError(absl::StrCat("'", reference, "': ", store.path(), " holds ", finished.size(),
-                                            " finished ", parts[0], " runs"));
+    return absl::NotFoundError(
+        absl::StrCat("'", reference, "': ", store.path(), " holds ", finished.size(), " finished ", parts[0], " runs"));
   }
   return finished[finished.size() - 1 - back];
 }
@@ -112,10 +112,18 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
                              run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard));
       continue;
     }
-    listing.push_back({{"id", run.id}, {"command", run.command}, {"status", run.status},
-                       {"exit_status", run.exit_status}, {"started", started}, {"cases", cases->size()},
-                       {"findings", Findings(*cases)}, {"gpu", run.gpu_name}, {"driver", run.driver},
-                       {"toolkits", run.toolkits}, {"directory", run.directory}, {"git_commit", run.git_commit}});
+    listing.push_back({{"id", run.id},
+                       {"command", run.command},
+                       {"status", run.status},
+                       {"exit_status", run.exit_status},
+                       {"started", started},
+                       {"cases", cases->size()},
+                       {"findings", Findings(*cases)},
+                       {"gpu", run.gpu_name},
+                       {"driver", run.driver},
+                       {"toolkits", run.toolkits},
+                       {"directory", run.directory},
+                       {"git_commit", run.git_commit}});
   }
   if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";
   return kExitClean;
@@ -166,8 +174,8 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
-  for (const auto& [path, text] : {std::pair{junit, JunitXml(run->run, run->cases)},
-                                   std::pair{csv, ResultsCsv(run->cases)}}) {
+  for (const auto& [path, text] :
+       {std::pair{junit, JunitXml(run->run, run->cases)}, std::pair{csv, ResultsCsv(run->cases)}}) {
     if (path.empty()) continue;
     if (absl::Status written = WriteFile(path, text); !written.ok()) return Failed(err, written);
     out << "wrote " << path << "\n";
@@ -189,7 +197,8 @@ absl::StatusOr<std::optional<Baseline>> LoadBaseline(const std::string& path) {
   if (!file) return absl::FailedPreconditionError(absl::StrCat("--baseline: cannot read ", path));
   const std::string text(std::istreambuf_iterator<char>(file), {});
   absl::StatusOr<Baseline> baseline = ParseBaseline(text);
-  if (!baseline.ok()) return absl::InvalidArgumentError(absl::StrCat("--baseline ", path, ": ", baseline.status().message()));
+  if (!baseline.ok())
+    return absl::InvalidArgumentError(absl::StrCat("--baseline ", path, ": ", baseline.status().message()));
   return *std::move(baseline);
 }
 

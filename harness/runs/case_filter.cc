@@ -16,11 +16,12 @@ namespace {
 absl::Status CheckPattern(absl::string_view pattern, absl::string_view where) {
   if (pattern.empty()) return absl::InvalidArgumentError(absl::StrCat(where, ": an empty case pattern"));
   for (char c : pattern) {
-    if (absl::ascii_isalnum(static_cast<unsigned char>(c)) || absl::string_view("._-*?[]!").find(c) != absl::string_view::npos) {
+    if (absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+        absl::string_view("._-*?[]!").find(c) != absl::string_view::npos) {
       continue;
     }
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": '", pattern, "' is not a case ID or glob (case IDs hold letters, digits, '.', '_', '-')"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": '", pattern, "' is not a case ID or glob (case IDs hold letters, digits, '.', '_', '-')"));
   }
   return absl::OkStatus();
 }

@@ -62,8 +62,7 @@ TEST(CaseFilterTest, BadInputIsNamed) {
   EXPECT_EQ(CaseFilter::Make("", {}, {""}).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(CaseFilter::Make(WriteList("empty.txt", "# nothing\n"), {}, {}).status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(CaseFilter::Make("/nonexistent/cases.txt", {}, {}).status().code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(CaseFilter::Make("/nonexistent/cases.txt", {}, {}).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

@@ -122,7 +122,8 @@ std::string ConformCaseId(const Form& form, int address_bits, absl::string_view 
   const FamilySpec& spec = SpecOf(form.family);
   OperandStyle style = StandardStyle(spec, form).value_or(OperandStyle{});
   const bool tensor = spec.Signature(form.qualifiers)->address == AddressKind::kTensorMemory;
-  if (!tensor) style.address = address_bits == 32 ? OperandStyle::Address::kRegister32 : OperandStyle::Address::kRegister64;
+  if (!tensor)
+    style.address = address_bits == 32 ? OperandStyle::Address::kRegister32 : OperandStyle::Address::kRegister64;
   return absl::StrCat(QualifierTokens(spec, form.qualifiers), ".", OperandStyleTokens(style, tensor), ".",
                       absl::StrReplaceAll(compile_path, {{"-", "_"}}), undefined ? ".undefined" : "");
 }

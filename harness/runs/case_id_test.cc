@@ -28,7 +28,8 @@ TEST(CaseIdTest, FormsAreNamedByFamilyQualifiersAndStyle) {
             "wmma_load.a.sync.aligned.row.m16n16k16.f16.addr64.stride_reg");
   EXPECT_EQ(Id("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, [%addr], 64;"),
             "wmma_load.a.sync.aligned.row.m16n16k16.f16.addr64.stride_imm");
-  EXPECT_EQ(Id("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r0}, [%taddr];"), "tcgen05_ld.sync.aligned.32x32b.x1.b32.taddr");
+  EXPECT_EQ(Id("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%r0}, [%taddr];"),
+            "tcgen05_ld.sync.aligned.32x32b.x1.b32.taddr");
 }
 
 TEST(CaseIdTest, QualifierOrderAsWrittenDoesNotChangeTheName) {

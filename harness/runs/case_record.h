@@ -36,9 +36,9 @@ struct CaseRecord {
 
 // RunRecord is one run of `conform`, `support` or `fuzz`.
 struct RunRecord {
-  std::string id;            // "conform-20261124T052300Z-3f9a1c2e": the command, start time and a random suffix
-  std::string command;       // "conform", "support" or "fuzz"
-  std::string command_line;  // as typed
+  std::string id;               // "conform-20261124T052300Z-3f9a1c2e": the command, start time and a random suffix
+  std::string command;          // "conform", "support" or "fuzz"
+  std::string command_line;     // as typed
   std::string matload_version;  // matload's version and build type
   std::string git_commit;       // the commit matload was built from, or "unknown"
   std::string toolkits;         // "ptxas 13.0.88; nvJitLink 13.0"

@@ -49,8 +49,8 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
         absl::StrCat("run ", run.id, " is a '", run.command, "' run; resume it with matload ", run.command));
   }
   if (run.status == "clean" || run.status == "findings") {
-    return absl::FailedPreconditionError(absl::StrCat("run ", run.id, " finished (", run.status,
-                                                      "); there is nothing to resume"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run.id, " finished (", run.status, "); there is nothing to resume"));
   }
   if (run.options != start.options) {
     return absl::FailedPreconditionError(
@@ -121,7 +121,8 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::TakeBack(const RunStart&
   if (!ids.ok()) return ids.status();
   std::error_code error;
   std::filesystem::create_directories(run->directory, error);
-  if (error) return absl::FailedPreconditionError(absl::StrCat("cannot create ", run->directory, ": ", error.message()));
+  if (error)
+    return absl::FailedPreconditionError(absl::StrCat("cannot create ", run->directory, ": ", error.message()));
   run->status = "running";
   run->exit_status = -1;
   run->ended = absl::InfinitePast();

@@ -19,8 +19,12 @@ class RunJournalTest : public testing::Test {
     std::filesystem::create_directories(root_);
   }
   RunStart Start(const std::string& out, const std::string& resume = "") const {
-    return {.command = "support", .command_line = "matload support", .options = "{\"ptx\":\"9.0\"}",
-            .out = out, .resume = resume, .db = (root_ / "results.sqlite").string()};
+    return {.command = "support",
+            .command_line = "matload support",
+            .options = "{\"ptx\":\"9.0\"}",
+            .out = out,
+            .resume = resume,
+            .db = (root_ / "results.sqlite").string()};
   }
   std::filesystem::path root_;
 };

@@ -107,8 +107,8 @@ class ResumeTest : public testing::Test {
   }
 
   // Outcome reads run `name`'s cases, times left out, and its files.
-  RunOutcome Outcome(const std::string& name, const std::function<std::vector<std::string>(
-                                                  const std::filesystem::path&)>& files) const {
+  RunOutcome Outcome(const std::string& name,
+                     const std::function<std::vector<std::string>(const std::filesystem::path&)>& files) const {
     ResultsStore store = *ResultsStore::Open(root_ / (name + ".sqlite"));
     RunOutcome outcome{.cases = *store.Cases(OnlyRun(name).id), .files = files(root_ / name)};
     for (CaseRecord& record : outcome.cases) record.seconds = 0;
@@ -135,8 +135,8 @@ class ResumeTest : public testing::Test {
         EXPECT_EQ(Run(command, name, {"--resume", run.id}), whole_exit) << name;
       }
       const RunOutcome resumed = Outcome(name, files);
-      EXPECT_EQ(resumed.cases, whole.cases) << name << " killed after " << (length * point / (kKillPoints + 1)).count()
-                                            << " ms of " << length.count();
+      EXPECT_EQ(resumed.cases, whole.cases)
+          << name << " killed after " << (length * point / (kKillPoints + 1)).count() << " ms of " << length.count();
       EXPECT_EQ(resumed.files, whole.files) << name;
       EXPECT_EQ(OnlyRun(name).status, OnlyRun("whole").status) << name;
     }

@@ -1,0 +1,37 @@
+#include "harness/conform_plan.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+// sm_90 has 18 legal ldmatrix programs and 528 wmma.load programs (the
+// forms naming .shared or .shared::cta run with 32- and 64-bit addresses):
+// 546, as the H100 run in reports/nightly/h100-2026-11-24 ran (1,092 cases
+// on two compile paths).
+TEST(ConformPlanTest, EverySm90FormIsPlannedWithItsVariantsAndPredictions) {
+  const absl::StatusOr<ConformPlan> plan = PlanConformance({.variants = 4}, Target{90});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->programs.size(), 546u);
+  ASSERT_EQ(plan->variants.size(), 546u);
+  ASSERT_EQ(plan->expected.size(), 546u);
+  EXPECT_EQ(plan->variants[0].size(), 4u);
+  EXPECT_EQ(plan->expected[0].size(), 4u);
+  EXPECT_EQ(plan->tensor_memory_forms, 558u);
+  ASSERT_EQ(plan->not_run.size(), 1u);
+  EXPECT_THAT(plan->not_run[0], HasSubstr("tcgen05.ld: 558 legal forms"));
+}
+
+TEST(ConformPlanTest, TheFormsRegexChoosesProgramsByLabel) {
+  const absl::StatusOr<ConformPlan> plan =
+      PlanConformance({.variants = 2, .forms = R"(^ldmatrix\.sync\.aligned\.m8n8\.x1\.)"}, Target{90});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->programs.size(), 6u);
+  EXPECT_EQ(PlanConformance({.forms = "^nothing"}, Target{90}).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace matload
