@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -131,6 +132,35 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
   absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");
   ASSERT_TRUE(store.ok());
   EXPECT_EQ(store->Runs()->size(), 1u);
+}
+
+// Two runs writing one results store at once (two GPUs of a host, say)
+// both finish with every case: SQLite serialises their transactions.
+TEST_F(NightlyTest, TwoRunsWriteOneStoreAtOnce) {
+  std::vector<BackgroundProcess> runs;
+  for (const char* name : {"first", "second"}) {
+    absl::StatusOr<BackgroundProcess> run = BackgroundProcess::Start(
+        {MATLOAD_BINARY, "support", "--target", "sm_90", "--include", "sm_90.ldmatrix.*", "--out",
+         (root_ / name).string()},
+        {"MATLOAD_DB=" + (root_ / "results.sqlite").string()}, (root_ / (std::string(name) + ".log")).string());
+    ASSERT_TRUE(run.ok()) << run.status();
+    runs.push_back(*std::move(run));
+  }
+  for (BackgroundProcess& run : runs) {
+    std::optional<int> exit_code;
+    for (int i = 0; i < 1200 && !exit_code.has_value(); ++i) {
+      exit_code = run.Poll();
+      if (!exit_code.has_value()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(exit_code, std::optional<int>(kExitClean))
+        << ReadText(root_ / "first.log") << ReadText(root_ / "second.log");
+  }
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");
+  ASSERT_TRUE(store.ok());
+  const std::vector<RunRecord> stored = *store->Runs();
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(store->Cases(stored[0].id)->size(), store->Cases(stored[1].id)->size());
+  EXPECT_GT(store->Cases(stored[0].id)->size(), 500u);  // 711 with ptxas 13.0.88
 }
 
 TEST_F(NightlyTest, AFinishedRunCannotBeResumed) {
