@@ -247,7 +247,11 @@ pid_t StartMatload(std::vector<std::string> arguments, const std::string& log) {
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = 0;
-  EXPECT_EQ(posix_spawn(&pid, MATLOAD_BINARY, &actions, nullptr, argv.data(), environ), 0);
+  std::vector<std::string> environment = {"MATLOAD_DB=" + ::testing::TempDir() + "/matload_cli_test.sqlite"};
+  std::vector<char*> envp = {environment[0].data()};
+  for (char** variable = environ; *variable != nullptr; ++variable) envp.push_back(*variable);
+  envp.push_back(nullptr);
+  EXPECT_EQ(posix_spawn(&pid, MATLOAD_BINARY, &actions, nullptr, argv.data(), envp.data()), 0);
   posix_spawn_file_actions_destroy(&actions);
   return pid;
 }

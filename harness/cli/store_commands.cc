@@ -19,6 +19,10 @@
 namespace matload {
 namespace {
 
+// kBaselineLinesListed is how many regressed or fixed cases a run's
+// baseline check names; the store, the diff and the exports have them all.
+constexpr size_t kBaselineLinesListed = 50;
+
 // Failed reports `status` and returns its exit status.
 int Failed(std::ostream& err, const absl::Status& status) {
   err << "matload: " << status.message() << "\n";
@@ -208,10 +212,13 @@ int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& 
   out << "baseline: " << comparison.Count(BaselineVerdict::kExpected) << " expected failures, "
       << comparison.Count(BaselineVerdict::kRegression) << " regressions, " << comparison.Count(BaselineVerdict::kFixed)
       << " fixed\n";
+  size_t listed = 0;
   for (const auto& [id, verdict] : comparison.verdicts) {
-    if (verdict == BaselineVerdict::kRegression || verdict == BaselineVerdict::kFixed) {
-      out << "  " << BaselineVerdictName(verdict) << ": " << id << "\n";
-    }
+    if (verdict != BaselineVerdict::kRegression && verdict != BaselineVerdict::kFixed) continue;
+    if (++listed <= kBaselineLinesListed) out << "  " << BaselineVerdictName(verdict) << ": " << id << "\n";
+  }
+  if (listed > kBaselineLinesListed) {
+    out << "  ... and " << listed - kBaselineLinesListed << " more (matload export or diff lists every case)\n";
   }
   if (whole_run && !comparison.unknown_ids.empty()) {
     out << "matload: the baseline names " << comparison.unknown_ids.size() << " cases this run does not have, first "

@@ -1,8 +1,10 @@
 #include "harness/cli/store_commands.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/exit_status.h"
@@ -50,6 +52,16 @@ TEST(BaselineExitStatusTest, ALineNamingNoCaseIsAUsageErrorOnlyForAWholeRun) {
   EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), true, false, out), kExitUsage);
   EXPECT_THAT(out.str(), HasSubstr("names 1 cases this run does not have, first ldmatrix.sync.aligned.m8n8.x9"));
   EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), false, false, out), kExitClean);
+}
+
+TEST(BaselineExitStatusTest, ListsFiftyCasesAndCountsTheRest) {
+  std::vector<CaseRecord> cases;
+  for (int i = 0; i < 60; ++i) cases.push_back({.id = absl::StrCat("case.", i), .outcome = "mismatch", .finding = true});
+  std::ostringstream out;
+  EXPECT_EQ(BaselineExitStatus(BaselineOf("# none expected\n"), cases, false, false, out), kExitFindings);
+  const std::string said = out.str();
+  EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 52);
+  EXPECT_THAT(said, HasSubstr("  ... and 10 more (matload export or diff lists every case)\n"));
 }
 
 TEST(LoadBaselineTest, NoPathIsNoBaselineAndBadFilesAreUsageErrors) {

@@ -173,5 +173,28 @@ TEST_F(ResumeTest, ConformOnTheFakeGpuKilledAtTenPointsResumesToTheSameResults) 
       });
 }
 
+// A fuzz campaign killed with SIGKILL and resumed fuzzes again, on the
+// corpus it had, every target whose campaign was not recorded, and ends
+// with each target recorded. A campaign's results depend on time, so unlike
+// support and conform they are not compared with an uninterrupted run's.
+TEST_F(ResumeTest, FuzzKilledAndResumedRecordsEveryTarget) {
+  if (!std::filesystem::exists(std::filesystem::path(MATLOAD_FUZZERS) / "text_fuzzer")) {
+    GTEST_SKIP() << "no libFuzzer build of text_fuzzer in " << MATLOAD_FUZZERS
+                 << " (cmake --preset fuzz && cmake --build --preset fuzz --target text_fuzzer cli_fuzzer)";
+  }
+  const std::vector<std::string> command = {"fuzz",      "--targets", "text,cli", "--seconds", "4",
+                                            "--fuzzers", MATLOAD_FUZZERS};
+  ASSERT_TRUE(KillAt(command, "fuzz", std::chrono::milliseconds(1500)));
+  const RunRecord killed = OnlyRun("fuzz");
+  EXPECT_EQ(killed.status, "running");
+  EXPECT_EQ(Run(command, "fuzz", {"--resume", killed.id}), 0);
+  ResultsStore store = *ResultsStore::Open(root_ / "fuzz.sqlite");
+  std::vector<std::string> ids;
+  const std::vector<CaseRecord> cases = *store.Cases(killed.id);
+  for (const CaseRecord& record : cases) ids.push_back(record.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"fuzz.cli", "fuzz.text"}));
+  EXPECT_EQ(OnlyRun("fuzz").status, "clean");
+}
+
 }  // namespace
 }  // namespace matload
