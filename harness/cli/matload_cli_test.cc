@@ -298,7 +298,7 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
   std::filesystem::remove_all(out);
   std::filesystem::create_directories(out);
   const pid_t matload = StartMatload({"fuzz", "--targets", "text", "--seconds", "600", "--jobs", "2", "--fuzzers",
-                                      fuzzers, "--out", out},
+                                      fuzzers, "--out", out + "/run"},
                                      out + "/matload.log");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   // The campaign runs when matload's libFuzzer parent and its jobs do.
@@ -312,7 +312,7 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
   const std::string said((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_EQ(exit_status, 143) << said;
   EXPECT_EQ(ProcessesNaming(out), 0);
-  std::ifstream summary(out + "/summary.md");
+  std::ifstream summary(out + "/run/summary.md");
   const std::string text((std::istreambuf_iterator<char>(summary)), std::istreambuf_iterator<char>());
   EXPECT_THAT(text, HasSubstr("| text | "));
   EXPECT_THAT(said, HasSubstr("interrupted by signal 15"));
