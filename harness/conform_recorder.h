@@ -55,6 +55,8 @@ class ConformRecorder {
   // `artifacts` and the run's totals and bundle index, in one transaction
   // when the run has a results store.
   absl::Status Commit(std::vector<CaseRecord> records, std::map<std::string, std::string> artifacts);
+  // recorded is how many cases the run has recorded, taken back ones included.
+  size_t recorded() const { return cases_.size(); }
   // WriteResults writes results.tsv, in case ID order, and the bundle
   // index: what the run recorded, whether it judged everything or stopped.
   absl::Status WriteResults(const std::string& identity);

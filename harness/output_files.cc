@@ -15,11 +15,16 @@ namespace matload {
 
 namespace {
 
-// WriteFailure is why `path` could not be written: a disk that is full or
-// failed is an InfrastructureError kOutOfDisk (exit status 4), anything
-// else kDataLoss; both name the file.
+// WriteFailure is why `path` could not be written: a path that cannot be
+// written there (no such directory, no permission, a directory in the way,
+// a read-only file system) is kFailedPrecondition, the user's choice (exit
+// status 2); a disk that is full or failed is an InfrastructureError
+// kOutOfDisk (exit status 4); anything else kDataLoss. All name the file.
 absl::Status WriteFailure(const std::filesystem::path& path, int error) {
   const std::string message = absl::StrCat("cannot write ", path.string(), ": ", std::strerror(error));
+  for (int unwritable : {ENOENT, EACCES, EPERM, EISDIR, ENOTDIR, EROFS, ENAMETOOLONG}) {
+    if (error == unwritable) return absl::FailedPreconditionError(message);
+  }
   if (error == ENOSPC || error == EIO || error == EDQUOT) {
     return InfrastructureError(InfrastructureCause::kOutOfDisk, message);
   }

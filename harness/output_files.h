@@ -15,9 +15,10 @@ namespace matload {
 // WriteFile replaces `path` with `text` atomically and durably: it writes a
 // temporary file beside it, fsyncs it and renames it over `path`, so a
 // reader sees the old file or the whole new one, never a truncated one. A
-// full or failed disk is an InfrastructureError kOutOfDisk (exit status
-// 4), any other failure kDataLoss; both name the path, and the old file is
-// left as it was.
+// path that cannot be written (no such directory, no permission) is
+// kFailedPrecondition (exit status 2), a full or failed disk an
+// InfrastructureError kOutOfDisk (exit status 4), any other failure
+// kDataLoss; all name the path, and the old file is left as it was.
 absl::Status WriteFile(const std::filesystem::path& path, absl::string_view text);
 
 // CreateDirectories makes `path` and its parents, never throwing. A path

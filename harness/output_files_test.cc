@@ -25,9 +25,9 @@ TEST(OutputFilesTest, WriteFileReplacesTheFile) {
   EXPECT_EQ(text.str(), std::string("sec\0nd", 6));
 }
 
-TEST(OutputFilesTest, WriteFileToAMissingDirectoryIsDataLoss) {
+TEST(OutputFilesTest, WriteFileToAMissingDirectoryIsTheUsersError) {
   const absl::Status status = WriteFile("/nonexistent-matload-dir/x.txt", "x");
-  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(status.message(), ::testing::HasSubstr("/nonexistent-matload-dir/x.txt"));
 }
 

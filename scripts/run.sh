@@ -4,13 +4,16 @@
 # and ptxas cubins; the near-miss forms through the JIT) and the self-test.
 # Without one: the compile-only support sweep (every legal and near-miss form
 # on every target, model against ptxas). Both judge the spec's own examples.
-# Reports go to build/main-job/; the published ones live in reports/.
+# Reports go to build/main-job/ (made afresh each time); the runs are kept in
+# the results store build/matload-results.sqlite (`matload runs --db ...`);
+# the published reports live in reports/.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/build.sh"
 matload="$root/build/default/matload"
 out="$root/build/main-job"
-export MATLOAD_SOURCE_DIR="$root"
+rm -rf "$out"
+export MATLOAD_SOURCE_DIR="$root" MATLOAD_DB="${MATLOAD_DB:-$root/build/matload-results.sqlite}"
 
 echo "== Devices"
 if "$matload" devices; then gpu=1; else gpu=0; fi

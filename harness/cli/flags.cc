@@ -1,9 +1,13 @@
 #include "harness/cli/flags.h"
 
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include "absl/flags/flag.h"
+#include "harness/output_files.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
 ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
@@ -119,7 +123,11 @@ absl::StatusOr<CaseFilter> FilterFromFlags(std::string& text) {
   const std::string cases = absl::GetFlag(FLAGS_cases);
   const std::vector<std::string> include = absl::GetFlag(FLAGS_include);
   const std::vector<std::string> exclude = absl::GetFlag(FLAGS_exclude);
-  text = absl::StrCat("cases=", cases, " include=", absl::StrJoin(include, ","), " exclude=", absl::StrJoin(exclude, ","));
+  // The case list's contents, not only its name, decide the run's cases.
+  std::ifstream list(cases, std::ios::binary);
+  const std::string contents(std::istreambuf_iterator<char>(list), {});
+  text = absl::StrCat("cases=", cases, cases.empty() ? "" : absl::StrFormat("#%08x", StableHash(contents)),
+                      " include=", absl::StrJoin(include, ","), " exclude=", absl::StrJoin(exclude, ","));
   return CaseFilter::Make(cases, include, exclude);
 }
 

@@ -128,10 +128,23 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
   std::ofstream(root_ / "corrupt.sqlite") << std::string(4096, 'x');
   expect_usage(Matload({"runs", "--db", (root_ / "corrupt.sqlite").string()}), "corrupt.sqlite");
   EXPECT_EQ(ReadText(root_ / "corrupt.sqlite"), std::string(4096, 'x'));
+  const std::string store_path = (root_ / "results.sqlite").string();
+  expect_usage(Matload({"export", "support@latest", "--csv", store_path}), "not an earlier export");
+  expect_usage(
+      Matload({"export", "support@latest", "--csv", (root_ / "x").string(), "--junit", (root_ / "x").string()}),
+      "name one file");
+  expect_usage(Matload({"export", "support@latest", "--csv", (root_ / "no" / "such" / "x.csv").string()}),
+               "cannot write");
+  expect_usage(Support(false, {"--baseline", root_.string()}), "not a readable file");
+  expect_usage(Support(false, {"--include", "sm90.*"}), "take no case of this run");
   // Every refused command left the one run stored as it was.
   absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");
   ASSERT_TRUE(store.ok());
-  EXPECT_EQ(store->Runs()->size(), 1u);
+  const std::vector<RunRecord> runs_stored = *store->Runs();
+  ASSERT_EQ(runs_stored.size(), 2u);
+  EXPECT_EQ(runs_stored.front().status, "clean");
+  // The filter that took no case is a run refused with exit 2, as it asked.
+  EXPECT_EQ(runs_stored.back().status, "usage");
 }
 
 // Two runs writing one results store at once (two GPUs of a host, say)

@@ -29,8 +29,8 @@ int Failed(std::ostream& err, const absl::Status& status) {
   return ExitStatusFor(status);
 }
 
-// OpenStore opens the store --db names (ResultsStore::DefaultPath). A
-// store that does not exist yet is an error here, not a new file.
+// OpenStore opens the store --db names (ResultsStore::DefaultPath), only
+// to read it. A store that does not exist is an error here, not a new file.
 absl::StatusOr<ResultsStore> OpenStore() {
   const std::string path = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
   std::error_code error;
@@ -38,18 +38,25 @@ absl::StatusOr<ResultsStore> OpenStore() {
     return absl::FailedPreconditionError(
         absl::StrCat("no results store at ", path, " (--db, or $MATLOAD_DB, names another)"));
   }
-  return ResultsStore::Open(path);
+  return ResultsStore::OpenReadOnly(path);
 }
 
+// Finished says whether a run judged everything it was asked to: it ended
+// clean or with findings. An interrupted run (resumable), one that could
+// not judge (infrastructure), found no GPU or was refused is not.
+bool Finished(const RunRecord& run) { return run.status == "clean" || run.status == "findings"; }
+
 // FindRun finds the run `reference` names: a run ID, or COMMAND@latest
-// and COMMAND@latest~N for the newest finished run of COMMAND and the N-th
-// before it, so that a nightly script need not remember IDs.
+// and COMMAND@latest~N for the newest finished run (Finished) of COMMAND
+// and the N-th before it, so that a nightly script need not remember IDs
+// and never compares with a night that judged only part of its cases.
 absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference) {
   const std::vector<std::string> parts = absl::StrSplit(reference, absl::MaxSplits('@', 1));
   if (parts.size() == 1) return store.FindRun(reference);
   size_t back = 0;
   const std::vector<std::string> latest = absl::StrSplit(parts[1], absl::MaxSplits('~', 1));
-  if (latest[0] != "latest" || (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
+  const bool digits = latest.size() == 1 || (!latest[1].empty() && latest[1].find_first_not_of("0123456789") == std::string::npos);
+  if (latest[0] != "latest" || !digits || (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", reference, "' is not a run: give a run ID, COMMAND@latest or COMMAND@latest~N"));
   }
@@ -57,7 +64,7 @@ absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& refere
   if (!runs.ok()) return runs.status();
   std::vector<RunRecord> finished;
   for (RunRecord& run : *runs) {
-    if (run.command == parts[0] && run.status != "running") finished.push_back(std::move(run));
+    if (run.command == parts[0] && Finished(run)) finished.push_back(std::move(run));
   }
   if (back >= finished.size()) {
     return absl::NotFoundError(
@@ -95,6 +102,27 @@ absl::Status WriteNew(const std::string& path, const std::string& text) {
     return absl::AlreadyExistsError(absl::StrCat(path, " exists; a baseline is never written over (remove it first)"));
   }
   return WriteFile(path, text);
+}
+
+// ExportSignature is how an earlier export of each kind begins: an export
+// replaces a file only if it begins so, so that it never overwrites the
+// results store, a run's results or a published report.
+constexpr absl::string_view kJunitStart = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites";
+constexpr absl::string_view kCsvStart = "case,outcome,duration_s\n";
+
+// CheckExportPath says why `path` may not take an export that begins with
+// `start`: it exists and is not an earlier export of that kind.
+absl::Status CheckExportPath(const std::string& path, absl::string_view start) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return absl::OkStatus();
+  std::ifstream file(path, std::ios::binary);
+  std::string head(start.size(), '\0');
+  if (std::filesystem::is_regular_file(path, error) && file.read(head.data(), static_cast<std::streamsize>(head.size())) &&
+      head == start) {
+    return absl::OkStatus();
+  }
+  return absl::AlreadyExistsError(
+      absl::StrCat(path, " exists and is not an earlier export of this kind; an export never writes over other files"));
 }
 
 }  // namespace
@@ -141,6 +169,17 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
   if (!a.ok()) return Failed(err, a.status());
   absl::StatusOr<RunAndCases> b = ReadRun(*store, arguments[1]);
   if (!b.ok()) return Failed(err, b.status());
+  if (a->run.command != b->run.command) {
+    return Failed(err, absl::InvalidArgumentError(absl::StrCat("run ", a->run.id, " is a ", a->run.command, " run and ",
+                                                               b->run.id, " a ", b->run.command,
+                                                               " run: they share no case")));
+  }
+  for (const RunAndCases* run : {&*a, &*b}) {
+    if (run->run.status == "running") {
+      return Failed(err, absl::FailedPreconditionError(absl::StrCat(
+                             "run ", run->run.id, " has not finished; resume it (--resume) before comparing it")));
+    }
+  }
   const RunDiff diff = Diff(a->cases, b->cases);
   if (absl::GetFlag(FLAGS_json)) {
     out << DiffJson(a->run, b->run, diff).dump(2) << "\n";
@@ -174,6 +213,11 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   const std::string junit = absl::GetFlag(FLAGS_junit);
   const std::string csv = absl::GetFlag(FLAGS_csv);
   if (junit.empty() && csv.empty()) return Failed(err, absl::InvalidArgumentError("export needs --junit or --csv"));
+  if (junit == csv) return Failed(err, absl::InvalidArgumentError("--junit and --csv name one file"));
+  for (const auto& [path, start] : {std::pair{junit, kJunitStart}, std::pair{csv, kCsvStart}}) {
+    if (path.empty()) continue;
+    if (absl::Status free = CheckExportPath(path, start); !free.ok()) return Failed(err, free);
+  }
   absl::StatusOr<ResultsStore> store = OpenStore();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
@@ -197,8 +241,11 @@ StoreCommand FindStoreCommand(absl::string_view name) {
 
 absl::StatusOr<std::optional<Baseline>> LoadBaseline(const std::string& path) {
   if (path.empty()) return std::nullopt;
+  std::error_code error;
   std::ifstream file(path);
-  if (!file) return absl::FailedPreconditionError(absl::StrCat("--baseline: cannot read ", path));
+  if (!std::filesystem::is_regular_file(path, error) || !file) {
+    return absl::FailedPreconditionError(absl::StrCat("--baseline: cannot read ", path, " (not a readable file)"));
+  }
   const std::string text(std::istreambuf_iterator<char>(file), {});
   absl::StatusOr<Baseline> baseline = ParseBaseline(text);
   if (!baseline.ok())
@@ -206,8 +253,8 @@ absl::StatusOr<std::optional<Baseline>> LoadBaseline(const std::string& path) {
   return *std::move(baseline);
 }
 
-int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& cases, bool whole_run, bool strict,
-                       std::ostream& out) {
+int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& cases,
+                       const ExpectedHere& expected_here, bool strict, std::ostream& out) {
   const BaselineComparison comparison = CompareToBaseline(cases, baseline);
   out << "baseline: " << comparison.Count(BaselineVerdict::kExpected) << " expected failures, "
       << comparison.Count(BaselineVerdict::kRegression) << " regressions, " << comparison.Count(BaselineVerdict::kFixed)
@@ -220,9 +267,13 @@ int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& 
   if (listed > kBaselineLinesListed) {
     out << "  ... and " << listed - kBaselineLinesListed << " more (matload export or diff lists every case)\n";
   }
-  if (whole_run && !comparison.unknown_ids.empty()) {
-    out << "matload: the baseline names " << comparison.unknown_ids.size() << " cases this run does not have, first "
-        << comparison.unknown_ids.front() << " (a stale or mistyped baseline)\n";
+  std::vector<std::string> stale;
+  for (const std::string& id : comparison.unknown_ids) {
+    if (expected_here(id)) stale.push_back(id);
+  }
+  if (!stale.empty()) {
+    out << "matload: the baseline names " << stale.size() << " cases this run should have and does not, first "
+        << stale.front() << " (a stale or mistyped baseline)\n";
     return kExitUsage;
   }
   if (comparison.Count(BaselineVerdict::kRegression) > 0) return kExitFindings;

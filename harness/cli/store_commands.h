@@ -6,6 +6,7 @@
 #ifndef MATLOAD_HARNESS_CLI_STORE_COMMANDS_H_
 #define MATLOAD_HARNESS_CLI_STORE_COMMANDS_H_
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -47,13 +48,17 @@ StoreCommand FindStoreCommand(absl::string_view name);
 // read is kFailedPrecondition, a malformed one kInvalidArgument.
 absl::StatusOr<std::optional<Baseline>> LoadBaseline(const std::string& path);
 
+// ExpectedHere says whether a run, as it was asked for (its targets, compile
+// paths and case filter), would have case `id`.
+using ExpectedHere = std::function<bool(const std::string& id)>;
+
 // BaselineExitStatus holds a finished run's cases against `baseline`,
 // prints what it found to `out`, and returns the run's exit status: 1 for
 // a regression, or with `strict` for a fixed case; 0 when every finding
-// is expected; 2 when a run that took every case (`whole_run`) meets a
-// baseline line naming no case of it.
-int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& cases, bool whole_run, bool strict,
-                       std::ostream& out);
+// is expected; 2 when a baseline line names a case the run should have
+// had (`expected_here`) and does not: a stale or mistyped baseline.
+int BaselineExitStatus(const Baseline& baseline, const std::vector<CaseRecord>& cases,
+                       const ExpectedHere& expected_here, bool strict, std::ostream& out);
 
 }  // namespace matload
 

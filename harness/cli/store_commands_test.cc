@@ -1,13 +1,17 @@
 #include "harness/cli/store_commands.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "absl/flags/flag.h"
+#include "harness/cli/flags.h"
 #include "harness/exit_status.h"
+#include "harness/runs/results_store.h"
 
 namespace matload {
 namespace {
@@ -20,17 +24,22 @@ std::vector<CaseRecord> Tonight() {
           {.id = "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit", .outcome = "mismatch", .finding = true}};
 }
 
+// Everything and Nothing are a run that should have every case, and one
+// whose filter took none of the baseline's.
+bool Everything(const std::string&) { return true; }
+bool Nothing(const std::string&) { return false; }
+
 // BaselineOf parses a baseline written by hand.
 Baseline BaselineOf(const std::string& text) { return *ParseBaseline(text); }
 
 TEST(BaselineExitStatusTest, ExpectedFailuresAreCleanAndRegressionsAreFindings) {
   std::ostringstream out;
   EXPECT_EQ(BaselineExitStatus(BaselineOf("ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit,mismatch\n"), Tonight(),
-                               true, false, out),
+                               Everything, false, out),
             kExitClean);
   EXPECT_THAT(out.str(), HasSubstr("baseline: 1 expected failures, 0 regressions, 0 fixed"));
   out.str("");
-  EXPECT_EQ(BaselineExitStatus(BaselineOf("# none expected\n"), Tonight(), true, false, out), kExitFindings);
+  EXPECT_EQ(BaselineExitStatus(BaselineOf("# none expected\n"), Tonight(), Everything, false, out), kExitFindings);
   EXPECT_THAT(out.str(), HasSubstr("regression: ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit"));
 }
 
@@ -39,29 +48,59 @@ TEST(BaselineExitStatusTest, AFixedLineIsAnErrorOnlyWhenStrict) {
       "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit,mismatch\n"
       "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit,mismatch\n");
   std::ostringstream out;
-  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), true, false, out), kExitClean);
+  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), Everything, false, out), kExitClean);
   EXPECT_THAT(out.str(), HasSubstr("fixed: ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit"));
-  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), true, true, out), kExitFindings);
+  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), Everything, true, out), kExitFindings);
 }
 
-TEST(BaselineExitStatusTest, ALineNamingNoCaseIsAUsageErrorOnlyForAWholeRun) {
+TEST(BaselineExitStatusTest, ALineNamingACaseTheRunShouldHaveIsAUsageError) {
   const Baseline baseline = BaselineOf(
       "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit,mismatch\n"
       "ldmatrix.sync.aligned.m8n8.x9.b16.addr64.driver_jit,mismatch\n");
   std::ostringstream out;
-  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), true, false, out), kExitUsage);
-  EXPECT_THAT(out.str(), HasSubstr("names 1 cases this run does not have, first ldmatrix.sync.aligned.m8n8.x9"));
-  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), false, false, out), kExitClean);
+  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), Everything, false, out), kExitUsage);
+  EXPECT_THAT(out.str(), HasSubstr("names 1 cases this run should have and does not, first ldmatrix.sync.aligned.m8n8.x9"));
+  EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), Nothing, false, out), kExitClean);
 }
 
 TEST(BaselineExitStatusTest, ListsFiftyCasesAndCountsTheRest) {
   std::vector<CaseRecord> cases;
   for (int i = 0; i < 60; ++i) cases.push_back({.id = absl::StrCat("case.", i), .outcome = "mismatch", .finding = true});
   std::ostringstream out;
-  EXPECT_EQ(BaselineExitStatus(BaselineOf("# none expected\n"), cases, false, false, out), kExitFindings);
+  EXPECT_EQ(BaselineExitStatus(BaselineOf("# none expected\n"), cases, Nothing, false, out), kExitFindings);
   const std::string said = out.str();
   EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 52);
   EXPECT_THAT(said, HasSubstr("  ... and 10 more (matload export or diff lists every case)\n"));
+}
+
+// COMMAND@latest names the newest run that judged everything: a night
+// that was interrupted or found no GPU is never compared or baselined.
+TEST(StoreCommandsTest, LatestSkipsRunsThatDidNotFinish) {
+  const std::string db = testing::TempDir() + "/store_commands_test_latest.sqlite";
+  std::filesystem::remove(db);
+  {
+    ResultsStore store = *ResultsStore::Open(db);
+    int minute = 0;
+    for (const char* status : {"clean", "findings", "interrupted", "compile-only", "running"}) {
+      const RunRecord run{.id = absl::StrCat("conform-", status), .command = "conform",
+                          .started = absl::FromUnixSeconds(60 * ++minute), .status = status};
+      ASSERT_TRUE(store.CreateRun(run).ok());
+    }
+  }
+  absl::SetFlag(&FLAGS_db, db);
+  const std::string csv = testing::TempDir() + "/store_commands_test_latest.csv";
+  std::filesystem::remove(csv);
+  absl::SetFlag(&FLAGS_out, csv);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunBaselineCommand({"conform@latest"}, out, err), kExitClean) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("of run conform-findings"));
+  EXPECT_EQ(RunDiffCommand({"conform@latest~1", "conform@latest~2"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("holds 2 finished conform runs"));
+  EXPECT_EQ(RunDiffCommand({"conform@latest", "conform-running"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("has not finished"));
+  EXPECT_EQ(RunDiffCommand({"conform@latest~+1", "conform@latest"}, out, err), kExitUsage);
+  absl::SetFlag(&FLAGS_db, "");
+  absl::SetFlag(&FLAGS_out, "");
 }
 
 TEST(LoadBaselineTest, NoPathIsNoBaselineAndBadFilesAreUsageErrors) {

@@ -10,10 +10,13 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/str_replace.h"
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
@@ -180,6 +183,16 @@ Progress TerminalProgress(const std::string& name) {
   };
 }
 
+// CaseIdToken writes a toolkit's report name as one case ID token:
+// "ptxas-12.9.86" -> "ptxas_12_9_86".
+std::string CaseIdToken(absl::string_view name) {
+  std::string token(name);
+  for (char& c : token) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return token;
+}
+
 // JournalHooks tie one compiler's sweep to the run: the run's case filter,
 // the targets an earlier attempt recorded, and each target's cases and
 // share recorded as it finishes. `prefix` starts this compiler's case IDs
@@ -218,7 +231,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<SupportSweep> sweep =
         RunSupportSweep(*compiler.oracle, registry, targets, options.ptx, options.threads, TerminalProgress(name),
-                        CuobjdumpFor(compiler), JournalHooks(options, journal, several ? name + "." : ""));
+                        CuobjdumpFor(compiler), JournalHooks(options, journal, several ? CaseIdToken(name) + "." : ""));
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string directory =
@@ -237,6 +250,13 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
         << " s; " << unexplained << " unexplained disagreements\n";
     sweeps.push_back(*std::move(sweep));
   }
+  if (!options.filter.SelectsAll()) {
+    absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
+    if (!cases.ok()) return cases.status();
+    if (cases->empty()) {
+      return absl::InvalidArgumentError("--cases, --include and --exclude take no case of this run (docs/case-ids.md)");
+    }
+  }
   if (several) {
     const std::string path = absl::StrCat(journal.directory(), "/compare-ptx", options.ptx.ToString(), ".md");
     if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(sweeps, journal.run().command_line, Today()));
@@ -248,10 +268,25 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
   return total_unexplained;
 }
 
+// ExpectedInSupport says which case IDs a support run of `options` over
+// `targets` should have: those its filter takes on those targets (with
+// several compilers, after the toolkit's name).
+ExpectedHere ExpectedInSupport(const SupportOptions& options, const std::vector<Target>& targets) {
+  std::set<std::string> names;
+  for (Target target : targets) names.insert(target.Name());
+  return [&options, names](const std::string& id) {
+    if (!options.filter.Selects(id)) return false;
+    for (absl::string_view token : absl::StrSplit(id, absl::MaxSplits('.', 2))) {
+      if (names.contains(std::string(token))) return true;
+    }
+    return false;
+  };
+}
+
 // ExitStatusOf is the exit status of a sweep that ended with `unexplained`,
 // held against the run's baseline when it has one.
-int ExitStatusOf(const SupportOptions& options, const absl::StatusOr<size_t>& unexplained, RunJournal& journal,
-                 std::ostream& out, std::ostream& err) {
+int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targets,
+                 const absl::StatusOr<size_t>& unexplained, RunJournal& journal, std::ostream& out, std::ostream& err) {
   if (!unexplained.ok()) {
     err << "matload: " << unexplained.status().message() << "\n";
     return ExitStatusFor(unexplained.status());
@@ -262,7 +297,8 @@ int ExitStatusOf(const SupportOptions& options, const absl::StatusOr<size_t>& un
     err << "matload: " << cases.status().message() << "\n";
     return ExitStatusFor(cases.status());
   }
-  return BaselineExitStatus(*options.baseline, *cases, options.filter.SelectsAll(), options.strict_baseline, out);
+  return BaselineExitStatus(*options.baseline, *cases, ExpectedInSupport(options, targets), options.strict_baseline,
+                            out);
 }
 
 }  // namespace
@@ -298,7 +334,7 @@ int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& e
         << (*journal)->directory() << "\n";
     unexplained = SweepAndReport(options, *compilers, *registry, *targets, **journal, out);
   }
-  const int exit_status = ExitStatusOf(options, unexplained, **journal, out, err);
+  const int exit_status = ExitStatusOf(options, *targets, unexplained, **journal, out, err);
   if (absl::Status finished = (*journal)->Finish(exit_status); !finished.ok()) {
     err << "matload: " << finished.message() << "\n";
     return ExitStatusFor(finished);

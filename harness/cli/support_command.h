@@ -40,7 +40,7 @@ struct SupportOptions {
 // were not. With several ptxas binaries it sweeps each, writes a report
 // per toolkit in <tool>-<version>/ptx<V> under the run directory, and
 // compare-ptx<V>.md comparing them; their case IDs start with the toolkit
-// ("ptxas-12.9.86.sm_90.ldmatrix...").
+// ("ptxas_12_9_86.sm_90.ldmatrix...").
 // Progress goes to stderr when it is a terminal. It fails when the compiler
 // cannot be opened or a report file cannot be written, and with an
 // InfrastructureError (exit 4) when a compiler could not judge: it crashed,

@@ -106,8 +106,8 @@ class Statement {
     absl::Time time;
     std::string error;
     if (!absl::ParseTime(absl::RFC3339_full, Text(column), &time, &error)) {
-      return absl::DataLossError(absl::StrFormat("results database %s: %s: stored time '%s' is unreadable: %s", path_,
-                                                 what_, Text(column), error));
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "results database %s is damaged: %s: stored time '%s' is unreadable: %s", path_, what_, Text(column), error));
     }
     return time;
   }
@@ -267,7 +267,8 @@ bool FromJson(const std::string& text, T* value) {
   }
 }
 
-// ReadCase reads a row of kCaseColumns; kDataLoss if its JSON is damaged.
+// ReadCase reads a row of kCaseColumns; kFailedPrecondition (a damaged
+// store, the user's file: exit status 2) if its JSON is damaged.
 absl::StatusOr<CaseRecord> ReadCase(const Statement& row) {
   CaseRecord record;
   record.id = row.Text(0);
@@ -275,8 +276,8 @@ absl::StatusOr<CaseRecord> ReadCase(const Statement& row) {
   record.finding = row.Int(2) != 0;
   if (!FromJson(row.Text(3), &record.counts) || !FromJson(row.Text(4), &record.first_failures) ||
       !FromJson(row.Text(5), &record.attempts)) {
-    return absl::DataLossError(
-        absl::StrFormat("results database %s: case %s has unreadable results", row.path(), record.id));
+    return absl::FailedPreconditionError(
+        absl::StrFormat("results database %s is damaged: case %s has unreadable results", row.path(), record.id));
   }
   record.detail = row.Text(6);
   record.bundle = row.Text(7);
@@ -307,7 +308,17 @@ bool MayBeAlive(std::int64_t pid, absl::string_view host, absl::string_view this
 
 void ResultsStore::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
 
-absl::StatusOr<ResultsStore> ResultsStore::Open(const std::filesystem::path& path) {
+absl::StatusOr<ResultsStore> ResultsStore::Open(const std::filesystem::path& path) { return OpenWith(path, false); }
+
+absl::StatusOr<ResultsStore> ResultsStore::OpenReadOnly(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    return absl::FailedPreconditionError(absl::StrFormat("no results database at %s", path.string()));
+  }
+  return OpenWith(path, true);
+}
+
+absl::StatusOr<ResultsStore> ResultsStore::OpenWith(const std::filesystem::path& path, bool read_only) {
   ResultsStore store(path.string());
   const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : ".";
   std::error_code error;
@@ -316,16 +327,18 @@ absl::StatusOr<ResultsStore> ResultsStore::Open(const std::filesystem::path& pat
         "results database %s cannot be opened: its directory %s does not exist", store.path_, directory.string()));
   }
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(store.path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int rc = sqlite3_open_v2(store.path_.c_str(), &db, flags, nullptr);
   store.db_.reset(db);
   if (rc != SQLITE_OK) return store.Error(rc, "opening it");
-  if (sqlite3_db_readonly(db, "main") == 1) {
+  if (!read_only && sqlite3_db_readonly(db, "main") == 1) {
     return absl::FailedPreconditionError(absl::StrFormat("results database %s is read-only", store.path_));
   }
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
   absl::Status status = store.Exec("PRAGMA foreign_keys = ON", "turning on foreign keys");
-  if (status.ok()) status = store.InTransaction([&store] { return store.CheckAndCreateSchema(); });
-  if (status.ok()) status = store.Exec(kConnectionPragmas, "turning on WAL");
+  if (status.ok() && read_only) status = store.CheckSchema(/*must_exist=*/true);
+  if (status.ok() && !read_only) status = store.InTransaction([&store] { return store.CheckAndCreateSchema(); });
+  if (status.ok() && !read_only) status = store.Exec(kConnectionPragmas, "turning on WAL");
   if (!status.ok()) return status;
   return store;
 }
@@ -495,28 +508,42 @@ absl::Status ResultsStore::WriteToRun(absl::string_view run_id,
   });
 }
 
-absl::Status ResultsStore::CheckAndCreateSchema() {
+absl::Status ResultsStore::CheckSchema(bool must_exist) {
   const absl::StatusOr<std::int64_t> tables =
       SelectInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'", "reading the schema");
   if (!tables.ok()) return tables.status();
   const absl::StatusOr<std::int64_t> meta =
       SelectInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", "reading the schema");
   if (!meta.ok()) return meta.status();
-  if (*tables > 0 && *meta == 0) {
+  if ((*tables > 0 || must_exist) && *meta == 0) {
     return absl::FailedPreconditionError(
-        absl::StrFormat("%s is a SQLite database but not a matload results database (it has no meta table)", path_));
+        absl::StrFormat("%s is not a matload results database (it has no meta table)", path_));
   }
-  if (*meta > 0) {
-    const absl::StatusOr<std::int64_t> version =
-        SelectInt("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version'", "reading the version");
-    if (!version.ok()) return version.status();
-    if (*version > kSchemaVersion) {
-      return absl::FailedPreconditionError(
-          absl::StrFormat("results database %s was written by a newer matload (schema %d; this matload reads up to %d)",
-                          path_, *version, kSchemaVersion));
-    }
+  if (*meta == 0) return absl::OkStatus();
+  const absl::StatusOr<std::int64_t> version = SelectInt(
+      "SELECT CASE WHEN value GLOB '[0-9]*' AND NOT value GLOB '*[^0-9]*' THEN CAST(value AS INTEGER) ELSE -1 END "
+      "FROM meta WHERE key = 'schema_version'",
+      "reading the version");
+  if (!version.ok()) return version.status();
+  if (*version < 1) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("results database %s is damaged: its schema_version is not a version", path_));
   }
-  return Exec(kSchemaSql, "creating the tables");
+  if (*version > kSchemaVersion) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("results database %s was written by a newer matload (schema %d; this matload reads up to %d)",
+                        path_, *version, kSchemaVersion));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ResultsStore::CheckAndCreateSchema() {
+  if (absl::Status checked = CheckSchema(/*must_exist=*/false); !checked.ok()) return checked;
+  absl::Status created = Exec(kSchemaSql, "creating the tables");
+  if (!created.ok() && created.code() != absl::StatusCode::kDataLoss && created.code() != absl::StatusCode::kUnavailable) {
+    return absl::FailedPreconditionError(absl::StrCat(created.message(), " (the file's tables are not matload's)"));
+  }
+  return created;
 }
 
 absl::StatusOr<std::int64_t> ResultsStore::SelectInt(absl::string_view sql, absl::string_view what) {

@@ -57,6 +57,10 @@ class ResultsStore {
   // needed. Before it changes anything it checks that the file is a results
   // database this code can read, so a file it refuses is left as it was.
   static absl::StatusOr<ResultsStore> Open(const std::filesystem::path& path);
+  // OpenReadOnly opens an existing results database only to read it, so
+  // that a read-only copy can be listed, diffed and exported, and a file
+  // that is not one is refused (kFailedPrecondition) and never written.
+  static absl::StatusOr<ResultsStore> OpenReadOnly(const std::filesystem::path& path);
 
   // DefaultPath is where the database lives unless the user says: `flag` if
   // not empty, else $MATLOAD_DB if set and not empty, else
@@ -142,6 +146,12 @@ class ResultsStore {
   // is newer than this code, then creates whatever tables are missing. It
   // runs inside a transaction, so a refused file is left as it was.
   absl::Status CheckAndCreateSchema();
+  // OpenWith is Open, or OpenReadOnly when `read_only`.
+  static absl::StatusOr<ResultsStore> OpenWith(const std::filesystem::path& path, bool read_only);
+  // CheckSchema refuses a file this code cannot read: another program's
+  // database, a damaged or newer schema version, or (`must_exist`) a file
+  // with no matload tables.
+  absl::Status CheckSchema(bool must_exist);
   // SelectInt runs `sql` and reads its first row's first column, or 0
   // if it returns no row.
   absl::StatusOr<std::int64_t> SelectInt(absl::string_view sql, absl::string_view what);

@@ -1,6 +1,10 @@
 #include "harness/runs/run_journal.h"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <random>
@@ -20,6 +24,28 @@ std::string HostName() {
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
   return name;
+}
+
+// kRunMarker is the file a new run claims its directory with, holding the
+// run's ID: made with O_EXCL, so that of two runs started at once into one
+// directory only one gets it.
+constexpr char kRunMarker[] = ".matload-run";
+
+// ClaimDirectory makes `directory`'s run marker for run `id`, or says that
+// another run has it.
+absl::Status ClaimDirectory(const std::string& directory, const std::string& id) {
+  const std::string marker = (std::filesystem::path(directory) / kRunMarker).string();
+  const int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EEXIST) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--out ", directory, " was just taken by another run; a new run never writes over results"));
+  }
+  if (fd < 0) return absl::FailedPreconditionError(absl::StrCat("cannot write ", marker, ": ", std::strerror(errno)));
+  const std::string text = id + "\n";
+  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  if (!written) return absl::DataLossError(absl::StrCat("cannot write ", marker));
+  return absl::OkStatus();
 }
 
 // PrepareNewDirectory makes a new run's directory: it may not exist yet or
@@ -42,6 +68,14 @@ absl::Status PrepareNewDirectory(const std::string& directory) {
   return absl::OkStatus();
 }
 
+// AbsoluteDirectory is `directory` made absolute and normal, without a
+// trailing '/', so that two spellings of one directory compare equal.
+std::filesystem::path AbsoluteDirectory(const std::string& directory, std::error_code& error) {
+  std::filesystem::path path = std::filesystem::absolute(directory, error).lexically_normal();
+  if (path.filename().empty() && path.has_parent_path()) path = path.parent_path();
+  return path;
+}
+
 // Resumable says why `run` cannot be taken back by `start`, or OK.
 absl::Status Resumable(const RunRecord& run, const RunStart& start) {
   if (run.command != start.command) {
@@ -57,7 +91,9 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
         absl::StrCat("run ", run.id, " was started with other options; a resumed run must be asked for as it was ",
                      "started.\n  started: ", run.options, "\n  now:     ", start.options));
   }
-  if (!start.out.empty() && std::filesystem::path(start.out) != std::filesystem::path(run.directory)) {
+  std::error_code error;
+  if (!start.out.empty() &&
+      AbsoluteDirectory(start.out, error) != std::filesystem::path(run.directory)) {
     return absl::FailedPreconditionError(
         absl::StrCat("run ", run.id, " writes to ", run.directory, ", not --out ", start.out));
   }
@@ -105,8 +141,12 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Make(const RunStart& sta
                 .host = HostName(),
                 .options = start.options,
                 .started = absl::FromUnixMillis(absl::ToUnixMillis(now))};
-  run.directory = start.out.empty() ? absl::StrCat("runs/", run.id) : start.out;
+  // Absolute, so that the run can be resumed from any working directory.
+  std::error_code error;
+  run.directory = AbsoluteDirectory(start.out.empty() ? absl::StrCat("runs/", run.id) : start.out, error);
+  if (error) return absl::FailedPreconditionError(absl::StrCat("--out ", start.out, ": ", error.message()));
   if (absl::Status prepared = PrepareNewDirectory(run.directory); !prepared.ok()) return prepared;
+  if (absl::Status claimed = ClaimDirectory(run.directory, run.id); !claimed.ok()) return claimed;
   if (absl::Status created = store.CreateRun(run); !created.ok()) return created;
   if (absl::Status claimed = store.ClaimRun(run.id); !claimed.ok()) return claimed;
   return std::unique_ptr<RunJournal>(new RunJournal(std::move(store), std::move(run), false, {}));

@@ -55,6 +55,25 @@ TEST_F(RunJournalTest, ANonEmptyOutIsNeverWrittenOver) {
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "published");
 }
 
+// Two runs asked for one new directory: the first claims it (its marker
+// holds its ID), the second is refused.
+TEST_F(RunJournalTest, OneDirectoryTakesOneRun) {
+  std::unique_ptr<RunJournal> first = *RunJournal::Start(Start((root_ / "run").string()));
+  EXPECT_EQ(RunJournal::Start(Start((root_ / "run").string())).status().code(), absl::StatusCode::kFailedPrecondition);
+  std::ifstream marker(root_ / "run" / ".matload-run");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(marker), {}), first->run().id + "\n");
+}
+
+// The run directory is stored absolute, so that a run resumes from any
+// working directory.
+TEST_F(RunJournalTest, TheDirectoryIsStoredAbsolute) {
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(root_);
+  std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start("relative/"));
+  std::filesystem::current_path(was);
+  EXPECT_EQ(journal->directory(), (root_ / "relative").string());
+}
+
 TEST_F(RunJournalTest, AResumedRunKeepsItsCasesAndNeedsItsOptions) {
   std::string id;
   {
