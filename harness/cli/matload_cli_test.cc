@@ -191,9 +191,9 @@ TEST(MatloadCliTest, FileErrorsExit2NamingThePath) {
   const std::string fuzzers = (directory / "fuzzers").string();
   for (const Case& bad : std::vector<Case>{
            {{"fuzz", "--targets", "text", "--fuzzers", fuzzers, "--out", existing.string()},
-            absl::StrCat("cannot create directory ", existing.string(), ": Not a directory")},
+            absl::StrCat("--out ", existing.string(), " is a file, not a directory")},
            {{"fuzz", "--targets", "text", "--fuzzers", fuzzers, "--out", "/sys/matload-cli-test"},
-            "cannot create directory /sys/matload-cli-test: "},
+            "cannot create /sys/matload-cli-test: "},
            {{"check", "--target", "sm_90", "--file", directory.string()},
             absl::StrCat("cannot read snippet file ", directory.string(), ": it is a directory")},
            {{"check", "--target", "sm_90", "--file", "/dev/zero"}, "snippet file /dev/zero is larger than 64 MiB"},
@@ -294,18 +294,23 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
     GTEST_SKIP() << "no libFuzzer build of text_fuzzer in " << fuzzers
                  << " (cmake --preset fuzz && cmake --build --preset fuzz --target text_fuzzer)";
   }
-  const std::string out = absl::StrCat(::testing::TempDir(), "/matload_cli_test_sigterm_", getpid());
+  // Normal, as matload stores run directories, so that the fuzzers' command lines name it as written here.
+  const std::string out =
+      (std::filesystem::path(::testing::TempDir()) / absl::StrCat("matload_cli_test_sigterm_", getpid()))
+          .lexically_normal()
+          .string();
   std::filesystem::remove_all(out);
   std::filesystem::create_directories(out);
   const pid_t matload = StartMatload({"fuzz", "--targets", "text", "--seconds", "600", "--jobs", "2", "--fuzzers",
                                       fuzzers, "--out", out + "/run"},
                                      out + "/matload.log");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  // The campaign runs when matload's libFuzzer parent and its jobs do.
+  // The campaign runs when matload's libFuzzer parent and its jobs do; on a
+  // CI machine busy with ptxas beside this test, starting can take minutes.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
   while (ProcessesNaming(out) < 3 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  ASSERT_GE(ProcessesNaming(out), 3) << "the campaign did not start its jobs";
+  EXPECT_GE(ProcessesNaming(out), 3) << "the campaign did not start its jobs";
   kill(matload, SIGTERM);
   const int exit_status = WaitForExit(matload, std::chrono::seconds(60));
   std::ifstream log(out + "/matload.log");

@@ -163,7 +163,7 @@ TEST_F(ResumeTest, ConformOnTheFakeGpuKilledAtTenPointsResumesToTheSameResults) 
   environment_.push_back("MATLOAD_FAKE_CUDA=slow-jit:20");
   environment_.push_back(absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", (root_ / "state").string()));
   KillAndResumeEverywhere(
-      {"conform", "--forms", "^wmma.load.a", "--variants", "4", "--near_miss=false", "--workers", "2"},
+      {"conform", "--forms", "^wmma.load.a.sync.aligned.row", "--variants", "4", "--near_miss=false", "--workers", "2"},
       [](const std::filesystem::path& directory) {
         return std::vector<std::string>{
             ReadText(directory / "results.tsv"),
