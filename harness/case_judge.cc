@@ -1,5 +1,7 @@
 #include "harness/case_judge.h"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -65,6 +67,17 @@ bool IsFinding(CaseClass kind) {
     default:
       return false;
   }
+}
+
+int Severity(CaseClass kind) {
+  static constexpr std::array<CaseClass, 13> kMostSevereFirst = {
+      CaseClass::kMismatch,     CaseClass::kUnexpectedFault, CaseClass::kMissingFault,
+      CaseClass::kTimeout,      CaseClass::kLegalRejected,   CaseClass::kIllegalAccepted,
+      CaseClass::kKnownFault,   CaseClass::kExpectedFault,   CaseClass::kUndefinedFaulted,
+      CaseClass::kUndefinedRan, CaseClass::kIllegalRejected, CaseClass::kUnsupported,
+      CaseClass::kPass};
+  const auto* found = std::find(kMostSevereFirst.begin(), kMostSevereFirst.end(), kind);
+  return static_cast<int>(kMostSevereFirst.end() - found);
 }
 
 std::uint32_t ReadWord(absl::Span<const std::uint8_t> bytes, size_t index) {

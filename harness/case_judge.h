@@ -44,6 +44,10 @@ absl::string_view CaseClassToken(CaseClass kind);
 // an infrastructure failure (infrastructure.h).
 bool IsFinding(CaseClass kind);
 
+// Severity orders classes for a case's outcome: findings first, then the
+// faults the model or the registry explain, then undefined cases, then pass.
+int Severity(CaseClass kind);
+
 // WordMismatch is one 32-bit register word that differs.
 struct WordMismatch {
   int lane = 0;

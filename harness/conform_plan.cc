@@ -30,9 +30,6 @@ void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& in
       continue;
     }
     if (filter.has_value() && !std::regex_search((*program)->Label(), *filter)) continue;
-    plan.variants.push_back((*program)->Variants(options.variants, options.seed, options.undefined));
-    plan.expected.emplace_back();
-    for (const Variant& variant : plan.variants.back()) plan.expected.back().push_back((*program)->Expect(variant));
     plan.programs.push_back(*std::move(program));
   }
 }

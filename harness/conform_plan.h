@@ -2,8 +2,9 @@
 // decides what the run runs before anything runs: every legal form of the
 // device's target that the run's --forms regex takes, as a test program per
 // address width (wmma.load's .shared forms run with 32- and 64-bit
-// addresses), each with its K variants and the reference model's
-// prediction of each; and what this device cannot run, and why.
+// addresses), and what this device cannot run, and why. The variants are
+// not planned: workers make them as they run (conform_case_work.h), so
+// that a run's memory does not grow with --variants.
 #ifndef MATLOAD_HARNESS_CONFORM_PLAN_H_
 #define MATLOAD_HARNESS_CONFORM_PLAN_H_
 
@@ -14,17 +15,13 @@
 #include "absl/status/statusor.h"
 #include "harness/conformance_run.h"
 #include "harness/test_program.h"
-#include "reference/outcome.h"
 #include "reference/target.h"
 
 namespace matload {
 
-// ConformPlan is what a run will run. programs[i] has variants[i], and
-// the model predicts expected[i][v] for variant v.
+// ConformPlan is what a run will run.
 struct ConformPlan {
   std::vector<std::unique_ptr<TestProgram>> programs;
-  std::vector<std::vector<Variant>> variants;
-  std::vector<std::vector<Outcome>> expected;
   std::vector<std::string> not_run;  // what the run cannot run on this target, and why
   // tensor_memory_forms counts the tcgen05.ld forms this target cannot run
   // for want of Tensor Memory (0 on a target that has it).

@@ -12,14 +12,10 @@ using ::testing::HasSubstr;
 // forms naming .shared or .shared::cta run with 32- and 64-bit addresses):
 // 546, as the H100 run in reports/nightly/h100-2026-11-24 ran (1,092 cases
 // on two compile paths).
-TEST(ConformPlanTest, EverySm90FormIsPlannedWithItsVariantsAndPredictions) {
+TEST(ConformPlanTest, EverySm90FormIsPlanned) {
   const absl::StatusOr<ConformPlan> plan = PlanConformance({.variants = 4}, Target{90});
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(plan->programs.size(), 546u);
-  ASSERT_EQ(plan->variants.size(), 546u);
-  ASSERT_EQ(plan->expected.size(), 546u);
-  EXPECT_EQ(plan->variants[0].size(), 4u);
-  EXPECT_EQ(plan->expected[0].size(), 4u);
   EXPECT_EQ(plan->tensor_memory_forms, 558u);
   ASSERT_EQ(plan->not_run.size(), 1u);
   EXPECT_THAT(plan->not_run[0], HasSubstr("tcgen05.ld: 558 legal forms"));

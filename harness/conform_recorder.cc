@@ -40,7 +40,8 @@ TalliedCase Settled(TalliedCase suspect) {
 ConformRecorder::ConformRecorder(const ConformanceOptions& options, ConformanceResult& result)
     : options_(options),
       result_(result),
-      bundles_((std::filesystem::path(options.run_directory) / "bundles").string()) {}
+      bundles_((std::filesystem::path(options.run_directory) / "bundles").string()),
+      tally_(options.first_failures) {}
 
 absl::Status ConformRecorder::TakeBack() {
   RunJournal* journal = options_.journal;
@@ -75,8 +76,23 @@ absl::Status ConformRecorder::Add(const std::string& id, const BundleCase& bundl
   return absl::OkStatus();
 }
 
+absl::Status ConformRecorder::AddSummary(const std::string& id, const CaseSummary& summary,
+                                         const std::function<BundleCase(const FailureSample&)>& bundle_case) {
+  std::vector<std::pair<std::int64_t, const std::string*>> by_index;
+  for (const auto& [signature, sample] : summary.samples) by_index.emplace_back(sample.index, &signature);
+  std::sort(by_index.begin(), by_index.end());
+  std::map<std::string, std::string> filed;
+  for (const auto& [index, signature] : by_index) {
+    absl::StatusOr<std::string> directory = bundles_.Add(bundle_case(summary.samples.at(*signature)));
+    if (!directory.ok()) return directory.status();
+    filed[*signature] = *directory;
+  }
+  tally_.AddSummary(id, summary, filed);
+  return absl::OkStatus();
+}
+
 absl::Status ConformRecorder::CommitComplete(bool final) {
-  std::vector<TalliedCase> complete = tally_.TakeComplete();
+  std::vector<TalliedCase> complete = tally_.TakeAll();
   if (final) {
     for (TalliedCase& suspect : suspects_) complete.push_back(Settled(std::move(suspect)));
     suspects_.clear();

@@ -9,6 +9,7 @@
 #ifndef MATLOAD_HARNESS_CONFORM_RECORDER_H_
 #define MATLOAD_HARNESS_CONFORM_RECORDER_H_
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -17,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "harness/bundle_writer.h"
+#include "harness/case_summary.h"
 #include "harness/conform_tally.h"
 #include "harness/conformance_run.h"
 #include "harness/runs/case_record.h"
@@ -38,15 +40,24 @@ class ConformRecorder {
   // Recorded says whether an earlier attempt recorded the marker `key`.
   bool Recorded(absl::string_view key) const { return markers_.contains(std::string(key)); }
 
-  // Expect says case `id` of `family` has `variants` variants to judge.
-  void Expect(const std::string& id, const std::string& family, size_t variants) {
-    tally_.Expect(id, family, variants);
-  }
+  // Expect says case `id` of `family` is in flight.
+  void Expect(const std::string& id, const std::string& family) { tally_.Expect(id, family); }
   // Add counts one judged variant of case `id`, and files a bundle for a finding.
   absl::Status Add(const std::string& id, const BundleCase& bundle_case, JudgedVariant judged);
-  // CommitComplete records the cases whose every variant is judged. A case
-  // whose findings a re-run could contradict is held back for its re-runs
-  // (suspects) unless `final`, which records the held cases too.
+  // AddSummary counts a worker's summary of case `id`'s variants, and
+  // files a bundle for each of its samples, in index order, as
+  // `bundle_case` rebuilds it (which may be null for a summary without samples).
+  absl::Status AddSummary(const std::string& id, const CaseSummary& summary,
+                          const std::function<BundleCase(const FailureSample&)>& bundle_case);
+  // NoteRegistryMiss notes that a registry entry over-predicted a fault in
+  // case `id`: a finding of the case.
+  void NoteRegistryMiss(const std::string& id, std::string miss) { tally_.NoteRegistryMiss(id, std::move(miss)); }
+  // NoteUnreproduced notes a fault or hang of case `id` that did not
+  // happen again: the case is a flake, a finding.
+  void NoteUnreproduced(const std::string& id, std::string what) { tally_.NoteUnreproduced(id, std::move(what)); }
+  // CommitComplete records the cases in flight, whose every item is done.
+  // A case whose findings a re-run could contradict is held back for its
+  // re-runs (suspects) unless `final`, which records the held cases too.
   absl::Status CommitComplete(bool final = false);
   // suspects are the held cases, for the executor to re-run and note
   // each attempt's outcome in their records.

@@ -1,64 +1,81 @@
 #include "harness/conform_tally.h"
 
-#include <algorithm>
-#include <array>
-
 namespace matload {
+namespace {
 
-int Severity(CaseClass kind) {
-  static constexpr std::array<CaseClass, 13> kMostSevereFirst = {
-      CaseClass::kMismatch,     CaseClass::kUnexpectedFault, CaseClass::kMissingFault,
-      CaseClass::kTimeout,      CaseClass::kLegalRejected,   CaseClass::kIllegalAccepted,
-      CaseClass::kKnownFault,   CaseClass::kExpectedFault,   CaseClass::kUndefinedFaulted,
-      CaseClass::kUndefinedRan, CaseClass::kIllegalRejected, CaseClass::kUnsupported,
-      CaseClass::kPass};
-  const auto* found = std::find(kMostSevereFirst.begin(), kMostSevereFirst.end(), kind);
-  return static_cast<int>(kMostSevereFirst.end() - found);
-}
+// FirstLine is `text` up to its first newline.
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-void ConformTally::Expect(const std::string& id, const std::string& family, size_t variants) {
+}  // namespace
+
+void ConformTally::Expect(const std::string& id, const std::string& family) {
   Gathered& gathered = cases_[id];
   gathered.tallied.record.id = id;
   gathered.tallied.family = family;
-  gathered.expected = variants;
+}
+
+void ConformTally::NoteFailure(Gathered& gathered, std::int64_t index, const std::string& detail,
+                               const std::string& bundle) {
+  if (gathered.first_failure >= 0 && gathered.first_failure <= index) return;
+  gathered.first_failure = index;
+  gathered.tallied.record.detail = detail;
+  gathered.tallied.record.bundle = bundle;
 }
 
 void ConformTally::Add(const std::string& id, const JudgedVariant& variant) {
   Gathered& gathered = cases_[id];
-  TalliedCase& tallied = gathered.tallied;
-  CaseRecord& record = tallied.record;
-  if (gathered.judged++ == 0 || Severity(variant.kind) > Severity(gathered.worst)) gathered.worst = variant.kind;
-  ++record.counts[std::string(CaseClassToken(variant.kind))];
-  ++tallied.classes[variant.kind];
-  tallied.executions += variant.ran ? 1 : 0;
-  tallied.words_compared += variant.words_compared;
-  const bool finding = IsFinding(variant.kind);
-  tallied.findings += (finding ? 1 : 0) + (variant.registry_miss.empty() ? 0 : 1);
-  if (!variant.registry_miss.empty()) tallied.registry_misses.push_back(variant.registry_miss);
-  if (!variant.bundle.empty()) ++tallied.bundle_cases[variant.bundle];
-  const bool first_failure = finding && record.first_failures.empty();
-  if (finding && record.first_failures.size() < kFirstFailuresKept) record.first_failures.push_back(variant.index);
-  if (first_failure) {
-    record.detail = variant.detail;
-    record.bundle = variant.bundle;
-  } else if (record.first_failures.empty() && record.detail.empty()) {
-    record.detail = variant.detail;
+  CaseSummary one;
+  one.Add(variant.index, {.kind = variant.kind, .detail = variant.detail}, variant.ran, variant.words_compared, "", {},
+          0, keep_);
+  one.samples.clear();
+  gathered.summary.Merge(one, keep_);
+  if (!variant.bundle.empty()) ++gathered.tallied.bundle_cases[variant.bundle];
+  if (IsFinding(variant.kind)) NoteFailure(gathered, variant.index, variant.detail, variant.bundle);
+  if (!variant.registry_miss.empty()) gathered.tallied.registry_misses.push_back(variant.registry_miss);
+}
+
+void ConformTally::AddSummary(const std::string& id, const CaseSummary& summary,
+                              const std::map<std::string, std::string>& bundles) {
+  Gathered& gathered = cases_[id];
+  gathered.summary.Merge(summary, keep_);
+  gathered.summary.samples.clear();
+  for (const auto& [signature, sample] : summary.samples) {
+    const std::string& bundle = bundles.at(signature);
+    gathered.tallied.bundle_cases[bundle] += sample.count;
+    NoteFailure(gathered, sample.index, FirstLine(sample.detail), bundle);
   }
 }
 
-std::vector<TalliedCase> ConformTally::TakeComplete() {
+std::vector<TalliedCase> ConformTally::TakeAll() {
   std::vector<TalliedCase> complete;
-  for (auto it = cases_.begin(); it != cases_.end();) {
-    Gathered& gathered = it->second;
-    if (gathered.judged < gathered.expected || gathered.expected == 0) {
-      ++it;
-      continue;
+  for (auto& [id, gathered] : cases_) {
+    const CaseSummary& summary = gathered.summary;
+    if (summary.judged() == 0) continue;
+    TalliedCase& tallied = gathered.tallied;
+    CaseRecord& record = tallied.record;
+    for (const auto& [kind, count] : summary.classes) {
+      record.counts[std::string(CaseClassToken(kind))] += static_cast<std::int64_t>(count);
+      if (IsFinding(kind)) tallied.findings += count;
     }
-    gathered.tallied.record.outcome = std::string(CaseClassToken(gathered.worst));
-    gathered.tallied.record.finding = IsFinding(gathered.worst) || !gathered.tallied.registry_misses.empty();
-    complete.push_back(std::move(gathered.tallied));
-    it = cases_.erase(it);
+    tallied.findings += tallied.registry_misses.size();
+    tallied.classes = summary.classes;
+    tallied.executions = summary.executions;
+    tallied.words_compared = summary.words_compared;
+    const CaseClass worst = summary.Worst();
+    record.outcome = std::string(CaseClassToken(worst));
+    record.finding = IsFinding(worst) || !tallied.registry_misses.empty();
+    record.first_failures = summary.first_failures;
+    if (gathered.first_failure < 0) record.detail = FirstLine(summary.note);
+    if (!gathered.unreproduced.empty()) {
+      record.attempts = {"unexpected_fault", record.outcome};
+      record.outcome = "flake";
+      record.finding = true;
+      record.detail = gathered.unreproduced.front();
+      tallied.findings += gathered.unreproduced.size();
+    }
+    complete.push_back(std::move(tallied));
   }
+  cases_.clear();
   return complete;
 }
 

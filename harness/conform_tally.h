@@ -1,14 +1,16 @@
-// ConformTally: a conform case's variants gathered into one case record
-// (harness/runs/case_record.h). A case is one form on one compile path
-// (and, apart, its undefined variants); its record counts its variants by
-// outcome, keeps the first failing variants' indices, and takes the most
-// severe outcome as its own, so that results are one row per case, never
-// one per execution.
+// ConformTally: a conform run's cases in flight, each gathered into one case
+// record (harness/runs/case_record.h). A case is one form on one compile
+// path (and, apart, its undefined variants); its record counts its
+// variants by outcome, keeps the first failing variants' indices, and takes
+// the most severe outcome as its own, so that results are one row per
+// case, never one per execution.
 //
-// Everything a run counts is counted per case here and handed over only
-// when the case is complete (every variant judged), so that what a run
-// has recorded in the results store and what its totals and bundle index
-// say always agree, however it was interrupted (conformance_run.h).
+// Workers' summaries (case_summary.h) and single variants judged in the
+// run itself (confirmations, faults attributed one by one) are both added
+// here; the executor hands every case over once all its work is done, so
+// that what a run has recorded in the results store and what its totals
+// and bundle index say always agree, however it was interrupted
+// (conformance_run.h).
 #ifndef MATLOAD_HARNESS_CONFORM_TALLY_H_
 #define MATLOAD_HARNESS_CONFORM_TALLY_H_
 
@@ -18,11 +20,13 @@
 #include <vector>
 
 #include "harness/case_judge.h"
+#include "harness/case_summary.h"
 #include "harness/runs/case_record.h"
 
 namespace matload {
 
-// kFirstFailuresKept is how many failing variants a case record names.
+// kFirstFailuresKept is how many failing variants a case record names
+// unless the run says otherwise (--first_failures).
 inline constexpr size_t kFirstFailuresKept = 16;
 
 // JudgedVariant is one variant's verdict, as the tally counts it.
@@ -51,29 +55,42 @@ struct TalliedCase {
 // ConformTally gathers the variants of the cases in flight.
 class ConformTally {
  public:
-  // Expect says case `id` of `family` has `variants` variants to judge.
-  void Expect(const std::string& id, const std::string& family, size_t variants);
-  // Add counts one judged variant of case `id`; the first failing
-  // variant's detail and bundle become the case's.
+  // A tally whose records name the first `keep` failing variants.
+  explicit ConformTally(size_t keep = kFirstFailuresKept) : keep_(keep) {}
+
+  // Expect says case `id` of `family` is in flight.
+  void Expect(const std::string& id, const std::string& family);
+  // Add counts one judged variant of case `id`.
   void Add(const std::string& id, const JudgedVariant& variant);
-  // TakeComplete hands over the cases whose every variant is judged, in
-  // case ID order, and forgets them.
-  std::vector<TalliedCase> TakeComplete();
+  // AddSummary counts a worker's summary of case `id`'s variants, whose
+  // samples were filed in the bundles `bundles` names by signature.
+  void AddSummary(const std::string& id, const CaseSummary& summary, const std::map<std::string, std::string>& bundles);
+  // NoteRegistryMiss notes that a registry entry over-predicted a fault in case `id`.
+  void NoteRegistryMiss(const std::string& id, std::string miss) {
+    cases_[id].tallied.registry_misses.push_back(std::move(miss));
+  }
+  // NoteUnreproduced notes a fault or hang of case `id` that did not
+  // happen again: the case becomes a flake, whose attempts say what
+  // happened first and what happened then.
+  void NoteUnreproduced(const std::string& id, std::string what) { cases_[id].unreproduced.push_back(std::move(what)); }
+  // TakeAll hands over the cases in flight that judged any variant, in
+  // case ID order, and forgets every case in flight.
+  std::vector<TalliedCase> TakeAll();
 
  private:
   // Gathered is a case in flight.
   struct Gathered {
     TalliedCase tallied;
-    CaseClass worst = CaseClass::kPass;
-    size_t expected = 0;
-    size_t judged = 0;
+    CaseSummary summary;                    // every variant so far, without samples
+    std::int64_t first_failure = -1;        // the index whose detail and bundle name the case
+    std::vector<std::string> unreproduced;  // faults and hangs that did not happen again
   };
+  // NoteFailure makes variant `index` the case's first failure when it comes first.
+  static void NoteFailure(Gathered& gathered, std::int64_t index, const std::string& detail, const std::string& bundle);
+
+  size_t keep_;
   std::map<std::string, Gathered> cases_;
 };
-
-// Severity orders classes for a case's outcome: findings first, then the
-// faults the model or the registry explain, then undefined cases, then pass.
-int Severity(CaseClass kind);
 
 }  // namespace matload
 

@@ -1,97 +1,126 @@
 #include "harness/conformance_run.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <memory>
-#include <optional>
-#include <regex>
-#include <set>
 #include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "harness/bundle_writer.h"
+#include "harness/conform_case_work.h"
+#include "harness/conform_near_miss.h"
 #include "harness/conform_plan.h"
 #include "harness/conform_recorder.h"
 #include "harness/conform_report.h"
-#include "harness/conform_tally.h"
-#include "harness/runs/case_id.h"
-#include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/infrastructure.h"
 #include "harness/interrupt.h"
 #include "harness/isolated_runner.h"
 #include "harness/launch_outcome.h"
 #include "harness/output_files.h"
-#include "harness/support_sweep.h"
+#include "harness/runs/case_id.h"
 #include "harness/test_program.h"
-#include "nlohmann/json.hpp"
-#include "reference/enumerate.h"
-#include "reference/ldmatrix_table.h"
-#include "reference/tcgen05_ld_table.h"
-#include "reference/wmma_load_table.h"
 
 namespace matload {
 namespace {
 
-// kItemsPerRound bounds the launches one RunIsolated call makes, so
-// that results reach the run directory as the run goes.
-constexpr int kItemsPerRound = 32;
-
-// kInfrastructureAttempts is how often a launch that could not be judged
+// kInfrastructureAttempts is how often an item that could not be judged
 // (an infrastructure failure) is tried, each time in a fresh worker, before
 // the run stops with that failure.
 constexpr int kInfrastructureAttempts = 3;
 
-// Launch is one kernel launch: a program on one compile path, for some of
-// its variants (all of them, or one when a fault is being attributed).
-struct Launch {
-  int program = 0;
-  CompilePath path = CompilePath::kDriverJit;
-  std::vector<int> variants;
-  // undefined: every variant is a case the spec leaves undefined. Such a
-  // launch is not split when it faults: its cases are only recorded.
-  bool undefined = false;
-  // confirms: the Prediction this single-variant launch confirms, or -1.
-  int confirms = -1;
+// kBlocksPerLaunch bounds a pipelined launch: large enough that a launch
+// costs little next to its blocks, small enough that a worker's two
+// batches stay within tens of megabytes.
+constexpr int kBlocksPerLaunch = 16384;
+
+// kVariantsPerWorkerChunk is about how many variants one worker runs in a
+// chunk, and kMostItemsPerWorker the most items: a chunk is recorded in one
+// transaction, so a SIGKILL costs at most the chunk in flight
+// (harness/runs/run_journal.h), and a worker's CUDA context and JIT are
+// set up once per chunk.
+constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 22;
+constexpr size_t kMostItemsPerWorker = 32;
+
+// Item is one work item of a chunk: some of one case's variants.
+struct Item {
+  size_t case_index = 0;  // into Run::cases_
+  CaseWork work;
+  int confirms = -1;  // the Prediction this item confirms, or -1
+  int lineage = -1;   // the Lineage of the fault this item is half of, or -1
 };
 
-// Prediction is a form's variants (on one path) that a registry entry says
-// fault: the first runs alone to confirm it, the rest depend on that.
+// Lineage is a fault or hang that split an item in two: if neither half
+// nor any of theirs fails so again, the fault did not reproduce, and the
+// case is a flake, never a pass.
+struct Lineage {
+  size_t case_index = 0;
+  std::string what;  // the item and its fault
+  bool reproduced = false;
+};
+
+// CaseState is a case of the chunk in flight: what its items have left
+// for the next phase.
+struct CaseState {
+  int program = 0;
+  CompilePath path = CompilePath::kDriverJit;
+  std::string id;                            // its defined variants' case
+  std::string undefined_id;                  // its undefined variants' case
+  size_t undefined = 0;                      // undefined variants, for their own items
+  std::map<std::string, LeftOut> predicted;  // variants each registry entry predicts to fault
+  size_t attributed = 0;                     // faults attributed one by one
+};
+
+// Prediction is a registry entry's prediction for one case: its first
+// variant runs alone to confirm it; what happens to the rest depends on that.
 struct Prediction {
-  int program = 0;
-  CompilePath path = CompilePath::kDriverJit;
-  std::string entry;      // the registry entry's id
-  std::vector<int> rest;  // the variants after the first
-  bool confirmed = false;  // the first faulted as predicted
+  size_t case_index = 0;
+  std::string entry;
+  LeftOut left_out;
+  bool confirmed = false;
 };
 
-// CompileCaseId names a conform run's compile check of a support case
-// (harness/runs/case_id.h): the case without its target, on the JIT,
-// "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.jit_compile".
-std::string CompileCaseId(absl::string_view support_id) {
-  return absl::StrCat(support_id.substr(support_id.find('.') + 1), ".jit_compile");
+// SplitInTwo is `work`'s two halves.
+std::pair<CaseWork, CaseWork> SplitInTwo(const CaseWork& work) {
+  CaseWork first = work;
+  CaseWork second = work;
+  const size_t half = work.size() / 2;
+  if (work.listed.empty()) {
+    first.end = work.begin + static_cast<std::int64_t>(half);
+    second.begin = first.end;
+  } else {
+    first.listed.assign(work.listed.begin(), work.listed.begin() + static_cast<long>(half));
+    second.listed.assign(work.listed.begin() + static_cast<long>(half), work.listed.end());
+  }
+  return {std::move(first), std::move(second)};
 }
+
+// Devices is the run's GPUs, as their probes found them.
+struct Devices {
+  std::vector<int> ordinals;
+  std::vector<DeviceProbe> probes;  // probes[i] is ordinals[i]'s
+};
 
 // Run holds one conformance run's state in the parent.
 class Run {
  public:
-  Run(const ConformanceOptions& options, const ConformanceProgress& progress, DeviceProbe device,
+  Run(const ConformanceOptions& options, const ConformanceProgress& progress, Devices devices,
       DiscrepancyRegistry registry)
-      : options_(options), progress_(progress), device_(std::move(device)), registry_(std::move(registry)),
+      : options_(options),
+        progress_(progress),
+        devices_(std::move(devices)),
+        registry_(std::move(registry)),
         recorder_(options, result_) {
-    result_.identity = device_.identity;
-    result_.target = device_.target;
+    result_.identity = devices_.probes[0].identity;
+    for (size_t i = 1; i < devices_.probes.size(); ++i)
+      absl::StrAppend(&result_.identity, "; ", devices_.probes[i].identity);
+    result_.target = devices_.probes[0].target;
     // Until a test kernel finishes, a kernel's watchdog scales from the
     // probe's empty kernel, so even the run's first hang costs seconds.
-    watchdog_.ObserveKernel(std::chrono::duration_cast<std::chrono::milliseconds>(device_.calibration));
+    watchdog_.ObserveKernel(std::chrono::duration_cast<std::chrono::milliseconds>(devices_.probes[0].calibration));
     for (CompilePath path : options_.paths) {
       if (path == CompilePath::kDriverJit) continue;
       offline_toolchains_[path] = OfflineToolchain(path).value();  // RunConformance checked it
@@ -111,7 +140,10 @@ class Run {
         return status;
     }
     if (options_.illegal && !recorder_.Recorded(ConformRecorder::kNearMissKey)) {
-      if (absl::Status status = CheckIllegalForms(); !status.ok()) return status;
+      if (absl::Status status = CheckNearMisses(devices_.ordinals[0], options_, registry_, result_, recorder_);
+          !status.ok()) {
+        return status;
+      }
     }
     if (plan_.tensor_memory_forms > 0)
       result_.counts["tcgen05.ld"][CaseClass::kUnsupported] += plan_.tensor_memory_forms;
@@ -123,36 +155,65 @@ class Run {
   ConformRecorder& recorder() { return recorder_; }
 
  private:
+  // Judgement judges an item that ran (or was judged to have faulted or
+  // hung) on GPU `device`: it is never told of an infrastructure failure.
+  using Judgement = std::function<absl::Status(const Item&, const ItemResult&, const LaunchOutcome&, int device)>;
 
-  // ProgramsPerChunk is how many programs one chunk takes: about one wave
-  // of launches, so that the workers stay busy and a SIGKILL costs at most
-  // the chunk in flight (harness/runs/run_journal.h).
-  size_t ProgramsPerChunk() const {
-    return std::max<size_t>(1, static_cast<size_t>(options_.workers) * kItemsPerRound / options_.paths.size());
+  // Slots is how many workers run at once: --workers on every GPU.
+  size_t Slots() const { return static_cast<size_t>(options_.workers) * devices_.ordinals.size(); }
+  // ItemsPerWorker is how many of a chunk's items one worker takes.
+  size_t ItemsPerWorker() const {
+    return std::clamp<size_t>(kVariantsPerWorkerChunk / static_cast<size_t>(options_.variants), 1, kMostItemsPerWorker);
   }
+  // ProgramsPerChunk is how many programs one chunk takes: one item per
+  // case for every worker.
+  size_t ProgramsPerChunk() const { return std::max<size_t>(1, Slots() * ItemsPerWorker() / options_.paths.size()); }
 
   // CaseId names program `program`'s case on `path` (harness/runs/case_id.h).
   std::string CaseId(int program, CompilePath path, bool undefined) const {
     return ConformCaseId(plan_.programs[program]->instruction().form(),
                          plan_.programs[program]->options().shared_address_bits, CompilePathName(path), undefined);
   }
+  // CaseIdOf is the case an item's variants count in.
+  const std::string& CaseIdOf(const Item& item) const {
+    const CaseState& state = cases_[item.case_index];
+    return item.work.take == VariantRole::kUndefined ? state.undefined_id : state.id;
+  }
+  // Work is an item of case `case_index`'s variants [begin, end) of role `take`.
+  CaseWork Work(size_t case_index, VariantRole take, std::string entry, std::int64_t begin, std::int64_t end) const {
+    const CaseState& state = cases_[case_index];
+    return {.program = plan_.programs[state.program].get(),
+            .path = state.path,
+            .seed = options_.seed,
+            .undefined = options_.undefined,
+            .take = take,
+            .entry = std::move(entry),
+            .begin = begin,
+            .end = end};
+  }
 
   // RunChunk runs programs [first, last) on every path the run takes and
   // has not recorded, through every phase, and records their cases.
   absl::Status RunChunk(size_t first, size_t last) {
-    std::vector<Launch> launches;
-    std::vector<Launch> confirmations;
-    one_by_one_.clear();
+    cases_.clear();
+    case_of_.clear();
     predictions_.clear();
+    std::vector<Item> forms;
     for (size_t program = first; program < last; ++program) {
       for (CompilePath path : options_.paths) {
-        const std::string id = CaseId(static_cast<int>(program), path, false);
+        const int index = static_cast<int>(program);
+        const std::string id = CaseId(index, path, false);
         if (!options_.filter.Selects(id) || (options_.journal != nullptr && options_.journal->Recorded(id))) continue;
-        PlanLaunches(static_cast<int>(program), path, launches, confirmations);
+        const std::string family = plan_.programs[program]->instruction().spec().MnemonicText();
+        cases_.push_back({.program = index, .path = path, .id = id, .undefined_id = CaseId(index, path, true)});
+        case_of_[id] = cases_.size() - 1;
+        recorder_.Expect(id, family);
+        recorder_.Expect(cases_.back().undefined_id, family);
+        forms.push_back({cases_.size() - 1, Work(cases_.size() - 1, VariantRole::kDefined, "", 0, options_.variants)});
       }
     }
-    result_.launches += launches.size();
-    absl::Status ran = RunPhases(launches, confirmations);
+    result_.launches += forms.size();
+    absl::Status ran = RunPhases(std::move(forms));
     if (ran.ok()) ran = recorder_.CommitComplete();
     if (ran.ok()) ran = RetrySuspects();
     // Cases held for re-runs are kept even when the run stops here.
@@ -160,78 +221,217 @@ class Run {
     return ran.ok() ? committed : ran;
   }
 
-  // PlanLaunches adds `program`'s launch on `path`, its undefined variants'
-  // launch, and the confirmation of a registry-predicted fault. Variants the
-  // registry says fault would each cost a worker: one per form and path
-  // runs alone to confirm the entry; if it faults, the rest are recorded as
-  // known faults without running, and if it does not, the entry
-  // over-predicts (a finding) and the rest run like any others.
-  void PlanLaunches(int program, CompilePath path, std::vector<Launch>& launches, std::vector<Launch>& confirmations) {
-    Launch launch{program, path, {}, false, -1};
-    Launch undefined{program, path, {}, true, -1};
-    Prediction prediction{program, path, "", {}, false};
-    for (size_t v = 0; v < plan_.variants[program].size(); ++v) {
-      const Variant& variant = plan_.variants[program][v];
-      if (std::holds_alternative<Undefined>(plan_.expected[program][v])) {
-        undefined.variants.push_back(static_cast<int>(v));
-        continue;
-      }
-      const DiscrepancyEntry* known = registry_.Find(plan_.programs[program]->FaultCaseText(variant), result_.target,
-                                                     Direction::kDeviceFaults, Toolchain(path));
-      if (known == nullptr) {
-        launch.variants.push_back(static_cast<int>(v));
-      } else if (prediction.entry.empty()) {
-        prediction.entry = known->id;
-        confirmations.push_back({program, path, {static_cast<int>(v)}, false, static_cast<int>(predictions_.size())});
-      } else {
-        prediction.rest.push_back(static_cast<int>(v));
-      }
-    }
-    const std::string family = plan_.programs[program]->instruction().spec().MnemonicText();
-    case_sources_[CaseId(program, path, false)] = {program, path};
-    recorder_.Expect(CaseId(program, path, false), family, plan_.variants[program].size() - undefined.variants.size());
-    recorder_.Expect(CaseId(program, path, true), family, undefined.variants.size());
-    if (!launch.variants.empty()) launches.push_back(std::move(launch));
-    if (!undefined.variants.empty()) launches.push_back(std::move(undefined));
-    if (!prediction.entry.empty()) predictions_.push_back(std::move(prediction));
-  }
-
-  // RunPhases runs one chunk's launches, then the registry confirmations,
-  // then what the confirmations decide, then each faulting variant alone.
-  absl::Status RunPhases(const std::vector<Launch>& launches, const std::vector<Launch>& confirmations) {
+  // RunPhases runs one chunk's items: every case's defined variants; then
+  // one variant of each registry prediction, alone, to confirm it; then
+  // what the confirmations decide; then the undefined variants.
+  absl::Status RunPhases(std::vector<Item> forms) {
     const absl::Time start = absl::Now();
-    if (absl::Status status = RunRounds(launches, JudgeWith(false), "forms"); !status.ok()) return status;
-    if (absl::Status status = RunRounds(confirmations, JudgeWith(true), "registry confirmations"); !status.ok()) {
-      return status;
-    }
-    std::vector<Launch> unconfirmed;
-    for (const Prediction& prediction : predictions_) {
-      for (int v : prediction.rest) {
-        if (!prediction.confirmed) continue;
-        if (absl::Status status = RecordUnrunKnownFault(prediction.program, v, prediction.path, prediction.entry);
-            !status.ok()) {
-          return status;
-        }
-      }
-      if (!prediction.confirmed && !prediction.rest.empty()) {
-        unconfirmed.push_back({prediction.program, prediction.path, prediction.rest, false, -1});
-      }
-    }
-    if (absl::Status status = RunRounds(unconfirmed, JudgeWith(false), "variants the registry over-predicts");
+    if (absl::Status status = RunSplitting(std::move(forms), "forms"); !status.ok()) return status;
+    if (absl::Status status = RunSplitting(Confirmations(), "registry confirmations"); !status.ok()) return status;
+    absl::StatusOr<std::vector<Item>> predicted = AfterConfirmations();
+    if (!predicted.ok()) return predicted.status();
+    if (absl::Status status = RunSplitting(*std::move(predicted), "variants the registry predicts to fault");
         !status.ok()) {
       return status;
     }
-    // A fault leaves no block's output: run each variant of the launches
-    // that faulted on its own, so that each fault lands on its own case.
-    std::vector<Launch> singles;
-    for (const Launch& launch : one_by_one_) {
-      for (int variant : launch.variants) singles.push_back({launch.program, launch.path, {variant}, false, -1});
+    std::vector<Item> undefined;
+    for (size_t i = 0; i < cases_.size(); ++i) {
+      if (cases_[i].undefined > 0) undefined.push_back({i, Work(i, VariantRole::kUndefined, "", 0, options_.variants)});
     }
-    if (absl::Status status = RunRounds(singles, JudgeWith(true), "faulting variants, one by one"); !status.ok()) {
-      return status;
-    }
+    result_.launches += undefined.size();
+    if (absl::Status status = RunSplitting(std::move(undefined), "undefined variants"); !status.ok()) return status;
     result_.device_seconds += absl::ToDoubleSeconds(absl::Now() - start);
     return absl::OkStatus();
+  }
+
+  // Confirmations are one item per registry prediction: its first variant, alone.
+  std::vector<Item> Confirmations() {
+    std::vector<Item> items;
+    for (size_t i = 0; i < cases_.size(); ++i) {
+      for (const auto& [entry, left_out] : cases_[i].predicted) {
+        predictions_.push_back({.case_index = i, .entry = entry, .left_out = left_out});
+        Item item{i, Work(i, VariantRole::kPredicted, entry, 0, 0), static_cast<int>(predictions_.size()) - 1};
+        item.work.listed = {left_out.first};
+        items.push_back(std::move(item));
+      }
+    }
+    return items;
+  }
+
+  // AfterConfirmations records the rest of each confirmed prediction's
+  // variants as known faults, not run (unless --confirm_all_faults), and
+  // returns the items that run the rest of the others: an entry that
+  // over-predicts is a finding, and its variants run like any others.
+  absl::StatusOr<std::vector<Item>> AfterConfirmations() {
+    std::vector<Item> items;
+    for (const Prediction& prediction : predictions_) {
+      const std::int64_t rest = prediction.left_out.first + 1;
+      if (prediction.left_out.count < 2) continue;
+      if (!prediction.confirmed || options_.confirm_all_faults) {
+        items.push_back({prediction.case_index, Work(prediction.case_index, VariantRole::kPredicted, prediction.entry,
+                                                     rest, options_.variants)});
+        continue;
+      }
+      CaseSummary unrun;
+      unrun.AddUnrun(CaseClass::kKnownFault, prediction.left_out.count - 1, rest,
+                     absl::StrCat(prediction.entry, ": not run, the registry predicts this fault"));
+      const CaseState& state = cases_[prediction.case_index];
+      if (absl::Status status = recorder_.AddSummary(state.id, unrun, nullptr); !status.ok()) return status;
+    }
+    return items;
+  }
+
+  // RunSplitting runs `items`, then again, split in two, those a fault or
+  // a hang ended (Split), until every variant is judged.
+  absl::Status RunSplitting(std::vector<Item> items, const std::string& what) {
+    lineages_.clear();
+    while (!items.empty()) {
+      std::vector<Item> again;
+      const Judgement judge = [&](const Item& item, const ItemResult& ran, const LaunchOutcome& outcome, int device) {
+        return Judge(item, ran, outcome, device, again);
+      };
+      if (absl::Status status = RunRounds(items, judge, what); !status.ok()) return status;
+      items = std::move(again);
+    }
+    for (const Lineage& lineage : lineages_) {
+      if (!lineage.reproduced) recorder_.NoteUnreproduced(cases_[lineage.case_index].id, lineage.what);
+    }
+    return absl::OkStatus();
+  }
+
+  // Judge records what an item judged, or splits it when it faulted or hung.
+  absl::Status Judge(const Item& item, const ItemResult& ran, const LaunchOutcome& outcome, int device,
+                     std::vector<Item>& again) {
+    switch (outcome.kind) {
+      case LaunchOutcome::Kind::kRan: {
+        absl::StatusOr<CaseSummary> summary = CaseSummary::Decode(ran.output);
+        if (!summary.ok()) return summary.status();
+        CaseState& state = cases_[item.case_index];
+        state.undefined += summary->undefined;
+        for (const auto& [entry, left_out] : summary->predicted) {
+          LeftOut& mine = state.predicted[entry];
+          mine.first = mine.count == 0 ? left_out.first : std::min(mine.first, left_out.first);
+          mine.count += left_out.count;
+        }
+        if (item.confirms >= 0) Settle(predictions_[item.confirms], item, summary->Worst());
+        return recorder_.AddSummary(CaseIdOf(item), *summary,
+                                    [&](const FailureSample& sample) { return CaseOf(item, sample); });
+      }
+      case LaunchOutcome::Kind::kKernelFault:
+      case LaunchOutcome::Kind::kKernelHang:
+        return Split(item, outcome, device, again);
+      case LaunchOutcome::Kind::kCompileRejected:  // a worker judges a rejection itself (RunCaseWork)
+      case LaunchOutcome::Kind::kInfrastructure:
+        break;
+    }
+    return absl::InternalError(
+        absl::StrCat("an item came back as '", outcome.detail, "', which the judge cannot take"));
+  }
+
+  // Split decides what becomes of an item whose launch faulted or hung: a
+  // single variant takes the verdict; undefined variants are recorded as
+  // faulted together; once a case has attributed its first
+  // --first_failures faults one by one, the rest of a launch that faulted
+  // takes the fault as a whole; otherwise the item runs again in two halves.
+  absl::Status Split(const Item& item, const LaunchOutcome& outcome, int device, std::vector<Item>& again) {
+    CaseState& state = cases_[item.case_index];
+    const bool hang = outcome.kind == LaunchOutcome::Kind::kKernelHang;
+    if (item.lineage >= 0) lineages_[item.lineage].reproduced = true;
+    if (item.work.size() == 1) return RecordSingle(item, outcome, device);
+    Item judged = item;
+    if (item.work.take == VariantRole::kUndefined) {
+      judged.work.verdict = CaseVerdict{
+          .kind = hang ? CaseClass::kTimeout : CaseClass::kUndefinedFaulted,
+          .detail = absl::StrCat(outcome.detail, " (in a launch of ", state.undefined, " undefined cases)")};
+      again.push_back(std::move(judged));
+      return absl::OkStatus();
+    }
+    const bool attribute_all = options_.confirm_all_faults && item.work.take == VariantRole::kPredicted;
+    if (state.attributed >= options_.first_failures && !attribute_all) {
+      judged.work.verdict =
+          CaseVerdict{.kind = hang ? CaseClass::kTimeout : CaseClass::kUnexpectedFault,
+                      .detail = absl::StrCat(outcome.detail, " (", item.work.size(), " variants from ",
+                                             item.work.IndexAt(0), " on ran in one launch; the case's first ",
+                                             options_.first_failures, " faults were attributed one by one)")};
+      again.push_back(std::move(judged));
+      return absl::OkStatus();
+    }
+    lineages_.push_back({.case_index = item.case_index,
+                         .what = absl::StrCat(hang ? "a hang" : "a fault", " of ", item.work.size(), " variants from ",
+                                              item.work.IndexAt(0), " on (", outcome.detail,
+                                              ") did not happen again when they ran in two halves")});
+    const int lineage = static_cast<int>(lineages_.size()) - 1;
+    auto [first, second] = SplitInTwo(item.work);
+    again.push_back({item.case_index, std::move(first), item.confirms, lineage});
+    again.push_back({item.case_index, std::move(second), item.confirms, lineage});
+    return absl::OkStatus();
+  }
+
+  // RecordSingle records the fault or hang of an item of one variant.
+  absl::Status RecordSingle(const Item& item, const LaunchOutcome& outcome, int device) {
+    CaseState& state = cases_[item.case_index];
+    BundleCase bundle_case = CaseOf(item, item.work.IndexAt(0), device);
+    if (outcome.kind == LaunchOutcome::Kind::kKernelHang) {
+      bundle_case.verdict = {CaseClass::kTimeout, {}, outcome.detail};
+    } else {
+      const DiscrepancyEntry* known = registry_.Find(bundle_case.program->FaultCaseText(bundle_case.variant),
+                                                     result_.target, Direction::kDeviceFaults, Toolchain(state.path));
+      bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "");
+    }
+    ++state.attributed;
+    if (item.confirms >= 0) Settle(predictions_[item.confirms], item, bundle_case.verdict.kind);
+    return recorder_.Add(CaseIdOf(item), bundle_case, {.index = bundle_case.variant.index});
+  }
+
+  // Settle settles a prediction by its first variant's class, and notes a
+  // registry miss (a finding) when the fault did not happen.
+  void Settle(Prediction& prediction, const Item& item, CaseClass kind) {
+    prediction.confirmed = kind == CaseClass::kKnownFault;
+    if (prediction.confirmed) return;
+    const CaseState& state = cases_[prediction.case_index];
+    const Variant variant =
+        item.work.program->MakeVariant(options_.seed, static_cast<int>(prediction.left_out.first), options_.undefined);
+    recorder_.NoteRegistryMiss(
+        state.id,
+        absl::StrCat(prediction.entry, " predicts a fault for ", item.work.program->Label(), " variant ", variant.index,
+                     " (", variant.kind, ", ", CompilePathName(state.path), "); it was ", CaseClassName(kind)));
+  }
+
+  // CaseOf is the bundle case of the item's variant `index`, run on GPU
+  // `device`, not yet judged.
+  BundleCase CaseOf(const Item& item, std::int64_t index, int device) const {
+    const TestProgram& program = *item.work.program;
+    BundleCase bundle_case{.program = &program,
+                           .variant = program.MakeVariant(options_.seed, static_cast<int>(index), options_.undefined),
+                           .seed = options_.seed,
+                           .compile_path = std::string(CompilePathName(item.work.path)),
+                           .identity = IdentityOf(device)};
+    bundle_case.expected = program.Expect(bundle_case.variant);
+    return bundle_case;
+  }
+
+  // CaseOf is a worker's failure sample as a bundle case, judged again
+  // from its output (the same verdict, with its mismatches).
+  BundleCase CaseOf(const Item& item, const FailureSample& sample) const {
+    BundleCase bundle_case = CaseOf(item, sample.index, sample.device);
+    bundle_case.actual = sample.output;
+    bundle_case.verdict = sample.output.empty() ? CaseVerdict{sample.kind, {}, sample.detail}
+                                                : JudgeOutput(bundle_case.expected, sample.output);
+    return bundle_case;
+  }
+
+  // IdentityOf is GPU `device`'s identity line.
+  const std::string& IdentityOf(int device) const {
+    for (size_t i = 0; i < devices_.ordinals.size(); ++i) {
+      if (devices_.ordinals[i] == device) return devices_.probes[i].identity;
+    }
+    return result_.identity;
+  }
+
+  // Toolchain names a compile path's compiler as the discrepancy registry
+  // does: "driver JIT CUDA 13.0; ...", "ptxas 13.0.88" or "nvJitLink 13.0".
+  const std::string& Toolchain(CompilePath path) const {
+    return path == CompilePath::kDriverJit ? devices_.probes[0].toolchain : offline_toolchains_.at(path);
   }
 
   // RetrySuspects re-runs each held case's first failing variants, each
@@ -241,107 +441,100 @@ class Run {
   // that an infrastructure failure spoils counts as no attempt.
   absl::Status RetrySuspects() {
     for (int attempt = 0; attempt < options_.retries && !recorder_.suspects().empty(); ++attempt) {
-      std::vector<Launch> launches;
+      std::vector<Item> items;
       absl::flat_hash_map<std::string, size_t> suspect_of;
       for (size_t i = 0; i < recorder_.suspects().size(); ++i) {
         const CaseRecord& record = recorder_.suspects()[i].record;
-        const auto [program, path] = case_sources_.at(record.id);
-        std::vector<int> variants(record.first_failures.begin(), record.first_failures.end());
-        launches.push_back({program, path, std::move(variants), false, -1});
+        const size_t case_index = case_of_.at(record.id);
+        Item item{case_index, Work(case_index, VariantRole::kAny, "", 0, 0)};
+        item.work.listed = record.first_failures;
+        items.push_back(std::move(item));
         suspect_of[record.id] = i;
       }
-      auto judge = [&](const Launch& launch, const ItemResult& ran, const LaunchOutcome& outcome) -> absl::Status {
-        CaseRecord& record = recorder_.suspects()[suspect_of.at(CaseId(launch.program, launch.path, false))].record;
-        absl::StatusOr<CaseClass> worst = WorstOfRerun(launch, ran, outcome);
+      const Judgement judge = [&](const Item& item, const ItemResult& ran, const LaunchOutcome& outcome,
+                                  int device) -> absl::Status {
+        absl::StatusOr<CaseClass> worst = AttemptClass(item, ran, outcome, device);
         if (!worst.ok()) return worst.status();
-        record.attempts.push_back(std::string(CaseClassToken(*worst)));
+        recorder_.suspects()[suspect_of.at(CaseIdOf(item))].record.attempts.emplace_back(CaseClassToken(*worst));
         return absl::OkStatus();
       };
-      if (absl::Status status = RunRounds(launches, judge, "re-runs of failing variants"); !status.ok()) return status;
+      if (absl::Status status = RunRounds(items, judge, "re-runs of failing variants"); !status.ok()) return status;
     }
     return absl::OkStatus();
   }
 
-  // WorstOfRerun is the most severe class among a re-run's blocks.
-  absl::StatusOr<CaseClass> WorstOfRerun(const Launch& launch, const ItemResult& ran, const LaunchOutcome& outcome) {
+  // AttemptClass is the most severe class among a re-run's variants.
+  absl::StatusOr<CaseClass> AttemptClass(const Item& item, const ItemResult& ran, const LaunchOutcome& outcome,
+                                         int device) const {
+    if (outcome.kind == LaunchOutcome::Kind::kRan) {
+      absl::StatusOr<CaseSummary> summary = CaseSummary::Decode(ran.output);
+      if (!summary.ok()) return summary.status();
+      return summary->Worst();
+    }
+    if (outcome.kind == LaunchOutcome::Kind::kKernelHang) return CaseClass::kTimeout;
     CaseClass worst = CaseClass::kPass;
-    for (size_t block = 0; block < launch.variants.size(); ++block) {
-      BundleCase bundle_case = CaseOf(launch.program, launch.variants[block], launch.path);
-      JudgedVariant judged;
-      if (absl::Status status = JudgeBlock(launch, ran, outcome, block, bundle_case, judged); !status.ok()) {
-        return status;
-      }
-      if (Severity(bundle_case.verdict.kind) > Severity(worst)) worst = bundle_case.verdict.kind;
+    for (size_t position = 0; position < item.work.size(); ++position) {
+      const BundleCase bundle_case = CaseOf(item, item.work.IndexAt(position), device);
+      const DiscrepancyEntry* known =
+          registry_.Find(bundle_case.program->FaultCaseText(bundle_case.variant), result_.target,
+                         Direction::kDeviceFaults, Toolchain(item.work.path));
+      const CaseClass kind = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "").kind;
+      if (Severity(kind) > Severity(worst)) worst = kind;
     }
     return worst;
   }
 
-  // Judgement judges a launch that ran (or was judged to have faulted,
-  // hung or been rejected): it is never told of an infrastructure failure.
-  using Judgement = std::function<absl::Status(const Launch&, const ItemResult&, const LaunchOutcome&)>;
-
-  // JudgeWith is the Judgement that records verdicts (Judge); `attributing`
-  // launches are not split again when they fault.
-  Judgement JudgeWith(bool attributing) {
-    return [this, attributing](const Launch& launch, const ItemResult& ran, const LaunchOutcome& outcome) {
-      return Judge(launch, ran, outcome, attributing);
-    };
-  }
-
-  // RunRounds runs `launches` (RunWaves), then tries again, one worker at
-  // a time, the launches an infrastructure failure kept from being judged:
-  // a busy or briefly lost GPU, a crashed worker. One that still fails after
-  // kInfrastructureAttempts stops the run with its cause; everything judged
-  // until then is in results.tsv.
-  absl::Status RunRounds(const std::vector<Launch>& launches, const Judgement& judge, const std::string& what) {
-    if (launches.empty()) return absl::OkStatus();
+  // RunRounds runs `items` (RunWaves), then tries again, one worker at a
+  // time, the items an infrastructure failure kept from being judged: a
+  // busy or briefly lost GPU, a crashed worker. One that still fails after
+  // kInfrastructureAttempts stops the run with its cause; everything
+  // judged until then is recorded.
+  absl::Status RunRounds(const std::vector<Item>& items, const Judgement& judge, const std::string& what) {
+    if (items.empty()) return absl::OkStatus();
     const absl::Time start = absl::Now();
-    std::vector<Launch> pending = launches;
+    std::vector<Item> pending = items;
     std::vector<LaunchOutcome> failures;
     for (int attempt = 1; !pending.empty(); ++attempt) {
-      std::vector<Launch> unjudged;
+      std::vector<Item> unjudged;
       failures.clear();
-      const int workers = attempt == 1 ? options_.workers : 1;
-      if (absl::Status status = RunWaves(pending, judge, workers, what, unjudged, failures); !status.ok()) {
+      const size_t slots = attempt == 1 ? Slots() : 1;
+      if (absl::Status status = RunWaves(pending, judge, slots, what, unjudged, failures); !status.ok()) {
         return status;
       }
+      result_.infrastructure_retries += unjudged.size();
       if (!unjudged.empty() && attempt == kInfrastructureAttempts) {
-        result_.infrastructure_retries += unjudged.size();
         return InfrastructureError(
             failures.front().cause,
-            absl::StrCat(plan_.programs[unjudged.front().program]->Label(), " on ",
-                         CompilePathName(unjudged.front().path), " could not be judged in ", kInfrastructureAttempts,
-                         " attempts, each in a fresh worker: ", failures.front().detail, " (", unjudged.size(),
-                         " launches of ", what, " unjudged)"));
+            absl::StrCat(unjudged.front().work.program->Label(), " on ", CompilePathName(unjudged.front().work.path),
+                         " could not be judged in ", kInfrastructureAttempts, " attempts, each in a fresh worker: ",
+                         failures.front().detail, " (", unjudged.size(), " items of ", what, " unjudged)"));
       }
-      result_.infrastructure_retries += unjudged.size();
       pending = std::move(unjudged);
     }
-    AddPhase({what, launches.size(), absl::ToDoubleSeconds(absl::Now() - start)}, result_.phases);
+    AddPhase({what, items.size(), absl::ToDoubleSeconds(absl::Now() - start)}, result_.phases);
     return absl::OkStatus();
   }
 
-  // RunWaves runs `launches` in rounds of kItemsPerRound, up to `workers`
-  // rounds at once, each in worker processes of its own, so that the driver
-  // JIT compiles on as many cores. Each wave of rounds is judged in order
-  // when its last round ends, so the results reach the run directory in
-  // launch order as the run goes. Launches that could not be judged go to
-  // `unjudged`, with why in `failures`.
-  absl::Status RunWaves(const std::vector<Launch>& launches, const Judgement& judge, int workers_wanted,
-                        const std::string& what, std::vector<Launch>& unjudged, std::vector<LaunchOutcome>& failures) {
-    const size_t workers = static_cast<size_t>(std::max(1, workers_wanted));
-    const size_t rounds = (launches.size() + kItemsPerRound - 1) / kItemsPerRound;
-    for (size_t first_round = 0; first_round < rounds; first_round += workers) {
-      const size_t wave = std::min(workers, rounds - first_round);
+  // RunWaves runs `items` in rounds, up to `slots` rounds at once, each in
+  // worker processes of its own on the GPU its slot names, so that every
+  // GPU and as many cores work. Each wave of rounds is judged in order when
+  // its last round ends. Items that could not be judged go to `unjudged`,
+  // with why in `failures`.
+  absl::Status RunWaves(const std::vector<Item>& items, const Judgement& judge, size_t slots, const std::string& what,
+                        std::vector<Item>& unjudged, std::vector<LaunchOutcome>& failures) {
+    const size_t per_round = std::clamp<size_t>((items.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
+    const size_t rounds = (items.size() + per_round - 1) / per_round;
+    for (size_t first_round = 0; first_round < rounds; first_round += slots) {
+      const size_t wave = std::min(slots, rounds - first_round);
       std::vector<absl::StatusOr<std::vector<ItemResult>>> ran(wave, absl::UnknownError("not run"));
       std::vector<std::thread> threads;
       for (size_t i = 0; i < wave; ++i) {
-        threads.emplace_back([&, i] { ran[i] = RunRound(RoundOf(launches, first_round + i)); });
+        threads.emplace_back([&, i] { ran[i] = RunRound(RoundOf(items, first_round + i, per_round), DeviceOf(i)); });
       }
       for (std::thread& thread : threads) thread.join();
       for (size_t i = 0; i < wave; ++i) {
         if (!ran[i].ok()) return ran[i].status();
-        const absl::Span<const Launch> round = RoundOf(launches, first_round + i);
+        const absl::Span<const Item> round = RoundOf(items, first_round + i, per_round);
         for (size_t item = 0; item < round.size(); ++item) {
           const ItemResult& ran_item = (*ran[i])[item];
           if (ran_item.kind == ItemResult::Kind::kNotRun) continue;
@@ -351,231 +544,107 @@ class Run {
             failures.push_back(std::move(outcome));
             continue;
           }
-          if (absl::Status status = judge(round[item], ran_item, outcome); !status.ok()) return status;
+          if (absl::Status status = judge(round[item], ran_item, outcome, DeviceOf(i)); !status.ok()) return status;
         }
       }
-      if (absl::Status committed = recorder_.CommitComplete(); !committed.ok()) return committed;
       if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
-      progress_(std::min(launches.size(), (first_round + wave) * kItemsPerRound), launches.size(), what);
+      progress_(std::min(items.size(), (first_round + wave) * per_round), items.size(), what);
     }
     return absl::OkStatus();
   }
 
-  // RoundOf is round `round` of `launches`: kItemsPerRound of them, fewer at the end.
-  static absl::Span<const Launch> RoundOf(const std::vector<Launch>& launches, size_t round) {
-    const size_t first = round * kItemsPerRound;
-    return absl::MakeConstSpan(launches).subspan(first, std::min<size_t>(kItemsPerRound, launches.size() - first));
+  // DeviceOf is the GPU of worker slot `slot`.
+  int DeviceOf(size_t slot) const { return devices_.ordinals[slot % devices_.ordinals.size()]; }
+
+  // RoundOf is round `round` of `items`: `per_round` of them, fewer at the end.
+  static absl::Span<const Item> RoundOf(const std::vector<Item>& items, size_t round, size_t per_round) {
+    const size_t first = round * per_round;
+    return absl::MakeConstSpan(items).subspan(first, std::min(per_round, items.size() - first));
   }
 
-  // RunRound runs one round's launches in worker processes, in order.
-  absl::StatusOr<std::vector<ItemResult>> RunRound(absl::Span<const Launch> round) {
+  // RunRound runs one round's items in worker processes on GPU `device`, in order.
+  absl::StatusOr<std::vector<ItemResult>> RunRound(absl::Span<const Item> round, int device) {
     return RunIsolated(
         static_cast<int>(round.size()),
-        [&](int item) {
-          const Launch& launch = round[item];
-          std::vector<const Variant*> blocks;
-          for (int index : launch.variants) blocks.push_back(&plan_.variants[launch.program][index]);
-          return LaunchProgram(options_.device, *plan_.programs[launch.program], blocks, launch.path);
+        [&](int index) -> absl::StatusOr<std::string> {
+          const CaseWork& work = round[index].work;
+          absl::StatusOr<CaseSummary> summary = RunCaseWork(work, Context(work, device));
+          if (!summary.ok()) return summary.status();
+          return summary->Encode();
         },
         watchdog_);
   }
 
-  // Judge records the verdict on each case of a launch that judged them.
-  // A launch of several defined cases that faulted or hung is first split,
-  // so that each fault or hang lands on its own case.
-  absl::Status Judge(const Launch& launch, const ItemResult& ran, const LaunchOutcome& outcome, bool attributing) {
-    const bool split = outcome.kind == LaunchOutcome::Kind::kKernelFault ||
-                       outcome.kind == LaunchOutcome::Kind::kKernelHang;
-    if (split && !attributing && !launch.undefined) {
-      one_by_one_.push_back(launch);
-      return absl::OkStatus();
-    }
-    for (size_t block = 0; block < launch.variants.size(); ++block) {
-      BundleCase bundle_case = CaseOf(launch.program, launch.variants[block], launch.path);
-      JudgedVariant judged{.index = bundle_case.variant.index};
-      if (absl::Status status = JudgeBlock(launch, ran, outcome, block, bundle_case, judged); !status.ok())
-        return status;
-      if (launch.confirms >= 0) judged.registry_miss = Confirm(predictions_[launch.confirms], bundle_case);
-      if (absl::Status status =
-              recorder_.Add(CaseId(launch.program, launch.path, launch.undefined), bundle_case, judged);
-          !status.ok()) {
-        return status;
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  // CaseOf is the bundle case of variant `variant` of `program` on `path`, not yet judged.
-  BundleCase CaseOf(int program, int variant, CompilePath path) const {
-    BundleCase bundle_case{.program = plan_.programs[program].get(),
-                           .variant = plan_.variants[program][variant],
-                           .seed = options_.seed,
-                           .compile_path = std::string(CompilePathName(path)),
-                           .identity = device_.identity};
-    bundle_case.expected = plan_.expected[program][variant];
-    return bundle_case;
-  }
-
-  // JudgeBlock judges block `block` of a launch that ended in `outcome`.
-  absl::Status JudgeBlock(const Launch& launch, const ItemResult& ran, const LaunchOutcome& outcome, size_t block,
-                          BundleCase& bundle_case, JudgedVariant& judged) const {
-    const TestProgram& program = *bundle_case.program;
-    switch (outcome.kind) {
-      case LaunchOutcome::Kind::kRan: {
-        const size_t bytes = program.frame().output_bytes;
-        bundle_case.actual.assign(ran.output.begin() + block * bytes, ran.output.begin() + (block + 1) * bytes);
-        bundle_case.verdict = JudgeOutput(bundle_case.expected, bundle_case.actual);
-        judged.ran = true;
-        if (const auto* values = std::get_if<LaneValues>(&bundle_case.expected)) {
-          judged.words_compared = values->words.size();
-        }
-        return absl::OkStatus();
-      }
-      case LaunchOutcome::Kind::kCompileRejected:
-        bundle_case.verdict = {CaseClass::kLegalRejected, {}, outcome.detail};
-        return absl::OkStatus();
-      case LaunchOutcome::Kind::kKernelFault: {
-        const DiscrepancyEntry* known = registry_.Find(program.FaultCaseText(bundle_case.variant), result_.target,
-                                                       Direction::kDeviceFaults, Toolchain(launch.path));
-        bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "");
-        if (launch.variants.size() > 1) {
-          absl::StrAppend(&bundle_case.verdict.detail, " (in a launch of ", launch.variants.size(),
-                          " undefined cases)");
-        }
-        return absl::OkStatus();
-      }
-      case LaunchOutcome::Kind::kKernelHang:
-        bundle_case.verdict = {CaseClass::kTimeout, {}, outcome.detail};
-        return absl::OkStatus();
-      case LaunchOutcome::Kind::kInfrastructure:
-        break;
-    }
-    return absl::InternalError("an infrastructure failure reached the judge");
-  }
-
-  // Confirm settles `prediction` by its first variant's verdict, and
-  // returns the registry miss (a finding) when the fault did not happen.
-  static std::string Confirm(Prediction& prediction, const BundleCase& bundle_case) {
-    prediction.confirmed = bundle_case.verdict.kind == CaseClass::kKnownFault;
-    if (prediction.confirmed) return "";
-    return absl::StrCat(prediction.entry, " predicts a fault for ", bundle_case.program->Label(), " variant ",
-                        bundle_case.variant.index, " (", bundle_case.variant.kind, ", ", bundle_case.compile_path,
-                        "); it was ", CaseClassName(bundle_case.verdict.kind));
-  }
-
-  // Toolchain names a compile path's compiler as the discrepancy registry
-  // does: "driver JIT CUDA 13.0; ...", "ptxas 13.0.88" or "nvJitLink 13.0".
-  const std::string& Toolchain(CompilePath path) const {
-    return path == CompilePath::kDriverJit ? device_.toolchain : offline_toolchains_.at(path);
-  }
-
-  absl::Status RecordUnrunKnownFault(int program, int variant, CompilePath path, const std::string& id) {
-    BundleCase bundle_case = CaseOf(program, variant, path);
-    bundle_case.verdict = {CaseClass::kKnownFault, {}, absl::StrCat(id, ": not run, the registry predicts this fault")};
-    return recorder_.Add(CaseId(program, path, false), bundle_case, {.index = bundle_case.variant.index});
-  }
-
-  // CheckIllegalForms sweeps the device target with the driver JIT in a
-  // worker: the near-miss illegal forms must be rejected, and every legal
-  // form in every operand style accepted. An attempt that an
-  // infrastructure failure spoils is made again in a fresh worker, up to
-  // kInfrastructureAttempts in all.
-  absl::Status CheckIllegalForms() {
-    absl::Status swept = SweepIllegalForms();
-    for (int attempt = 2; attempt <= kInfrastructureAttempts && InfrastructureCauseOf(swept).has_value(); ++attempt) {
-      ++result_.infrastructure_retries;
-      swept = SweepIllegalForms();
-    }
-    return swept;
-  }
-
-  // SweepIllegalForms is one attempt at CheckIllegalForms, in a fresh worker.
-  absl::Status SweepIllegalForms() {
-    const Target target = result_.target;
-    absl::StatusOr<std::vector<ItemResult>> swept = RunIsolated(
-        1,
-        [&](int) -> absl::StatusOr<std::string> {
-          absl::StatusOr<DriverJit*> jit = WorkerJit(options_.device);
-          if (!jit.ok()) return jit.status();
-          SweepHooks hooks{.select = [&](const std::string& id) { return options_.filter.Selects(CompileCaseId(id)); }};
-          absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
-              **jit, registry_, {target}, NewestPtxVersion(), 1, [](size_t, size_t, const std::string&) {}, "", hooks);
-          if (!sweep.ok()) return sweep.status();
-          std::string text = absl::StrCat(sweep->summaries[0].near_miss, "\n");
-          for (const Disagreement& disagreement : sweep->disagreements) {
-            absl::StrAppend(&text, disagreement.model_legal ? "legal" : "illegal", "\t", disagreement.registry_id, "\t",
-                            disagreement.instruction, "\t", absl::StrJoin(disagreement.compiler_messages, " | "), "\n");
-          }
-          for (const CaseRecord& record : sweep->cases) {
-            absl::StrAppend(&text, "case\t", CompileCaseId(record.id), "\t", record.outcome, "\t",
-                            record.finding ? 1 : 0, "\t", TsvField(record.detail), "\n");
-          }
-          return text;
-        },
-        std::chrono::minutes(9));
-    if (!swept.ok()) return swept.status();
-    const ItemResult& sweep = (*swept)[0];
-    if (sweep.kind == ItemResult::Kind::kNotRun) return InterruptedError(PendingInterrupt());
-    if (sweep.kind != ItemResult::Kind::kDone) {
-      // The sweep judges through the JIT in a worker; one that did not come
-      // back said nothing of the forms.
-      const LaunchOutcome outcome = ClassifyLaunch(sweep);
-      return InfrastructureError(outcome.kind == LaunchOutcome::Kind::kInfrastructure
-                                     ? outcome.cause
-                                     : InfrastructureCause::kHarnessError,
-                                 absl::StrCat("the near-miss sweep through the driver JIT: ", sweep.output));
-    }
-    std::vector<std::string> lines = absl::StrSplit(sweep.output, '\n', absl::SkipEmpty());
-    size_t near_miss = 0;
-    if (lines.empty() || !absl::SimpleAtoi(lines[0], &near_miss)) return absl::InternalError("bad sweep report");
-    size_t accepted = 0;
-    std::vector<CaseRecord> records;
-    for (size_t i = 1; i < lines.size(); ++i) {
-      const std::vector<std::string> fields = absl::StrSplit(lines[i], absl::MaxSplits('\t', 4));
-      if (fields.size() < 4) return absl::InternalError("bad sweep report line");
-      if (fields[0] == "case") {
-        records.push_back({.id = fields[1], .outcome = fields[2], .finding = fields[3] == "1",
-                           .detail = fields.size() > 4 ? fields[4] : ""});
-        continue;
-      }
-      const bool illegal = fields[0] == "illegal";
-      if (illegal) ++accepted;
-      if (!fields[1].empty()) {
-        ++result_.illegal_explained;
-        continue;
-      }
-      const CaseClass kind = illegal ? CaseClass::kIllegalAccepted : CaseClass::kLegalRejected;
-      ++result_.counts["compile (all operand styles)"][kind];
-      ++result_.findings;
-    }
-    result_.counts["compile (all operand styles)"][CaseClass::kIllegalRejected] += near_miss - accepted;
-    return recorder_.Commit(std::move(records), {{std::string(ConformRecorder::kNearMissKey), "done"}});
+  // Context is what a worker on GPU `device` runs `work` with: host threads
+  // enough to keep the machine's cores busy with every worker at once.
+  CaseWorkContext Context(const CaseWork& work, int device) const {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return {.device = device,
+            .threads = std::max(1, cores / static_cast<int>(Slots())),
+            .blocks = kBlocksPerLaunch,
+            .keep = options_.first_failures,
+            .predict = [this, &work](const Variant& variant) -> std::string {
+              const DiscrepancyEntry* known = registry_.Find(work.program->FaultCaseText(variant), result_.target,
+                                                             Direction::kDeviceFaults, Toolchain(work.path));
+              return known != nullptr ? known->id : "";
+            }};
   }
 
   const ConformanceOptions& options_;
   const ConformanceProgress& progress_;
-  DeviceProbe device_;
+  Devices devices_;
   // The offline paths' compilers, as the registry names them.
   absl::flat_hash_map<CompilePath, std::string> offline_toolchains_;
   DiscrepancyRegistry registry_;
-  absl::flat_hash_map<std::string, std::pair<int, CompilePath>> case_sources_;  // case ID -> (program, path)
-  ConformPlan plan_;  // the programs, their variants and the model's predictions
-  std::vector<Launch> one_by_one_;  // launches to run variant by variant
-  std::vector<Prediction> predictions_;
+  ConformPlan plan_;                                  // the programs
+  std::vector<CaseState> cases_;                      // the chunk's cases
+  absl::flat_hash_map<std::string, size_t> case_of_;  // case ID -> index into cases_
+  std::vector<Prediction> predictions_;               // the chunk's registry predictions
+  std::vector<Lineage> lineages_;                     // the faults that split the phase's items
   ConformanceResult result_;
-  ConformRecorder recorder_;  // after result_, which it counts into
+  ConformRecorder recorder_;             // after result_, which it counts into
   Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels
 };
 
-}  // namespace
+// ProbeDevices probes every GPU the run takes: they must share one architecture.
+absl::StatusOr<Devices> ProbeDevices(const ConformanceOptions& options) {
+  Devices devices{.ordinals = options.devices};
+  for (int ordinal : options.devices) {
+    absl::StatusOr<DeviceProbe> probe = ProbeDevice(ordinal, options.timeout);
+    if (!probe.ok()) return probe.status();
+    if (!devices.probes.empty() && probe->target != devices.probes[0].target) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("--devices: GPU ", ordinal, " is ", probe->target.Name(), " but GPU ", options.devices[0],
+                       " is ", devices.probes[0].target.Name(), "; one run takes GPUs of one architecture"));
+    }
+    devices.probes.push_back(*std::move(probe));
+  }
+  return devices;
+}
 
-absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
-                                                 const ConformanceProgress& progress) {
+// Describe tells the run's journal which toolkits and GPUs it runs on.
+absl::Status Describe(const ConformanceOptions& options, const Devices& devices) {
+  if (options.journal == nullptr) return absl::OkStatus();
+  std::vector<std::string> toolkits;
+  for (CompilePath path : options.paths) {
+    if (path != CompilePath::kDriverJit) toolkits.push_back(*OfflineToolchain(path));
+  }
+  std::vector<std::string> names;
+  std::vector<std::string> uuids;
+  for (const DeviceProbe& probe : devices.probes) {
+    names.push_back(probe.name);
+    uuids.push_back(probe.uuid);
+  }
+  return options.journal->Describe(absl::StrJoin(toolkits, "; "), devices.probes[0].toolchain,
+                                   absl::StrJoin(names, "; "), absl::StrJoin(uuids, "; "));
+}
+
+// CheckOptions refuses what cannot run before anything runs.
+absl::Status CheckOptions(const ConformanceOptions& options) {
   if (options.variants < 1) return absl::InvalidArgumentError("--variants must be at least 1");
   if (options.run_directory.empty()) return absl::InvalidArgumentError("a run needs a run directory");
   if (options.paths.empty()) return absl::InvalidArgumentError("a run needs a compile path");
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
-  if (!registry.ok()) return registry.status();
+  if (options.devices.empty()) return absl::InvalidArgumentError("a run needs a GPU");
   for (CompilePath path : options.paths) {
     if (path == CompilePath::kDriverJit) continue;
     if (absl::StatusOr<std::string> toolchain = OfflineToolchain(path); !toolchain.ok()) {
@@ -583,20 +652,20 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
           "--paths ", CompilePathName(path), ": its compiler is not usable: ", toolchain.status().message()));
     }
   }
-  absl::StatusOr<DeviceProbe> device = ProbeDevice(options.device, options.timeout);
-  if (!device.ok()) return device.status();
-  if (options.journal != nullptr) {
-    std::vector<std::string> toolkits;
-    for (CompilePath path : options.paths) {
-      if (path != CompilePath::kDriverJit) toolkits.push_back(*OfflineToolchain(path));
-    }
-    if (absl::Status described = options.journal->Describe(absl::StrJoin(toolkits, "; "), device->toolchain,
-                                                           device->name, device->uuid);
-        !described.ok()) {
-      return described;
-    }
-  }
-  Run run(options, progress, *std::move(device), *std::move(registry));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
+                                                 const ConformanceProgress& progress) {
+  if (absl::Status checked = CheckOptions(options); !checked.ok()) return checked;
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (!registry.ok()) return registry.status();
+  absl::StatusOr<Devices> devices = ProbeDevices(options);
+  if (!devices.ok()) return devices.status();
+  if (absl::Status described = Describe(options, *devices); !described.ok()) return described;
+  Run run(options, progress, *std::move(devices), *std::move(registry));
   const absl::Status executed = run.Execute();
   if (!executed.ok()) run.result().stopped = std::string(executed.message());
   if (absl::Status written = run.recorder().WriteResults(run.result().identity); !written.ok()) return written;

@@ -1,18 +1,26 @@
 // ConformanceRun: `matload conform`, the mission's core loop on a GPU.
 //
 // Every legal ldmatrix and wmma.load form of the device's target runs with K
-// variants in one launch per form and compile path. Every register of every
-// lane is judged bit for bit against the reference model; faults, hangs
-// and crashes cost one worker and are attributed variant by variant; the
+// variants per compile path, streamed through the launch pipeline in a
+// worker (conform_case_work.h), so that the run's memory does not grow
+// with K. Every register of every lane is judged bit for bit against the
+// reference model. A fault or a hang costs one worker, and the item that
+// met it runs again in halves until each of the case's first
+// --first_failures faults is pinned to its variant. Variants the model
+// calls undefined, and those a registry entry predicts to fault, run in
+// launches of their own; one variant per entry and case confirms the
+// prediction and the rest are recorded as known faults, not run. The
 // near-miss illegal forms go through the driver JIT, which must reject
-// them. Findings become deduplicated bundles.
+// them (conform_near_miss.h). Findings become deduplicated bundles.
 //
-// The run is planned (programs and their variants), executed chunk by
-// chunk (about one wave of launches each, through every phase), recorded
-// (each case's variants gathered into one record, ConformTally, and the
-// chunk's records stored in the results store in one transaction) and
-// rendered (summary.md, summary.json, results.tsv with one line per case).
-// A resumed run skips the cases its earlier attempts recorded.
+// The run is planned (programs), executed chunk by chunk (a few items per
+// worker, through every phase), recorded (each case's summaries gathered
+// into one record, ConformTally, and the chunk's records stored in the
+// results store in one transaction) and rendered (summary.md,
+// summary.json, results.tsv with one line per case). --devices spreads
+// the items over several GPUs of one architecture; the results do not
+// depend on which GPU ran what, apart from the bundles' GPU names. A
+// resumed run skips the cases its earlier attempts recorded.
 #ifndef MATLOAD_HARNESS_CONFORMANCE_RUN_H_
 #define MATLOAD_HARNESS_CONFORMANCE_RUN_H_
 
@@ -35,7 +43,7 @@ namespace matload {
 
 // ConformanceOptions configure one run.
 struct ConformanceOptions {
-  int device = 0;
+  std::vector<int> devices = {0};    // the GPUs' ordinals
   int variants = 16;                 // K per form and path
   std::uint64_t seed = 1;
   std::string forms;                 // ECMAScript regex over program labels; empty: all
@@ -51,6 +59,11 @@ struct ConformanceOptions {
   // the model did not predict) re-runs its first failing variants in fresh
   // workers; attempts that disagree make it a "flake".
   int retries = 2;
+  size_t first_failures = 16;  // failing variants a case record names, and faults attributed one by one
+  // confirm_all_faults: run every variant a registry entry predicts to
+  // fault, each fault attributed to its variant, instead of confirming one
+  // per entry and case.
+  bool confirm_all_faults = false;
   // journal: the run in the results store, which every chunk of finished
   // cases is recorded in and a resumed run takes back from; null for a
   // run kept only in its directory (the self-test).
@@ -70,7 +83,7 @@ struct ConformancePhase {
 struct ConformanceResult {
   std::string identity;  // GPU, UUID, driver
   Target target;
-  size_t launches = 0;   // batched launches of the first round: form x address width x compile path, + undefined
+  size_t launches = 0;   // work items of the forms and undefined phases: form x address width x compile path
   std::map<std::string, std::map<CaseClass, size_t>> counts;  // by family, then class
   size_t words_compared = 0;
   size_t findings = 0;

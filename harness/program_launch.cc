@@ -29,24 +29,6 @@ const absl::StatusOr<std::unique_ptr<NvJitLink>>& ToolkitNvJitLink() {
   return *kNvJitLink;
 }
 
-// Image is what the driver loads for `path`. A toolkit compiler that cannot
-// be opened is a harness failure (kInternal), never a rejection: conform
-// checks each path's compiler before it starts.
-absl::StatusOr<std::string> Image(const TestProgram& program, CompilePath path) {
-  const Target target = program.instruction().target();
-  MarkWorkerPhase(WorkerPhase::kCompiling);
-  switch (path) {
-    case CompilePath::kDriverJit:
-      return program.kernel();
-    case CompilePath::kPtxasCubin:
-      if (!ToolkitPtxas().ok()) return absl::InternalError(ToolkitPtxas().status().message());
-      return ToolkitPtxas()->CompileToCubin(program.kernel(), target);
-    case CompilePath::kNvJitLinkCubin:
-      if (!ToolkitNvJitLink().ok()) return absl::InternalError(ToolkitNvJitLink().status().message());
-      return (*ToolkitNvJitLink())->CompileToCubin(program.kernel(), target);
-  }
-  return absl::InternalError("unknown compile path");
-}
 
 // CalibrationKernel is a kernel that does nothing, with the two buffer
 // parameters a launch without inputs passes (scratch and output).
@@ -117,10 +99,53 @@ absl::StatusOr<DriverJit*> WorkerJit(int ordinal) {
   return jit->value().get();
 }
 
+namespace {
+
+// AskWorker runs `question` in a worker process, so that the calling
+// process never initialises CUDA, and returns its answer. With no usable
+// GPU it is NoGpuError; a worker that hangs or crashes is an
+// infrastructure error naming `what`.
+absl::StatusOr<std::string> AskWorker(const std::function<absl::StatusOr<std::string>()>& question,
+                                      std::chrono::milliseconds timeout, absl::string_view what) {
+  absl::StatusOr<std::vector<ItemResult>> asked = RunIsolated(1, [&](int) { return question(); }, timeout);
+  if (!asked.ok()) return asked.status();
+  const ItemResult& answer = (*asked)[0];
+  switch (answer.kind) {
+    case ItemResult::Kind::kDone:
+      return answer.output;
+    case ItemResult::Kind::kFailed:
+      if (!IsNoGpu(answer.error)) return answer.error;  // busy, lost, broken: infrastructure
+      return NoGpuError(absl::StrCat("no GPU to run on (", answer.error.message(),
+                                     "); `matload support` is the compile-only sweep"));
+    case ItemResult::Kind::kTimedOut:
+      return InfrastructureError(InfrastructureCause::kHarnessTimeout, absl::StrCat(what, ": ", answer.output));
+    case ItemResult::Kind::kCrashed:
+      return InfrastructureError(InfrastructureCause::kWorkerCrashed, absl::StrCat(what, ": ", answer.output));
+    case ItemResult::Kind::kNotRun:
+      break;
+  }
+  return InterruptedError(PendingInterrupt());
+}
+
+}  // namespace
+
+absl::StatusOr<int> CountDevices(std::chrono::milliseconds timeout) {
+  absl::StatusOr<std::string> answer = AskWorker(
+      []() -> absl::StatusOr<std::string> {
+        absl::StatusOr<std::shared_ptr<CudaDriver>> driver = CudaDriver::Open();
+        if (!driver.ok()) return driver.status();
+        return absl::StrCat((*driver)->devices().size());
+      },
+      timeout, "counting the GPUs");
+  if (!answer.ok()) return answer.status();
+  int count = 0;
+  if (!absl::SimpleAtoi(*answer, &count)) return absl::InternalError(absl::StrCat("the GPU count came back as '", *answer, "'"));
+  return count;
+}
+
 absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout) {
-  absl::StatusOr<std::vector<ItemResult>> probe = RunIsolated(
-      1,
-      [ordinal](int) -> absl::StatusOr<std::string> {
+  absl::StatusOr<std::string> answer = AskWorker(
+      [ordinal]() -> absl::StatusOr<std::string> {
         absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
         if (!jit.ok()) return jit.status();
         const DeviceInfo& device = (*jit)->device();
@@ -135,28 +160,13 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
         return absl::StrCat(device.BaseTarget().sm, "\t", calibration->count(), "\t", toolchain, "\t", device.name,
                             "\t", device.uuid);
       },
-      timeout);
-  if (!probe.ok()) return probe.status();
-  const ItemResult& answer = (*probe)[0];
-  switch (answer.kind) {
-    case ItemResult::Kind::kDone:
-      break;
-    case ItemResult::Kind::kFailed:
-      if (!IsNoGpu(answer.error)) return answer.error;  // busy, lost, broken: infrastructure
-      return NoGpuError(absl::StrCat("no GPU to run on (", answer.error.message(),
-                                     "); `matload support` is the compile-only sweep"));
-    case ItemResult::Kind::kTimedOut:
-      return InfrastructureError(InfrastructureCause::kHarnessTimeout, absl::StrCat("the device probe: ", answer.output));
-    case ItemResult::Kind::kCrashed:
-      return InfrastructureError(InfrastructureCause::kWorkerCrashed, absl::StrCat("the device probe: ", answer.output));
-    case ItemResult::Kind::kNotRun:
-      return InterruptedError(PendingInterrupt());
-  }
-  const std::vector<std::string> fields = absl::StrSplit(answer.output, absl::MaxSplits('\t', 4));
+      timeout, "the device probe");
+  if (!answer.ok()) return answer.status();
+  const std::vector<std::string> fields = absl::StrSplit(*answer, absl::MaxSplits('\t', 4));
   int sm = 0;
   std::int64_t calibration = 0;
   if (fields.size() != 5 || !absl::SimpleAtoi(fields[0], &sm) || !absl::SimpleAtoi(fields[1], &calibration)) {
-    return absl::InternalError(absl::StrCat("the device probe said '", answer.output, "'"));
+    return absl::InternalError(absl::StrCat("the device probe said '", *answer, "'"));
   }
   return DeviceProbe{.target = Target{sm},
                      .toolchain = fields[2],
@@ -176,11 +186,27 @@ DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t block
           .output_bytes = blocks * program.frame().output_bytes};
 }
 
+absl::StatusOr<std::string> ProgramImage(const TestProgram& program, CompilePath path) {
+  const Target target = program.instruction().target();
+  MarkWorkerPhase(WorkerPhase::kCompiling);
+  switch (path) {
+    case CompilePath::kDriverJit:
+      return program.kernel();
+    case CompilePath::kPtxasCubin:
+      if (!ToolkitPtxas().ok()) return absl::InternalError(ToolkitPtxas().status().message());
+      return ToolkitPtxas()->CompileToCubin(program.kernel(), target);
+    case CompilePath::kNvJitLinkCubin:
+      if (!ToolkitNvJitLink().ok()) return absl::InternalError(ToolkitNvJitLink().status().message());
+      return (*ToolkitNvJitLink())->CompileToCubin(program.kernel(), target);
+  }
+  return absl::InternalError("unknown compile path");
+}
+
 absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& program,
                                           absl::Span<const Variant* const> variants, CompilePath path) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
   if (!jit.ok()) return jit.status();
-  absl::StatusOr<std::string> image = Image(program, path);
+  absl::StatusOr<std::string> image = ProgramImage(program, path);
   if (!image.ok()) return image.status();
   std::vector<std::uint8_t> records;
   for (const Variant* variant : variants) {

@@ -63,10 +63,21 @@ inline constexpr char kCalibrationEntry[] = "matload_calibrate";
 // probe also times an empty kernel (DeviceProbe::calibration).
 absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout);
 
+// CountDevices asks a worker process how many GPUs the driver lists, so
+// that the calling process never initialises CUDA. With no usable GPU it is
+// NoGpuError; a probe that hangs or crashes is an infrastructure error.
+absl::StatusOr<int> CountDevices(std::chrono::milliseconds timeout);
+
 // KernelLaunchFor is the launch of `program` over `blocks` variants, one
 // block each, whose records lie back to back in `records`.
 DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t blocks,
                                         absl::Span<const std::uint8_t> records);
+
+// ProgramImage is what the driver loads for `program` on `path`: its PTX
+// text for the JIT, or a cubin from the toolkit's compiler. A toolkit
+// compiler that cannot be opened is a harness failure (kInternal), never a
+// rejection: conform checks each path's compiler before it starts.
+absl::StatusOr<std::string> ProgramImage(const TestProgram& program, CompilePath path);
 
 // LaunchProgram runs in a worker: it runs `variants` (block i runs
 // variants[i]) on device `ordinal` and returns the output of every block,

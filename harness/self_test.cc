@@ -20,7 +20,7 @@ absl::StatusOr<std::vector<SelfTestRow>> RunSelfTest(int device, const std::stri
   for (PlantedBug bug : AllPlantedBugs()) bugs.push_back(bug);
   std::vector<SelfTestRow> rows;
   for (PlantedBug bug : bugs) {
-    ConformanceOptions options{.device = device,
+    ConformanceOptions options{.devices = {device},
                                .variants = 4,
                                .seed = 20261122,
                                .forms = kSelfTestForms,

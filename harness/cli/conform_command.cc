@@ -62,7 +62,8 @@ std::string ConformOptionsJson(const ConformanceOptions& options, const std::str
                         {"forms", options.forms},       {"paths", paths},
                         {"undefined", options.undefined}, {"near_miss", options.illegal},
                         {"plant", PlantedBugName(options.bug)}, {"filter", filter_text},
-                        {"retries", options.retries}}
+                        {"retries", options.retries}, {"first_failures", options.first_failures},
+                        {"confirm_all_faults", options.confirm_all_faults}}
       .dump();
 }
 

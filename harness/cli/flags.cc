@@ -30,6 +30,14 @@ ABSL_FLAG(std::uint64_t, base, 0, "model: wmma p's byte offset in the window; tc
 ABSL_FLAG(std::optional<std::int64_t>, stride, std::nullopt,
           "model: wmma stride in elements (not given: the form's default stride).");
 ABSL_FLAG(int, device, 0, "conform, selftest: the GPU's ordinal.");
+ABSL_FLAG(std::string, devices, "",
+          "conform: the GPUs to spread the run over, as ordinals (0,1) or all; one run, as on one GPU (default: "
+          "--device).");
+ABSL_FLAG(int, first_failures, 16,
+          "conform: failing variants a case names, and faults per case pinned to their variants one by one.");
+ABSL_FLAG(bool, confirm_all_faults, false,
+          "conform: run every variant a registry entry predicts to fault, each alone, instead of confirming one per "
+          "entry and case.");
 ABSL_FLAG(int, variants, 16, "conform: variants (run-time inputs) per form and compile path.");
 ABSL_FLAG(std::uint64_t, seed, 1, "conform, fuzz: the seed every variant replays from; libFuzzer's seed.");
 ABSL_FLAG(std::string, forms, "", "conform: only forms whose label matches this ECMAScript regex.");
@@ -90,15 +98,17 @@ const std::vector<CommandSpec>& MatloadCommands() {
        {"target", "ptx", "compiler", "ptxas", "out", "threads", "cases", "include", "exclude", "db", "resume",
         "baseline", "strict_baseline"}},
       {"conform",
-       "conform [--device N] [--variants K] [--seed S] [--forms REGEX]\n"
+       "conform [--device N | --devices N,...|all] [--variants K] [--seed S] [--forms REGEX]\n"
        "        [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
        "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--retries N]\n"
+       "        [--first_failures K] [--confirm_all_faults]\n"
        "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
        "        [--baseline FILE.csv [--strict-baseline]]",
        "every legal form on the GPU, every register of every lane against the model, as a run in the results "
        "store (exit 1 on findings)",
-       {"device", "variants", "seed", "forms", "paths", "undefined", "near_miss", "plant", "workers", "out", "cases",
-        "include", "exclude", "db", "resume", "baseline", "strict_baseline", "retries"}},
+       {"device", "devices", "variants", "seed", "forms", "paths", "undefined", "near_miss", "plant", "workers", "out",
+        "cases", "include", "exclude", "db", "resume", "baseline", "strict_baseline", "retries", "first_failures",
+        "confirm_all_faults"}},
       {"selftest", "selftest [--device N] [--out DIR]", "plant five bugs and show each is caught and bundled",
        {"device", "out"}},
       {"fuzz",
@@ -135,8 +145,8 @@ const std::vector<FlagRange>& MatloadFlagRanges() {
   constexpr std::int64_t kMax32 = std::numeric_limits<std::uint32_t>::max();
   static const auto* const kRanges = new std::vector<FlagRange>{
       {"threads", 1, 64, "one thread per target swept; there are fewer targets"},
-      {"variants", 1, kMaxConformVariants,
-       "conform holds every variant of every form in memory: 100,000 fit in 65 GB on a 128 GB GPU host"},
+      {"variants", 1, kMaxConformVariants, "a variant's index, half of its replay key, is a 32-bit int"},
+      {"first_failures", 1, 4096, "each is pinned by splitting launches, at a worker's start-up apiece"},
       {"jobs", 1, 256, "libFuzzer processes per target"},
       {"seconds", 1, 31'536'000, "at most a year"},
       {"workers", 1, 256, "worker processes, each with a CUDA context of its own"},

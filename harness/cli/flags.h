@@ -5,6 +5,7 @@
 #define MATLOAD_HARNESS_CLI_FLAGS_H_
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ ABSL_DECLARE_FLAG(std::vector<std::string>, row_addresses);
 ABSL_DECLARE_FLAG(std::uint64_t, base);
 ABSL_DECLARE_FLAG(std::optional<std::int64_t>, stride);
 ABSL_DECLARE_FLAG(int, device);
+ABSL_DECLARE_FLAG(std::string, devices);
+ABSL_DECLARE_FLAG(int, first_failures);
+ABSL_DECLARE_FLAG(bool, confirm_all_faults);
+ABSL_DECLARE_FLAG(std::string, devices);
+ABSL_DECLARE_FLAG(int, first_failures);
+ABSL_DECLARE_FLAG(bool, confirm_all_faults);
 ABSL_DECLARE_FLAG(int, variants);
 ABSL_DECLARE_FLAG(std::uint64_t, seed);
 ABSL_DECLARE_FLAG(std::string, forms);
@@ -56,10 +63,10 @@ ABSL_DECLARE_FLAG(std::string, csv);
 namespace matload {
 
 // kMaxConformVariants is the most variants per form `matload conform`
-// takes: it holds every variant of every form in memory
-// (harness/conformance_run.cc), and 100,000 were measured to fit in 65 GB
-// on a 128 GB GPU host.
-inline constexpr int kMaxConformVariants = 100000;
+// takes: a variant's index, with the seed its replay key, is an int
+// (harness/test_program.h). Memory does not grow with the count: workers
+// stream the variants (harness/conform_case_work.h).
+inline constexpr int kMaxConformVariants = std::numeric_limits<int>::max();
 
 // MatloadCommands lists every command with the flags it accepts.
 const std::vector<CommandSpec>& MatloadCommands();

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <numeric>
 #include <regex>
 #include <string>
 #include <system_error>
@@ -12,7 +13,9 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "harness/cli/command_line.h"
@@ -24,6 +27,7 @@
 #include "harness/cli/support_command.h"
 #include "harness/cuda_driver.h"
 #include "harness/exit_status.h"
+#include "harness/program_launch.h"
 #include "harness/interrupt.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
@@ -98,9 +102,37 @@ std::string RunDirectory(absl::string_view command) {
   return absl::StrCat("runs/", command, "-", absl::FormatTime("%Y%m%dT%H%M%SZ", absl::Now(), absl::UTCTimeZone()));
 }
 
+// ConformDevices reads --devices (ordinals, or all) or, without it, --device.
+absl::StatusOr<std::vector<int>> ConformDevices() {
+  const std::string devices = absl::GetFlag(FLAGS_devices);
+  if (devices.empty()) return std::vector<int>{absl::GetFlag(FLAGS_device)};
+  if (devices == "all") {
+    absl::StatusOr<int> count = CountDevices(std::chrono::seconds(60));
+    if (!count.ok()) return count.status();
+    std::vector<int> ordinals(*count);
+    std::iota(ordinals.begin(), ordinals.end(), 0);
+    return ordinals;
+  }
+  std::vector<int> ordinals;
+  for (absl::string_view word : absl::StrSplit(devices, ',')) {
+    int ordinal = -1;
+    if (!absl::SimpleAtoi(word, &ordinal) || ordinal < 0 || ordinal > 1023) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--devices: '", word, "' is not a GPU ordinal (0 to 1023); give ordinals, as 0,1, or all"));
+    }
+    if (std::find(ordinals.begin(), ordinals.end(), ordinal) != ordinals.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("--devices: GPU ", ordinal, " is named twice"));
+    }
+    ordinals.push_back(ordinal);
+  }
+  return ordinals;
+}
+
 int RunConformCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
   if (!arguments.empty()) return Fail(absl::StrCat("conform takes no arguments, got '", arguments[0], "'"));
-  ConformanceOptions options{.device = absl::GetFlag(FLAGS_device),
+  absl::StatusOr<std::vector<int>> devices = ConformDevices();
+  if (!devices.ok()) return FailWith(devices.status());
+  ConformanceOptions options{.devices = *std::move(devices),
                              .variants = absl::GetFlag(FLAGS_variants),
                              .seed = absl::GetFlag(FLAGS_seed),
                              .forms = absl::GetFlag(FLAGS_forms),
@@ -108,7 +140,9 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
                              .undefined = absl::GetFlag(FLAGS_undefined),
                              .illegal = absl::GetFlag(FLAGS_near_miss),
                              .workers = absl::GetFlag(FLAGS_workers),
-                             .retries = absl::GetFlag(FLAGS_retries)};
+                             .retries = absl::GetFlag(FLAGS_retries),
+                             .first_failures = static_cast<size_t>(absl::GetFlag(FLAGS_first_failures)),
+                             .confirm_all_faults = absl::GetFlag(FLAGS_confirm_all_faults)};
   if (options.workers < 1) return Fail("--workers: at least 1");
   for (const std::string& name : absl::GetFlag(FLAGS_paths)) {
     absl::StatusOr<CompilePath> path = ParseCompilePath(name);

@@ -18,6 +18,9 @@
 //   jit-error              cuModuleLoadDataEx rejects every test kernel's module (218) with a log
 //   segv-from-launch:K     from launch K on, cuLaunchKernel dies of SIGSEGV
 //   abort-from-launch:K    from launch K on, cuLaunchKernel aborts
+// MATLOAD_FAKE_CUDA_DEVICES=N lists N such devices (default 1), ordinals
+// 0 to N-1, each with a UUID of its own, so that runs over several GPUs
+// can be checked for what they do with them.
 // Launches of test kernels are counted across processes (every worker is
 // one) in the directory MATLOAD_FAKE_CUDA_STATE, under a lock; the device
 // probe's empty kernel (kCalibrationEntry, harness/program_launch.h) is
@@ -97,6 +100,12 @@ long current_launch = 0;  // this process's last launch, for cuCtxSynchronize; 0
 void* const kCalibrationFunction = reinterpret_cast<void*>(0x3);
 void* const kTestFunction = reinterpret_cast<void*>(0x2);
 
+// DeviceCount is MATLOAD_FAKE_CUDA_DEVICES, 1 when it is not set.
+int DeviceCount() {
+  const char* text = std::getenv("MATLOAD_FAKE_CUDA_DEVICES");
+  return text == nullptr ? 1 : std::atoi(text);
+}
+
 }  // namespace
 
 extern "C" {
@@ -110,12 +119,12 @@ CUresult cuDriverGetVersion(int* version) {
   return kSuccess;
 }
 CUresult cuDeviceGetCount(int* count) {
-  *count = 1;
+  *count = DeviceCount();
   return kSuccess;
 }
 CUresult cuDeviceGet(int* device, int ordinal) {
-  if (ordinal != 0) return kInvalidValue;
-  *device = 0;
+  if (ordinal < 0 || ordinal >= DeviceCount()) return kInvalidValue;
+  *device = ordinal;
   return kSuccess;
 }
 CUresult cuDeviceGetName(char* name, int length, int) {
@@ -126,8 +135,9 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, int) {
   *value = attribute == 75 ? 9 : 0;  // compute capability 9.0
   return kSuccess;
 }
-CUresult cuDeviceGetUuid_v2(unsigned char* uuid, int) {
+CUresult cuDeviceGetUuid_v2(unsigned char* uuid, int device) {
   for (int i = 0; i < 16; ++i) uuid[i] = static_cast<unsigned char>(0xf0 + i);
+  uuid[15] = static_cast<unsigned char>(uuid[15] - device);
   return kSuccess;
 }
 CUresult cuDevicePrimaryCtxSetFlags_v2(int, unsigned int) { return kSuccess; }

@@ -4,10 +4,13 @@
 // one), the exit status (harness/exit_status.h), and that the cases judged
 // before a failure are kept. The fake GPU's kernels store nothing, so every
 // case it runs to completion is judged a mismatch.
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -272,6 +275,117 @@ TEST_F(FaultRigTest, SigtermStopsTheRunKillsItsWorkersAndKeepsWhatWasJudged) {
   EXPECT_EQ(run.Count("mismatch"), static_cast<size_t>(kVariants));
   usleep(200000);
   EXPECT_EQ(FakeDriverProcesses(directory_ / "state"), 0) << "a worker outlived matload";
+}
+
+// A fault in a launch of many variants is pinned to its variants by running
+// the launch again in halves: each of the case's first --first_failures
+// faults alone, the rest launch by launch. Every variant is counted once.
+TEST_F(FaultRigTest, AFaultInALargeLaunchIsPinnedToItsVariantsByHalving) {
+  const ConformRun run = Conform("fault-from-launch:1:700", kTwoForms,
+                                 {"--variants", "40", "--first_failures", "4", "--retries", "0"});
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;
+  EXPECT_EQ(run.Count("unexpected_fault"), 80u);
+  EXPECT_EQ(run.Judged(), 80u);
+  ASSERT_EQ(run.results.size(), 2u);
+  EXPECT_THAT(run.results[0], HasSubstr("\t0,1,2,3\t"));  // the lowest four, one launch each
+  EXPECT_THAT(run.results[0], HasSubstr("CUDA_ERROR_ILLEGAL_ADDRESS (700)"));
+}
+
+// A launch that faults once and never again when its halves run is no pass:
+// the case is a flake, a finding, and says what happened.
+TEST_F(FaultRigTest, AFaultThatDoesNotHappenAgainMakesTheCaseAFlake) {
+  const ConformRun run = Conform("fault-at-launch:1:716", kTwoForms, {"--variants", "40", "--workers", "1",
+                                                                       "--retries", "0"});
+  EXPECT_EQ(run.process.exit_code, 1) << run.process.standard_error;
+  ASSERT_EQ(run.results.size(), 2u);
+  EXPECT_THAT(run.results[0], HasSubstr("\tflake\tmismatch=40\t"));
+  EXPECT_THAT(run.results[0], HasSubstr("a fault of 40 variants from 0 on"));
+  EXPECT_THAT(run.results[0], HasSubstr("did not happen again"));
+  EXPECT_THAT(run.results[1], HasSubstr("\tmismatch\tmismatch=40\t"));
+  EXPECT_EQ(run.summary["flakes"], 1);
+}
+
+// --devices spreads the forms over the GPUs, one worker set per GPU, and
+// writes one run with the results of a run on one GPU.
+TEST_F(FaultRigTest, TwoGpusGiveTheResultsOfOne) {
+  std::vector<std::string> environment = Environment("normal");
+  environment.push_back("MATLOAD_FAKE_CUDA_DEVICES=2");
+  const auto run_on = [&](const std::string& devices, const std::string& out) {
+    std::vector<std::string> arguments = Arguments(kSixForms, {"--variants", "64", "--devices", devices,
+                                                               "--workers", "2", "--retries", "0"});
+    arguments[std::find(arguments.begin(), arguments.end(), "--out") - arguments.begin() + 1] =
+        (directory_ / out).string();
+    absl::StatusOr<ProcessResult> process = RunProcess(arguments, std::chrono::seconds(120), environment);
+    EXPECT_TRUE(process.ok()) << process.status();
+    EXPECT_EQ(process->exit_code, 1) << process->standard_error;
+    std::ifstream results(directory_ / out / "results.tsv");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(results, line);) {
+      if (!line.empty() && line[0] != '#') lines.push_back(line);
+    }
+    return lines;
+  };
+  const std::vector<std::string> one = run_on("0", "one");
+  const std::vector<std::string> two = run_on("0,1", "two");
+  EXPECT_EQ(one.size(), 6u);
+  EXPECT_EQ(two, one);
+  const std::vector<std::string> all = run_on("all", "all");
+  EXPECT_EQ(all, one);
+  std::ifstream header(directory_ / "two" / "results.tsv");
+  std::string identity;
+  std::getline(header, identity);
+  EXPECT_THAT(identity, HasSubstr("GPU-f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfeff"));
+  EXPECT_THAT(identity, HasSubstr("GPU-f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfefe"));
+}
+
+TEST_F(FaultRigTest, DevicesThatAreNotOrdinalsAreAUsageError) {
+  for (const std::string devices : {"0,0", "x", "-1", "0,,1"}) {
+    const ConformRun run = Conform("normal", kTwoForms, {"--devices", devices});
+    EXPECT_EQ(run.process.exit_code, 2) << devices << ": " << run.process.standard_error;
+    EXPECT_THAT(run.process.standard_error, HasSubstr("--devices")) << devices;
+  }
+}
+
+// PeakResidentKb runs `arguments` with `environment` and returns the most
+// resident memory, in KB, that it or any process it waited for held.
+long PeakResidentKb(const std::vector<std::string>& arguments, const std::vector<std::string>& environment) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    for (const std::string& variable : environment) putenv(const_cast<char*>(variable.c_str()));
+    std::vector<char*> argv;
+    for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+    argv.push_back(nullptr);
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 1) return -1;
+  return usage.ru_maxrss;
+}
+
+// Workers stream a case's variants through the launch pipeline: a run's
+// memory does not grow with --variants (the speed of it is a benchmark's,
+// reports/bench/). Ten times the variants may cost no more than a fifth
+// more memory, the allocator's warm-up.
+TEST_F(FaultRigTest, PeakMemoryDoesNotGrowWithTheVariantCount) {
+  const auto peak = [&](int variants) {
+    std::vector<std::string> arguments =
+        Arguments(R"(^ldmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16$)", {"--retries", "0"});
+    arguments[std::find(arguments.begin(), arguments.end(), "--variants") - arguments.begin() + 1] =
+        std::to_string(variants);
+    std::filesystem::remove_all(directory_ / "run");
+    return PeakResidentKb(arguments, Environment("normal"));
+  };
+  const long small = peak(100'000);
+  const long large = peak(1'000'000);
+  ASSERT_GT(small, 0);
+  ASSERT_GT(large, 0);
+  EXPECT_LE(large, small * 6 / 5) << "peak resident memory: " << small << " KB at 10^5 variants, " << large
+                                   << " KB at 10^6";
 }
 
 }  // namespace
