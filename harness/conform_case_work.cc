@@ -19,11 +19,13 @@ struct Made {
   std::string entry;  // the registry entry that predicts its fault, if any
 };
 
-// Make makes the item's variant `index`.
-Made Make(const CaseWork& work, const CaseWorkContext& context, std::int64_t index) {
+// Make makes the item's variant `index` on host thread `thread`.
+Made Make(const CaseWork& work, const CaseWorkContext& context, std::int64_t index, int thread) {
   Made made{.variant = work.program->MakeVariant(work.seed, static_cast<int>(index), work.undefined)};
   made.expected = work.program->Expect(made.variant);
-  if (!std::holds_alternative<Undefined>(made.expected) && context.predict) made.entry = context.predict(made.variant);
+  if (!std::holds_alternative<Undefined>(made.expected) && context.predict) {
+    made.entry = context.predict(made.variant, thread);
+  }
   made.role = RoleOf(made.expected, made.entry);
   return made;
 }
@@ -62,7 +64,7 @@ class CaseBatches : public BatchSource {
   }
 
   bool Fill(int thread, std::uint64_t batch, size_t block, Variant& variant, Outcome& expected) const override {
-    Made made = Make(work_, context_, work_.IndexAt(batch * blocks_ + block));
+    Made made = Make(work_, context_, work_.IndexAt(batch * blocks_ + block), thread);
     if (Takes(work_, made.role, made.entry)) {
       variant = made.variant;
       expected = std::move(made.expected);
@@ -84,7 +86,7 @@ class CaseBatches : public BatchSource {
 // FirstTaken is the first variant the item runs, if any.
 std::optional<Made> FirstTaken(const CaseWork& work, const CaseWorkContext& context) {
   for (size_t position = 0; position < work.size(); ++position) {
-    Made made = Make(work, context, work.IndexAt(position));
+    Made made = Make(work, context, work.IndexAt(position), 0);
     if (Takes(work, made.role, made.entry)) return made;
   }
   return std::nullopt;
@@ -136,6 +138,14 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
 
 }  // namespace
 
+const std::string& FaultTextMemo::Find(int thread, const std::string& text,
+                                       const std::function<std::string(const std::string&)>& compute) {
+  absl::flat_hash_map<std::string, std::string>& answers = answers_[thread];
+  auto found = answers.find(text);
+  if (found == answers.end()) found = answers.emplace(text, compute(text)).first;
+  return found->second;
+}
+
 VariantRole RoleOf(const Outcome& expected, const std::string& predicted_entry) {
   if (std::holds_alternative<Undefined>(expected)) return VariantRole::kUndefined;
   return predicted_entry.empty() ? VariantRole::kDefined : VariantRole::kPredicted;
@@ -149,7 +159,7 @@ bool Takes(const CaseWork& work, VariantRole role, const std::string& entry) {
 CaseSummary JudgeWithout(const CaseWork& work, const CaseWorkContext& context, const CaseVerdict& verdict) {
   CaseSummary summary;
   for (size_t position = 0; position < work.size(); ++position) {
-    const Made made = Make(work, context, work.IndexAt(position));
+    const Made made = Make(work, context, work.IndexAt(position), 0);
     if (!Takes(work, made.role, made.entry)) {
       CountLeftOut(work, made, summary);
       continue;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "harness/case_judge.h"
 #include "harness/case_summary.h"
@@ -61,8 +62,25 @@ struct CaseWork {
 };
 
 // FaultPrediction names the registry entry that predicts `variant` faults
-// on the run's target and toolchain, or is empty.
-using FaultPrediction = std::function<std::string(const Variant& variant)>;
+// on the run's target and toolchain, or is empty. `thread` is the host
+// thread that asks (0 to CaseWorkContext::threads - 1).
+using FaultPrediction = std::function<std::string(const Variant& variant, int thread)>;
+
+// FaultTextMemo remembers the registry's answer for each fault case text
+// (TestProgram::FaultCaseText): a case's variants share a few dozen texts,
+// and a regex search per variant would cost more than the model does. Each
+// host thread has answers of its own, so that no lock is taken.
+class FaultTextMemo {
+ public:
+  explicit FaultTextMemo(int threads) : answers_(threads) {}
+  // Find is the answer for `text` on `thread`, from `compute` the first
+  // time that thread asks.
+  const std::string& Find(int thread, const std::string& text,
+                          const std::function<std::string(const std::string&)>& compute);
+
+ private:
+  std::vector<absl::flat_hash_map<std::string, std::string>> answers_;
+};
 
 // CaseWorkContext is what every item of a worker shares.
 struct CaseWorkContext {

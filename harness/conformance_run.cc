@@ -45,6 +45,12 @@ constexpr int kBlocksPerLaunch = 16384;
 constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 22;
 constexpr size_t kMostItemsPerWorker = 32;
 
+// kThreadsPerCore is how many pipeline threads a worker runs per core of its share.
+constexpr int kThreadsPerCore = 2;
+
+// kSingleSlotsPerSlot widens the waves of items of one variant each.
+constexpr size_t kSingleSlotsPerSlot = 4;
+
 // Item is one work item of a chunk: some of one case's variants.
 struct Item {
   size_t case_index = 0;  // into Run::cases_
@@ -161,6 +167,15 @@ class Run {
 
   // Slots is how many workers run at once: --workers on every GPU.
   size_t Slots() const { return static_cast<size_t>(options_.workers) * devices_.ordinals.size(); }
+  // SlotsFor is how many workers run `items` at once: Slots(), or, for
+  // items of one variant each (confirmations and faults being pinned,
+  // which mostly cost a worker's start and its end), kSingleSlotsPerSlot
+  // times as many.
+  size_t SlotsFor(const std::vector<Item>& items) const {
+    const bool singles =
+        std::all_of(items.begin(), items.end(), [](const Item& item) { return item.work.size() == 1; });
+    return singles ? std::min(items.size(), kSingleSlotsPerSlot * Slots()) : Slots();
+  }
   // ItemsPerWorker is how many of a chunk's items one worker takes.
   size_t ItemsPerWorker() const {
     return std::clamp<size_t>(kVariantsPerWorkerChunk / static_cast<size_t>(options_.variants), 1, kMostItemsPerWorker);
@@ -497,7 +512,7 @@ class Run {
     for (int attempt = 1; !pending.empty(); ++attempt) {
       std::vector<Item> unjudged;
       failures.clear();
-      const size_t slots = attempt == 1 ? Slots() : 1;
+      const size_t slots = attempt == 1 ? SlotsFor(pending) : 1;
       if (absl::Status status = RunWaves(pending, judge, slots, what, unjudged, failures); !status.ok()) {
         return status;
       }
@@ -515,40 +530,41 @@ class Run {
     return absl::OkStatus();
   }
 
-  // RunWaves runs `items` in rounds, up to `slots` rounds at once, each in
-  // worker processes of its own on the GPU its slot names, so that every
-  // GPU and as many cores work. Each wave of rounds is judged in order when
-  // its last round ends. Items that could not be judged go to `unjudged`,
-  // with why in `failures`.
+  // RunWaves runs `items` in waves of up to `slots` rounds at once, each
+  // round in worker processes of its own on the GPU its slot names, so that
+  // every GPU and as many cores work. A wave's rounds take its items in
+  // turn, so that each gets forms of every kind, and its items are judged
+  // in their order when its last round ends, however many slots ran them.
+  // Items that could not be judged go to `unjudged`, with why in `failures`.
   absl::Status RunWaves(const std::vector<Item>& items, const Judgement& judge, size_t slots, const std::string& what,
                         std::vector<Item>& unjudged, std::vector<LaunchOutcome>& failures) {
     const size_t per_round = std::clamp<size_t>((items.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
-    const size_t rounds = (items.size() + per_round - 1) / per_round;
-    for (size_t first_round = 0; first_round < rounds; first_round += slots) {
-      const size_t wave = std::min(slots, rounds - first_round);
-      std::vector<absl::StatusOr<std::vector<ItemResult>>> ran(wave, absl::UnknownError("not run"));
+    for (size_t first = 0; first < items.size(); first += slots * per_round) {
+      const size_t count = std::min(slots * per_round, items.size() - first);
+      const size_t rounds = (count + per_round - 1) / per_round;
+      std::vector<std::vector<const Item*>> members(rounds);
+      for (size_t k = 0; k < count; ++k) members[k % rounds].push_back(&items[first + k]);
+      std::vector<absl::StatusOr<std::vector<ItemResult>>> ran(rounds, absl::UnknownError("not run"));
       std::vector<std::thread> threads;
-      for (size_t i = 0; i < wave; ++i) {
-        threads.emplace_back([&, i] { ran[i] = RunRound(RoundOf(items, first_round + i, per_round), DeviceOf(i)); });
+      for (size_t round = 0; round < rounds; ++round) {
+        threads.emplace_back([&, round] { ran[round] = RunRound(members[round], DeviceOf(round)); });
       }
       for (std::thread& thread : threads) thread.join();
-      for (size_t i = 0; i < wave; ++i) {
-        if (!ran[i].ok()) return ran[i].status();
-        const absl::Span<const Item> round = RoundOf(items, first_round + i, per_round);
-        for (size_t item = 0; item < round.size(); ++item) {
-          const ItemResult& ran_item = (*ran[i])[item];
-          if (ran_item.kind == ItemResult::Kind::kNotRun) continue;
-          LaunchOutcome outcome = ClassifyLaunch(ran_item);
-          if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
-            unjudged.push_back(round[item]);
-            failures.push_back(std::move(outcome));
-            continue;
-          }
-          if (absl::Status status = judge(round[item], ran_item, outcome, DeviceOf(i)); !status.ok()) return status;
+      for (size_t k = 0; k < count; ++k) {
+        if (!ran[k % rounds].ok()) return ran[k % rounds].status();
+        const ItemResult& ran_item = (*ran[k % rounds])[k / rounds];
+        const Item& item = items[first + k];
+        if (ran_item.kind == ItemResult::Kind::kNotRun) continue;
+        LaunchOutcome outcome = ClassifyLaunch(ran_item);
+        if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
+          unjudged.push_back(item);
+          failures.push_back(std::move(outcome));
+          continue;
         }
+        if (absl::Status status = judge(item, ran_item, outcome, DeviceOf(k % rounds)); !status.ok()) return status;
       }
       if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
-      progress_(std::min(items.size(), (first_round + wave) * per_round), items.size(), what);
+      progress_(first + count, items.size(), what);
     }
     return absl::OkStatus();
   }
@@ -556,18 +572,12 @@ class Run {
   // DeviceOf is the GPU of worker slot `slot`.
   int DeviceOf(size_t slot) const { return devices_.ordinals[slot % devices_.ordinals.size()]; }
 
-  // RoundOf is round `round` of `items`: `per_round` of them, fewer at the end.
-  static absl::Span<const Item> RoundOf(const std::vector<Item>& items, size_t round, size_t per_round) {
-    const size_t first = round * per_round;
-    return absl::MakeConstSpan(items).subspan(first, std::min(per_round, items.size() - first));
-  }
-
   // RunRound runs one round's items in worker processes on GPU `device`, in order.
-  absl::StatusOr<std::vector<ItemResult>> RunRound(absl::Span<const Item> round, int device) {
+  absl::StatusOr<std::vector<ItemResult>> RunRound(const std::vector<const Item*>& round, int device) {
     return RunIsolated(
         static_cast<int>(round.size()),
         [&](int index) -> absl::StatusOr<std::string> {
-          const CaseWork& work = round[index].work;
+          const CaseWork& work = round[index]->work;
           absl::StatusOr<CaseSummary> summary = RunCaseWork(work, Context(work, device));
           if (!summary.ok()) return summary.status();
           return summary->Encode();
@@ -577,16 +587,25 @@ class Run {
 
   // Context is what a worker on GPU `device` runs `work` with: host threads
   // enough to keep the machine's cores busy with every worker at once.
+  // A worker runs kThreadsPerCore host threads per core its share of the
+  // cores, so that a worker with more work left than the others takes
+  // the cores they leave. The registry's answers are remembered per fault
+  // case text.
   CaseWorkContext Context(const CaseWork& work, int device) const {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = std::max(1, kThreadsPerCore * cores / static_cast<int>(Slots()));
+    const auto memo = std::make_shared<FaultTextMemo>(threads);
+    const auto registry_answer = [this, &work](const std::string& text) -> std::string {
+      const DiscrepancyEntry* known =
+          registry_.Find(text, result_.target, Direction::kDeviceFaults, Toolchain(work.path));
+      return known != nullptr ? known->id : "";
+    };
     return {.device = device,
-            .threads = std::max(1, cores / static_cast<int>(Slots())),
+            .threads = threads,
             .blocks = kBlocksPerLaunch,
             .keep = options_.first_failures,
-            .predict = [this, &work](const Variant& variant) -> std::string {
-              const DiscrepancyEntry* known = registry_.Find(work.program->FaultCaseText(variant), result_.target,
-                                                             Direction::kDeviceFaults, Toolchain(work.path));
-              return known != nullptr ? known->id : "";
+            .predict = [memo, registry_answer, &work](const Variant& variant, int thread) {
+              return memo->Find(thread, work.program->FaultCaseText(variant), registry_answer);
             }};
   }
 

@@ -129,7 +129,7 @@ class LdmatrixProgram : public TestProgram {
   }
 
   std::string FaultCaseText(const Variant& variant) const override {
-    return absl::StrCat(Opcode(instruction()), "; rows=", variant.kind);
+    return absl::StrCat(opcode(), "; rows=", variant.kind);
   }
 
  protected:

@@ -67,7 +67,7 @@ class Tcgen05Program : public TestProgram {
   }
 
   std::string FaultCaseText(const Variant& variant) const override {
-    return absl::StrCat(Opcode(instruction()), "; column=", std::get<Tcgen05Address>(variant.operands).column);
+    return absl::StrCat(opcode(), "; column=", std::get<Tcgen05Address>(variant.operands).column);
   }
 
  protected:

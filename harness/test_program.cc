@@ -32,9 +32,9 @@ absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::ForOpcode(absl::string
 std::string TestProgram::Label() const {
   if (instruction().form().family == Family::kWmmaLoad &&
       instruction().signature().state_space == StateSpace::kShared) {
-    return absl::StrCat(Opcode(instruction()), " [", options().shared_address_bits, "-bit address]");
+    return absl::StrCat(opcode(), " [", options().shared_address_bits, "-bit address]");
   }
-  return Opcode(instruction());
+  return opcode();
 }
 
 std::vector<Variant> TestProgram::Variants(int count, std::uint64_t seed, bool undefined) const {

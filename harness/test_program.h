@@ -65,6 +65,10 @@ struct ProgramOptions {
   PlantedBug bug = PlantedBug::kNone;
 };
 
+// Opcode spells a form's qualifiers canonically, without operands:
+// "ldmatrix.sync.aligned.m8n8.x4.shared.b16".
+std::string Opcode(const CheckedInstruction& instruction);
+
 // TestProgram is one form's kernel and model.
 class TestProgram {
  public:
@@ -84,6 +88,9 @@ class TestProgram {
   const CheckedInstruction& instruction() const { return instruction_; }
   const ProgramOptions& options() const { return options_; }
   const KernelFrame& frame() const { return frame_; }
+  // opcode is Opcode(instruction()), spelt once: fault case texts name it
+  // for every variant.
+  const std::string& opcode() const { return opcode_; }
   const std::string& kernel() const { return kernel_; }
   const std::string& entry() const { return entry_; }
   // Label names the program in reports: the opcode, plus the shared address
@@ -121,7 +128,7 @@ class TestProgram {
   TestProgram(const CheckedInstruction& instruction, const ProgramOptions& options, KernelFrame frame,
               std::string kernel, std::string entry)
       : instruction_(instruction), options_(options), frame_(frame), kernel_(std::move(kernel)),
-        entry_(std::move(entry)) {}
+        entry_(std::move(entry)), opcode_(Opcode(instruction)) {}
   // WriteOperands writes the family's operands: the record after its
   // header, frame().record_bytes - kRecordHeaderBytes bytes.
   virtual void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const = 0;
@@ -132,6 +139,7 @@ class TestProgram {
   KernelFrame frame_;
   std::string kernel_;
   std::string entry_;
+  std::string opcode_;
 };
 
 // OperandRandom is the generator of variant operands for data stream
@@ -139,9 +147,6 @@ class TestProgram {
 // data words of the stream (DataWord).
 SplitMix64 OperandRandom(std::uint64_t stream);
 
-// Opcode spells a form's qualifiers canonically, without operands:
-// "ldmatrix.sync.aligned.m8n8.x4.shared.b16".
-std::string Opcode(const CheckedInstruction& instruction);
 
 }  // namespace matload
 

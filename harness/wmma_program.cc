@@ -128,7 +128,7 @@ class WmmaProgram : public TestProgram {
   std::string FaultCaseText(const Variant& variant) const override {
     const std::uint64_t pitch =
         std::uint64_t{std::get<WmmaPointer>(variant.operands).stride} * fragment_.element_bits() / 8;
-    return absl::StrCat(Opcode(instruction()), "; p-mod16=", std::get<WmmaPointer>(variant.operands).offset % 16,
+    return absl::StrCat(opcode(), "; p-mod16=", std::get<WmmaPointer>(variant.operands).offset % 16,
                         "; row-pitch-bytes=", pitch, "; row-pitch-mod16=", pitch % 16);
   }
 
