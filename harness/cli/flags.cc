@@ -5,10 +5,10 @@
 #include <limits>
 
 #include "absl/flags/flag.h"
-#include "harness/output_files.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/runs/stable_hash.h"
 
 ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
 ABSL_FLAG(std::string, ptx, "9.0", "PTX ISA version the module declares (.version).");

@@ -24,6 +24,7 @@
 #include "absl/types/span.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/results_store.h"
+#include "harness/runs/shard.h"
 
 namespace matload {
 
@@ -35,6 +36,11 @@ struct RunStart {
   std::string out;           // --out, or empty for runs/<ID>
   std::string resume;        // --resume RUN_ID, or empty for a new run
   std::string db;            // the results store's path (ResultsStore::DefaultPath)
+  // shard: for one shard of a sharded run (--shard), which one, and the ID
+  // of the run it is a shard of (ShardParent); `options` are then the
+  // whole run's, so that the shards' runs can be merged (matload merge).
+  std::optional<Shard> shard;
+  std::string parent;
 };
 
 // RunJournal records one run. It is made by Start and ended by Finish.
@@ -42,8 +48,8 @@ class RunJournal {
  public:
   // Start opens the store and makes a new run, or takes back `resume`.
   // A non-empty run directory for a new run, an unknown run ID, a run that
-  // finished, a run started by another command or with other options, and
-  // a run that another live process writes are each kFailedPrecondition
+  // finished, a run started by another command or with other options or as
+  // another shard, and a run that another live process writes are each kFailedPrecondition
   // or kNotFound (exit status 2), and change nothing.
   static absl::StatusOr<std::unique_ptr<RunJournal>> Start(const RunStart& start);
 
@@ -88,6 +94,11 @@ class RunJournal {
 
 // NewRunId names a new run of `command` started at `now`.
 std::string NewRunId(absl::string_view command, absl::Time now);
+
+// Finished says whether `run` judged everything it was asked to: it ended
+// clean or with findings. An interrupted run (resumable), one that could
+// not judge (infrastructure), found no GPU or was refused is not.
+bool Finished(const RunRecord& run);
 
 // RunStatusWord is the status a run that ended with `exit_status` is
 // stored with: "clean", "findings", "usage", "compile-only",
