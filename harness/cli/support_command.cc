@@ -216,56 +216,231 @@ SweepHooks JournalHooks(const SupportOptions& options, RunJournal& journal, cons
   };
 }
 
-// SweepAndReport sweeps with every compiler and writes the reports into
-// the run directory; it returns the unexplained disagreements.
+// kCompilersKey is the artifact a support run stores its compilers under
+// (CompilersJson), so that its reports can be rendered again from the
+// store alone, with no compiler at hand (RenderSupportRun).
+constexpr char kCompilersKey[] = "support/compilers";
+
+// SupportCompiler is one compiler as a run's reports name it: its report
+// directory ("ptxas-13.0.88"), its toolchain ("ptxas 13.0.88") and its path
+// as the reproducers' commands run it.
+struct SupportCompiler {
+  std::string name;
+  std::string toolchain;
+  std::string path;
+};
+
+// CompilersJson and CompilersFromJson carry a run's compilers to and from
+// its kCompilersKey artifact.
+std::string CompilersJson(const std::vector<SupportCompiler>& compilers) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const SupportCompiler& compiler : compilers) json.push_back({compiler.name, compiler.toolchain, compiler.path});
+  return json.dump();
+}
+absl::StatusOr<std::vector<SupportCompiler>> CompilersFromJson(const std::string& text) {
+  std::vector<SupportCompiler> compilers;
+  try {
+    for (const nlohmann::json& compiler : nlohmann::json::parse(text)) {
+      compilers.push_back({compiler.at(0), compiler.at(1), compiler.at(2)});
+    }
+  } catch (const nlohmann::json::exception& error) {
+    return absl::DataLossError(absl::StrCat("the run's recorded compilers do not read back: ", error.what()));
+  }
+  return compilers;
+}
+
+// CasePrefix starts `compiler`'s case IDs and artifact keys when a run
+// sweeps `several` compilers ("ptxas_13_0_88."), and is empty otherwise.
+std::string CasePrefix(const SupportCompiler& compiler, bool several) {
+  return several ? CaseIdToken(compiler.name) + "." : "";
+}
+
+// CompilerSweep is one compiler's sweep and how long it took.
+struct CompilerSweep {
+  SupportCompiler compiler;
+  SupportSweep sweep;
+  double seconds = 0;
+};
+
+// Unexplained counts the sweep's unexplained disagreements: its findings.
+size_t Unexplained(const SupportSweep& sweep) {
+  size_t unexplained = 0;
+  for (const TargetSummary& summary : sweep.summaries) unexplained += summary.unexplained;
+  return unexplained;
+}
+
+// WriteReports writes each compiler's report, in `directory` for one and
+// in <name>/ptx<V> under it for several (with compare-ptx<V>.md comparing
+// them), saying so on `out`. `command` and `machine` say how they were made.
+absl::Status WriteReports(const std::vector<CompilerSweep>& sweeps, const DiscrepancyRegistry& registry,
+                          const std::string& command, const std::string& machine, const std::string& directory,
+                          std::ostream& out) {
+  const bool several = sweeps.size() > 1;
+  std::vector<SupportSweep> compared;
+  for (const CompilerSweep& sweep : sweeps) {
+    const std::string ptx = sweep.sweep.ptx.ToString();
+    const std::string report = several ? absl::StrCat(directory, "/", sweep.compiler.name, "/ptx", ptx) : directory;
+    const ReportContext context{.command = command,
+                                .date = Today(),
+                                .machine = machine,
+                                .compiler_path = sweep.compiler.path,
+                                .seconds = sweep.seconds};
+    if (absl::Status written = WriteSupportReport(sweep.sweep, registry, context, report); !written.ok()) {
+      return written;
+    }
+    out << "wrote " << report << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(sweep.seconds)
+        << " s; " << Unexplained(sweep.sweep) << " unexplained disagreements\n";
+    compared.push_back(sweep.sweep);
+  }
+  if (!several) return absl::OkStatus();
+  const std::string path = absl::StrCat(directory, "/compare-ptx", compared.front().ptx.ToString(), ".md");
+  if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(compared, command, Today())); !written.ok()) {
+    return written;
+  }
+  out << "wrote " << path << "\n";
+  return absl::OkStatus();
+}
+
+// NamedCompilers are `compilers` as the run's reports name them.
+std::vector<SupportCompiler> NamedCompilers(const std::vector<OpenedCompiler>& compilers) {
+  std::vector<SupportCompiler> named;
+  for (const OpenedCompiler& compiler : compilers) {
+    named.push_back({ReportName(*compiler.oracle), compiler.oracle->Toolchain(), compiler.path});
+  }
+  return named;
+}
+
+// TakesNoCase is kInvalidArgument when the run's case filter took no case.
+// A shard may take none; its merged run is held to it (matload merge).
+absl::Status TakesNoCase(const SupportOptions& options, RunJournal& journal) {
+  if (options.filter.SelectsAll() || options.shard.has_value()) return absl::OkStatus();
+  absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
+  if (!cases.ok()) return cases.status();
+  if (!cases->empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError("--cases, --include and --exclude take no case of this run (docs/case-ids.md)");
+}
+
+// SweepAndReport sweeps `targets` with every compiler and writes the
+// reports into the run directory; it returns the unexplained
+// disagreements.
 absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::vector<OpenedCompiler>& compilers,
                                       const DiscrepancyRegistry& registry, const std::vector<Target>& targets,
                                       RunJournal& journal, std::ostream& out) {
-  utsname system{};
-  uname(&system);
-  const bool several = compilers.size() > 1;
-  std::vector<SupportSweep> sweeps;
+  const std::vector<SupportCompiler> named = NamedCompilers(compilers);
+  if (absl::Status recorded = journal.Record({}, {{kCompilersKey, CompilersJson(named)}}); !recorded.ok()) {
+    return recorded;
+  }
+  std::vector<CompilerSweep> sweeps;
   size_t total_unexplained = 0;
-  for (const OpenedCompiler& compiler : compilers) {
-    const std::string name = ReportName(*compiler.oracle);
+  for (size_t i = 0; i < compilers.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
-    absl::StatusOr<SupportSweep> sweep =
-        RunSupportSweep(*compiler.oracle, registry, targets, options.ptx, options.threads, TerminalProgress(name),
-                        CuobjdumpFor(compiler), JournalHooks(options, journal, several ? CaseIdToken(name) + "." : ""));
+    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
+        *compilers[i].oracle, registry, targets, options.ptx, options.threads, TerminalProgress(named[i].name),
+        CuobjdumpFor(compilers[i]), JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)));
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string directory =
-        several ? absl::StrCat(journal.directory(), "/", name, "/ptx", options.ptx.ToString()) : journal.directory();
-    ReportContext context{.command = journal.run().command_line,
-                          .date = Today(),
-                          .machine = absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ",
-                                                  options.threads, " threads used"),
-                          .compiler_path = compiler.path,
-                          .seconds = seconds};
-    const size_t unexplained = PrintSummary(name, *sweep, out);
-    if (absl::Status judged = Unjudged(name, *sweep); !judged.ok()) return judged;
-    if (absl::Status written = WriteSupportReport(*sweep, registry, context, directory); !written.ok()) return written;
-    total_unexplained += unexplained;
-    out << "wrote " << directory << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(seconds)
-        << " s; " << unexplained << " unexplained disagreements\n";
-    sweeps.push_back(*std::move(sweep));
+    total_unexplained += PrintSummary(named[i].name, *sweep, out);
+    if (absl::Status judged = Unjudged(named[i].name, *sweep); !judged.ok()) return judged;
+    sweeps.push_back({named[i], *std::move(sweep), seconds});
   }
-  if (!options.filter.SelectsAll()) {
-    absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
-    if (!cases.ok()) return cases.status();
-    if (cases->empty()) {
-      return absl::InvalidArgumentError("--cases, --include and --exclude take no case of this run (docs/case-ids.md)");
-    }
-  }
-  if (several) {
-    const std::string path = absl::StrCat(journal.directory(), "/compare-ptx", options.ptx.ToString(), ".md");
-    if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(sweeps, journal.run().command_line, Today()));
-        !written.ok()) {
-      return written;
-    }
-    out << "wrote " << path << "\n";
+  if (absl::Status taken = TakesNoCase(options, journal); !taken.ok()) return taken;
+  utsname system{};
+  uname(&system);
+  const std::string machine =
+      absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ", options.threads, " threads used");
+  if (absl::Status written =
+          WriteReports(sweeps, registry, journal.run().command_line, machine, journal.directory(), out);
+      !written.ok()) {
+    return written;
   }
   return total_unexplained;
+}
+
+// ShardTargets are the targets of `targets` that `shard` takes: a support
+// run's shard key is the target, so that a target's forms, its artifact
+// and its report column stay in one shard.
+std::vector<Target> ShardTargets(const std::vector<Target>& targets, const std::optional<Shard>& shard) {
+  std::vector<Target> taken;
+  for (Target target : targets) {
+    if (!shard.has_value() || shard->Takes(target.Name())) taken.push_back(target);
+  }
+  return taken;
+}
+
+// SupportRunStart is the run `options` ask for over `targets`: its options
+// are the whole run's, whatever its shard, so that the shards can be merged.
+absl::StatusOr<RunStart> SupportRunStart(const SupportOptions& options, const std::vector<Target>& targets) {
+  RunStart start{.command = "support",
+                 .command_line = options.command,
+                 .options = OptionsJson(options, targets),
+                 .out = options.out,
+                 .resume = options.resume,
+                 .db = options.db};
+  if (absl::Status sharded = AsShard(options.shard, options.parent, start); !sharded.ok()) return sharded;
+  return start;
+}
+
+// ReadRecordedSweep reads the target's share that the run recorded under
+// `key`; a share it lacks is kFailedPrecondition.
+absl::StatusOr<TargetSweep> ReadRecordedSweep(RunJournal& journal, const std::string& key) {
+  absl::StatusOr<std::optional<std::string>> text = journal.Artifact(key);
+  if (!text.ok()) return text.status();
+  if (!text->has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", journal.run().id, " has no ", key, ": its reports cannot be rendered from the store"));
+  }
+  return TargetSweepFromJson(nlohmann::json::parse(**text, nullptr, false));
+}
+
+// SweptScope is what a support run swept: its targets at one PTX version.
+struct SweptScope {
+  std::vector<Target> targets;
+  PtxVersion ptx;
+};
+
+// RecordedScope is what a support run's stored options say it swept.
+absl::StatusOr<SweptScope> RecordedScope(const RunRecord& run) {
+  const nlohmann::json options = nlohmann::json::parse(run.options, nullptr, false);
+  std::vector<std::string> names;
+  std::string ptx;
+  try {
+    options.at("targets").get_to(names);
+    options.at("ptx").get_to(ptx);
+  } catch (const nlohmann::json::exception& error) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run.id, " is not a support run that can be rendered: ", error.what()));
+  }
+  absl::StatusOr<std::vector<Target>> targets = ParseTargetList(absl::StrJoin(names, ","));
+  absl::StatusOr<PtxVersion> version = ParsePtxVersion(ptx);
+  if (!targets.ok()) return targets.status();
+  if (!version.ok()) return version.status();
+  return SweptScope{*std::move(targets), *version};
+}
+
+// RecordedSweeps are the sweeps of the run's compilers over `scope`, as
+// the run recorded them, each taking `seconds`.
+absl::StatusOr<std::vector<CompilerSweep>> RecordedSweeps(RunJournal& journal, const SweptScope& scope,
+                                                          double seconds) {
+  absl::StatusOr<std::optional<std::string>> text = journal.Artifact(kCompilersKey);
+  if (!text.ok()) return text.status();
+  if (!text->has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", journal.run().id, " has no ", kCompilersKey,
+                                                      " (its shards ran their compilers from different paths?): its "
+                                                      "reports cannot be rendered from the store"));
+  }
+  absl::StatusOr<std::vector<SupportCompiler>> compilers = CompilersFromJson(**text);
+  if (!compilers.ok()) return compilers.status();
+  std::vector<CompilerSweep> sweeps;
+  for (const SupportCompiler& compiler : *compilers) {
+    const std::string prefix = absl::StrCat("support/", CasePrefix(compiler, compilers->size() > 1));
+    std::vector<absl::StatusOr<TargetSweep>> shares;
+    for (Target target : scope.targets) shares.push_back(ReadRecordedSweep(journal, prefix + target.Name()));
+    absl::StatusOr<SupportSweep> sweep =
+        JoinTargetSweeps(compiler.toolchain, scope.ptx, scope.targets, std::move(shares));
+    if (!sweep.ok()) return sweep.status();
+    sweeps.push_back({compiler, *std::move(sweep), seconds});
+  }
+  return sweeps;
 }
 
 // ExpectedInSupport says which case IDs a support run of `options` over
@@ -303,23 +478,29 @@ int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targe
 
 }  // namespace
 
+absl::Status RenderSupportRun(RunJournal& journal, const std::string& machine, double seconds, std::ostream& out) {
+  absl::StatusOr<SweptScope> scope = RecordedScope(journal.run());
+  absl::StatusOr<std::vector<CompilerSweep>> sweeps =
+      scope.ok() ? RecordedSweeps(journal, *scope, seconds) : scope.status();
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (!sweeps.ok()) return sweeps.status();
+  if (!registry.ok()) return registry.status();
+  return WriteReports(*sweeps, *registry, journal.run().command_line, machine, journal.directory(), out);
+}
+
 int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
   absl::StatusOr<std::vector<Target>> targets = SweepTargets(options);
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
-  for (const absl::Status& status : {compilers.status(), targets.status(), registry.status()}) {
+  absl::StatusOr<RunStart> start = targets.ok() ? SupportRunStart(options, *targets) : targets.status();
+  for (const absl::Status& status : {compilers.status(), targets.status(), registry.status(), start.status()}) {
     if (!status.ok()) {
       err << "matload: " << status.message() << "\n";
       return ExitStatusFor(status);
     }
   }
-  absl::StatusOr<std::unique_ptr<RunJournal>> journal =
-      RunJournal::Start({.command = "support",
-                         .command_line = options.command,
-                         .options = OptionsJson(options, *targets),
-                         .out = options.out,
-                         .resume = options.resume,
-                         .db = options.db});
+  const std::vector<Target> swept = ShardTargets(*targets, options.shard);
+  absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(*start);
   if (!journal.ok()) {
     err << "matload: " << journal.status().message() << "\n";
     return ExitStatusFor(journal.status());
@@ -332,9 +513,9 @@ int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& e
   } else {
     out << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
         << (*journal)->directory() << "\n";
-    unexplained = SweepAndReport(options, *compilers, *registry, *targets, **journal, out);
+    unexplained = SweepAndReport(options, *compilers, *registry, swept, **journal, out);
   }
-  const int exit_status = ExitStatusOf(options, *targets, unexplained, **journal, out, err);
+  const int exit_status = ExitStatusOf(options, swept, unexplained, **journal, out, err);
   if (absl::Status finished = (*journal)->Finish(exit_status); !finished.ok()) {
     err << "matload: " << finished.message() << "\n";
     return ExitStatusFor(finished);

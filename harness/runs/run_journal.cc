@@ -118,6 +118,15 @@ std::string NewRunId(absl::string_view command, absl::Time now) {
                          entropy());
 }
 
+absl::Status AsShard(const std::optional<Shard>& shard, absl::string_view parent_name, RunStart& start) {
+  start.shard = shard;
+  if (!shard.has_value()) return absl::OkStatus();
+  absl::StatusOr<std::string> parent = ShardParent(start.command, parent_name, start.options);
+  if (!parent.ok()) return parent.status();
+  start.parent = *std::move(parent);
+  return absl::OkStatus();
+}
+
 bool Finished(const RunRecord& run) { return run.status == "clean" || run.status == "findings"; }
 
 std::string RunStatusWord(int exit_status) {

@@ -43,6 +43,11 @@ struct RunStart {
   std::string parent;
 };
 
+// AsShard makes `start`, whose command and options are set, a run of
+// `shard` if there is one: a shard of the run ShardParent names from
+// `parent_name` (harness/runs/shard.h). A bad name is kInvalidArgument.
+absl::Status AsShard(const std::optional<Shard>& shard, absl::string_view parent_name, RunStart& start);
+
 // RunJournal records one run. It is made by Start and ended by Finish.
 class RunJournal {
  public:

@@ -107,8 +107,8 @@ absl::Status CheckCoverage(const std::vector<ShardRun>& shards) {
     count = parsed->count;
     auto [known, added] = by_index.emplace(parsed->index, &shard);
     if (!added) {
-      return absl::InvalidArgumentError(absl::StrCat("shard ", shard.run.shard, " of ", parent, " is given twice: ",
-                                                     Named(*known->second), " and ", Named(shard),
+      return absl::InvalidArgumentError(absl::StrCat("shard ", shard.run.shard, " of ", parent,
+                                                     " is given twice: ", Named(*known->second), " and ", Named(shard),
                                                      "; name the one to merge by its run ID"));
     }
   }
@@ -117,18 +117,17 @@ absl::Status CheckCoverage(const std::vector<ShardRun>& shards) {
     if (!by_index.contains(index)) missing.push_back(index);
   }
   if (!missing.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("shard", missing.size() > 1 ? "s " : " ",
-                                                   absl::StrJoin(missing, ", "), " of the ", count, " of ", parent,
-                                                   missing.size() > 1 ? " are" : " is",
-                                                   " missing: run them (--shard I/", count,
-                                                   "), or name the stores that hold them (--from)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("shard", missing.size() > 1 ? "s " : " ", absl::StrJoin(missing, ", "), " of the ", count, " of ",
+                     parent, missing.size() > 1 ? " are" : " is", " missing: run them (--shard I/", count,
+                     "), or name the stores that hold them (--from)"));
   }
   for (const ShardRun& shard : shards) {
     if (Finished(shard.run)) continue;
-    return absl::FailedPreconditionError(absl::StrCat(
-        "shard ", shard.run.shard, " of ", parent, ", ", Named(shard), ", has not finished (", shard.run.status,
-        "): resume it (matload ", shard.run.command, " --resume ", shard.run.id, " --shard ", shard.run.shard,
-        ") before merging"));
+    return absl::FailedPreconditionError(absl::StrCat("shard ", shard.run.shard, " of ", parent, ", ", Named(shard),
+                                                      ", has not finished (", shard.run.status,
+                                                      "): resume it (matload ", shard.run.command, " --resume ",
+                                                      shard.run.id, " --shard ", shard.run.shard, ") before merging"));
   }
   return absl::OkStatus();
 }

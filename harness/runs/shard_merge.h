@@ -45,7 +45,7 @@ struct MergedRun {
   // and commit, toolkits, driver, GPU), with every shard's GPU UUID and
   // host; it has no ID, directory, times or status yet.
   RunRecord run;
-  std::vector<CaseRecord> cases;                // every shard's, in case ID order
+  std::vector<CaseRecord> cases;                 // every shard's, in case ID order
   std::map<std::string, std::string> artifacts;  // keys one shard holds, or all with one text
   // dropped_artifacts: keys that shards hold with different texts: each
   // shard's own progress (what a resume of that shard would take back),

@@ -151,8 +151,7 @@ TEST_F(ShardMergeTest, UnknownNamesAndARunInTwoStoresAreRefused) {
   ExpectRefused({Store("a.sqlite")}, {"support-nightly", "support-typo"}, absl::StatusCode::kNotFound,
                 "no run and no parent of shards named 'support-typo'");
   std::filesystem::copy_file(Store("a.sqlite"), Store("copy.sqlite"));
-  ExpectRefused({Store("a.sqlite"), Store("copy.sqlite")}, {"s0"}, absl::StatusCode::kInvalidArgument,
-                "is in both");
+  ExpectRefused({Store("a.sqlite"), Store("copy.sqlite")}, {"s0"}, absl::StatusCode::kInvalidArgument, "is in both");
   ExpectRefused({Store("missing.sqlite")}, {"s0"}, absl::StatusCode::kFailedPrecondition, "no results database");
 }
 
