@@ -138,7 +138,7 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
     if (!absl::GetFlag(FLAGS_json)) {
       out << absl::StrFormat("%-42s %-14s %7d cases %5d findings  %s  %s%s\n", run.id, run.status, cases->size(),
                              Findings(*cases), started, run.gpu_name.empty() ? run.toolkits : run.gpu_name,
-                             run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard));
+                             run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard, " of ", run.parent));
       continue;
     }
     listing.push_back({{"id", run.id},

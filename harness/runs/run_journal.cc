@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "harness/runs/build_info.h"
 
@@ -98,8 +99,7 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
     return absl::FailedPreconditionError(
         absl::StrCat("run ", run.id,
                      run.shard.empty() ? " is not a shard" : absl::StrCat(" is shard ", run.shard, " of ", run.parent),
-                     "; resume it as it was started (",
-                     run.shard.empty() ? "without --shard" : absl::StrCat("--shard ", run.shard), ")"));
+                     "; resume it as it was started (", ShardFlags(run), ")"));
   }
   std::error_code error;
   if (!start.out.empty() &&
@@ -125,6 +125,13 @@ absl::Status AsShard(const std::optional<Shard>& shard, absl::string_view parent
   if (!parent.ok()) return parent.status();
   start.parent = *std::move(parent);
   return absl::OkStatus();
+}
+
+std::string ShardFlags(const RunRecord& run) {
+  if (run.shard.empty()) return "without --shard";
+  absl::string_view name = run.parent;
+  absl::ConsumePrefix(&name, absl::StrCat(run.command, "-"));
+  return absl::StrCat("--shard ", run.shard, " --parent ", name);
 }
 
 bool Finished(const RunRecord& run) { return run.status == "clean" || run.status == "findings"; }

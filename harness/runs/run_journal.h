@@ -100,6 +100,11 @@ class RunJournal {
 // NewRunId names a new run of `command` started at `now`.
 std::string NewRunId(absl::string_view command, absl::Time now);
 
+// ShardFlags are the flags that make a run of `run`'s shard again, as its
+// resumption must be asked for: "--shard 1/4 --parent slurm4242" (the
+// parent's name without the command), or "without --shard" for a whole run.
+std::string ShardFlags(const RunRecord& run);
+
 // Finished says whether `run` judged everything it was asked to: it ended
 // clean or with findings. An interrupted run (resumable), one that could
 // not judge (infrastructure), found no GPU or was refused is not.

@@ -111,7 +111,8 @@ TEST_F(RunJournalTest, AShardIsStoredWithItsParentAndResumedOnlyAsThatShard) {
     resume.parent = "support-nightly";
     const absl::StatusOr<std::unique_ptr<RunJournal>> refused = RunJournal::Start(resume);
     EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
-    EXPECT_THAT(refused.status().message(), HasSubstr("is shard 1/4 of support-nightly; resume it as it was started"));
+    EXPECT_THAT(refused.status().message(), HasSubstr("is shard 1/4 of support-nightly; resume it as it was started "
+                                                      "(--shard 1/4 --parent nightly)"));
   }
   RunStart resume = Start("", id);
   resume.shard = shard.shard;

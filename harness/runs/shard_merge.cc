@@ -127,7 +127,7 @@ absl::Status CheckCoverage(const std::vector<ShardRun>& shards) {
     return absl::FailedPreconditionError(absl::StrCat("shard ", shard.run.shard, " of ", parent, ", ", Named(shard),
                                                       ", has not finished (", shard.run.status,
                                                       "): resume it (matload ", shard.run.command, " --resume ",
-                                                      shard.run.id, " --shard ", shard.run.shard, ") before merging"));
+                                                      shard.run.id, " ", ShardFlags(shard.run), ") before merging"));
   }
   return absl::OkStatus();
 }

@@ -114,7 +114,7 @@ TEST_F(ShardMergeTest, AnUnfinishedShardIsRefusedWithHowToResumeIt) {
   AddShard(Store("a.sqlite"), "s0", "0/2", {});
   AddShard(Store("a.sqlite"), "s1", "1/2", {}, {}, "interrupted");
   ExpectRefused({Store("a.sqlite")}, {"support-nightly"}, absl::StatusCode::kFailedPrecondition,
-                "has not finished (interrupted): resume it (matload support --resume s1 --shard 1/2)");
+                "has not finished (interrupted): resume it (matload support --resume s1 --shard 1/2 --parent nightly)");
 }
 
 TEST_F(ShardMergeTest, ShardsOfDifferentParentsAreRefused) {
