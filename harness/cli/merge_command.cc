@@ -11,7 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/cli/flags.h"
-#include "harness/cli/support_command.h"
+#include "harness/cli/support_reports.h"
 #include "harness/conform_report.h"
 #include "harness/exit_status.h"
 #include "harness/output_files.h"

@@ -6,14 +6,12 @@
 #include <chrono>
 
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
 
 #include "absl/status/status.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -25,13 +23,12 @@
 #include "harness/exit_status.h"
 #include "harness/nvjitlink.h"
 #include "harness/cli/store_commands.h"
+#include "harness/cli/support_reports.h"
 #include "harness/runs/run_journal.h"
 #include "nlohmann/json.hpp"
 #include "harness/ptxas.h"
 #include "harness/sass_lowering.h"
-#include "harness/support_report.h"
 #include "harness/support_sweep.h"
-#include "harness/toolkit_comparison.h"
 
 namespace matload {
 namespace {
@@ -115,13 +112,6 @@ absl::Status Unjudged(const std::string& name, const SupportSweep& sweep) {
                    "checker's bisection bound (harness/batch_checker.h); no report was written"));
 }
 
-std::string Today() {
-  std::time_t now = std::time(nullptr);
-  char date[16];
-  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
-  return date;
-}
-
 // OptionsJson is what decides a support run's cases and verdicts: a
 // resumed run must be asked for with the same.
 std::string OptionsJson(const SupportOptions& options, const std::vector<Target>& targets) {
@@ -183,16 +173,6 @@ Progress TerminalProgress(const std::string& name) {
   };
 }
 
-// CaseIdToken writes a toolkit's report name as one case ID token:
-// "ptxas-12.9.86" -> "ptxas_12_9_86".
-std::string CaseIdToken(absl::string_view name) {
-  std::string token(name);
-  for (char& c : token) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return token;
-}
-
 // JournalHooks tie one compiler's sweep to the run: the run's case filter,
 // the targets an earlier attempt recorded, and each target's cases and
 // share recorded as it finishes. `prefix` starts this compiler's case IDs
@@ -214,91 +194,6 @@ SweepHooks JournalHooks(const SupportOptions& options, RunJournal& journal, cons
         return journal.Record(cases, {{key + target.Name(), TargetSweepJson(sweep).dump()}});
       },
   };
-}
-
-// kCompilersKey is the artifact a support run stores its compilers under
-// (CompilersJson), so that its reports can be rendered again from the
-// store alone, with no compiler at hand (RenderSupportRun).
-constexpr char kCompilersKey[] = "support/compilers";
-
-// SupportCompiler is one compiler as a run's reports name it: its report
-// directory ("ptxas-13.0.88"), its toolchain ("ptxas 13.0.88") and its path
-// as the reproducers' commands run it.
-struct SupportCompiler {
-  std::string name;
-  std::string toolchain;
-  std::string path;
-};
-
-// CompilersJson and CompilersFromJson carry a run's compilers to and from
-// its kCompilersKey artifact.
-std::string CompilersJson(const std::vector<SupportCompiler>& compilers) {
-  nlohmann::json json = nlohmann::json::array();
-  for (const SupportCompiler& compiler : compilers) json.push_back({compiler.name, compiler.toolchain, compiler.path});
-  return json.dump();
-}
-absl::StatusOr<std::vector<SupportCompiler>> CompilersFromJson(const std::string& text) {
-  std::vector<SupportCompiler> compilers;
-  try {
-    for (const nlohmann::json& compiler : nlohmann::json::parse(text)) {
-      compilers.push_back({compiler.at(0), compiler.at(1), compiler.at(2)});
-    }
-  } catch (const nlohmann::json::exception& error) {
-    return absl::DataLossError(absl::StrCat("the run's recorded compilers do not read back: ", error.what()));
-  }
-  return compilers;
-}
-
-// CasePrefix starts `compiler`'s case IDs and artifact keys when a run
-// sweeps `several` compilers ("ptxas_13_0_88."), and is empty otherwise.
-std::string CasePrefix(const SupportCompiler& compiler, bool several) {
-  return several ? CaseIdToken(compiler.name) + "." : "";
-}
-
-// CompilerSweep is one compiler's sweep and how long it took.
-struct CompilerSweep {
-  SupportCompiler compiler;
-  SupportSweep sweep;
-  double seconds = 0;
-};
-
-// Unexplained counts the sweep's unexplained disagreements: its findings.
-size_t Unexplained(const SupportSweep& sweep) {
-  size_t unexplained = 0;
-  for (const TargetSummary& summary : sweep.summaries) unexplained += summary.unexplained;
-  return unexplained;
-}
-
-// WriteReports writes each compiler's report, in `directory` for one and
-// in <name>/ptx<V> under it for several (with compare-ptx<V>.md comparing
-// them), saying so on `out`. `command` and `machine` say how they were made.
-absl::Status WriteReports(const std::vector<CompilerSweep>& sweeps, const DiscrepancyRegistry& registry,
-                          const std::string& command, const std::string& machine, const std::string& directory,
-                          std::ostream& out) {
-  const bool several = sweeps.size() > 1;
-  std::vector<SupportSweep> compared;
-  for (const CompilerSweep& sweep : sweeps) {
-    const std::string ptx = sweep.sweep.ptx.ToString();
-    const std::string report = several ? absl::StrCat(directory, "/", sweep.compiler.name, "/ptx", ptx) : directory;
-    const ReportContext context{.command = command,
-                                .date = Today(),
-                                .machine = machine,
-                                .compiler_path = sweep.compiler.path,
-                                .seconds = sweep.seconds};
-    if (absl::Status written = WriteSupportReport(sweep.sweep, registry, context, report); !written.ok()) {
-      return written;
-    }
-    out << "wrote " << report << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(sweep.seconds)
-        << " s; " << Unexplained(sweep.sweep) << " unexplained disagreements\n";
-    compared.push_back(sweep.sweep);
-  }
-  if (!several) return absl::OkStatus();
-  const std::string path = absl::StrCat(directory, "/compare-ptx", compared.front().ptx.ToString(), ".md");
-  if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(compared, command, Today())); !written.ok()) {
-    return written;
-  }
-  out << "wrote " << path << "\n";
-  return absl::OkStatus();
 }
 
 // NamedCompilers are `compilers` as the run's reports name them.
@@ -327,7 +222,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
                                       const DiscrepancyRegistry& registry, const std::vector<Target>& targets,
                                       RunJournal& journal, std::ostream& out) {
   const std::vector<SupportCompiler> named = NamedCompilers(compilers);
-  if (absl::Status recorded = journal.Record({}, {{kCompilersKey, CompilersJson(named)}}); !recorded.ok()) {
+  if (absl::Status recorded = journal.Record({}, {CompilersArtifact(named)}); !recorded.ok()) {
     return recorded;
   }
   std::vector<CompilerSweep> sweeps;
@@ -349,7 +244,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
   const std::string machine =
       absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ", options.threads, " threads used");
   if (absl::Status written =
-          WriteReports(sweeps, registry, journal.run().command_line, machine, journal.directory(), out);
+          WriteSupportReports(sweeps, registry, journal.run().command_line, machine, journal.directory(), out);
       !written.ok()) {
     return written;
   }
@@ -378,69 +273,6 @@ absl::StatusOr<RunStart> SupportRunStart(const SupportOptions& options, const st
                  .db = options.db};
   if (absl::Status sharded = AsShard(options.shard, options.parent, start); !sharded.ok()) return sharded;
   return start;
-}
-
-// ReadRecordedSweep reads the target's share that the run recorded under
-// `key`; a share it lacks is kFailedPrecondition.
-absl::StatusOr<TargetSweep> ReadRecordedSweep(RunJournal& journal, const std::string& key) {
-  absl::StatusOr<std::optional<std::string>> text = journal.Artifact(key);
-  if (!text.ok()) return text.status();
-  if (!text->has_value()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", journal.run().id, " has no ", key, ": its reports cannot be rendered from the store"));
-  }
-  return TargetSweepFromJson(nlohmann::json::parse(**text, nullptr, false));
-}
-
-// SweptScope is what a support run swept: its targets at one PTX version.
-struct SweptScope {
-  std::vector<Target> targets;
-  PtxVersion ptx;
-};
-
-// RecordedScope is what a support run's stored options say it swept.
-absl::StatusOr<SweptScope> RecordedScope(const RunRecord& run) {
-  const nlohmann::json options = nlohmann::json::parse(run.options, nullptr, false);
-  std::vector<std::string> names;
-  std::string ptx;
-  try {
-    options.at("targets").get_to(names);
-    options.at("ptx").get_to(ptx);
-  } catch (const nlohmann::json::exception& error) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run.id, " is not a support run that can be rendered: ", error.what()));
-  }
-  absl::StatusOr<std::vector<Target>> targets = ParseTargetList(absl::StrJoin(names, ","));
-  absl::StatusOr<PtxVersion> version = ParsePtxVersion(ptx);
-  if (!targets.ok()) return targets.status();
-  if (!version.ok()) return version.status();
-  return SweptScope{*std::move(targets), *version};
-}
-
-// RecordedSweeps are the sweeps of the run's compilers over `scope`, as
-// the run recorded them, each taking `seconds`.
-absl::StatusOr<std::vector<CompilerSweep>> RecordedSweeps(RunJournal& journal, const SweptScope& scope,
-                                                          double seconds) {
-  absl::StatusOr<std::optional<std::string>> text = journal.Artifact(kCompilersKey);
-  if (!text.ok()) return text.status();
-  if (!text->has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat("run ", journal.run().id, " has no ", kCompilersKey,
-                                                      " (its shards ran their compilers from different paths?): its "
-                                                      "reports cannot be rendered from the store"));
-  }
-  absl::StatusOr<std::vector<SupportCompiler>> compilers = CompilersFromJson(**text);
-  if (!compilers.ok()) return compilers.status();
-  std::vector<CompilerSweep> sweeps;
-  for (const SupportCompiler& compiler : *compilers) {
-    const std::string prefix = absl::StrCat("support/", CasePrefix(compiler, compilers->size() > 1));
-    std::vector<absl::StatusOr<TargetSweep>> shares;
-    for (Target target : scope.targets) shares.push_back(ReadRecordedSweep(journal, prefix + target.Name()));
-    absl::StatusOr<SupportSweep> sweep =
-        JoinTargetSweeps(compiler.toolchain, scope.ptx, scope.targets, std::move(shares));
-    if (!sweep.ok()) return sweep.status();
-    sweeps.push_back({compiler, *std::move(sweep), seconds});
-  }
-  return sweeps;
 }
 
 // ExpectedInSupport says which case IDs a support run of `options` over
@@ -477,16 +309,6 @@ int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targe
 }
 
 }  // namespace
-
-absl::Status RenderSupportRun(RunJournal& journal, const std::string& machine, double seconds, std::ostream& out) {
-  absl::StatusOr<SweptScope> scope = RecordedScope(journal.run());
-  absl::StatusOr<std::vector<CompilerSweep>> sweeps =
-      scope.ok() ? RecordedSweeps(journal, *scope, seconds) : scope.status();
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
-  if (!sweeps.ok()) return sweeps.status();
-  if (!registry.ok()) return registry.status();
-  return WriteReports(*sweeps, *registry, journal.run().command_line, machine, journal.directory(), out);
-}
 
 int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);

@@ -10,7 +10,6 @@
 #include "absl/status/status.h"
 #include "harness/runs/baseline.h"
 #include "harness/runs/case_filter.h"
-#include "harness/runs/run_journal.h"
 #include "harness/runs/shard.h"
 #include "reference/ptx_version.h"
 #include "reference/target.h"
@@ -57,14 +56,6 @@ struct SupportOptions {
 // fails so writes no report, so that no verdict it could not reach is
 // published.
 int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& err);
-
-// RenderSupportRun writes the reports of the support run `journal` holds
-// into its run directory, as RunSupport writes them, from what the run
-// stored alone (its options and artifacts; no compiler runs): the reports
-// of a merged sharded run (matload merge). `machine` says where it ran and
-// `seconds` how long its sweeps took. A run that lacks a target's share or
-// its compilers is kFailedPrecondition.
-absl::Status RenderSupportRun(RunJournal& journal, const std::string& machine, double seconds, std::ostream& out);
 
 }  // namespace matload
 
