@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/output_files.h"
+#include "harness/runs/stable_hash.h"
 
 namespace matload {
 namespace {

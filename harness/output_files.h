@@ -3,7 +3,6 @@
 #ifndef MATLOAD_HARNESS_OUTPUT_FILES_H_
 #define MATLOAD_HARNESS_OUTPUT_FILES_H_
 
-#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -31,10 +30,6 @@ absl::Status CreateDirectories(const std::filesystem::path& path);
 // Slug keeps letters and digits and turns everything else into '-':
 // "wmma.load/mismatch" -> "wmma-load-mismatch".
 std::string Slug(absl::string_view text);
-
-// StableHash is FNV-1a over `text`: the same on every run and machine,
-// unlike absl::Hash, so it can name a directory that parallel jobs agree on.
-std::uint32_t StableHash(absl::string_view text);
 
 }  // namespace matload
 

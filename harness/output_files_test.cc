@@ -79,12 +79,5 @@ TEST(OutputFilesTest, SlugKeepsLettersAndDigits) {
   EXPECT_EQ(Slug("wmma.load/mismatch sm_90a"), "wmma-load-mismatch-sm-90a");
 }
 
-TEST(OutputFilesTest, StableHashIsFnv1a) {
-  // Published FNV-1a 32-bit test vectors.
-  EXPECT_EQ(StableHash(""), 0x811c9dc5u);
-  EXPECT_EQ(StableHash("a"), 0xe40c292cu);
-  EXPECT_EQ(StableHash("foobar"), 0xbf9cf968u);
-}
-
 }  // namespace
 }  // namespace matload

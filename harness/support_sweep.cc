@@ -263,6 +263,12 @@ absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json) {
   return sweep;
 }
 
+absl::StatusOr<SupportSweep> JoinTargetSweeps(const std::string& toolchain, PtxVersion ptx,
+                                              const std::vector<Target>& targets,
+                                              std::vector<absl::StatusOr<TargetSweep>> shares) {
+  return MergeTargets(toolchain, ptx, MatrixForms(ptx), targets, shares);
+}
+
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
                                              const Progress& progress, const std::string& cuobjdump,

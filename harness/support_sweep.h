@@ -116,6 +116,15 @@ struct SweepHooks {
   std::function<absl::Status(Target, const TargetSweep&)> record;
 };
 
+// JoinTargetSweeps joins the targets' shares, swept now or read back from
+// a run's artifacts (TargetSweepFromJson), into the sweep by `toolchain`
+// ("ptxas 13.0.88") of `targets` in their order, so that a run's reports
+// can be rendered from its store alone (matload merge); the first share
+// that failed fails it.
+absl::StatusOr<SupportSweep> JoinTargetSweeps(const std::string& toolchain, PtxVersion ptx,
+                                              const std::vector<Target>& targets,
+                                              std::vector<absl::StatusOr<TargetSweep>> shares);
+
 // RunSupportSweep sweeps `targets` at `ptx` with `compiler`, on `threads`
 // threads (one target each at a time). Targets the compiler cannot build for
 // are judged by the model alone and marked not compiled. When `compiler` is

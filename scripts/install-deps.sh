@@ -16,6 +16,7 @@ packages=(
   nlohmann-json3-dev  # JSON output
   libsqlite3-dev      # the results store (harness/runs/results_store.h)
   libxml2-utils       # xmllint: exports_test checks the JUnit XML is well formed
+  slurm-wlm           # slurmctld, slurmd, sbatch: scripts/slurm/cluster-test.sh runs a real one-node cluster
 )
 
 missing=()
@@ -30,7 +31,9 @@ if ((${#missing[@]} > 0)); then
   sudo_cmd=()
   if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Another apt may hold the lock for a while (unattended upgrades): wait for it.
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    -o DPkg::Lock::Timeout=600 "${missing[@]}"
 fi
 
 cuda_home=${CUDA_HOME:-/usr/local/cuda}

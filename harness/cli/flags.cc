@@ -1,14 +1,15 @@
 #include "harness/cli/flags.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <limits>
 
 #include "absl/flags/flag.h"
-#include "harness/output_files.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/runs/stable_hash.h"
 
 ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
 ABSL_FLAG(std::string, ptx, "9.0", "PTX ISA version the module declares (.version).");
@@ -20,7 +21,7 @@ ABSL_FLAG(std::vector<std::string>, ptxas, {},
           "support: ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are "
           "compared.");
 ABSL_FLAG(std::string, out, "",
-          "support, conform, fuzz: the run directory, which must not exist or be empty (default runs/<run ID>); "
+          "support, conform, fuzz, merge: the run directory, which must not exist or be empty (default runs/<run ID>); "
           "selftest: the run directory (default runs/selftest-<date>); baseline: the file to write.");
 ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
 ABSL_FLAG(std::string, data, "iota8", "model: the memory pattern: iota8, iota16, iota32 or random:SEED.");
@@ -59,7 +60,7 @@ ABSL_FLAG(std::vector<std::string>, include, {},
           "forms, support, conform: take only cases whose ID matches one of these globs ('*' matches dots too).");
 ABSL_FLAG(std::vector<std::string>, exclude, {}, "forms, support, conform: leave out cases whose ID matches one of these globs.");
 ABSL_FLAG(std::string, db, "",
-          "support, conform, fuzz, runs, diff, baseline, export: the results store (default $MATLOAD_DB, else "
+          "support, conform, fuzz, runs, diff, baseline, export, merge: the results store (default $MATLOAD_DB, else "
           "matload-results.sqlite).");
 ABSL_FLAG(std::string, resume, "",
           "support, conform, fuzz: take back an interrupted run by its ID, with the options it was started with.");
@@ -72,6 +73,14 @@ ABSL_FLAG(int, retries, 2,
           "make it a flake.");
 ABSL_FLAG(std::string, junit, "", "export: write the run as JUnit XML to this file.");
 ABSL_FLAG(std::string, csv, "", "export: write the run's results as CSV (case,outcome,duration_s) to this file.");
+ABSL_FLAG(std::optional<matload::Shard>, shard, std::nullopt,
+          "support, conform, fuzz: run only shard I of N (I from 0, as $SLURM_ARRAY_TASK_ID), as a shard of one "
+          "parent run that matload merge joins; support shards by target, conform by case, fuzz by fuzz target.");
+ABSL_FLAG(std::string, parent, "",
+          "support, conform, fuzz with --shard: name the parent run, the same for every shard (default: the Slurm job "
+          "array's $SLURM_ARRAY_JOB_ID, else a hash of the command and its options).");
+ABSL_FLAG(std::vector<std::string>, from, {},
+          "merge: the results stores that hold the shard runs, comma-separated (default: --db).");
 ABSL_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
           "fuzz: directories searched, in order, for NAME_fuzzer binaries.");
 
@@ -93,29 +102,29 @@ const std::vector<CommandSpec>& MatloadCommands() {
       {"support",
        "support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--threads N]\n"
        "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
-       "        [--baseline FILE.csv [--strict-baseline]]",
+       "        [--baseline FILE.csv [--strict-baseline]] [--shard I/N [--parent NAME]]",
        "the per-target support matrix, model against compiler, as a run in the results store",
        {"target", "ptx", "compiler", "ptxas", "out", "threads", "cases", "include", "exclude", "db", "resume",
-        "baseline", "strict_baseline"}},
+        "baseline", "strict_baseline", "shard", "parent"}},
       {"conform",
        "conform [--device N | --devices N,...|all] [--variants K] [--seed S] [--forms REGEX]\n"
        "        [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
        "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--retries N]\n"
        "        [--first_failures K] [--confirm_all_faults]\n"
        "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
-       "        [--baseline FILE.csv [--strict-baseline]]",
+       "        [--baseline FILE.csv [--strict-baseline]] [--shard I/N [--parent NAME]]",
        "every legal form on the GPU, every register of every lane against the model, as a run in the results "
        "store (exit 1 on findings)",
        {"device", "devices", "variants", "seed", "forms", "paths", "undefined", "near_miss", "plant", "workers", "out",
         "cases", "include", "exclude", "db", "resume", "baseline", "strict_baseline", "retries", "first_failures",
-        "confirm_all_faults"}},
+        "confirm_all_faults", "shard", "parent"}},
       {"selftest", "selftest [--device N] [--out DIR]", "plant five bugs and show each is caught and bundled",
        {"device", "out"}},
       {"fuzz",
        "fuzz [--targets text,legality,reference,cli,device] [--seconds S] [--jobs N] [--gpus 0,1] [--seed S]\n"
-       "     [--fuzzers DIR,...] [--db DB] [--out DIR | --resume RUN_ID]",
+       "     [--fuzzers DIR,...] [--db DB] [--out DIR | --resume RUN_ID] [--shard I/N [--parent NAME]]",
        "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
-       {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out", "db", "resume"}},
+       {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out", "db", "resume", "shard", "parent"}},
       {"runs", "runs [--db DB] [--json]", "every run in the results store, oldest first", {"db", "json"}},
       {"diff", "diff RUN_A RUN_B [--db DB] [--json]",
        "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is "
@@ -125,6 +134,10 @@ const std::vector<CommandSpec>& MatloadCommands() {
        "the run's expected failures (case-id,outcome), for --baseline", {"db", "out"}},
       {"export", "export RUN [--junit FILE.xml] [--csv FILE.csv] [--db DB]",
        "the run as JUnit XML (one testcase per case ID) and as CSV", {"db", "junit", "csv"}},
+      {"merge", "merge RUN|PARENT... [--from DB,...] [--db DB] [--out DIR]",
+       "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the "
+       "reports the unsharded command writes; exits as that command would",
+       {"from", "db", "out"}},
   };
   return *kCommands;
 }
@@ -139,6 +152,17 @@ absl::StatusOr<CaseFilter> FilterFromFlags(std::string& text) {
   text = absl::StrCat("cases=", cases, cases.empty() ? "" : absl::StrFormat("#%08x", StableHash(contents)),
                       " include=", absl::StrJoin(include, ","), " exclude=", absl::StrJoin(exclude, ","));
   return CaseFilter::Make(cases, include, exclude);
+}
+
+absl::StatusOr<std::string> ParentName() {
+  const std::string parent = absl::GetFlag(FLAGS_parent);
+  if (!absl::GetFlag(FLAGS_shard).has_value()) {
+    if (parent.empty()) return "";
+    return absl::InvalidArgumentError("--parent names the run whose shards --shard makes; give --shard I/N too");
+  }
+  if (!parent.empty()) return parent;
+  const char* array_job = std::getenv("SLURM_ARRAY_JOB_ID");
+  return array_job != nullptr && *array_job != '\0' ? absl::StrCat("slurm", array_job) : "";
 }
 
 const std::vector<FlagRange>& MatloadFlagRanges() {

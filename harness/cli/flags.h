@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "harness/cli/command_line.h"
 #include "harness/runs/case_filter.h"
+#include "harness/runs/shard.h"
 
 ABSL_DECLARE_FLAG(std::string, target);
 ABSL_DECLARE_FLAG(std::string, ptx);
@@ -59,6 +60,9 @@ ABSL_DECLARE_FLAG(bool, strict_baseline);
 ABSL_DECLARE_FLAG(int, retries);
 ABSL_DECLARE_FLAG(std::string, junit);
 ABSL_DECLARE_FLAG(std::string, csv);
+ABSL_DECLARE_FLAG(std::optional<matload::Shard>, shard);
+ABSL_DECLARE_FLAG(std::string, parent);
+ABSL_DECLARE_FLAG(std::vector<std::string>, from);
 
 namespace matload {
 
@@ -74,6 +78,12 @@ const std::vector<CommandSpec>& MatloadCommands();
 // FilterFromFlags reads --cases, --include and --exclude into a case
 // filter, and `text` into the flags as given (for a run's options).
 absl::StatusOr<CaseFilter> FilterFromFlags(std::string& text);
+
+// ParentName is the name the user gives a sharded run's parent (ShardParent
+// in harness/runs/shard.h): --parent, else "slurm<ID>" for the Slurm job
+// array $SLURM_ARRAY_JOB_ID, else empty (the parent is then derived from
+// the run's options). --parent without --shard is kInvalidArgument.
+absl::StatusOr<std::string> ParentName();
 
 // MatloadFlagRanges bounds every numeric flag to values that can work and
 // do not wrap.

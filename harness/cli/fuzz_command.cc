@@ -236,6 +236,7 @@ absl::StatusOr<std::vector<Campaign>> PrepareCampaigns(const FuzzCampaignOptions
   }
   std::vector<Campaign> campaigns;
   for (const std::string& name : options.targets) {
+    if (!options.shard.Takes(name)) continue;
     if (options.journal != nullptr && options.journal->Recorded(CampaignCaseId(name))) continue;
     absl::StatusOr<std::string> binary = FindFuzzer(name, options.fuzzer_dirs);
     if (!binary.ok()) return binary.status();
@@ -408,7 +409,7 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   absl::StatusOr<std::vector<Campaign>> campaigns = PrepareCampaigns(options);
   if (!campaigns.ok()) return Fail(campaigns.status(), err);
   if (campaigns->empty()) {
-    out << "every target's campaign of this run is recorded already\n";
+    out << "every target's campaign of this run is recorded already, or its shard takes none\n";
     return kExitClean;
   }
   if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return Fail(started, err);

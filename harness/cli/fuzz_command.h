@@ -11,6 +11,7 @@
 
 #include "absl/strings/string_view.h"
 #include "harness/runs/run_journal.h"
+#include "harness/runs/shard.h"
 
 namespace matload {
 
@@ -30,6 +31,9 @@ struct FuzzCampaignOptions {
   // "fuzz.text.crash.FILE"); a resumed run fuzzes again, on the corpus it
   // had, the targets whose campaign was not recorded. Null: no store.
   RunJournal* journal = nullptr;
+  // shard: fuzz only the targets of this shard (--shard), each target's
+  // campaign whole in one shard (harness/runs/shard.h).
+  Shard shard;
 };
 
 // FuzzerStatus is one libFuzzer -fork status line, read:

@@ -22,6 +22,7 @@
 #include "harness/cli/conform_command.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/fuzz_command.h"
+#include "harness/cli/merge_command.h"
 #include "harness/cli/pure_commands.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_command.h"
@@ -31,6 +32,7 @@
 #include "harness/interrupt.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
+#include "harness/runs/shard.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -92,7 +94,19 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   if (!baseline.ok()) return FailWith(baseline.status());
   options.baseline = *std::move(baseline);
   options.strict_baseline = absl::GetFlag(FLAGS_strict_baseline);
+  absl::StatusOr<std::string> parent = ParentName();
+  if (!parent.ok()) return FailWith(parent.status());
+  options.shard = absl::GetFlag(FLAGS_shard);
+  options.parent = *std::move(parent);
   return RunSupport(options, std::cout, std::cerr);
+}
+
+// WithShard makes `start` a run of the shard --shard names, if any, with
+// its parent (ParentName, ShardParent); `start.options` must be set.
+absl::Status WithShard(RunStart& start) {
+  absl::StatusOr<std::string> name = ParentName();
+  if (!name.ok()) return name.status();
+  return AsShard(absl::GetFlag(FLAGS_shard), *name, start);
 }
 
 // RunDirectory is --out, else runs/<command>-<UTC time> under the current directory.
@@ -165,13 +179,17 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
   options.filter = *std::move(filter);
   absl::StatusOr<std::optional<Baseline>> baseline = LoadBaseline(absl::GetFlag(FLAGS_baseline));
   if (!baseline.ok()) return FailWith(baseline.status());
+  RunStart start{.command = "conform",
+                 .command_line = command_line,
+                 .options = ConformOptionsJson(options, filter_text),
+                 .out = absl::GetFlag(FLAGS_out),
+                 .resume = absl::GetFlag(FLAGS_resume),
+                 .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))};
+  if (absl::Status sharded = WithShard(start); !sharded.ok()) return FailWith(sharded);
+  // A conform shard takes its cases by case ID, through the case filter.
+  if (start.shard.has_value()) options.filter.KeepShard(*start.shard);
   return RunConform({.options = options,
-                     .start = {.command = "conform",
-                               .command_line = command_line,
-                               .options = ConformOptionsJson(options, filter_text),
-                               .out = absl::GetFlag(FLAGS_out),
-                               .resume = absl::GetFlag(FLAGS_resume),
-                               .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))},
+                     .start = std::move(start),
                      .baseline = *std::move(baseline),
                      .strict_baseline = absl::GetFlag(FLAGS_strict_baseline)},
                     std::cout, std::cerr);
@@ -198,13 +216,15 @@ int RunFuzzCli(const std::vector<std::string>& arguments, const std::string& com
                               .source_dir = source_dir.string()};
   const nlohmann::json run_options = {
       {"targets", options.targets}, {"seconds", options.seconds}, {"jobs", options.jobs}, {"seed", options.seed}};
-  absl::StatusOr<std::unique_ptr<RunJournal>> journal =
-      RunJournal::Start({.command = "fuzz",
-                         .command_line = command_line,
-                         .options = run_options.dump(),
-                         .out = absl::GetFlag(FLAGS_out),
-                         .resume = absl::GetFlag(FLAGS_resume),
-                         .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))});
+  RunStart start{.command = "fuzz",
+                 .command_line = command_line,
+                 .options = run_options.dump(),
+                 .out = absl::GetFlag(FLAGS_out),
+                 .resume = absl::GetFlag(FLAGS_resume),
+                 .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))};
+  if (absl::Status sharded = WithShard(start); !sharded.ok()) return FailWith(sharded);
+  options.shard = start.shard.value_or(Shard{});
+  absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(start);
   if (!journal.ok()) return FailWith(journal.status());
   options.out = (*journal)->directory();
   options.journal = journal->get();
@@ -232,6 +252,7 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
   if (command == "support") return RunSupportCommand(arguments, command_line);
   if (command == "conform") return RunConformCommand(arguments, command_line);
   if (command == "selftest") return RunSelfTestCli(arguments);
+  if (command == "merge") return RunMergeCommand(arguments, command_line, std::cout, std::cerr);
   return RunFuzzCli(arguments, command_line);
 }
 

@@ -14,6 +14,7 @@
 #include "harness/runs/exports.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_diff.h"
+#include "harness/runs/run_journal.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -41,15 +42,11 @@ absl::StatusOr<ResultsStore> OpenStore() {
   return ResultsStore::OpenReadOnly(path);
 }
 
-// Finished says whether a run judged everything it was asked to: it ended
-// clean or with findings. An interrupted run (resumable), one that could
-// not judge (infrastructure), found no GPU or was refused is not.
-bool Finished(const RunRecord& run) { return run.status == "clean" || run.status == "findings"; }
-
 // FindRun finds the run `reference` names: a run ID, or COMMAND@latest
 // and COMMAND@latest~N for the newest finished run (Finished) of COMMAND
 // and the N-th before it, so that a nightly script need not remember IDs
-// and never compares with a night that judged only part of its cases.
+// and never compares with a night that judged only part of its cases (a
+// shard judged only its slice: its merged run is whole).
 absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference) {
   const std::vector<std::string> parts = absl::StrSplit(reference, absl::MaxSplits('@', 1));
   if (parts.size() == 1) return store.FindRun(reference);
@@ -64,7 +61,7 @@ absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& refere
   if (!runs.ok()) return runs.status();
   std::vector<RunRecord> finished;
   for (RunRecord& run : *runs) {
-    if (run.command == parts[0] && Finished(run)) finished.push_back(std::move(run));
+    if (run.command == parts[0] && Finished(run) && run.shard.empty()) finished.push_back(std::move(run));
   }
   if (back >= finished.size()) {
     return absl::NotFoundError(
@@ -141,7 +138,7 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
     if (!absl::GetFlag(FLAGS_json)) {
       out << absl::StrFormat("%-42s %-14s %7d cases %5d findings  %s  %s%s\n", run.id, run.status, cases->size(),
                              Findings(*cases), started, run.gpu_name.empty() ? run.toolkits : run.gpu_name,
-                             run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard));
+                             run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard, " of ", run.parent));
       continue;
     }
     listing.push_back({{"id", run.id},
@@ -155,7 +152,9 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
                        {"driver", run.driver},
                        {"toolkits", run.toolkits},
                        {"directory", run.directory},
-                       {"git_commit", run.git_commit}});
+                       {"git_commit", run.git_commit},
+                       {"parent", run.parent},
+                       {"shard", run.shard}});
   }
   if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";
   return kExitClean;

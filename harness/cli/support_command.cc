@@ -6,14 +6,12 @@
 #include <chrono>
 
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
 
 #include "absl/status/status.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -25,13 +23,12 @@
 #include "harness/exit_status.h"
 #include "harness/nvjitlink.h"
 #include "harness/cli/store_commands.h"
+#include "harness/cli/support_reports.h"
 #include "harness/runs/run_journal.h"
 #include "nlohmann/json.hpp"
 #include "harness/ptxas.h"
 #include "harness/sass_lowering.h"
-#include "harness/support_report.h"
 #include "harness/support_sweep.h"
-#include "harness/toolkit_comparison.h"
 
 namespace matload {
 namespace {
@@ -115,13 +112,6 @@ absl::Status Unjudged(const std::string& name, const SupportSweep& sweep) {
                    "checker's bisection bound (harness/batch_checker.h); no report was written"));
 }
 
-std::string Today() {
-  std::time_t now = std::time(nullptr);
-  char date[16];
-  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
-  return date;
-}
-
 // OptionsJson is what decides a support run's cases and verdicts: a
 // resumed run must be asked for with the same.
 std::string OptionsJson(const SupportOptions& options, const std::vector<Target>& targets) {
@@ -183,16 +173,6 @@ Progress TerminalProgress(const std::string& name) {
   };
 }
 
-// CaseIdToken writes a toolkit's report name as one case ID token:
-// "ptxas-12.9.86" -> "ptxas_12_9_86".
-std::string CaseIdToken(absl::string_view name) {
-  std::string token(name);
-  for (char& c : token) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return token;
-}
-
 // JournalHooks tie one compiler's sweep to the run: the run's case filter,
 // the targets an earlier attempt recorded, and each target's cases and
 // share recorded as it finishes. `prefix` starts this compiler's case IDs
@@ -216,56 +196,83 @@ SweepHooks JournalHooks(const SupportOptions& options, RunJournal& journal, cons
   };
 }
 
-// SweepAndReport sweeps with every compiler and writes the reports into
-// the run directory; it returns the unexplained disagreements.
+// NamedCompilers are `compilers` as the run's reports name them.
+std::vector<SupportCompiler> NamedCompilers(const std::vector<OpenedCompiler>& compilers) {
+  std::vector<SupportCompiler> named;
+  for (const OpenedCompiler& compiler : compilers) {
+    named.push_back({ReportName(*compiler.oracle), compiler.oracle->Toolchain(), compiler.path});
+  }
+  return named;
+}
+
+// TakesNoCase is kInvalidArgument when the run's case filter took no case.
+// A shard may take none; its merged run is held to it (matload merge).
+absl::Status TakesNoCase(const SupportOptions& options, RunJournal& journal) {
+  if (options.filter.SelectsAll() || options.shard.has_value()) return absl::OkStatus();
+  absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
+  if (!cases.ok()) return cases.status();
+  if (!cases->empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError("--cases, --include and --exclude take no case of this run (docs/case-ids.md)");
+}
+
+// SweepAndReport sweeps `targets` with every compiler and writes the
+// reports into the run directory; it returns the unexplained
+// disagreements.
 absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::vector<OpenedCompiler>& compilers,
                                       const DiscrepancyRegistry& registry, const std::vector<Target>& targets,
                                       RunJournal& journal, std::ostream& out) {
-  utsname system{};
-  uname(&system);
-  const bool several = compilers.size() > 1;
-  std::vector<SupportSweep> sweeps;
+  const std::vector<SupportCompiler> named = NamedCompilers(compilers);
+  if (absl::Status recorded = journal.Record({}, {CompilersArtifact(named)}); !recorded.ok()) {
+    return recorded;
+  }
+  std::vector<CompilerSweep> sweeps;
   size_t total_unexplained = 0;
-  for (const OpenedCompiler& compiler : compilers) {
-    const std::string name = ReportName(*compiler.oracle);
+  for (size_t i = 0; i < compilers.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
-    absl::StatusOr<SupportSweep> sweep =
-        RunSupportSweep(*compiler.oracle, registry, targets, options.ptx, options.threads, TerminalProgress(name),
-                        CuobjdumpFor(compiler), JournalHooks(options, journal, several ? CaseIdToken(name) + "." : ""));
+    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
+        *compilers[i].oracle, registry, targets, options.ptx, options.threads, TerminalProgress(named[i].name),
+        CuobjdumpFor(compilers[i]), JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)));
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string directory =
-        several ? absl::StrCat(journal.directory(), "/", name, "/ptx", options.ptx.ToString()) : journal.directory();
-    ReportContext context{.command = journal.run().command_line,
-                          .date = Today(),
-                          .machine = absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ",
-                                                  options.threads, " threads used"),
-                          .compiler_path = compiler.path,
-                          .seconds = seconds};
-    const size_t unexplained = PrintSummary(name, *sweep, out);
-    if (absl::Status judged = Unjudged(name, *sweep); !judged.ok()) return judged;
-    if (absl::Status written = WriteSupportReport(*sweep, registry, context, directory); !written.ok()) return written;
-    total_unexplained += unexplained;
-    out << "wrote " << directory << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(seconds)
-        << " s; " << unexplained << " unexplained disagreements\n";
-    sweeps.push_back(*std::move(sweep));
+    total_unexplained += PrintSummary(named[i].name, *sweep, out);
+    if (absl::Status judged = Unjudged(named[i].name, *sweep); !judged.ok()) return judged;
+    sweeps.push_back({named[i], *std::move(sweep), seconds});
   }
-  if (!options.filter.SelectsAll()) {
-    absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
-    if (!cases.ok()) return cases.status();
-    if (cases->empty()) {
-      return absl::InvalidArgumentError("--cases, --include and --exclude take no case of this run (docs/case-ids.md)");
-    }
-  }
-  if (several) {
-    const std::string path = absl::StrCat(journal.directory(), "/compare-ptx", options.ptx.ToString(), ".md");
-    if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(sweeps, journal.run().command_line, Today()));
-        !written.ok()) {
-      return written;
-    }
-    out << "wrote " << path << "\n";
+  if (absl::Status taken = TakesNoCase(options, journal); !taken.ok()) return taken;
+  utsname system{};
+  uname(&system);
+  const std::string machine =
+      absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ", options.threads, " threads used");
+  if (absl::Status written =
+          WriteSupportReports(sweeps, registry, journal.run().command_line, machine, journal.directory(), out);
+      !written.ok()) {
+    return written;
   }
   return total_unexplained;
+}
+
+// ShardTargets are the targets of `targets` that `shard` takes: a support
+// run's shard key is the target, so that a target's forms, its artifact
+// and its report column stay in one shard.
+std::vector<Target> ShardTargets(const std::vector<Target>& targets, const std::optional<Shard>& shard) {
+  std::vector<Target> taken;
+  for (Target target : targets) {
+    if (!shard.has_value() || shard->Takes(target.Name())) taken.push_back(target);
+  }
+  return taken;
+}
+
+// SupportRunStart is the run `options` ask for over `targets`: its options
+// are the whole run's, whatever its shard, so that the shards can be merged.
+absl::StatusOr<RunStart> SupportRunStart(const SupportOptions& options, const std::vector<Target>& targets) {
+  RunStart start{.command = "support",
+                 .command_line = options.command,
+                 .options = OptionsJson(options, targets),
+                 .out = options.out,
+                 .resume = options.resume,
+                 .db = options.db};
+  if (absl::Status sharded = AsShard(options.shard, options.parent, start); !sharded.ok()) return sharded;
+  return start;
 }
 
 // ExpectedInSupport says which case IDs a support run of `options` over
@@ -307,19 +314,15 @@ int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& e
   absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
   absl::StatusOr<std::vector<Target>> targets = SweepTargets(options);
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
-  for (const absl::Status& status : {compilers.status(), targets.status(), registry.status()}) {
+  absl::StatusOr<RunStart> start = targets.ok() ? SupportRunStart(options, *targets) : targets.status();
+  for (const absl::Status& status : {compilers.status(), targets.status(), registry.status(), start.status()}) {
     if (!status.ok()) {
       err << "matload: " << status.message() << "\n";
       return ExitStatusFor(status);
     }
   }
-  absl::StatusOr<std::unique_ptr<RunJournal>> journal =
-      RunJournal::Start({.command = "support",
-                         .command_line = options.command,
-                         .options = OptionsJson(options, *targets),
-                         .out = options.out,
-                         .resume = options.resume,
-                         .db = options.db});
+  const std::vector<Target> swept = ShardTargets(*targets, options.shard);
+  absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(*start);
   if (!journal.ok()) {
     err << "matload: " << journal.status().message() << "\n";
     return ExitStatusFor(journal.status());
@@ -332,9 +335,9 @@ int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& e
   } else {
     out << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
         << (*journal)->directory() << "\n";
-    unexplained = SweepAndReport(options, *compilers, *registry, *targets, **journal, out);
+    unexplained = SweepAndReport(options, *compilers, *registry, swept, **journal, out);
   }
-  const int exit_status = ExitStatusOf(options, *targets, unexplained, **journal, out, err);
+  const int exit_status = ExitStatusOf(options, swept, unexplained, **journal, out, err);
   if (absl::Status finished = (*journal)->Finish(exit_status); !finished.ok()) {
     err << "matload: " << finished.message() << "\n";
     return ExitStatusFor(finished);

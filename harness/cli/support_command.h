@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "harness/runs/baseline.h"
 #include "harness/runs/case_filter.h"
+#include "harness/runs/shard.h"
 #include "reference/ptx_version.h"
 #include "reference/target.h"
 
@@ -30,6 +31,11 @@ struct SupportOptions {
   std::string resume;              // the run to take back, or empty for a new run
   std::optional<Baseline> baseline;  // expected failures (--baseline)
   bool strict_baseline = false;      // a fixed baseline line is an error too
+  // shard: sweep only the targets of this shard (--shard), as a shard of
+  // the run ShardParent names from `parent` (--parent, or the Slurm
+  // array's job ID; empty: derived from the options).
+  std::optional<Shard> shard;
+  std::string parent;
 };
 
 // RunSupport sweeps as a run in the results store (harness/runs/
@@ -41,6 +47,8 @@ struct SupportOptions {
 // per toolkit in <tool>-<version>/ptx<V> under the run directory, and
 // compare-ptx<V>.md comparing them; their case IDs start with the toolkit
 // ("ptxas_12_9_86.sm_90.ldmatrix...").
+// With a shard it sweeps the targets of that shard only (shard.h), and
+// records itself as a shard of its parent; its reports cover those.
 // Progress goes to stderr when it is a terminal. It fails when the compiler
 // cannot be opened or a report file cannot be written, and with an
 // InfrastructureError (exit 4) when a compiler could not judge: it crashed,

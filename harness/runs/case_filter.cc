@@ -76,7 +76,7 @@ absl::StatusOr<CaseFilter> CaseFilter::Make(const std::string& cases_file, const
 
 bool CaseFilter::Selects(absl::string_view id) const {
   if (!take_.empty() && !AnyMatches(take_, id)) return false;
-  return !AnyMatches(drop_, id);
+  return !AnyMatches(drop_, id) && shard_.Takes(id);
 }
 
 }  // namespace matload

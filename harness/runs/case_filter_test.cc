@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -52,6 +53,27 @@ TEST(CaseFilterTest, CaseListTakesIdsAndGlobsAndSkipsComments) {
   EXPECT_FALSE(filter.Selects("ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit"));
   EXPECT_TRUE(filter.Selects("tcgen05_ld.sync.aligned.32x32b.x1.b32.taddr"));
   EXPECT_TRUE(filter.Selects("wmma_load.b.sync.aligned.col.m16n16k16.f16.addr64"));
+}
+
+TEST(CaseFilterTest, AShardKeepsItsSliceOfWhatTheGlobsTake) {
+  const std::vector<std::string> ids = {"ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit",
+                                        "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit",
+                                        "ldmatrix.sync.aligned.m8n8.x4.b16.addr64.driver_jit",
+                                        "wmma_load.b.sync.aligned.col.m16n16k16.f16.addr64.driver_jit"};
+  std::vector<int> takers(ids.size(), 0);
+  for (int index = 0; index < 3; ++index) {
+    CaseFilter filter = *CaseFilter::Make("", {"ldmatrix.*"}, {});
+    filter.KeepShard({.index = index, .count = 3});
+    EXPECT_FALSE(filter.SelectsAll());
+    for (size_t i = 0; i < ids.size(); ++i) {
+      EXPECT_EQ(filter.Selects(ids[i]), ids[i].starts_with("ldmatrix.") && (Shard{index, 3}.Takes(ids[i]))) << ids[i];
+      takers[i] += filter.Selects(ids[i]) ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(takers, (std::vector<int>{1, 1, 1, 0}));
+  CaseFilter one_of_one;
+  one_of_one.KeepShard({.index = 0, .count = 1});
+  EXPECT_TRUE(one_of_one.SelectsAll());
 }
 
 TEST(CaseFilterTest, BadInputIsNamed) {

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "harness/runs/build_info.h"
 
@@ -76,13 +77,16 @@ std::filesystem::path AbsoluteDirectory(const std::string& directory, std::error
   return path;
 }
 
+// ShardName is how a run of `start` stores its shard: "I/N", or empty.
+std::string ShardName(const RunStart& start) { return start.shard.has_value() ? start.shard->Name() : ""; }
+
 // Resumable says why `run` cannot be taken back by `start`, or OK.
 absl::Status Resumable(const RunRecord& run, const RunStart& start) {
   if (run.command != start.command) {
     return absl::FailedPreconditionError(
         absl::StrCat("run ", run.id, " is a '", run.command, "' run; resume it with matload ", run.command));
   }
-  if (run.status == "clean" || run.status == "findings") {
+  if (Finished(run)) {
     return absl::FailedPreconditionError(
         absl::StrCat("run ", run.id, " finished (", run.status, "); there is nothing to resume"));
   }
@@ -90,6 +94,12 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
     return absl::FailedPreconditionError(
         absl::StrCat("run ", run.id, " was started with other options; a resumed run must be asked for as it was ",
                      "started.\n  started: ", run.options, "\n  now:     ", start.options));
+  }
+  if (run.shard != ShardName(start) || run.parent != start.parent) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run.id,
+                     run.shard.empty() ? " is not a shard" : absl::StrCat(" is shard ", run.shard, " of ", run.parent),
+                     "; resume it as it was started (", ShardFlags(run), ")"));
   }
   std::error_code error;
   if (!start.out.empty() &&
@@ -107,6 +117,24 @@ std::string NewRunId(absl::string_view command, absl::Time now) {
   return absl::StrFormat("%s-%s-%08x", command, absl::FormatTime("%Y%m%dT%H%M%SZ", now, absl::UTCTimeZone()),
                          entropy());
 }
+
+absl::Status AsShard(const std::optional<Shard>& shard, absl::string_view parent_name, RunStart& start) {
+  start.shard = shard;
+  if (!shard.has_value()) return absl::OkStatus();
+  absl::StatusOr<std::string> parent = ShardParent(start.command, parent_name, start.options);
+  if (!parent.ok()) return parent.status();
+  start.parent = *std::move(parent);
+  return absl::OkStatus();
+}
+
+std::string ShardFlags(const RunRecord& run) {
+  if (run.shard.empty()) return "without --shard";
+  absl::string_view name = run.parent;
+  absl::ConsumePrefix(&name, absl::StrCat(run.command, "-"));
+  return absl::StrCat("--shard ", run.shard, " --parent ", name);
+}
+
+bool Finished(const RunRecord& run) { return run.status == "clean" || run.status == "findings"; }
 
 std::string RunStatusWord(int exit_status) {
   switch (exit_status) {
@@ -140,6 +168,8 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Make(const RunStart& sta
                 .git_commit = GitCommit(),
                 .host = HostName(),
                 .options = start.options,
+                .parent = start.parent,
+                .shard = ShardName(start),
                 .started = absl::FromUnixMillis(absl::ToUnixMillis(now))};
   // Absolute, so that the run can be resumed from any working directory.
   std::error_code error;

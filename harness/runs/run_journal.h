@@ -24,6 +24,7 @@
 #include "absl/types/span.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/results_store.h"
+#include "harness/runs/shard.h"
 
 namespace matload {
 
@@ -35,15 +36,25 @@ struct RunStart {
   std::string out;           // --out, or empty for runs/<ID>
   std::string resume;        // --resume RUN_ID, or empty for a new run
   std::string db;            // the results store's path (ResultsStore::DefaultPath)
+  // shard: for one shard of a sharded run (--shard), which one, and the ID
+  // of the run it is a shard of (ShardParent); `options` are then the
+  // whole run's, so that the shards' runs can be merged (matload merge).
+  std::optional<Shard> shard;
+  std::string parent;
 };
+
+// AsShard makes `start`, whose command and options are set, a run of
+// `shard` if there is one: a shard of the run ShardParent names from
+// `parent_name` (harness/runs/shard.h). A bad name is kInvalidArgument.
+absl::Status AsShard(const std::optional<Shard>& shard, absl::string_view parent_name, RunStart& start);
 
 // RunJournal records one run. It is made by Start and ended by Finish.
 class RunJournal {
  public:
   // Start opens the store and makes a new run, or takes back `resume`.
   // A non-empty run directory for a new run, an unknown run ID, a run that
-  // finished, a run started by another command or with other options, and
-  // a run that another live process writes are each kFailedPrecondition
+  // finished, a run started by another command or with other options or as
+  // another shard, and a run that another live process writes are each kFailedPrecondition
   // or kNotFound (exit status 2), and change nothing.
   static absl::StatusOr<std::unique_ptr<RunJournal>> Start(const RunStart& start);
 
@@ -88,6 +99,16 @@ class RunJournal {
 
 // NewRunId names a new run of `command` started at `now`.
 std::string NewRunId(absl::string_view command, absl::Time now);
+
+// ShardFlags are the flags that make a run of `run`'s shard again, as its
+// resumption must be asked for: "--shard 1/4 --parent slurm4242" (the
+// parent's name without the command), or "without --shard" for a whole run.
+std::string ShardFlags(const RunRecord& run);
+
+// Finished says whether `run` judged everything it was asked to: it ended
+// clean or with findings. An interrupted run (resumable), one that could
+// not judge (infrastructure), found no GPU or was refused is not.
+bool Finished(const RunRecord& run);
 
 // RunStatusWord is the status a run that ended with `exit_status` is
 // stored with: "clean", "findings", "usage", "compile-only",

@@ -96,6 +96,30 @@ TEST_F(RunJournalTest, AResumedRunKeepsItsCasesAndNeedsItsOptions) {
   EXPECT_THAT(again.status().message(), HasSubstr("nothing to resume"));
 }
 
+TEST_F(RunJournalTest, AShardIsStoredWithItsParentAndResumedOnlyAsThatShard) {
+  RunStart shard = Start((root_ / "shard").string());
+  shard.shard = Shard{.index = 1, .count = 4};
+  shard.parent = "support-nightly";
+  const std::string id = (*RunJournal::Start(shard))->run().id;
+  ResultsStore store = *ResultsStore::Open(root_ / "results.sqlite");
+  const RunRecord run = *store.FindRun(id);
+  EXPECT_EQ(run.shard, "1/4");
+  EXPECT_EQ(run.parent, "support-nightly");
+  for (const std::optional<Shard>& other : {std::optional<Shard>(), std::optional<Shard>(Shard{2, 4})}) {
+    RunStart resume = Start("", id);
+    resume.shard = other;
+    resume.parent = "support-nightly";
+    const absl::StatusOr<std::unique_ptr<RunJournal>> refused = RunJournal::Start(resume);
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(refused.status().message(), HasSubstr("is shard 1/4 of support-nightly; resume it as it was started "
+                                                      "(--shard 1/4 --parent nightly)"));
+  }
+  RunStart resume = Start("", id);
+  resume.shard = shard.shard;
+  resume.parent = shard.parent;
+  EXPECT_TRUE((*RunJournal::Start(resume))->resumed());
+}
+
 TEST_F(RunJournalTest, UnknownRunsAndOtherCommandsAreRefused) {
   EXPECT_EQ(RunJournal::Start(Start("", "support-19700101T000000Z-00000000")).status().code(),
             absl::StatusCode::kNotFound);
