@@ -67,7 +67,7 @@ class CaseBatches : public BatchSource {
     Made made = Make(work_, context_, work_.IndexAt(batch * blocks_ + block), thread);
     if (Takes(work_, made.role, made.entry)) {
       variant = made.variant;
-      expected = std::move(made.expected);
+      StoreOutcome(std::move(made.expected), expected);
       return true;
     }
     CountLeftOut(work_, made, summaries_[thread]);

@@ -56,6 +56,12 @@ class BatchSource {
   virtual bool Fill(int thread, std::uint64_t batch, size_t block, Variant& variant, Outcome& expected) const = 0;
 };
 
+// StoreOutcome puts `fresh` into a batch's `slot`, keeping the slot's
+// register buffer: the thread that made `fresh` frees its buffer at once,
+// and no block's buffer passes from thread to thread, which glibc's
+// allocator makes slow.
+void StoreOutcome(Outcome fresh, Outcome& slot);
+
 // BlockJudge judges one block on host thread `thread` (0 to threads - 1)
 // and says whether it passed. Each thread judges its own blocks, so state
 // kept per thread needs no lock.
