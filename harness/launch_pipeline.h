@@ -47,8 +47,8 @@ class BatchSource {
   // blocks per launch; 0 means there is no such batch, and the run ends
   // once the batches before it are judged.
   virtual size_t BlocksIn(std::uint64_t batch) const = 0;
-  // Fill makes block `block` of batch `batch`: its variant and the model's
-  // prediction. It returns whether the block is judged: a block that is
+  // Fill makes block `block` of batch `batch`: its variant and, for a judge
+  // that reads it, the model's prediction. It returns whether the block is judged: a block that is
   // not (a filler, standing in for a variant that must not share this
   // launch) still runs, so that the batch keeps its shape.
   // `thread` (0 to threads - 1) is the host thread that asks, so that
