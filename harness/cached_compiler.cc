@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "harness/infrastructure.h"
 #include "harness/sass_lowering.h"
 #include "nlohmann/json.hpp"
 
@@ -17,6 +18,14 @@ constexpr std::pair<Diagnostic::Severity, const char*> kSeverityNames[] = {
     {Diagnostic::Severity::kError, "error"},
     {Diagnostic::Severity::kFatal, "fatal"},
     {Diagnostic::Severity::kUnrecognised, "unrecognised"}};
+
+// CacheFailure marks a failure of the verdict cache's store as matload's
+// own (a full or failing disk, a store kept locked): the sweep could not
+// judge, and must not publish a report as though it had.
+absl::Status CacheFailure(const absl::Status& status) {
+  return MarkInfrastructure(
+      absl::IsDataLoss(status) ? InfrastructureCause::kOutOfDisk : InfrastructureCause::kHarnessError, status);
+}
 
 // Question is what a cached answer is known by: its form, the target and
 // the module's full text.
@@ -79,7 +88,7 @@ std::optional<std::vector<std::string>> ReadSassAnswer(const std::string& text, 
 absl::StatusOr<AssembleResult> CachedCompiler::Assemble(absl::string_view module_text, Target target) const {
   std::string question = Question("assemble/1", target, module_text);
   absl::StatusOr<std::optional<std::string>> kept = cache_.Find(identity_, question);
-  if (!kept.ok()) return kept.status();
+  if (!kept.ok()) return CacheFailure(kept.status());
   if (kept->has_value()) {
     if (std::optional<AssembleResult> answer = ReadAssembleAnswer(**kept); answer.has_value()) return *answer;
   }
@@ -92,7 +101,7 @@ absl::StatusOr<AssembleResult> CachedCompiler::Assemble(absl::string_view module
 
 absl::Status CachedCompiler::KeepAnswers() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (absl::Status kept = cache_.Keep(identity_, held_); !kept.ok()) return kept;
+  if (absl::Status kept = cache_.Keep(identity_, held_); !kept.ok()) return CacheFailure(kept);
   held_.clear();
   return absl::OkStatus();
 }
@@ -103,7 +112,7 @@ absl::StatusOr<std::vector<std::string>> LowerToSassCached(VerdictCache& cache, 
                                                            Target target) {
   const std::string question = Question("sass/1", target, SassModule(forms, ptx, target));
   absl::StatusOr<std::optional<std::string>> kept = cache.Find(identity, question);
-  if (!kept.ok()) return kept.status();
+  if (!kept.ok()) return CacheFailure(kept.status());
   if (kept->has_value()) {
     if (std::optional<std::vector<std::string>> answer = ReadSassAnswer(**kept, forms.size()); answer.has_value()) {
       return *answer;
@@ -112,7 +121,7 @@ absl::StatusOr<std::vector<std::string>> LowerToSassCached(VerdictCache& cache, 
   absl::StatusOr<std::vector<std::string>> lowering = LowerToSass(ptxas, cuobjdump, forms, ptx, target);
   if (!lowering.ok()) return lowering;
   if (absl::Status stored = cache.Keep(identity, {{question, nlohmann::json(*lowering).dump()}}); !stored.ok()) {
-    return stored;
+    return CacheFailure(stored);
   }
   return lowering;
 }

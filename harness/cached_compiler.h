@@ -40,10 +40,12 @@ class CachedCompiler : public CompileOracle {
   std::string Version() const override { return compiler_.Version(); }
   bool Supports(Target target) const override { return compiler_.Supports(target); }
   // Assemble gives the cache's answer, or the compiler's, which it holds. A
-  // kept answer that cannot be read is asked again. It fails when the cache
-  // cannot be read, or as the compiler's Assemble does.
+  // kept answer that cannot be read is asked again. It fails as the
+  // compiler's Assemble does, or with an InfrastructureError
+  // (infrastructure.h) when the cache cannot be read.
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
-  // KeepAnswers keeps the answers held so far, all or none, and lets them go.
+  // KeepAnswers keeps the answers held so far, all or none, and lets them
+  // go; an InfrastructureError when the cache cannot be written.
   absl::Status KeepAnswers();
 
  private:
@@ -56,7 +58,8 @@ class CachedCompiler : public CompileOracle {
 
 // LowerToSassCached is LowerToSass (sass_lowering.h) answered from `cache`
 // under `identity` (ptxas', cuobjdump's and nvdisasm's together) when it
-// holds the answer, and kept there when the lowering succeeds.
+// holds the answer, and kept there when the lowering succeeds. A cache that
+// cannot be read or written is an InfrastructureError.
 absl::StatusOr<std::vector<std::string>> LowerToSassCached(VerdictCache& cache, const std::string& identity,
                                                            const Ptxas& ptxas, const std::string& cuobjdump,
                                                            const std::vector<RawInstruction>& forms, PtxVersion ptx,
