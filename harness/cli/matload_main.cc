@@ -88,6 +88,7 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   if (!baseline.ok()) return FailWith(baseline.status());
   options.baseline = *std::move(baseline);
   options.strict_baseline = absl::GetFlag(FLAGS_strict_baseline);
+  options.no_cache = absl::GetFlag(FLAGS_no_cache);
   return RunSupport(options, std::cout, std::cerr);
 }
 

@@ -30,16 +30,20 @@
 #include "harness/ptxas.h"
 #include "harness/sass_lowering.h"
 #include "harness/support_report.h"
+#include "harness/runs/verdict_cache.h"
 #include "harness/support_sweep.h"
+#include "harness/toolchain_identity.h"
 #include "harness/toolkit_comparison.h"
 
 namespace matload {
 namespace {
 
-// OpenedCompiler is one compiler and how its report names its path.
+// OpenedCompiler is one compiler, how its report names its path, and the
+// file it runs from (the verdict cache's toolchain identity), if any.
 struct OpenedCompiler {
   std::unique_ptr<CompileOracle> oracle;
   std::string path;
+  std::string binary;  // empty: none (the driver's JIT)
 };
 
 // OpenCompilers opens the compiler(s) named by `options`.
@@ -51,7 +55,7 @@ absl::StatusOr<std::vector<OpenedCompiler>> OpenCompilers(const SupportOptions& 
     for (const std::string& path : paths) {
       absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
       if (!ptxas.ok()) return ptxas.status();
-      compilers.push_back({std::make_unique<Ptxas>(*std::move(ptxas)), path});
+      compilers.push_back({std::make_unique<Ptxas>(*std::move(ptxas)), path, path});
     }
     return compilers;
   }
@@ -59,7 +63,8 @@ absl::StatusOr<std::vector<OpenedCompiler>> OpenCompilers(const SupportOptions& 
   if (options.compiler == "nvjitlink") {
     absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
     if (!nvjitlink.ok()) return nvjitlink.status();
-    compilers.push_back({*std::move(nvjitlink), "libnvJitLink (in process)"});
+    const std::string library = (*nvjitlink)->library_file();
+    compilers.push_back({*std::move(nvjitlink), "libnvJitLink (in process)", library});
     return compilers;
   }
   if (options.compiler == "driver") {
@@ -67,7 +72,7 @@ absl::StatusOr<std::vector<OpenedCompiler>> OpenCompilers(const SupportOptions& 
     if (!driver.ok()) return driver.status();
     absl::StatusOr<std::unique_ptr<DriverJit>> jit = DriverJit::Open(*driver, 0);
     if (!jit.ok()) return jit.status();
-    compilers.push_back({*std::move(jit), "the CUDA driver's JIT, device 0"});
+    compilers.push_back({*std::move(jit), "the CUDA driver's JIT, device 0", ""});
     return compilers;
   }
   return absl::InvalidArgumentError(
@@ -170,6 +175,41 @@ std::string CuobjdumpFor(const OpenedCompiler& compiler) {
   return cuobjdump;
 }
 
+// SassIdentity is the identity of ptxas, `cuobjdump` and the nvdisasm beside
+// it together, which lower the SASS column; empty (the column is compiled
+// each time) when there is no such nvdisasm or a file has no identity.
+std::string SassIdentity(const OpenedCompiler& compiler, const std::string& cuobjdump) {
+  if (cuobjdump.empty()) return "";
+  const std::string nvdisasm = cuobjdump.substr(0, cuobjdump.rfind('/') + 1) + "nvdisasm";
+  if (access(nvdisasm.c_str(), X_OK) != 0) return "";
+  absl::StatusOr<std::string> identity = ToolchainIdentity(absl::StrCat(compiler.oracle->Toolchain(), " + cuobjdump"),
+                                                           {compiler.binary, cuobjdump, nvdisasm});
+  return identity.ok() ? *identity : "";
+}
+
+// CacheFor is how `compiler`'s sweep uses `verdicts` (null with --no-cache):
+// not at all when the compiler has no identity, which it says on stderr.
+SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump, VerdictCache* verdicts) {
+  if (verdicts == nullptr) return {};
+  absl::StatusOr<std::string> identity =
+      compiler.binary.empty() ? absl::FailedPreconditionError("it runs from no one file matload can name")
+                              : ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
+  if (!identity.ok()) {
+    std::cerr << "matload: " << compiler.oracle->Toolchain()
+              << "'s answers are not cached: " << identity.status().message() << "\n";
+    return {};
+  }
+  return {.verdicts = verdicts, .compiler = *identity, .sass = SassIdentity(compiler, cuobjdump)};
+}
+
+// PrintCacheUse says on `out` how many of `name`'s answers came from the
+// verdict cache and how many were compiled and kept.
+void PrintCacheUse(const std::string& name, const SweepCache& cache, std::ostream& out) {
+  if (cache.verdicts == nullptr) return;
+  out << name << "\tverdict cache (" << cache.compiler << "): " << cache.verdicts->found() << " answers found, "
+      << cache.verdicts->kept() << " compiled and kept\n";
+}
+
 // TerminalProgress draws `name`'s progress over targets on stderr when it is a terminal.
 Progress TerminalProgress(const std::string& name) {
   const bool terminal = isatty(STDERR_FILENO) != 0;
@@ -229,9 +269,17 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
   for (const OpenedCompiler& compiler : compilers) {
     const std::string name = ReportName(*compiler.oracle);
     const auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<VerdictCache> verdicts;
+    if (!options.no_cache) {
+      absl::StatusOr<std::unique_ptr<VerdictCache>> opened = VerdictCache::Open(options.db);
+      if (!opened.ok()) return opened.status();
+      verdicts = *std::move(opened);
+    }
+    const std::string cuobjdump = CuobjdumpFor(compiler);
+    const SweepCache cache = CacheFor(compiler, cuobjdump, verdicts.get());
     absl::StatusOr<SupportSweep> sweep =
         RunSupportSweep(*compiler.oracle, registry, targets, options.ptx, options.threads, TerminalProgress(name),
-                        CuobjdumpFor(compiler), JournalHooks(options, journal, several ? CaseIdToken(name) + "." : ""));
+                        cuobjdump, JournalHooks(options, journal, several ? CaseIdToken(name) + "." : ""), cache);
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string directory =
@@ -243,6 +291,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
                           .compiler_path = compiler.path,
                           .seconds = seconds};
     const size_t unexplained = PrintSummary(name, *sweep, out);
+    PrintCacheUse(name, cache, out);
     if (absl::Status judged = Unjudged(name, *sweep); !judged.ok()) return judged;
     if (absl::Status written = WriteSupportReport(*sweep, registry, context, directory); !written.ok()) return written;
     total_unexplained += unexplained;

@@ -30,6 +30,7 @@ struct SupportOptions {
   std::string resume;              // the run to take back, or empty for a new run
   std::optional<Baseline> baseline;  // expected failures (--baseline)
   bool strict_baseline = false;      // a fixed baseline line is an error too
+  bool no_cache = false;             // compile everything; the verdict cache is neither read nor written
 };
 
 // RunSupport sweeps as a run in the results store (harness/runs/
@@ -41,6 +42,11 @@ struct SupportOptions {
 // per toolkit in <tool>-<version>/ptx<V> under the run directory, and
 // compare-ptx<V>.md comparing them; their case IDs start with the toolkit
 // ("ptxas_12_9_86.sm_90.ldmatrix...").
+// Compilers' answers come from the verdict cache in the results store
+// (harness/runs/verdict_cache.h) where an earlier sweep with the same
+// toolchain kept them, and new ones are kept there, unless `no_cache`; a
+// compiler with no identity (the driver's JIT, a script: toolchain_identity.h)
+// is always asked, with a note on stderr.
 // Progress goes to stderr when it is a terminal. It fails when the compiler
 // cannot be opened or a report file cannot be written, and with an
 // InfrastructureError (exit 4) when a compiler could not judge: it crashed,
