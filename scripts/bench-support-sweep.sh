@@ -18,8 +18,8 @@ matload=${MATLOAD:-$root/build/default/matload}
 ptxas=${MATLOAD_PTXAS:-${CUDA_HOME:-/usr/local/cuda}/bin/ptxas}
 work=${2:-$(mktemp -d)}
 [[ -n "${2:-}" ]] || trap 'rm -rf "$work"' EXIT
+[[ ! -e "$work" || -z "$(ls -A "$work")" ]] || { echo "$work is not empty" >&2; exit 2; }
 mkdir -p "$work/cold" "$work/warm"
-[[ -z "$(ls -A "$work/cold" "$work/warm")" && ! -e "$work/results.sqlite" ]] || { echo "$work is not empty" >&2; exit 2; }
 export MATLOAD_SOURCE_DIR="$root"
 
 echo "date: $(date -u +%FT%TZ)"
