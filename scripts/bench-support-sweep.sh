@@ -25,7 +25,7 @@ export MATLOAD_SOURCE_DIR="$root"
 echo "date: $(date -u +%FT%TZ)"
 echo "commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD || echo ' (with local changes)')"
 echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(free -g | awk '/^Mem:/ {print $2}') GB"
-echo "ptxas: $ptxas, $("$ptxas" --version | tail -1)"
+echo "ptxas: $ptxas, $("$ptxas" --version | grep -oE 'V[0-9]+[.][0-9]+[.][0-9]+' | head -1), $(sha256sum "$ptxas" | cut -c1-16)"
 echo "command (in each directory): matload support --ptx $ptx --db ../results.sqlite --out run --ptxas $ptxas"
 
 # sweep NAME runs the sweep in $work/NAME and prints its figures.
@@ -46,6 +46,8 @@ sweep() {
 
 sweep cold
 sweep warm
+echo
+echo "results store after both sweeps: $(du -m "$work/results.sqlite" | cut -f1) MB"
 
 # normalised FILE is FILE without the sweep's date and seconds.
 normalised() { sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}(, in [0-9]+ s)?/DATE/; /^ *"seconds": /d' "$1"; }
