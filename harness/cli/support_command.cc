@@ -177,9 +177,10 @@ std::string CuobjdumpFor(const OpenedCompiler& compiler) {
 
 // SassIdentity is the identity of ptxas, `cuobjdump` and the nvdisasm beside
 // it together, which lower the SASS column; empty (the column is compiled
-// each time) when there is no such nvdisasm or a file has no identity.
+// each time) when the compiler is not ptxas, there is no such nvdisasm or a
+// file has no identity.
 std::string SassIdentity(const OpenedCompiler& compiler, const std::string& cuobjdump) {
-  if (cuobjdump.empty()) return "";
+  if (cuobjdump.empty() || dynamic_cast<const Ptxas*>(compiler.oracle.get()) == nullptr) return "";
   const std::string nvdisasm = cuobjdump.substr(0, cuobjdump.rfind('/') + 1) + "nvdisasm";
   if (access(nvdisasm.c_str(), X_OK) != 0) return "";
   absl::StatusOr<std::string> identity = ToolchainIdentity(absl::StrCat(compiler.oracle->Toolchain(), " + cuobjdump"),
