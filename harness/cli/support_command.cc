@@ -188,13 +188,20 @@ std::string SassIdentity(const OpenedCompiler& compiler, const std::string& cuob
   return identity.ok() ? *identity : "";
 }
 
+// OpenVerdictCache opens the verdict cache in the run's results store, or
+// gives null with --no-cache.
+absl::StatusOr<std::unique_ptr<VerdictCache>> OpenVerdictCache(const SupportOptions& options) {
+  if (options.no_cache) return std::unique_ptr<VerdictCache>();
+  return VerdictCache::Open(options.db);
+}
+
 // CacheFor is how `compiler`'s sweep uses `verdicts` (null with --no-cache):
 // not at all when the compiler has no identity, which it says on stderr.
 SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump, VerdictCache* verdicts) {
   if (verdicts == nullptr) return {};
-  absl::StatusOr<std::string> identity =
-      compiler.binary.empty() ? absl::FailedPreconditionError("it runs from no one file matload can name")
-                              : ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
+  absl::StatusOr<std::string> identity = compiler.binary.empty()
+                                             ? absl::FailedPreconditionError("it is not one file matload can hash")
+                                             : ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
   if (!identity.ok()) {
     std::cerr << "matload: " << compiler.oracle->Toolchain()
               << "'s answers are not cached: " << identity.status().message() << "\n";
@@ -270,14 +277,10 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
   for (const OpenedCompiler& compiler : compilers) {
     const std::string name = ReportName(*compiler.oracle);
     const auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<VerdictCache> verdicts;
-    if (!options.no_cache) {
-      absl::StatusOr<std::unique_ptr<VerdictCache>> opened = VerdictCache::Open(options.db);
-      if (!opened.ok()) return opened.status();
-      verdicts = *std::move(opened);
-    }
+    absl::StatusOr<std::unique_ptr<VerdictCache>> verdicts = OpenVerdictCache(options);
+    if (!verdicts.ok()) return verdicts.status();
     const std::string cuobjdump = CuobjdumpFor(compiler);
-    const SweepCache cache = CacheFor(compiler, cuobjdump, verdicts.get());
+    const SweepCache cache = CacheFor(compiler, cuobjdump, verdicts->get());
     absl::StatusOr<SupportSweep> sweep =
         RunSupportSweep(*compiler.oracle, registry, targets, options.ptx, options.threads, TerminalProgress(name),
                         cuobjdump, JournalHooks(options, journal, several ? CaseIdToken(name) + "." : ""), cache);
