@@ -19,6 +19,10 @@ class NvJitLink : public CompileOracle {
   // /usr/local/cuda/lib64, else whatever dlopen finds by soname.
   static absl::StatusOr<std::unique_ptr<NvJitLink>> Open(const std::string& path = "");
 
+  // library_file is the shared library's path, which the verdict cache
+  // knows this compiler by (toolchain_identity.h).
+  const std::string& library_file() const { return library_->file(); }
+
   std::string Tool() const override { return "nvJitLink"; }
   std::string Version() const override { return version_; }
   // Supports says whether nvJitLink accepts -arch=`target`.

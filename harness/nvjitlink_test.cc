@@ -39,6 +39,19 @@ TEST(NvJitLinkTest, JudgesModulesInProcess) {
   EXPECT_THAT((*verdicts)[1].messages[0], HasSubstr("Unknown modifier '.x3'"));
 }
 
+// The library is known by the file that loaded, even when found by soname:
+// the file the verdict cache hashes.
+TEST(NvJitLinkTest, NamesTheFileThatLoaded) {
+  {
+    absl::StatusOr<std::unique_ptr<NvJitLink>> by_path = NvJitLink::Open("/usr/local/cuda/lib64/libnvJitLink.so");
+    ASSERT_TRUE(by_path.ok()) << by_path.status();
+    EXPECT_EQ((*by_path)->library_file(), "/usr/local/cuda/lib64/libnvJitLink.so");
+  }
+  absl::StatusOr<std::unique_ptr<NvJitLink>> by_soname = NvJitLink::Open("libnvJitLink.so.13");
+  if (!by_soname.ok()) GTEST_SKIP() << "libnvJitLink.so.13 is not on the loader's path: " << by_soname.status();
+  EXPECT_THAT((*by_soname)->library_file(), ::testing::MatchesRegex("/.*/libnvJitLink\\.so\\.13"));
+}
+
 // The nvjitlink-cubin compile path: an ELF cubin that defines the kernel,
 // or the error log of a module it rejects.
 TEST(NvJitLinkTest, CompilesKernelsToCubins) {

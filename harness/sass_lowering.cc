@@ -108,9 +108,7 @@ std::string DefaultCuobjdumpPath() {
                       "/cuda-13.5.37/cuobjdump");
 }
 
-absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const std::string& cuobjdump,
-                                                     const std::vector<RawInstruction>& forms, PtxVersion ptx,
-                                                     Target target) {
+std::string SassModule(const std::vector<RawInstruction>& forms, PtxVersion ptx, Target target) {
   std::string module = absl::StrCat(".version ", ptx.ToString(), "\n.target ", target.Name(),
                                     "\n.address_size 64\n");
   for (const Declaration& declaration : StandardRegisterFile()) {
@@ -140,6 +138,13 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
     }
     absl::StrAppend(&module, "ret;\n}\n");
   }
+  return module;
+}
+
+absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const std::string& cuobjdump,
+                                                     const std::vector<RawInstruction>& forms, PtxVersion ptx,
+                                                     Target target) {
+  const std::string module = SassModule(forms, ptx, target);
   const char* directory = std::getenv("TMPDIR");
   std::string base = absl::StrCat(directory != nullptr ? directory : "/tmp", "/matload-sass-XXXXXX");
   if (mkdtemp(base.data()) == nullptr) return absl::InternalError("cannot create a temporary directory");

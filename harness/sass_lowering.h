@@ -23,11 +23,15 @@ std::vector<std::pair<std::string, std::vector<std::string>>> SassFunctions(absl
 // (LD*, but not the constant-bank LDC that every kernel uses for parameters).
 bool IsLoadOpcode(absl::string_view opcode);
 
+// SassModule is the module LowerToSass compiles for `forms`: a kernel per
+// form that stores every destination register, so that nothing is dead
+// code.
+std::string SassModule(const std::vector<RawInstruction>& forms, PtxVersion ptx, Target target);
+
 // LowerToSass compiles each of `forms` (legal for `target`) into a kernel of
-// its own that stores every destination register, so that nothing is dead
-// code, and returns, per form, its load opcodes joined by " " in program
-// order with repeats counted ("LDSM.16.M88.4", "LDS.U.128 x2"). `cuobjdump`
-// is the path of the toolkit's cuobjdump.
+// its own (SassModule) and returns, per form, its load opcodes joined by " "
+// in program order with repeats counted ("LDSM.16.M88.4", "LDS.U.128 x2").
+// `cuobjdump` is the path of the toolkit's cuobjdump.
 absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const std::string& cuobjdump,
                                                      const std::vector<RawInstruction>& forms, PtxVersion ptx,
                                                      Target target);

@@ -25,6 +25,9 @@ class SharedLibrary {
 
   // name is the name that loaded.
   const std::string& name() const { return name_; }
+  // file is the path of the file that loaded (a soname resolved), or the
+  // name when the loader does not say.
+  const std::string& file() const { return file_; }
 
   // Resolve looks up each (symbol, slot) and stores its address in the slot,
   // which must be a function pointer; kNotFound names the first missing one.
@@ -46,11 +49,13 @@ class SharedLibrary {
   }
 
  private:
-  SharedLibrary(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}
+  SharedLibrary(void* handle, std::string name, std::string file)
+      : handle_(handle), name_(std::move(name)), file_(std::move(file)) {}
   absl::StatusOr<void*> RawSymbol(const char* symbol) const;
 
   void* handle_;
   std::string name_;
+  std::string file_;
 };
 
 }  // namespace matload

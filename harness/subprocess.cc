@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -39,13 +40,38 @@ struct ChildStreams {
   const char* append_to = nullptr;  // when set, both streams go here
 };
 
-// ExecChild is the child's side of Spawn, after fork: only async-signal-safe
-// calls, since the parent may have other threads. The child leads a process
-// group of its own, so that a timeout kills whatever it started too, and
-// gets SIGKILL when the thread that started it ends, so that no compiler
-// outlives matload. If exec fails, its errno goes to `exec_report`.
-[[noreturn]] void ExecChild(char* const* argv, char* const* environment, const ChildStreams& streams,
-                            pid_t parent, int exec_report) {
+// ResetSignalHandlers gives every signal this process handles its default
+// action again, in the child: a handler must never run on the parent's
+// memory, which a vfork child shares.
+void ResetSignalHandlers() {
+  for (int number = 1; number < NSIG; ++number) {
+    struct sigaction action {};
+    if (sigaction(number, nullptr, &action) != 0) continue;
+    if ((action.sa_flags & SA_SIGINFO) == 0 && (action.sa_handler == SIG_DFL || action.sa_handler == SIG_IGN)) {
+      continue;
+    }
+    struct sigaction fallback {};
+    fallback.sa_handler = SIG_DFL;
+    sigaction(number, &fallback, nullptr);
+  }
+}
+
+// ExecChild is the child's side of Spawn, after vfork: it shares the
+// parent's memory and runs on the stack of the thread that called vfork
+// (suspended until this exec or _exit), while the parent's other threads
+// run on. So it makes only async-signal-safe calls, allocates nothing,
+// writes nothing of the parent's (it is never inlined, so its locals are in
+// a frame of its own), and never returns. It starts with every signal
+// blocked, and unblocks them (restoring `mask`, the parent's) only once no
+// handler is left to run. The child leads a process group of its own, so
+// that a timeout kills whatever it started too, and gets SIGKILL when the
+// thread that started it ends, so that no compiler outlives matload. If
+// exec fails, its errno goes to `exec_report`.
+[[noreturn]] __attribute__((noinline)) void ExecChild(char* const* argv, char* const* environment,
+                                                      const ChildStreams& streams, pid_t parent, int exec_report,
+                                                      const sigset_t* mask) {
+  ResetSignalHandlers();
+  sigprocmask(SIG_SETMASK, mask, nullptr);
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
@@ -73,7 +99,12 @@ struct ChildStreams {
 // Spawn starts argv[0] with `environment` added to this process's own, and
 // returns the error number that kept it from running, or 0. exec's success
 // is read from a pipe that exec closes: the child writes to it only when
-// exec failed.
+// exec failed. The child is made with vfork, not fork: a fork copies the
+// page tables of matload, whose memory runs to gigabytes in a support sweep,
+// and the pages the parent then writes, for each of thousands of ptxas runs;
+// vfork copies nothing. The calling thread waits until the child has
+// exec'd or exited, so the child's process group exists before any
+// kill(-pid).
 int Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
           const ChildStreams& streams, pid_t& pid) {
   std::vector<char*> args;
@@ -86,13 +117,17 @@ int Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& 
   int exec_report[2];
   if (pipe2(exec_report, O_CLOEXEC) != 0) return errno;
   const pid_t parent = getpid();
-  pid = fork();
-  if (pid == 0) ExecChild(args.data(), variables.data(), streams, parent, exec_report[1]);
+  sigset_t every_signal;
+  sigset_t mask;
+  sigfillset(&every_signal);
+  pthread_sigmask(SIG_BLOCK, &every_signal, &mask);
+  pid = vfork();
+  if (pid == 0) ExecChild(args.data(), variables.data(), streams, parent, exec_report[1], &mask);
   const int fork_error = errno;
+  pthread_sigmask(SIG_SETMASK, &mask, nullptr);
   close(exec_report[1]);
   absl::Cleanup close_report = [&exec_report] { close(exec_report[0]); };
   if (pid < 0) return fork_error;
-  setpgid(pid, pid);  // also here, so that the group exists before any kill(-pid)
   int exec_error = 0;
   ssize_t n = 0;
   while ((n = read(exec_report[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {

@@ -2,6 +2,7 @@
 #include "harness/subprocess.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -111,6 +112,28 @@ TEST(SubprocessTest, TheChildLeadsAProcessGroupOfItsOwn) {
   ASSERT_TRUE(lines >> group >> pid) << result->standard_output;
   EXPECT_EQ(group, pid);
   EXPECT_NE(group, getpgrp());
+}
+
+// The child is made with every signal blocked (subprocess.cc): it must
+// still start with the caller's signal mask, as a forked child would, and
+// the caller must get its own back.
+TEST(SubprocessTest, TheChildAndTheCallerKeepTheCallersSignalMask) {
+  sigset_t usr2;
+  sigemptyset(&usr2);
+  sigaddset(&usr2, SIGUSR2);
+  sigset_t before;
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &usr2, &before), 0);
+  std::string callers;
+  for (std::ifstream status("/proc/thread-self/status"); std::getline(status, callers);) {
+    if (callers.starts_with("SigBlk:")) break;
+  }
+  absl::StatusOr<ProcessResult> result = RunProcess({"grep", "^SigBlk:", "/proc/self/status"});
+  sigset_t after;
+  pthread_sigmask(SIG_SETMASK, &before, &after);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->standard_output, callers + "\n");
+  EXPECT_EQ(sigismember(&after, SIGUSR2), 1);
+  EXPECT_EQ(sigismember(&after, SIGINT), sigismember(&before, SIGINT));
 }
 
 // A matload killed with SIGKILL cannot clean up: its children must die with

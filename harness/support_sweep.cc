@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/batch_checker.h"
+#include "harness/cached_compiler.h"
 #include "harness/infrastructure.h"
 #include "harness/ptxas.h"
 #include "harness/runs/case_id.h"
@@ -115,9 +116,56 @@ void SpreadMatrixCells(const std::vector<bool>& selected, std::vector<SupportCel
   cells = std::move(spread);
 }
 
+// CheckTarget is CheckSnippets, answered from the verdict cache where
+// `cache` has one. The answers compiled anew are kept only once the check
+// succeeded: the compiler passed the batch checker's probes and nothing
+// failed to run.
+absl::StatusOr<std::vector<CompilerVerdict>> CheckTarget(const CompileOracle& compiler, const SweepCache& cache,
+                                                         const std::vector<Snippet>& snippets, PtxVersion ptx,
+                                                         Target target, const BatchOptions& options) {
+  if (cache.verdicts == nullptr) return CheckSnippets(compiler, snippets, ptx, target, options);
+  CachedCompiler cached(compiler, *cache.verdicts, cache.compiler);
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(cached, snippets, ptx, target, options);
+  if (!verdicts.ok()) return verdicts;
+  if (absl::Status kept = cached.KeepAnswers(); !kept.ok()) return kept;
+  return verdicts;
+}
+
+// AddSassLowering gives every matrix cell of `result` that both the model
+// and the compiler accept its SASS lowering, when `compiler` is a Ptxas and
+// `cuobjdump` names a cuobjdump; from the verdict cache when `cache` keeps
+// the lowering. A lowering that failed for another reason than the
+// infrastructure leaves the column empty, and says why.
+absl::Status AddSassLowering(const CompileOracle& compiler, const std::string& cuobjdump, const SweepCache& cache,
+                             const std::vector<MatrixForm>& matrix, PtxVersion ptx, Target target,
+                             TargetSweep& result) {
+  const auto* ptxas = dynamic_cast<const Ptxas*>(&compiler);
+  if (ptxas == nullptr || cuobjdump.empty() || !result.summary.compiled) return absl::OkStatus();
+  std::vector<RawInstruction> accepted;
+  std::vector<size_t> rows;
+  for (size_t row = 0; row < matrix.size(); ++row) {
+    if (result.cells[row].compiled && result.cells[row].model_legal && result.cells[row].compiler_accepted) {
+      accepted.push_back(matrix[row].instruction);
+      rows.push_back(row);
+    }
+  }
+  absl::StatusOr<std::vector<std::string>> lowering =
+      cache.verdicts != nullptr && !cache.sass.empty()
+          ? LowerToSassCached(*cache.verdicts, cache.sass, *ptxas, cuobjdump, accepted, ptx, target)
+          : LowerToSass(*ptxas, cuobjdump, accepted, ptx, target);
+  if (InfrastructureCauseOf(lowering.status()).has_value()) return lowering.status();
+  if (lowering.ok()) {
+    for (size_t i = 0; i < rows.size(); ++i) result.cells[rows[i]].sass = (*lowering)[i];
+  } else {
+    result.summary.sass_error = std::string(lowering.status().message());
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
-                                        const std::string& cuobjdump, const SweepHooks& hooks) {
+                                        const std::string& cuobjdump, const SweepHooks& hooks,
+                                        const SweepCache& cache) {
   TargetSweep result;
   result.summary.target = target.Name();
   TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);
@@ -134,7 +182,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   if (result.summary.compiled) {
     BatchReport report;
     options.report = &report;
-    absl::StatusOr<std::vector<CompilerVerdict>> checked = CheckSnippets(compiler, snippets, ptx, target, options);
+    absl::StatusOr<std::vector<CompilerVerdict>> checked = CheckTarget(compiler, cache, snippets, ptx, target, options);
     if (!checked.ok()) return checked.status();
     verdicts = *std::move(checked);
     result.summary.compiler_runs = report.runs;
@@ -182,23 +230,8 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     result.disagreements.push_back(std::move(disagreement));
   }
   SpreadMatrixCells(selected.matrix_selected, result.cells);
-  const auto* ptxas = dynamic_cast<const Ptxas*>(&compiler);
-  if (ptxas != nullptr && !cuobjdump.empty() && result.summary.compiled) {
-    std::vector<RawInstruction> accepted;
-    std::vector<size_t> rows;
-    for (size_t row = 0; row < matrix.size(); ++row) {
-      if (result.cells[row].compiled && result.cells[row].model_legal && result.cells[row].compiler_accepted) {
-        accepted.push_back(matrix[row].instruction);
-        rows.push_back(row);
-      }
-    }
-    absl::StatusOr<std::vector<std::string>> lowering = LowerToSass(*ptxas, cuobjdump, accepted, ptx, target);
-    if (InfrastructureCauseOf(lowering.status()).has_value()) return lowering.status();
-    if (lowering.ok()) {
-      for (size_t i = 0; i < rows.size(); ++i) result.cells[rows[i]].sass = (*lowering)[i];
-    } else {
-      result.summary.sass_error = std::string(lowering.status().message());
-    }
+  if (absl::Status lowered = AddSassLowering(compiler, cuobjdump, cache, matrix, ptx, target, result); !lowered.ok()) {
+    return lowered;
   }
   return result;
 }
@@ -272,7 +305,7 @@ absl::StatusOr<SupportSweep> JoinTargetSweeps(const std::string& toolchain, PtxV
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
                                              const Progress& progress, const std::string& cuobjdump,
-                                             const SweepHooks& hooks) {
+                                             const SweepHooks& hooks, const SweepCache& cache) {
   const std::vector<MatrixForm> matrix = MatrixForms(ptx);
   std::vector<absl::StatusOr<TargetSweep>> results(targets.size(), absl::UnknownError("not run"));
   std::vector<bool> taken_back(targets.size(), false);
@@ -283,8 +316,9 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
     for (size_t i = next++; i < targets.size(); i = next++) {
       std::optional<TargetSweep> recorded = hooks.recorded ? hooks.recorded(targets[i]) : std::nullopt;
       taken_back[i] = recorded.has_value();
-      results[i] = recorded.has_value() ? *std::move(recorded)
-                                        : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks);
+      results[i] = recorded.has_value()
+                       ? *std::move(recorded)
+                       : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks, cache);
       if (results[i].ok() && !taken_back[i] && hooks.record) {
         if (absl::Status status = hooks.record(targets[i], *results[i]); !status.ok()) results[i] = status;
       }

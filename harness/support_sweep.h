@@ -17,6 +17,7 @@
 #include "harness/compile_oracle.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/runs/case_record.h"
+#include "harness/runs/verdict_cache.h"
 #include "nlohmann/json.hpp"
 #include "reference/ptx_version.h"
 #include "reference/target.h"
@@ -124,6 +125,15 @@ struct SweepHooks {
 absl::StatusOr<SupportSweep> JoinTargetSweeps(const std::string& toolchain, PtxVersion ptx,
                                               const std::vector<Target>& targets,
                                               std::vector<absl::StatusOr<TargetSweep>> shares);
+// SweepCache lets a sweep take its compilers' answers from the verdict
+// cache (harness/runs/verdict_cache.h) and keep the new ones there, so that
+// a sweep with an unchanged toolchain compiles nothing. No answer changes
+// because of it: only whether it is compiled again.
+struct SweepCache {
+  VerdictCache* verdicts = nullptr;  // null: every question is compiled
+  std::string compiler;              // the compiler's ToolchainIdentity (toolchain_identity.h)
+  std::string sass;                  // ptxas', cuobjdump's and nvdisasm's; empty: the SASS column is compiled
+};
 
 // RunSupportSweep sweeps `targets` at `ptx` with `compiler`, on `threads`
 // threads (one target each at a time). Targets the compiler cannot build for
@@ -132,11 +142,12 @@ absl::StatusOr<SupportSweep> JoinTargetSweeps(const std::string& toolchain, PtxV
 // gets its SASS lowering. A compiler that could not judge (crashed, hung,
 // printed what cannot be read: an InfrastructureError) stops the sweep with
 // that error; no target's verdicts are returned then. `hooks` select cases,
-// resume and record (SweepHooks).
+// resume and record (SweepHooks). `cache` answers what it can (SweepCache);
+// a target's new answers are kept once its sweep has succeeded.
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                              const std::vector<Target>& targets, PtxVersion ptx, int threads,
                                              const Progress& progress, const std::string& cuobjdump = "",
-                                             const SweepHooks& hooks = {});
+                                             const SweepHooks& hooks = {}, const SweepCache& cache = {});
 
 }  // namespace matload
 

@@ -1,11 +1,13 @@
 #include "harness/support_sweep.h"
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/infrastructure.h"
 #include "harness/ptxas.h"
 #include "harness/subprocess.h"
 #include "harness/support_report.h"
@@ -104,6 +106,104 @@ TEST_F(SupportSweepTest, WritesAReportWhoseReproducersReproduce) {
     ASSERT_TRUE(run.ok());
     EXPECT_EQ(run->exit_code == 0, group["model"] == "illegal") << group["id"] << ": " << run->standard_error;
   }
+}
+
+// CountingCompiler is `compiler`, counting the modules it is asked to
+// assemble; `accept_all` makes it accept every one, as a compiler that
+// cannot judge would.
+class CountingCompiler : public CompileOracle {
+ public:
+  explicit CountingCompiler(const CompileOracle& compiler, bool accept_all = false)
+      : compiler_(compiler), accept_all_(accept_all) {}
+  std::string Tool() const override { return compiler_.Tool(); }
+  std::string Version() const override { return compiler_.Version(); }
+  bool Supports(Target target) const override { return compiler_.Supports(target); }
+  absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override {
+    ++assembled;
+    if (accept_all_) return AssembleResult{.accepted = true};
+    return compiler_.Assemble(module_text, target);
+  }
+  mutable std::atomic<int> assembled = 0;
+
+ private:
+  const CompileOracle& compiler_;
+  bool accept_all_;
+};
+
+// ReportFiles is the report of `sweep` written to `directory`, each file's
+// bytes by name.
+std::map<std::string, std::string> ReportFiles(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
+                                               const std::string& directory) {
+  const ReportContext context{.command = "matload support (test)", .date = "2026-11-22", .machine = "test"};
+  EXPECT_TRUE(WriteSupportReport(sweep, registry, context, directory).ok());
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
+    if (!entry.is_regular_file()) continue;
+    std::stringstream bytes;
+    bytes << std::ifstream(entry.path(), std::ios::binary).rdbuf();
+    files[std::filesystem::relative(entry.path(), directory).string()] = bytes.str();
+  }
+  return files;
+}
+
+// SupportSweepCacheTest sweeps sm_90's ldmatrix and tcgen05 cases with
+// the real ptxas, its answers kept in a fresh verdict cache.
+class SupportSweepCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+    ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+    ptxas_ = std::make_unique<Ptxas>(*std::move(ptxas));
+    absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+    ASSERT_TRUE(registry.ok()) << registry.status();
+    registry_ = std::make_unique<DiscrepancyRegistry>(*std::move(registry));
+    const std::string path = ::testing::TempDir() + "/support_sweep_cache.sqlite";
+    std::filesystem::remove(path);
+    absl::StatusOr<std::unique_ptr<VerdictCache>> cache = VerdictCache::Open(path);
+    ASSERT_TRUE(cache.ok()) << cache.status();
+    cache_ = *std::move(cache);
+  }
+
+  // Sweep sweeps with `compiler`, answering from the cache.
+  absl::StatusOr<SupportSweep> Sweep(const CompileOracle& compiler) {
+    const SweepHooks hooks{.select = [](const std::string& id) {
+      return id.starts_with("sm_90.ldmatrix.") || id.starts_with("sm_90.tcgen05.");
+    }};
+    return RunSupportSweep(compiler, *registry_, {*ParseTarget("sm_90")}, {9, 0}, 1, nullptr, "", hooks,
+                           {.verdicts = cache_.get(), .compiler = "ptxas (counted)@0123456789abcdef"});
+  }
+
+  std::unique_ptr<Ptxas> ptxas_;
+  std::unique_ptr<DiscrepancyRegistry> registry_;
+  std::unique_ptr<VerdictCache> cache_;
+};
+
+// A second sweep with the same toolchain compiles nothing and reports
+// byte for byte what the first did.
+TEST_F(SupportSweepCacheTest, AWarmSweepCompilesNothingAndReportsTheSame) {
+  CountingCompiler cold(*ptxas_);
+  absl::StatusOr<SupportSweep> first = Sweep(cold);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_GT(cold.assembled, 10);
+  EXPECT_EQ(cache_->kept(), static_cast<size_t>(cold.assembled.load()));
+
+  CountingCompiler warm(*ptxas_);
+  absl::StatusOr<SupportSweep> second = Sweep(warm);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(warm.assembled, 0);
+  EXPECT_EQ(cache_->found(), cache_->kept());
+  EXPECT_EQ(ReportFiles(*second, *registry_, ::testing::TempDir() + "/support-warm"),
+            ReportFiles(*first, *registry_, ::testing::TempDir() + "/support-cold"));
+}
+
+// A compiler that cannot judge (it accepts the batch checker's canary)
+// stops the sweep, and none of its answers is kept.
+TEST_F(SupportSweepCacheTest, NoAnswerOfACompilerThatCannotJudgeIsKept) {
+  CountingCompiler broken(*ptxas_, /*accept_all=*/true);
+  absl::StatusOr<SupportSweep> sweep = Sweep(broken);
+  EXPECT_EQ(InfrastructureCauseOf(sweep.status()), InfrastructureCause::kCompilerOutputNotUnderstood) << sweep.status();
+  EXPECT_GT(broken.assembled, 0);
+  EXPECT_EQ(cache_->kept(), 0u);
 }
 
 }  // namespace

@@ -68,6 +68,8 @@ ABSL_FLAG(std::string, baseline, "",
           "support, conform: a baseline of expected failures (matload baseline): a finding it lists is expected, one "
           "it does not is a regression (exit 1).");
 ABSL_FLAG(bool, strict_baseline, false, "support, conform: a baseline line that now passes (fixed) is an error too.");
+ABSL_FLAG(bool, no_cache, false,
+          "support: compile every form anew: the verdict cache in the results store is neither read nor written.");
 ABSL_FLAG(int, retries, 2,
           "conform: re-runs of a failing case's first failing variants, each in fresh workers; attempts that disagree "
           "make it a flake.");
@@ -102,10 +104,10 @@ const std::vector<CommandSpec>& MatloadCommands() {
       {"support",
        "support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--threads N]\n"
        "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
-       "        [--baseline FILE.csv [--strict-baseline]] [--shard I/N [--parent NAME]]",
+       "        [--baseline FILE.csv [--strict-baseline]] [--shard I/N [--parent NAME]] [--no-cache]",
        "the per-target support matrix, model against compiler, as a run in the results store",
        {"target", "ptx", "compiler", "ptxas", "out", "threads", "cases", "include", "exclude", "db", "resume",
-        "baseline", "strict_baseline", "shard", "parent"}},
+        "baseline", "strict_baseline", "shard", "parent", "no_cache"}},
       {"conform",
        "conform [--device N | --devices N,...|all] [--variants K] [--seed S] [--forms REGEX]\n"
        "        [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"

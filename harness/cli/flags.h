@@ -57,6 +57,7 @@ ABSL_DECLARE_FLAG(std::string, db);
 ABSL_DECLARE_FLAG(std::string, resume);
 ABSL_DECLARE_FLAG(std::string, baseline);
 ABSL_DECLARE_FLAG(bool, strict_baseline);
+ABSL_DECLARE_FLAG(bool, no_cache);
 ABSL_DECLARE_FLAG(int, retries);
 ABSL_DECLARE_FLAG(std::string, junit);
 ABSL_DECLARE_FLAG(std::string, csv);

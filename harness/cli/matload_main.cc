@@ -98,6 +98,7 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   if (!parent.ok()) return FailWith(parent.status());
   options.shard = absl::GetFlag(FLAGS_shard);
   options.parent = *std::move(parent);
+  options.no_cache = absl::GetFlag(FLAGS_no_cache);
   return RunSupport(options, std::cout, std::cerr);
 }
 

@@ -28,15 +28,19 @@
 #include "nlohmann/json.hpp"
 #include "harness/ptxas.h"
 #include "harness/sass_lowering.h"
+#include "harness/runs/verdict_cache.h"
 #include "harness/support_sweep.h"
+#include "harness/toolchain_identity.h"
 
 namespace matload {
 namespace {
 
-// OpenedCompiler is one compiler and how its report names its path.
+// OpenedCompiler is one compiler, how its report names its path, and the
+// file it runs from (the verdict cache's toolchain identity), if any.
 struct OpenedCompiler {
   std::unique_ptr<CompileOracle> oracle;
   std::string path;
+  std::string binary;  // empty: none (the driver's JIT)
 };
 
 // OpenCompilers opens the compiler(s) named by `options`.
@@ -48,7 +52,7 @@ absl::StatusOr<std::vector<OpenedCompiler>> OpenCompilers(const SupportOptions& 
     for (const std::string& path : paths) {
       absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
       if (!ptxas.ok()) return ptxas.status();
-      compilers.push_back({std::make_unique<Ptxas>(*std::move(ptxas)), path});
+      compilers.push_back({std::make_unique<Ptxas>(*std::move(ptxas)), path, path});
     }
     return compilers;
   }
@@ -56,7 +60,8 @@ absl::StatusOr<std::vector<OpenedCompiler>> OpenCompilers(const SupportOptions& 
   if (options.compiler == "nvjitlink") {
     absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
     if (!nvjitlink.ok()) return nvjitlink.status();
-    compilers.push_back({*std::move(nvjitlink), "libnvJitLink (in process)"});
+    const std::string library = (*nvjitlink)->library_file();
+    compilers.push_back({*std::move(nvjitlink), "libnvJitLink (in process)", library});
     return compilers;
   }
   if (options.compiler == "driver") {
@@ -64,7 +69,7 @@ absl::StatusOr<std::vector<OpenedCompiler>> OpenCompilers(const SupportOptions& 
     if (!driver.ok()) return driver.status();
     absl::StatusOr<std::unique_ptr<DriverJit>> jit = DriverJit::Open(*driver, 0);
     if (!jit.ok()) return jit.status();
-    compilers.push_back({*std::move(jit), "the CUDA driver's JIT, device 0"});
+    compilers.push_back({*std::move(jit), "the CUDA driver's JIT, device 0", ""});
     return compilers;
   }
   return absl::InvalidArgumentError(
@@ -160,6 +165,49 @@ std::string CuobjdumpFor(const OpenedCompiler& compiler) {
   return cuobjdump;
 }
 
+// SassIdentity is the identity of ptxas, `cuobjdump` and the nvdisasm beside
+// it together, which lower the SASS column; empty (the column is compiled
+// each time) when the compiler is not ptxas, there is no such nvdisasm or a
+// file has no identity.
+std::string SassIdentity(const OpenedCompiler& compiler, const std::string& cuobjdump) {
+  if (cuobjdump.empty() || dynamic_cast<const Ptxas*>(compiler.oracle.get()) == nullptr) return "";
+  const std::string nvdisasm = cuobjdump.substr(0, cuobjdump.rfind('/') + 1) + "nvdisasm";
+  if (access(nvdisasm.c_str(), X_OK) != 0) return "";
+  absl::StatusOr<std::string> identity = ToolchainIdentity(absl::StrCat(compiler.oracle->Toolchain(), " + cuobjdump"),
+                                                           {compiler.binary, cuobjdump, nvdisasm});
+  return identity.ok() ? *identity : "";
+}
+
+// OpenVerdictCache opens the verdict cache in the run's results store, or
+// gives null with --no-cache.
+absl::StatusOr<std::unique_ptr<VerdictCache>> OpenVerdictCache(const SupportOptions& options) {
+  if (options.no_cache) return std::unique_ptr<VerdictCache>();
+  return VerdictCache::Open(options.db);
+}
+
+// CacheFor is how `compiler`'s sweep uses `verdicts` (null with --no-cache):
+// not at all when the compiler has no identity, which it says on stderr.
+SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump, VerdictCache* verdicts) {
+  if (verdicts == nullptr) return {};
+  absl::StatusOr<std::string> identity = compiler.binary.empty()
+                                             ? absl::FailedPreconditionError("it is not one file matload can hash")
+                                             : ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
+  if (!identity.ok()) {
+    std::cerr << "matload: " << compiler.oracle->Toolchain()
+              << "'s answers are not cached: " << identity.status().message() << "\n";
+    return {};
+  }
+  return {.verdicts = verdicts, .compiler = *identity, .sass = SassIdentity(compiler, cuobjdump)};
+}
+
+// PrintCacheUse says on `out` how many of `name`'s answers came from the
+// verdict cache and how many were compiled and kept.
+void PrintCacheUse(const std::string& name, const SweepCache& cache, std::ostream& out) {
+  if (cache.verdicts == nullptr) return;
+  out << name << "\tverdict cache (" << cache.compiler << "): " << cache.verdicts->found() << " answers found, "
+      << cache.verdicts->kept() << " compiled and kept\n";
+}
+
 // TerminalProgress draws `name`'s progress over targets on stderr when it is a terminal.
 Progress TerminalProgress(const std::string& name) {
   const bool terminal = isatty(STDERR_FILENO) != 0;
@@ -229,12 +277,17 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
   size_t total_unexplained = 0;
   for (size_t i = 0; i < compilers.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::unique_ptr<VerdictCache>> verdicts = OpenVerdictCache(options);
+    if (!verdicts.ok()) return verdicts.status();
+    const std::string cuobjdump = CuobjdumpFor(compilers[i]);
+    const SweepCache cache = CacheFor(compilers[i], cuobjdump, verdicts->get());
     absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
         *compilers[i].oracle, registry, targets, options.ptx, options.threads, TerminalProgress(named[i].name),
-        CuobjdumpFor(compilers[i]), JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)));
+        cuobjdump, JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     total_unexplained += PrintSummary(named[i].name, *sweep, out);
+    PrintCacheUse(named[i].name, cache, out);
     if (absl::Status judged = Unjudged(named[i].name, *sweep); !judged.ok()) return judged;
     sweeps.push_back({named[i], *std::move(sweep), seconds});
   }

@@ -36,6 +36,7 @@ struct SupportOptions {
   // array's job ID; empty: derived from the options).
   std::optional<Shard> shard;
   std::string parent;
+  bool no_cache = false;             // compile everything; the verdict cache is neither read nor written
 };
 
 // RunSupport sweeps as a run in the results store (harness/runs/
@@ -49,6 +50,11 @@ struct SupportOptions {
 // ("ptxas_12_9_86.sm_90.ldmatrix...").
 // With a shard it sweeps the targets of that shard only (shard.h), and
 // records itself as a shard of its parent; its reports cover those.
+// Compilers' answers come from the verdict cache in the results store
+// (harness/runs/verdict_cache.h) where an earlier sweep with the same
+// toolchain kept them, and new ones are kept there, unless `no_cache`; a
+// compiler with no identity (the driver's JIT, a script: toolchain_identity.h)
+// is always asked, with a note on stderr.
 // Progress goes to stderr when it is a terminal. It fails when the compiler
 // cannot be opened or a report file cannot be written, and with an
 // InfrastructureError (exit 4) when a compiler could not judge: it crashed,

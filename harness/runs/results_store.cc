@@ -175,6 +175,16 @@ constexpr char kSchemaSql[] = R"sql(
     PRIMARY KEY (run_key, key)) WITHOUT ROWID;
 )sql";
 
+// kVerdictsSql creates the verdict cache's table (verdict_cache.h): answers
+// by toolchain identity and question digest, each with its seal. It is
+// apart from the runs' tables: no run refers to it, and deleting its rows
+// loses nothing but time.
+constexpr char kVerdictsSql[] = R"sql(
+  CREATE TABLE IF NOT EXISTS verdicts (
+    toolchain TEXT NOT NULL, question TEXT NOT NULL, answer TEXT NOT NULL, seal TEXT NOT NULL,
+    PRIMARY KEY (toolchain, question)) WITHOUT ROWID;
+)sql";
+
 // kRunTexts are RunRecord's text fields but the id, with their columns.
 constexpr std::pair<const char*, std::string RunRecord::*> kRunTexts[] = {
     {"command", &RunRecord::command},
@@ -435,6 +445,34 @@ absl::StatusOr<std::vector<std::string>> ResultsStore::ArtifactKeys(absl::string
   return ReadTextsOfRun(run_id, "SELECT key FROM artifacts WHERE run_key = ? ORDER BY key", "listing artifacts");
 }
 
+absl::StatusOr<std::optional<KeptVerdict>> ResultsStore::FindVerdict(absl::string_view toolchain,
+                                                                     absl::string_view question) {
+  absl::StatusOr<Statement> select =
+      Prepare("SELECT answer, seal FROM verdicts WHERE toolchain = ? AND question = ?", "reading the verdict cache");
+  if (!select.ok()) return select.status();
+  std::optional<KeptVerdict> verdict;
+  const absl::Status status = select->BindText(toolchain).BindText(question).ForEachRow([&] {
+    verdict = KeptVerdict{std::string(toolchain), std::string(question), select->Text(0), select->Text(1)};
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return verdict;
+}
+
+absl::Status ResultsStore::KeepVerdicts(absl::Span<const KeptVerdict> verdicts) {
+  return InTransaction([&]() -> absl::Status {
+    absl::StatusOr<Statement> insert =
+        Prepare("INSERT OR REPLACE INTO verdicts (toolchain, question, answer, seal) VALUES (?, ?, ?, ?)",
+                "writing the verdict cache");
+    if (!insert.ok()) return insert.status();
+    for (const KeptVerdict& verdict : verdicts) {
+      insert->BindText(verdict.toolchain).BindText(verdict.question).BindText(verdict.answer).BindText(verdict.seal);
+      if (absl::Status kept = insert->Run(); !kept.ok()) return kept;
+    }
+    return absl::OkStatus();
+  });
+}
+
 absl::Status ResultsStore::ClaimRun(absl::string_view run_id) {
   const std::string host = HostName();
   const std::int64_t pid = getpid();
@@ -540,6 +578,7 @@ absl::Status ResultsStore::CheckSchema(bool must_exist) {
 absl::Status ResultsStore::CheckAndCreateSchema() {
   if (absl::Status checked = CheckSchema(/*must_exist=*/false); !checked.ok()) return checked;
   absl::Status created = Exec(kSchemaSql, "creating the tables");
+  if (created.ok()) created = Exec(kVerdictsSql, "creating the verdict cache");
   if (!created.ok() && created.code() != absl::StatusCode::kDataLoss && created.code() != absl::StatusCode::kUnavailable) {
     return absl::FailedPreconditionError(absl::StrCat(created.message(), " (the file's tables are not matload's)"));
   }

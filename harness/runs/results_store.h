@@ -40,6 +40,15 @@
 struct sqlite3;
 
 namespace matload {
+
+// KeptVerdict is one row of the verdict cache (verdict_cache.h says what
+// its texts mean; the store only keeps them).
+struct KeptVerdict {
+  std::string toolchain;
+  std::string question;
+  std::string answer;
+  std::string seal;
+};
 namespace results_store_internal {
 class Statement;
 }  // namespace results_store_internal
@@ -104,6 +113,13 @@ class ResultsStore {
   absl::StatusOr<std::optional<std::string>> Artifact(absl::string_view run_id, absl::string_view key);
   // ArtifactKeys lists a run's artifact keys, sorted.
   absl::StatusOr<std::vector<std::string>> ArtifactKeys(absl::string_view run_id);
+
+  // FindVerdict reads the verdict cache's row for (toolchain, question),
+  // or nullopt if there is none.
+  absl::StatusOr<std::optional<KeptVerdict>> FindVerdict(absl::string_view toolchain, absl::string_view question);
+  // KeepVerdicts writes `verdicts` to the verdict cache in one transaction,
+  // each replacing the row of its (toolchain, question).
+  absl::Status KeepVerdicts(absl::Span<const KeptVerdict> verdicts);
 
   // ClaimRun marks the run as being written by this process (its pid and
   // host), since two processes must never write one run. If another process

@@ -1,0 +1,129 @@
+#include "harness/cached_compiler.h"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "harness/infrastructure.h"
+#include "harness/sass_lowering.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace {
+
+// kSeverityNames spell Diagnostic::Severity in answers.
+constexpr std::pair<Diagnostic::Severity, const char*> kSeverityNames[] = {
+    {Diagnostic::Severity::kWarning, "warning"},
+    {Diagnostic::Severity::kError, "error"},
+    {Diagnostic::Severity::kFatal, "fatal"},
+    {Diagnostic::Severity::kUnrecognised, "unrecognised"}};
+
+// CacheFailure marks a failure of the verdict cache's store as matload's
+// own (a full or failing disk, a store kept locked): the sweep could not
+// judge, and must not publish a report as though it had.
+absl::Status CacheFailure(const absl::Status& status) {
+  return MarkInfrastructure(
+      absl::IsDataLoss(status) ? InfrastructureCause::kOutOfDisk : InfrastructureCause::kHarnessError, status);
+}
+
+// Question is what a cached answer is known by: its form, the target and
+// the module's full text.
+std::string Question(absl::string_view form, Target target, absl::string_view module_text) {
+  return absl::StrCat(form, " ", target.Name(), "\n", module_text);
+}
+
+// AssembleAnswer writes `result` as an "assemble/1" answer:
+// {"accepted": bool, "diagnostics": [[severity, line, message], ...]}.
+std::string AssembleAnswer(const AssembleResult& result) {
+  nlohmann::json diagnostics = nlohmann::json::array();
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    const char* severity = "";
+    for (const auto& [value, name] : kSeverityNames) {
+      if (value == diagnostic.severity) severity = name;
+    }
+    diagnostics.push_back({severity, diagnostic.line, diagnostic.message});
+  }
+  return nlohmann::json{{"accepted", result.accepted}, {"diagnostics", diagnostics}}.dump();
+}
+
+// ReadAssembleAnswer reads what AssembleAnswer wrote, or nullopt for text
+// of any other shape.
+std::optional<AssembleResult> ReadAssembleAnswer(const std::string& text) {
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  AssembleResult result;
+  try {
+    result.accepted = json.at("accepted").get<bool>();
+    for (const nlohmann::json& entry : json.at("diagnostics")) {
+      if (entry.size() != 3) return std::nullopt;
+      const std::string severity = entry.at(0).get<std::string>();
+      const auto* named = std::find_if(std::begin(kSeverityNames), std::end(kSeverityNames),
+                                       [&severity](const auto& name) { return severity == name.second; });
+      if (named == std::end(kSeverityNames)) return std::nullopt;
+      result.diagnostics.push_back(
+          {.severity = named->first, .line = entry.at(1).get<int>(), .message = entry.at(2).get<std::string>()});
+    }
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+  return result;
+}
+
+// ReadSassAnswer reads a "sass/1" answer, a JSON array of one lowering per
+// form, or nullopt when it is not one of `forms` strings.
+std::optional<std::vector<std::string>> ReadSassAnswer(const std::string& text, size_t forms) {
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::vector<std::string> lowering;
+  try {
+    lowering = json.get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+  if (lowering.size() != forms) return std::nullopt;
+  return lowering;
+}
+
+}  // namespace
+
+absl::StatusOr<AssembleResult> CachedCompiler::Assemble(absl::string_view module_text, Target target) const {
+  std::string question = Question("assemble/1", target, module_text);
+  absl::StatusOr<std::optional<std::string>> kept = cache_.Find(identity_, question);
+  if (!kept.ok()) return CacheFailure(kept.status());
+  if (kept->has_value()) {
+    if (std::optional<AssembleResult> answer = ReadAssembleAnswer(**kept); answer.has_value()) return *answer;
+  }
+  absl::StatusOr<AssembleResult> result = compiler_.Assemble(module_text, target);
+  if (!result.ok()) return result;
+  std::lock_guard<std::mutex> lock(mutex_);
+  held_.push_back({std::move(question), AssembleAnswer(*result)});
+  return result;
+}
+
+absl::Status CachedCompiler::KeepAnswers() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (absl::Status kept = cache_.Keep(identity_, held_); !kept.ok()) return CacheFailure(kept);
+  held_.clear();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::string>> LowerToSassCached(VerdictCache& cache, const std::string& identity,
+                                                           const Ptxas& ptxas, const std::string& cuobjdump,
+                                                           const std::vector<RawInstruction>& forms, PtxVersion ptx,
+                                                           Target target) {
+  const std::string question = Question("sass/1", target, SassModule(forms, ptx, target));
+  absl::StatusOr<std::optional<std::string>> kept = cache.Find(identity, question);
+  if (!kept.ok()) return CacheFailure(kept.status());
+  if (kept->has_value()) {
+    if (std::optional<std::vector<std::string>> answer = ReadSassAnswer(**kept, forms.size()); answer.has_value()) {
+      return *answer;
+    }
+  }
+  absl::StatusOr<std::vector<std::string>> lowering = LowerToSass(ptxas, cuobjdump, forms, ptx, target);
+  if (!lowering.ok()) return lowering;
+  if (absl::Status stored = cache.Keep(identity, {{question, nlohmann::json(*lowering).dump()}}); !stored.ok()) {
+    return CacheFailure(stored);
+  }
+  return lowering;
+}
+
+}  // namespace matload
