@@ -2,7 +2,7 @@
 # Builds matload and the GPU-side test binaries here (preset "device": Release),
 # and the device fuzz target (preset "fuzz-device") into build/device/fuzzers, and
 # copies the shared libraries they need that the GPU machine may lack (Abseil,
-# GoogleTest, SQLite) into build/device/lib, so that build/device can be carried to
+# GoogleTest, SQLite, OpenSSL's libcrypto) into build/device/lib, so that build/device can be carried to
 # the lent GPU machine and run there with LD_LIBRARY_PATH=build/device/lib.
 # libcuda is never linked: matload loads it at run time.
 set -euo pipefail
@@ -20,6 +20,6 @@ lib="$root/build/device/lib"
 rm -rf "$lib" && mkdir -p "$lib"
 for target in "${targets[@]}" device_fuzzer; do
   binary=$(find "$root/build/device" -name "$target" -type f -executable | head -n 1)
-  ldd "$binary" | awk '/libabsl|libgtest|libgmock|libbenchmark|libsqlite3/ { print $3 }' | xargs -r cp -L -t "$lib"
+  ldd "$binary" | awk '/libabsl|libgtest|libgmock|libbenchmark|libsqlite3|libcrypto/ { print $3 }' | xargs -r cp -L -t "$lib"
 done
 du -sh "$root/build/device"
