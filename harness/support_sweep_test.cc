@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gmock/gmock.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "harness/infrastructure.h"
 #include "harness/ptxas.h"
@@ -157,7 +158,9 @@ class SupportSweepCacheTest : public ::testing::Test {
     absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
     ASSERT_TRUE(registry.ok()) << registry.status();
     registry_ = std::make_unique<DiscrepancyRegistry>(*std::move(registry));
-    const std::string path = ::testing::TempDir() + "/support_sweep_cache.sqlite";
+    // One store per test: ctest runs the tests of this file side by side.
+    const std::string path = absl::StrCat(::testing::TempDir(), "/support_sweep_cache_",
+                                          ::testing::UnitTest::GetInstance()->current_test_info()->name(), ".sqlite");
     std::filesystem::remove(path);
     absl::StatusOr<std::unique_ptr<VerdictCache>> cache = VerdictCache::Open(path);
     ASSERT_TRUE(cache.ok()) << cache.status();
