@@ -120,7 +120,7 @@ TEST(MatloadCliTest, NumericFlagsOutsideTheirRangeExit2NamingTheRange) {
 }
 
 TEST(MatloadCliTest, AStrideInRangeIsUsedAndNoStrideMeansTheDefault) {
-  const std::string wmma = "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];";
+  const std::string wmma = "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p], s;";
   ProcessResult given = Matload({"model", "--target", "sm_90", "--stride", "32", wmma});
   ProcessResult sixteen = Matload({"model", "--target", "sm_90", "--stride", "16", wmma});
   ProcessResult absent = Matload({"model", "--target", "sm_90", wmma});

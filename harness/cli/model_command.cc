@@ -1,5 +1,7 @@
 #include "harness/cli/model_command.h"
 
+#include <limits>
+#include <optional>
 #include <random>
 #include <variant>
 
@@ -11,6 +13,8 @@
 #include "nlohmann/json.hpp"
 #include "reference/ldmatrix_semantics.h"
 #include "reference/legality.h"
+#include "reference/parser.h"
+#include "reference/raw_instruction.h"
 #include "reference/tcgen05_semantics.h"
 #include "reference/wmma_semantics.h"
 
@@ -115,6 +119,75 @@ absl::StatusOr<ModelResult> RunTcgen05(const CheckedInstruction& instruction, co
   return result;
 }
 
+// WrittenOperands are the run-time operands an instruction's text fixes:
+// its address operand and, for wmma.load, the operand after it.
+struct WrittenOperands {
+  AddressOperand address;
+  std::optional<Operand> stride;
+};
+
+// FindWrittenOperands reads them from `text`, which Judge found legal.
+absl::StatusOr<WrittenOperands> FindWrittenOperands(absl::string_view text) {
+  absl::StatusOr<Snippet> snippet = ParseSnippet(text);
+  if (!snippet.ok()) return snippet.status();
+  const std::vector<Operand>& operands = snippet->instruction.operands;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (const auto* address = std::get_if<AddressOperand>(&operands[i])) {
+      WrittenOperands written{.address = *address};
+      if (i + 1 < operands.size()) written.stride = operands[i + 1];
+      return written;
+    }
+  }
+  return absl::InternalError("a legal load without an address operand");
+}
+
+// WithWrittenOperands is `options` with the operands the instruction's text
+// writes honoured: an offset in the address adds to --base (wmma.load's p,
+// tcgen05.ld's taddr) or to every lane's row address (ldmatrix); an
+// immediate address replaces them; an immediate stride is the stride. The
+// flags give what the text leaves to registers. A flag the text contradicts,
+// or one for an operand the form does not have, is kInvalidArgument.
+absl::StatusOr<ModelOptions> WithWrittenOperands(const CheckedInstruction& instruction,
+                                                 const WrittenOperands& written, ModelOptions options) {
+  const AddressOperand& address = written.address;
+  const bool immediate = address.base.empty();
+  if (immediate && (options.base != 0 || !options.row_addresses.empty())) {
+    return absl::InvalidArgumentError(absl::StrCat("the address [", address.offset,
+                                                   "] is an immediate: --base and --row-addresses do not apply"));
+  }
+  const std::int64_t base = (immediate ? 0 : static_cast<std::int64_t>(options.base)) + address.offset;
+  if (base < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("the address ", OperandToString(address), " with --base ",
+                                                   options.base, " is below 0"));
+  }
+  options.base = static_cast<std::uint64_t>(base);
+  if (instruction.spec().family == Family::kLdmatrix) {
+    if (options.row_addresses.empty()) {
+      for (int lane = 0; lane < kWarpLanes; ++lane) options.row_addresses.push_back(immediate ? 0 : 16 * lane);
+    }
+    for (std::uint64_t& row : options.row_addresses) row += address.offset;
+    options.base = 0;
+  }
+  if (instruction.spec().family != Family::kWmmaLoad || !written.stride.has_value()) {
+    if (options.stride.has_value()) {
+      return absl::InvalidArgumentError(
+          "--stride: the instruction has no stride operand, so it loads at its default stride");
+    }
+    return options;
+  }
+  if (const auto* literal = std::get_if<ImmediateOperand>(&*written.stride)) {
+    if (options.stride.has_value() && *options.stride != literal->value) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--stride ", *options.stride, " contradicts the stride operand ", literal->value));
+    }
+    if (literal->value < 0 || literal->value > std::numeric_limits<std::uint32_t>::max()) {
+      return absl::InvalidArgumentError(absl::StrCat("the stride operand ", literal->value, " is not a 32-bit stride"));
+    }
+    options.stride = static_cast<std::uint32_t>(literal->value);
+  }
+  return options;
+}
+
 std::string RegisterHex(absl::Span<const std::uint32_t> words, int reg, int register_bits) {
   const int per_register = register_bits / 32;
   std::string hex;
@@ -152,18 +225,22 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
     return absl::InvalidArgumentError(absl::StrCat("illegal on ", options.target.Name(), ": ", absl::StrJoin(reasons, "; ")));
   }
   const CheckedInstruction& checked = *verdict.checked();
+  absl::StatusOr<WrittenOperands> written = FindWrittenOperands(instruction);
+  if (!written.ok()) return written.status();
+  absl::StatusOr<ModelOptions> honoured = WithWrittenOperands(checked, *written, options);
+  if (!honoured.ok()) return honoured.status();
   absl::StatusOr<std::vector<std::uint8_t>> window = FillPattern(options.data, kModelWindowBytes);
   if (!window.ok()) return window.status();
   absl::StatusOr<ModelResult> result;
   switch (checked.spec().family) {
     case Family::kLdmatrix:
-      result = RunLdmatrix(checked, *window, options);
+      result = RunLdmatrix(checked, *window, *honoured);
       break;
     case Family::kWmmaLoad:
-      result = RunWmma(checked, *window, options);
+      result = RunWmma(checked, *window, *honoured);
       break;
     case Family::kTcgen05Ld:
-      result = RunTcgen05(checked, *window, options);
+      result = RunTcgen05(checked, *window, *honoured);
       break;
   }
   if (!result.ok()) return result.status();
