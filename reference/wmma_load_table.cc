@@ -16,8 +16,11 @@ constexpr SpecRef kF64Accumulator{
     RuleSource::kMeasured};
 constexpr SpecRef kAlignedRequired{"wmma.aligned-required", "PTX 9.0 9.7.14.4.3 wmma.load, PTX ISA Notes: "
                                                             ".aligned is required from PTX ISA 6.3"};
-constexpr SpecRef kAlignedVersion{"wmma.ptx.aligned", "PTX 9.0 9.7.14.4.3 wmma.load, PTX ISA Notes: .aligned is "
-                                                      "implicit below PTX ISA 6.3 (ptxas rejects it written)"};
+constexpr SpecRef kAlignedVersion{
+    "wmma.ptx.aligned",
+    "PTX 9.0 9.7.14.4.3 wmma.load, PTX ISA Notes: .aligned is implicit below PTX ISA 6.3; written there, ptxas "
+    "12.9.86 rejects it (reports/spec-measurements/wmma-aligned-below-ptx-6.3)",
+    RuleSource::kMeasured};
 constexpr SpecRef kIntroduced{"wmma.ptx.introduced", "PTX 9.0 9.7.14.4.3 wmma.load, PTX ISA Notes: 6.0"};
 constexpr SpecRef kTallWideVersion{"wmma.ptx.m8n32k16-m32n8k16",
                                    "PTX 9.0 9.7.14.4.3 wmma.load, PTX ISA Notes: .m8n32k16 and .m32n8k16 in 6.1"};
