@@ -8,23 +8,16 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "harness/runs/stable_hash.h"
 #include "reference/families.h"
 #include "reference/printer.h"
 
 namespace matload {
 namespace {
 
-// Fnv1a is the 32-bit FNV-1a hash of `text`: fixed by definition, so a name
-// made from it is the same on every machine and in every matload version.
-std::uint32_t Fnv1a(absl::string_view text) {
-  std::uint32_t hash = 2166136261u;
-  for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
-  return hash;
-}
-
 // HashToken is `prefix` and the hash of `text` in 8 hex digits: "ops_1a2b3c4d".
 std::string HashToken(absl::string_view prefix, absl::string_view text) {
-  return absl::StrFormat("%s_%08x", prefix, Fnv1a(text));
+  return absl::StrFormat("%s_%08x", prefix, StableHash(text));
 }
 
 // SafeToken keeps the letters (lowercased), digits and '_' of `token` and
