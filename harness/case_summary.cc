@@ -71,11 +71,7 @@ void CaseSummary::Merge(const CaseSummary& other, size_t keep) {
   for (const auto& [signature, sample] : other.samples) KeepSample(*this, signature, sample);
   if (other.note_index >= 0) KeepNote(*this, other.note_index, other.note);
   undefined += other.undefined;
-  for (const auto& [entry, left_out] : other.predicted) {
-    LeftOut& mine = predicted[entry];
-    mine.first = mine.count == 0 ? left_out.first : std::min(mine.first, left_out.first);
-    mine.count += left_out.count;
-  }
+  for (const auto& [entry, left_out] : other.predicted) predicted[entry].Add(left_out);
 }
 
 size_t CaseSummary::judged() const {

@@ -13,6 +13,7 @@
 #ifndef MATLOAD_HARNESS_CASE_SUMMARY_H_
 #define MATLOAD_HARNESS_CASE_SUMMARY_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -41,6 +42,13 @@ struct FailureSample {
 struct LeftOut {
   size_t count = 0;
   std::int64_t first = 0;
+
+  // Add counts `other`'s variants too, keeping the first of both.
+  void Add(const LeftOut& other) {
+    if (other.count == 0) return;
+    first = count == 0 ? other.first : std::min(first, other.first);
+    count += other.count;
+  }
 };
 
 // CaseSummary is the merged verdicts of some of a case's variants.

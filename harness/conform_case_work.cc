@@ -35,11 +35,8 @@ Made Make(const CaseWork& work, const CaseWorkContext& context, std::int64_t ind
 void CountLeftOut(const CaseWork& work, const Made& made, CaseSummary& summary) {
   if (work.take != VariantRole::kDefined) return;
   if (made.role == VariantRole::kUndefined) ++summary.undefined;
-  if (made.role != VariantRole::kPredicted) return;
-  LeftOut& left_out = summary.predicted[made.entry];
-  left_out.first =
-      left_out.count == 0 ? made.variant.index : std::min<std::int64_t>(left_out.first, made.variant.index);
-  ++left_out.count;
+  if (made.role == VariantRole::kPredicted)
+    summary.predicted[made.entry].Add({.count = 1, .first = made.variant.index});
 }
 
 // Signature is a finding's bundle signature (bundle_writer.h); others have none.

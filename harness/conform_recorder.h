@@ -52,9 +52,11 @@ class ConformRecorder {
   // NoteRegistryMiss notes that a registry entry over-predicted a fault in
   // case `id`: a finding of the case.
   void NoteRegistryMiss(const std::string& id, std::string miss) { tally_.NoteRegistryMiss(id, std::move(miss)); }
-  // NoteUnreproduced notes a fault or hang of case `id` that did not
-  // happen again: the case is a flake, a finding.
-  void NoteUnreproduced(const std::string& id, std::string what) { tally_.NoteUnreproduced(id, std::move(what)); }
+  // NoteUnreproduced notes a fault or hang (`kind`) of case `id` that did
+  // not happen again: the case is a flake, a finding.
+  void NoteUnreproduced(const std::string& id, CaseClass kind, std::string what) {
+    tally_.NoteUnreproduced(id, kind, std::move(what));
+  }
   // CommitComplete records the cases in flight, whose every item is done.
   // A case whose findings a re-run could contradict is held back for its
   // re-runs (suspects) unless `final`, which records the held cases too.

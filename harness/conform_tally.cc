@@ -67,10 +67,11 @@ std::vector<TalliedCase> ConformTally::TakeAll() {
     record.first_failures = summary.first_failures;
     if (gathered.first_failure < 0) record.detail = FirstLine(summary.note);
     if (!gathered.unreproduced.empty()) {
-      record.attempts = {"unexpected_fault", record.outcome};
+      const auto& [first_kind, what] = gathered.unreproduced.front();
+      record.attempts = {std::string(CaseClassToken(first_kind)), record.outcome};
       record.outcome = "flake";
       record.finding = true;
-      record.detail = gathered.unreproduced.front();
+      record.detail = what;
       tallied.findings += gathered.unreproduced.size();
     }
     complete.push_back(std::move(tallied));

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/case_judge.h"
@@ -72,7 +73,9 @@ class ConformTally {
   // NoteUnreproduced notes a fault or hang of case `id` that did not
   // happen again: the case becomes a flake, whose attempts say what
   // happened first and what happened then.
-  void NoteUnreproduced(const std::string& id, std::string what) { cases_[id].unreproduced.push_back(std::move(what)); }
+  void NoteUnreproduced(const std::string& id, CaseClass kind, std::string what) {
+    cases_[id].unreproduced.push_back({kind, std::move(what)});
+  }
   // TakeAll hands over the cases in flight that judged any variant, in
   // case ID order, and forgets every case in flight.
   std::vector<TalliedCase> TakeAll();
@@ -81,9 +84,9 @@ class ConformTally {
   // Gathered is a case in flight.
   struct Gathered {
     TalliedCase tallied;
-    CaseSummary summary;                    // every variant so far, without samples
-    std::int64_t first_failure = -1;        // the index whose detail and bundle name the case
-    std::vector<std::string> unreproduced;  // faults and hangs that did not happen again
+    CaseSummary summary;                                          // every variant so far, without samples
+    std::int64_t first_failure = -1;                              // the index whose detail and bundle name the case
+    std::vector<std::pair<CaseClass, std::string>> unreproduced;  // faults and hangs that did not happen again
   };
   // NoteFailure makes variant `index` the case's first failure when it comes first.
   static void NoteFailure(Gathered& gathered, std::int64_t index, const std::string& detail, const std::string& bundle);

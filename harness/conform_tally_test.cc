@@ -82,6 +82,21 @@ TEST(ConformTallyTest, ARegistryMissIsAFindingOfTheCase) {
   EXPECT_EQ(complete[0].findings, 1u);
 }
 
+// A hang that did not happen again when its launch ran in halves makes the
+// case a flake whose attempts say what happened first and then.
+TEST(ConformTallyTest, AnUnreproducedHangMakesAFlake) {
+  ConformTally tally;
+  tally.Expect("d", "ldmatrix");
+  tally.Add("d", {.index = 0, .kind = CaseClass::kPass, .ran = true});
+  tally.NoteUnreproduced("d", CaseClass::kTimeout, "a hang of 40 variants from 0 on did not happen again");
+  const std::vector<TalliedCase> complete = tally.TakeAll();
+  ASSERT_EQ(complete.size(), 1u);
+  EXPECT_EQ(complete[0].record.outcome, "flake");
+  EXPECT_EQ(complete[0].record.attempts, (std::vector<std::string>{"timeout", "pass"}));
+  EXPECT_TRUE(complete[0].record.finding);
+  EXPECT_EQ(complete[0].record.detail, "a hang of 40 variants from 0 on did not happen again");
+}
+
 TEST(ConformTallyTest, ACaseThatJudgedNothingIsNotRecorded) {
   ConformTally tally;
   tally.Expect("undefined-case", "ldmatrix");

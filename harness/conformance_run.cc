@@ -64,7 +64,8 @@ struct Item {
 // case is a flake, never a pass.
 struct Lineage {
   size_t case_index = 0;
-  std::string what;  // the item and its fault
+  CaseClass kind = CaseClass::kUnexpectedFault;  // what the first launch did: a fault or a hang
+  std::string what;                              // the item and its fault
   bool reproduced = false;
 };
 
@@ -309,7 +310,7 @@ class Run {
       items = std::move(again);
     }
     for (const Lineage& lineage : lineages_) {
-      if (!lineage.reproduced) recorder_.NoteUnreproduced(cases_[lineage.case_index].id, lineage.what);
+      if (!lineage.reproduced) recorder_.NoteUnreproduced(cases_[lineage.case_index].id, lineage.kind, lineage.what);
     }
     return absl::OkStatus();
   }
@@ -323,11 +324,7 @@ class Run {
         if (!summary.ok()) return summary.status();
         CaseState& state = cases_[item.case_index];
         state.undefined += summary->undefined;
-        for (const auto& [entry, left_out] : summary->predicted) {
-          LeftOut& mine = state.predicted[entry];
-          mine.first = mine.count == 0 ? left_out.first : std::min(mine.first, left_out.first);
-          mine.count += left_out.count;
-        }
+        for (const auto& [entry, left_out] : summary->predicted) state.predicted[entry].Add(left_out);
         if (item.confirms >= 0) Settle(predictions_[item.confirms], item, summary->Worst());
         return recorder_.AddSummary(CaseIdOf(item), *summary,
                                     [&](const FailureSample& sample) { return CaseOf(item, sample); });
@@ -372,6 +369,7 @@ class Run {
       return absl::OkStatus();
     }
     lineages_.push_back({.case_index = item.case_index,
+                         .kind = hang ? CaseClass::kTimeout : CaseClass::kUnexpectedFault,
                          .what = absl::StrCat(hang ? "a hang" : "a fault", " of ", item.work.size(), " variants from ",
                                               item.work.IndexAt(0), " on (", outcome.detail,
                                               ") did not happen again when they ran in two halves")});

@@ -177,7 +177,7 @@ const std::vector<FlagRange>& MatloadFlagRanges() {
       {"seconds", 1, 31'536'000, "at most a year"},
       {"workers", 1, 256, "worker processes, each with a CUDA context of its own"},
       {"retries", 0, 10, "re-runs of a failing case"},
-      {"device", 0, 1023, "a CUDA device ordinal"},
+      {"device", 0, kMaxDeviceOrdinal, "a CUDA device ordinal"},
       {"stride", 0, kMax32, "wmma's stride operand is a 32-bit register"},
       {"base", 0, kMax32, "a .shared window offset and tcgen05.ld's taddr are 32 bits"},
       {"row_addresses", 0, kMax32, "each is a byte offset in the 32-bit .shared window"},

@@ -73,6 +73,9 @@ namespace matload {
 // stream the variants (harness/conform_case_work.h).
 inline constexpr int kMaxConformVariants = std::numeric_limits<int>::max();
 
+// kMaxDeviceOrdinal is the largest GPU ordinal --device and --devices take.
+inline constexpr int kMaxDeviceOrdinal = 1023;
+
 // MatloadCommands lists every command with the flags it accepts.
 const std::vector<CommandSpec>& MatloadCommands();
 

@@ -131,9 +131,9 @@ absl::StatusOr<std::vector<int>> ConformDevices() {
   std::vector<int> ordinals;
   for (absl::string_view word : absl::StrSplit(devices, ',')) {
     int ordinal = -1;
-    if (!absl::SimpleAtoi(word, &ordinal) || ordinal < 0 || ordinal > 1023) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--devices: '", word, "' is not a GPU ordinal (0 to 1023); give ordinals, as 0,1, or all"));
+    if (!absl::SimpleAtoi(word, &ordinal) || ordinal < 0 || ordinal > kMaxDeviceOrdinal) {
+      return absl::InvalidArgumentError(absl::StrCat("--devices: '", word, "' is not a GPU ordinal (0 to ",
+                                                     kMaxDeviceOrdinal, "); give ordinals, as 0,1, or all"));
     }
     if (std::find(ordinals.begin(), ordinals.end(), ordinal) != ordinals.end()) {
       return absl::InvalidArgumentError(absl::StrCat("--devices: GPU ", ordinal, " is named twice"));
