@@ -25,3 +25,4 @@ printf '.version %s\n.target %s\n.address_size 64\n.visible .entry k()\n{\n%s\nr
 status=$?
 sed "s|$work/||g" "$work/out"
 echo "ptxas exit $status"
+exit "$status"
