@@ -38,7 +38,7 @@ TEST(ModelCommandTest, LdmatrixJsonHasRegistersAndProvenance) {
   EXPECT_THAT(json["provenance"][5][0][0]["from"].get<std::string>(), HasSubstr("m0(1,2) byte 0"));
 }
 
-// The sm_90 A fragment (measured on the H100; facts.md 2.3 for f16): with
+// The sm_90 A fragment (measured on the H100; docs/spec-decisions.md wmma.layout.* for f16): with
 // iota16, element (r, c) of a 16x16 .row A at the default stride is 16r + c.
 TEST(ModelCommandTest, WmmaTextShowsEveryLane) {
   std::ostringstream out;
