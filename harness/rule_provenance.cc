@@ -8,6 +8,7 @@
 #include "reference/inferred_rules.h"
 #include "reference/register_class.h"
 #include "reference/table_builders.h"
+#include "reference/wmma_layouts.h"
 
 namespace matload {
 namespace {
@@ -37,6 +38,7 @@ std::vector<SpecRef> UnstatedRules() {
   for (const FamilySpec* spec : AllFamilies()) {
     for (const SpecRef& rule : RulesOf(*spec)) all.push_back(rule);
   }
+  for (const WmmaLayoutEntry& layout : WmmaLayoutTable()) all.push_back(layout.source);
   for (const SpecRef& rule : InferredRules()) all.push_back(rule);
   std::map<absl::string_view, SpecRef> by_id;
   for (const SpecRef& rule : all) {

@@ -16,8 +16,8 @@
 namespace matload {
 
 // UnstatedRules lists every rule of the model (the three family tables, the
-// shared operand and syntax rules, the inferred rules) whose source is not
-// the PTX text, once each, ordered by id.
+// shared register-class and syntax rules, the wmma fragment layouts, the
+// inferred rules) whose source is not the PTX text, once each, ordered by id.
 std::vector<SpecRef> UnstatedRules();
 
 // Misdiagnoses are the registry's toolchain-misdiagnoses entries measured

@@ -27,7 +27,8 @@ TEST(RuleProvenanceTest, UnstatedRulesAreTheMeasuredInferredAndSecondaryOnes) {
                          "ldmatrix.infer.decompress-padding", "ldmatrix.infer.decompress-zero-extension",
                          "ldmatrix.infer.row-alignment-m8n16-m16n16", "tcgen05.ld.infer.pack-16b-halves",
                          "tcgen05.ld.infer.red-nan", "tcgen05.ld.infer.red-abs", "wmma.ptx.aligned",
-                         "wmma.fragments.f64-c", "syntax.qualifier-order", "operand.register-class"}) {
+                         "wmma.fragments.f64-c", "syntax.qualifier-order", "operand.register-class",
+                         "wmma.layout.sm70", "wmma.layout.sm90.measured"}) {
     EXPECT_TRUE(ids.contains(id)) << id;
   }
   EXPECT_FALSE(ids.contains("wmma.syntax"));
