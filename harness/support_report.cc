@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "harness/output_files.h"
 #include "harness/ptx_module.h"
+#include "harness/rule_provenance.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
 #include "reference/parser.h"
@@ -129,6 +130,7 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
     absl::StrAppend(&md, "- Reproduce: `", ReproducerCommand(context, group.example->target, group.id), "` (",
                     group.example->model_legal ? "rejects" : "accepts", " it)\n\n");
   }
+  absl::StrAppend(&md, RuleProvenanceMarkdown(registry, sweep.compiler));
   bool any_sass = false;
   for (const SupportRow& row : sweep.rows) {
     for (const auto& [target, cell] : row.cells) any_sass = any_sass || !cell.sass.empty();
@@ -250,6 +252,14 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
   return json;
 }
 
+// JsonWithProvenance is `json` with the misdiagnoses and unstated rules
+// (harness/rule_provenance.h) added.
+nlohmann::json JsonWithProvenance(nlohmann::json json, const DiscrepancyRegistry& registry,
+                                  absl::string_view toolchain) {
+  AddRuleProvenance(registry, toolchain, json);
+  return json;
+}
+
 }  // namespace
 
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
@@ -277,7 +287,8 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
   for (const auto& [name, text] :
        {std::pair<std::string, std::string>{"support.md", Markdown(sweep, registry, context, groups)},
         {"support.html", Html(sweep, context)},
-        {"support.json", Json(sweep, context, groups).dump(1, ' ', false, nlohmann::json::error_handler_t::replace)}}) {
+        {"support.json", JsonWithProvenance(Json(sweep, context, groups), registry, sweep.compiler)
+                             .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)}}) {
     absl::Status written = WriteFile(std::filesystem::path(directory) / name, text);
     if (!written.ok()) return written;
   }
