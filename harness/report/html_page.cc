@@ -10,7 +10,7 @@ namespace {
 
 // kPartials are the pieces every page shares, each templates/<name>.mustache,
 // which a page includes as {{>name}}.
-constexpr const char* kPartials[] = {"page_head", "filters", "legend", "matrix_legend"};
+constexpr const char* kPartials[] = {"page_head", "filter_bar", "legend_box", "matrix_legend_box"};
 
 }  // namespace
 

@@ -16,8 +16,10 @@ namespace matload {
 
 // RenderPage renders templates/`template_name` with `view`, to which it
 // adds `style` (report.css) and `script` (report.js) for the template to
-// inline, and the partials every page shares (page_head, filters, legend). A template that does not parse is kInternal with Mustache's
-// message: the templates are part of matload, not input.
+// inline, and the partials every page shares ({{>page_head}},
+// {{>filter_bar}}, {{>legend_box}}, {{>matrix_legend_box}}). A template
+// that does not parse is kInternal with Mustache's message: the templates
+// are part of matload, not input.
 absl::StatusOr<std::string> RenderPage(absl::string_view template_name, kainjow::mustache::data view);
 
 }  // namespace matload

@@ -13,8 +13,8 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(HtmlPageTest, EveryTemplateIsEmbedded) {
-  for (const char* name : {"report.css", "report.js", "page_head.mustache", "filters.mustache", "legend.mustache",
-                           "matrix_legend.mustache", "run_report.mustache", "diff_report.mustache",
+  for (const char* name : {"report.css", "report.js", "page_head.mustache", "filter_bar.mustache", "legend_box.mustache",
+                           "matrix_legend_box.mustache", "run_report.mustache", "diff_report.mustache",
                            "support_matrix.mustache"}) {
     EXPECT_TRUE(EmbeddedTemplate(name).ok()) << name;
   }

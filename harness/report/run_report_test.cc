@@ -80,6 +80,11 @@ TEST(RunReportTest, CountsByOutcomeAndListsOnlyWhatDidNotPass) {
   EXPECT_THAT(html, HasSubstr("<span id=\"total-disagreements\">2</span>"));
   EXPECT_FALSE(absl::StrContains(html, "data-case=\"sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64\""));
   EXPECT_THAT(html, HasSubstr("data-case=\"sm_90.ldmatrix.sync.aligned.m8n8.x4.shared.b16.raw_0badf00d\""));
+  // Each facet is a filter with its values.
+  EXPECT_THAT(html, HasSubstr("<label>family <select data-filter=\"family\"><option value=\"\">all</option>"
+                              "<option value=\"ldmatrix\">ldmatrix</option><option value=\"wmma_load\">"));
+  EXPECT_THAT(html, HasSubstr("<select data-filter=\"target\"><option value=\"\">all</option><option "
+                              "value=\"sm_75\">sm_75</option><option value=\"sm_90\">sm_90</option></select>"));
   // Per-target totals head the by-target table's columns.
   EXPECT_THAT(html, HasSubstr("data-column=\"sm_75\">sm_75<br><span class=\"total\">1</span>"));
   EXPECT_THAT(html, HasSubstr("data-column=\"sm_90\">sm_90<br><span class=\"total\">3</span>"));
