@@ -40,10 +40,15 @@ absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff
 }
 
 absl::Status FinishWithReport(RunJournal& journal, int exit_status) {
-  if (absl::Status finished = journal.Finish(exit_status); !finished.ok()) return finished;
+  const absl::Time now = absl::Now();
   absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
   if (!cases.ok()) return cases.status();
-  return WriteRunPage(journal.run(), *cases, (fs::path(journal.directory()) / "report.html").string());
+  if (absl::Status written = WriteRunPage(journal.Ended(exit_status, now), *cases,
+                                          (fs::path(journal.directory()) / "report.html").string());
+      !written.ok()) {
+    return written;
+  }
+  return journal.Finish(exit_status, now);
 }
 
 }  // namespace matload

@@ -28,8 +28,10 @@ absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& c
 absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
                            const std::vector<CaseRecord>& b_cases, const std::string& path);
 
-// FinishWithReport ends the run (RunJournal::Finish) with `exit_status`,
-// then writes its report.html from what the store holds of it.
+// FinishWithReport writes the run's report.html, from what the store holds
+// of it and as it will end, then ends it (RunJournal::Finish) with
+// `exit_status`: a run killed while its report is written is still
+// running, and its resumption writes the report again.
 absl::Status FinishWithReport(RunJournal& journal, int exit_status);
 
 }  // namespace matload

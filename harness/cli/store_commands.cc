@@ -227,7 +227,7 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
     return Failed(err, absl::InvalidArgumentError("export needs --junit, --csv or --html"));
   }
   if ((!junit.empty() && (junit == csv || junit == html)) || (!csv.empty() && csv == html)) {
-    return Failed(err, absl::InvalidArgumentError("--junit, --csv and --html must name different files"));
+    return Failed(err, absl::InvalidArgumentError("two of --junit, --csv and --html name one file; give each its own"));
   }
   for (const auto& [path, start] : {std::pair{junit, kJunitStart}, std::pair{csv, kCsvStart},
                                     std::pair{html, absl::string_view(kHtmlReportStart)}}) {
