@@ -48,6 +48,11 @@ bool IsType(absl::string_view token) {
   return Letter(token, 'e') && Digits(token) && Letter(token, 'm') && Digits(token);
 }
 
+// IsPath says whether `token` is a conform case's compile path (docs/case-ids.md).
+bool IsPath(absl::string_view token) {
+  return token == "driver_jit" || token == "ptxas_cubin" || token == "nvjitlink_cubin" || token == "jit_compile";
+}
+
 // IsFamily says whether `token` is a family of the grammar in docs/case-ids.md.
 bool IsFamily(absl::string_view token) {
   return token == "ldmatrix" || token == "wmma_load" || token == "tcgen05_ld";
@@ -66,6 +71,8 @@ CaseFacets FacetsOf(absl::string_view id) {
       facets.family = token;
     } else if (i == 0 && token == "fuzz" && tokens.size() > 1) {
       facets.family = tokens[++i];
+    } else if (IsPath(token)) {
+      facets.path = token;
     } else if (facets.shape.empty() && IsShape(token)) {
       facets.shape = token;
     } else if (IsType(token)) {

@@ -1,6 +1,6 @@
 // CaseFacets: what the reports filter a case by, read from its case ID
-// (docs/case-ids.md): the target, the family, the shape and the element
-// type; and NaturalLess, the order the reports list IDs and qualifier sets
+// (docs/case-ids.md): the target, the family, the shape, the element type
+// and the compile path; and NaturalLess, the order the reports list IDs and qualifier sets
 // in, so that .x2 < .x16 < .x128.
 #ifndef MATLOAD_HARNESS_REPORT_CASE_FACETS_H_
 #define MATLOAD_HARNESS_REPORT_CASE_FACETS_H_
@@ -17,6 +17,7 @@ struct CaseFacets {
   std::string family;  // "ldmatrix", "wmma_load", "tcgen05_ld", or a fuzz target ("fuzz.text" -> "text")
   std::string shape;   // "m8n8", "m16n16k16", "32x32b"
   std::string type;    // "b16", "f16", "b8x16_b6x16_p32", ...
+  std::string path;    // a conform case's compile path: "driver_jit", "ptxas_cubin", "nvjitlink_cubin", "jit_compile"
 };
 
 // FacetsOf reads `id`'s facets.

@@ -25,6 +25,8 @@ TEST(CaseFacetsTest, ReadsAConformCaseWithoutATarget) {
   EXPECT_EQ(facets.family, "wmma_load");
   EXPECT_EQ(facets.shape, "m16n16k16");
   EXPECT_EQ(facets.type, "f16");
+  EXPECT_EQ(facets.path, "driver_jit");
+  EXPECT_EQ(FacetsOf("ldmatrix.sync.aligned.m8n8.x1.shared.b16.raw_0badf00d.jit_compile").path, "jit_compile");
 }
 
 TEST(CaseFacetsTest, ReadsTcgen05ShapesAndArchitectureSpecificTargets) {

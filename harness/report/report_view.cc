@@ -91,6 +91,7 @@ object CaseRow(const CaseRecord& record, OutcomeClass kind, const ReportPlace& p
                 {"family", facets.family},
                 {"shape", facets.shape},
                 {"type", facets.type},
+                {"path", facets.path},
                 {"counts", CountsText(record)},
                 {"detail", record.detail},
                 // rule and rule_label are where the support data's model rules and their
@@ -101,18 +102,20 @@ object CaseRow(const CaseRecord& record, OutcomeClass kind, const ReportPlace& p
 }
 
 list FilterView(const std::vector<std::string>& ids, const std::vector<std::string>& outcomes) {
-  std::set<std::string> targets, families, shapes, types;
+  std::set<std::string> targets, families, shapes, types, paths;
   for (const std::string& id : ids) {
     const CaseFacets facets = FacetsOf(id);
     for (auto [values, value] : {std::pair{&targets, &facets.target}, std::pair{&families, &facets.family},
-                                 std::pair{&shapes, &facets.shape}, std::pair{&types, &facets.type}}) {
+                                 std::pair{&shapes, &facets.shape}, std::pair{&types, &facets.type},
+                                 std::pair{&paths, &facets.path}}) {
       if (!value->empty()) values->insert(*value);
     }
   }
   std::set<std::string> outcome_set(outcomes.begin(), outcomes.end());
   list filters;
   for (auto [name, values] : {std::pair{"family", &families}, std::pair{"shape", &shapes}, std::pair{"type", &types},
-                              std::pair{"target", &targets}, std::pair{"outcome", &outcome_set}}) {
+                              std::pair{"target", &targets}, std::pair{"path", &paths},
+                              std::pair{"outcome", &outcome_set}}) {
     if (values->empty()) continue;
     std::vector<std::string> ordered(values->begin(), values->end());
     std::sort(ordered.begin(), ordered.end(), NaturalLess);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness/report/case_facets.h"
@@ -56,13 +57,14 @@ std::string FacetLabel(const std::string& value) { return value.empty() ? "(none
 absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const CaseRecord> cases,
                                           const ReportPlace& place) {
   std::vector<const CaseRecord*> listed;
-  Tally by_target, by_family;
+  Tally by_target, by_family, by_path;
   size_t disagreements = 0, findings = 0;
   std::vector<std::string> listed_ids, listed_outcomes;
   for (const CaseRecord& record : cases) {
     const OutcomeClass kind = ClassOf(record.outcome, record.finding);
     const CaseFacets facets = FacetsOf(record.id);
-    for (auto [tally, value] : {std::pair{&by_target, &facets.target}, std::pair{&by_family, &facets.family}}) {
+    for (auto [tally, value] : {std::pair{&by_target, &facets.target}, std::pair{&by_family, &facets.family},
+                                std::pair{&by_path, &facets.path}}) {
       ++tally->by_outcome[record.outcome];
       ++tally->by_value[FacetLabel(*value)][record.outcome];
       tally->classes[record.outcome] = kind;
@@ -90,8 +92,16 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
   view.set("total_disagreements", std::to_string(disagreements));
   view.set("total_findings", std::to_string(findings));
   view.set("outcome_totals", outcome_totals);
-  view.set("breakdowns", list{Breakdown("By target", "by-target", by_target),
-                              Breakdown("By family", "by-family", by_family)});
+  list breakdowns;
+  for (const auto& [title, anchor, tally] : {std::tuple{"By target", "by-target", &by_target},
+                                             std::tuple{"By family", "by-family", &by_family},
+                                             std::tuple{"By compile path", "by-path", &by_path}}) {
+    // A facet no case ID has (a conform run's target, a support run's path) makes no table.
+    if (!tally->by_value.empty() && !(tally->by_value.size() == 1 && tally->by_value.contains(FacetLabel("")))) {
+      breakdowns.push_back(Breakdown(title, anchor, *tally));
+    }
+  }
+  view.set("breakdowns", breakdowns);
   view.set("filters", FilterView(listed_ids, listed_outcomes));
   view.set("listed_cases", std::to_string(listed.size()));
   view.set("cases", rows);
