@@ -82,7 +82,8 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
   for (const auto& [outcome, count] : by_target.by_outcome) {
     outcome_totals.push_back(object{{"outcome", outcome},
                                     {"css", LegendOf(by_target.classes.at(outcome)).css},
-                                    {"count", std::to_string(count)}});
+                                    {"count", std::to_string(count)},
+                                    {"count_text", Thousands(count)}});
   }
   for (const CaseRecord* record : listed) rows.push_back(CaseRow(*record, ClassOf(record->outcome, record->finding), place));
   kainjow::mustache::data view;
