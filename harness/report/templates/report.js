@@ -17,7 +17,7 @@
     });
     var search = document.getElementById("search");
     var text = search ? search.value.trim().toLowerCase() : "";
-    var toggle = document.getElementById("only-disagreements");
+    var toggle = document.getElementById("only-disagreements-toggle");
     var onlyDisagreements = toggle !== null && toggle.checked;
     document.querySelectorAll("table.cases").forEach(function (table) {
       var shown = 0;
@@ -57,7 +57,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("select[data-filter], #search, #only-disagreements").forEach(function (input) {
+    document.querySelectorAll("select[data-filter], #search, #only-disagreements-toggle").forEach(function (input) {
       input.addEventListener("input", applyFilters);
       input.addEventListener("change", applyFilters);
     });
@@ -66,8 +66,8 @@
         header.addEventListener("click", function () { sortBy(table, column, header); });
       });
     });
-    var toggle = document.getElementById("only-disagreements");
-    if (toggle && window.location.hash === "#only-disagreements") toggle.checked = true;
+    var toggle = document.getElementById("only-disagreements-toggle");
+    if (toggle !== null && window.location.hash === "#only-disagreements") toggle.checked = true;
     applyFilters();
     document.body.setAttribute("data-ready", "1");
   });
