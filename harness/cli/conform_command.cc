@@ -1,3 +1,4 @@
+#include "harness/cli/run_reports.h"
 #include "harness/cli/conform_command.h"
 
 #include <unistd.h>
@@ -116,7 +117,7 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
     if (!cases.ok()) return FailureStatus(cases.status(), err);
     status = BaselineExitStatus(*request.baseline, *cases, ExpectedInConform(options), request.strict_baseline, out);
   }
-  if (absl::Status finished = (*journal)->Finish(status); !finished.ok()) return FailureStatus(finished, err);
+  if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return FailureStatus(finished, err);
   return status;
 }
 

@@ -75,6 +75,8 @@ ABSL_FLAG(int, retries, 2,
           "make it a flake.");
 ABSL_FLAG(std::string, junit, "", "export: write the run as JUnit XML to this file.");
 ABSL_FLAG(std::string, csv, "", "export: write the run's results as CSV (case,outcome,duration_s) to this file.");
+ABSL_FLAG(std::string, html, "",
+          "export, diff: write the run (as its report.html) or the diff as a self-contained HTML page to this file.");
 ABSL_FLAG(std::optional<matload::Shard>, shard, std::nullopt,
           "support, conform, fuzz: run only shard I of N (I from 0, as $SLURM_ARRAY_TASK_ID), as a shard of one "
           "parent run that matload merge joins; support shards by target, conform by case, fuzz by fuzz target.");
@@ -128,14 +130,14 @@ const std::vector<CommandSpec>& MatloadCommands() {
        "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
        {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out", "db", "resume", "shard", "parent"}},
       {"runs", "runs [--db DB] [--json]", "every run in the results store, oldest first", {"db", "json"}},
-      {"diff", "diff RUN_A RUN_B [--db DB] [--json]",
+      {"diff", "diff RUN_A RUN_B [--db DB] [--json] [--html FILE.html]",
        "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is "
        "its ID or COMMAND@latest[~N]",
-       {"db", "json"}},
+       {"db", "json", "html"}},
       {"baseline", "baseline RUN --out FILE.csv [--db DB]",
        "the run's expected failures (case-id,outcome), for --baseline", {"db", "out"}},
-      {"export", "export RUN [--junit FILE.xml] [--csv FILE.csv] [--db DB]",
-       "the run as JUnit XML (one testcase per case ID) and as CSV", {"db", "junit", "csv"}},
+      {"export", "export RUN [--junit FILE.xml] [--csv FILE.csv] [--html FILE.html] [--db DB]",
+       "the run as JUnit XML (one testcase per case ID), as CSV and as its HTML report", {"db", "junit", "csv", "html"}},
       {"merge", "merge RUN|PARENT... [--from DB,...] [--db DB] [--out DIR]",
        "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the "
        "reports the unsharded command writes; exits as that command would",

@@ -1,3 +1,4 @@
+#include "harness/cli/run_reports.h"
 #include "harness/cli/merge_command.h"
 
 #include <filesystem>
@@ -174,7 +175,7 @@ int RunMergeCommand(const std::vector<std::string>& arguments, const std::string
       << " shards of " << merged->parent << ", " << merged->cases.size() << " cases\n";
   const absl::Status filled = FillMergedRun(*merged, *shards, **journal, out);
   const int exit_status = filled.ok() ? merged->exit_status : Failed(err, filled);
-  if (absl::Status finished = (*journal)->Finish(exit_status); !finished.ok()) return Failed(err, finished);
+  if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) return Failed(err, finished);
   return exit_status;
 }
 
