@@ -152,8 +152,9 @@ class Run {
         return status;
       }
     }
-    if (plan_.tensor_memory_forms > 0)
-      result_.counts["tcgen05.ld"][CaseClass::kUnsupported] += plan_.tensor_memory_forms;
+    for (const auto& [family, forms] : plan_.missing_hardware_forms) {
+      if (forms > 0) result_.counts[family][CaseClass::kUnsupported] += forms;
+    }
     return absl::OkStatus();
   }
 

@@ -9,15 +9,12 @@
 #include "harness/kernel_text.h"
 #include "harness/planted_bug.h"
 #include "reference/legality.h"
+#include "reference/run_geometry.h"
 
 namespace matload {
 
 // kLdmatrixEntry is the kernel's name.
 inline constexpr char kLdmatrixEntry[] = "matload_ldmatrix";
-
-// kLdmatrixWindowBytes is the shared window every ldmatrix row address
-// points into.
-inline constexpr int kLdmatrixWindowBytes = 4096;
 
 // LdmatrixFrame is the kernel's geometry: a 4 KiB shared window, and a
 // record whose operands are 32 .u64 row offsets into it, lane i's at byte

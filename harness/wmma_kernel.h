@@ -9,14 +9,12 @@
 #include "harness/kernel_text.h"
 #include "harness/planted_bug.h"
 #include "reference/legality.h"
+#include "reference/run_geometry.h"
 
 namespace matload {
 
 // kWmmaEntry is the kernel's name.
 inline constexpr char kWmmaEntry[] = "matload_wmma_load";
-
-// kWmmaWindowBytes is the window, shared or global, p points into.
-inline constexpr int kWmmaWindowBytes = 16384;
 
 // WmmaFrame is the kernel's geometry: a 16 KiB window, shared or global as
 // each record says (a form naming .global has no shared window), and a

@@ -1,5 +1,8 @@
 #include "reference/families.h"
 
+#include <cstdlib>
+#include <iostream>
+
 #include "reference/ldmatrix_table.h"
 #include "reference/tcgen05_ld_table.h"
 #include "reference/wmma_load_table.h"
@@ -16,7 +19,11 @@ const FamilySpec& SpecOf(Family family) {
   for (const FamilySpec* spec : AllFamilies()) {
     if (spec->family == family) return *spec;
   }
-  return *AllFamilies().front();
+  // A Family value without a table is a programming error no input can
+  // cause; answering with another family's table would judge every form
+  // of it by the wrong rules.
+  std::cerr << "matload: no FamilySpec for family " << static_cast<int>(family) << " (reference/families.cc)\n";
+  std::abort();
 }
 
 const FamilySpec* FindFamily(const std::vector<std::string>& opcode) {

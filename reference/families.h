@@ -13,7 +13,8 @@ namespace matload {
 // AllFamilies lists the family tables: wmma.load, ldmatrix, tcgen05.ld.
 const std::vector<const FamilySpec*>& AllFamilies();
 
-// SpecOf returns the table of `family`.
+// SpecOf returns the table of `family`. A family without one aborts,
+// naming it.
 const FamilySpec& SpecOf(Family family);
 
 // FindFamily returns the family whose mnemonic starts `opcode` (the opcode
