@@ -17,6 +17,10 @@ const std::vector<const FamilySpec*>& AllFamilies();
 // naming it.
 const FamilySpec& SpecOf(Family family);
 
+// FamilyNamesText names every family, in AllFamilies() order, as messages
+// list them: "wmma.load, ldmatrix or tcgen05.ld".
+std::string FamilyNamesText();
+
 // FindFamily returns the family whose mnemonic starts `opcode` (the opcode
 // split at dots: {"wmma", "load", "a", ...}), or nullptr.
 const FamilySpec* FindFamily(const std::vector<std::string>& opcode);

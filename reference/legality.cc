@@ -258,7 +258,7 @@ Verdict Judge(const Snippet& snippet, PtxVersion ptx, Target target) {
   if (spec == nullptr) {
     reasons.push_back({ReasonCode::kUnknownInstruction, kSyntaxRef,
                        absl::StrCat("'", absl::StrJoin(raw.opcode, "."),
-                                    "' is not wmma.load, ldmatrix or tcgen05.ld")});
+                                    "' is not ", FamilyNamesText())});
     return verdict;
   }
   if (!TargetExistsIn(target, ptx)) {
