@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "harness/families/ldmatrix/ldmatrix_invariants.h"
-#include "harness/ldmatrix_program.h"
+#include "harness/families/ldmatrix/ldmatrix_program.h"
 
 namespace matload {
 namespace {

@@ -1,7 +1,7 @@
 #include "harness/families/tcgen05/tcgen05_runtime.h"
 
 #include "harness/families/tcgen05/tcgen05_invariants.h"
-#include "harness/tcgen05_program.h"
+#include "harness/families/tcgen05/tcgen05_program.h"
 
 namespace matload {
 namespace {

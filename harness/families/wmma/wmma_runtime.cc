@@ -1,7 +1,7 @@
 #include "harness/families/wmma/wmma_runtime.h"
 
 #include "harness/families/wmma/wmma_invariants.h"
-#include "harness/wmma_program.h"
+#include "harness/families/wmma/wmma_program.h"
 #include "reference/runtime_ub.h"
 
 namespace matload {

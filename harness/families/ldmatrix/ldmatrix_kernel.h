@@ -1,8 +1,8 @@
 // LdmatrixKernel: the PTX kernel that runs one checked ldmatrix form, one
 // variant per block (harness/kernel_text.h), for the GPU half of the
 // differential.
-#ifndef MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
-#define MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_KERNEL_H_
+#define MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_KERNEL_H_
 
 #include <string>
 
@@ -29,4 +29,4 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_KERNEL_H_

@@ -1,8 +1,8 @@
 // WmmaKernel: the PTX kernel that runs one checked wmma.load form, one
 // variant per block (harness/kernel_text.h), for the GPU half of the
 // differential.
-#ifndef MATLOAD_HARNESS_WMMA_KERNEL_H_
-#define MATLOAD_HARNESS_WMMA_KERNEL_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_
+#define MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_
 
 #include <string>
 
@@ -33,4 +33,4 @@ std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_WMMA_KERNEL_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_
