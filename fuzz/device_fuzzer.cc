@@ -194,7 +194,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const absl::Span<const std::uint8_t> block = bytes.subspan(i * block_bytes, block_bytes);
     const CaseVerdict case_verdict = JudgeOutput(batch.expected[i], block);
     if (IsFinding(case_verdict.kind)) {
-      FileCase(**program, ReplayOf(**program, *fuzz_case, batch.variants[i]), batch.variants[i], case_verdict, batch.expected[i], block);
+      FileCase(**program, ReplayOf(**program, *fuzz_case, batch.variants[i]), batch.variants[i], case_verdict,
+               batch.expected[i], block);
     }
   }
   return 0;

@@ -68,7 +68,9 @@ class OperandChecker {
         }
         return;
       case OperandRole::kStride:
-        if (!std::holds_alternative<ImmediateOperand>(operand)) CheckScalarRegister(operand, RegisterClass::kInt32, slot.name);
+        if (!std::holds_alternative<ImmediateOperand>(operand)) {
+          CheckScalarRegister(operand, RegisterClass::kInt32, slot.name);
+        }
         return;
     }
   }
@@ -149,7 +151,8 @@ class OperandChecker {
           &kRegisterClassRef);
     } else if (!RegisterClassAccepts(signature_.destination_class, *combined)) {
       Add(ReasonCode::kRegisterType,
-          absl::StrCat("the ", role, " vector is ", *combined, "; it must be ", RegisterClassName(signature_.destination_class)),
+          absl::StrCat("the ", role, " vector is ", *combined, "; it must be ",
+                       RegisterClassName(signature_.destination_class)),
           &kRegisterClassRef);
     }
     return true;

@@ -70,7 +70,8 @@ TEST(FamilyRuntimeTest, InputsComeBackFromTheVariant) {
 TEST(FamilyRuntimeTest, BundlesWriteEachFamilysOperands) {
   const RuntimeInputs runtime{.offset = 64, .column = 7};
   const CheckedInstruction wmma = Check(kGlobalWmma, "sm_90");
-  EXPECT_EQ(RuntimeOf(Family::kWmmaLoad).OperandsJson(VariantFor(wmma, runtime)).dump(), R"({"offset":64,"stride":16})");
+  EXPECT_EQ(RuntimeOf(Family::kWmmaLoad).OperandsJson(VariantFor(wmma, runtime)).dump(),
+            R"({"offset":64,"stride":16})");
   const CheckedInstruction tcgen05 = Check(kTcgen05, "sm_100a");
   EXPECT_EQ(RuntimeOf(Family::kTcgen05Ld).OperandsJson(VariantFor(tcgen05, runtime)).dump(), R"({"tmem_column":7})");
   const CheckedInstruction ldmatrix = Check(kLdmatrix, "sm_90");

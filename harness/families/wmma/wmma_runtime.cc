@@ -30,9 +30,8 @@ class WmmaDescriptor final : public FamilyRuntime {
 
   void SetOperands(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
                    Variant& variant) const override {
-    variant.operands = WmmaPointer{
-        .offset = runtime.offset,
-        .stride = runtime.stride.value_or(static_cast<std::uint32_t>(WmmaDefaultStride(instruction.form().qualifiers)))};
+    const auto default_stride = static_cast<std::uint32_t>(WmmaDefaultStride(instruction.form().qualifiers));
+    variant.operands = WmmaPointer{.offset = runtime.offset, .stride = runtime.stride.value_or(default_stride)};
   }
 
   void SetInputs(const Variant& variant, RuntimeInputs& runtime) const override {
