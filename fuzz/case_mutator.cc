@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/ldmatrix_kernel.h"
-#include "harness/wmma_kernel.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 #include "reference/form.h"
 #include "reference/ldmatrix_table.h"
 #include "reference/register_class.h"
+#include "reference/run_geometry.h"
+#include "reference/tcgen05_semantics.h"
 #include "reference/wmma_load_table.h"
 
 namespace matload {
@@ -339,8 +339,9 @@ void MutateRuntime(Mutation mutation, std::mt19937_64& random, RuntimeInputs& ru
       return;
     }
     case Mutation::kChangeColumn:
-      runtime.column = OneIn(random, 4) ? static_cast<std::uint32_t>(508 + Below(random, 8))
-                                        : static_cast<std::uint32_t>(Below(random, 512));
+      // A quarter of the draws within 4 columns of Tensor Memory's end, on either side.
+      runtime.column = OneIn(random, 4) ? static_cast<std::uint32_t>(kTmemColumns - 4 + Below(random, 8))
+                                        : static_cast<std::uint32_t>(Below(random, kTmemColumns));
       return;
     case Mutation::kChangeData:
       if (OneIn(random, 3)) {

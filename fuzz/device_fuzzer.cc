@@ -27,6 +27,7 @@
 #include "harness/case_judge.h"
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
+#include "harness/families/family_runtime.h"
 #include "harness/launch_outcome.h"
 #include "harness/program_launch.h"
 #include "harness/reproducer.h"
@@ -122,19 +123,12 @@ Batch MakeBatch(const Device& device, const TestProgram& program, const FuzzCase
   return batch;
 }
 
-// ReplayOf is the case whose own variant is `variant`: its input replays
-// the variant as block 0 of the same batch.
-FuzzCase ReplayOf(const FuzzCase& fuzz_case, const Variant& variant) {
+// ReplayOf is the case whose own variant is `variant` of `program`: its
+// input replays the variant as block 0 of the same batch.
+FuzzCase ReplayOf(const TestProgram& program, const FuzzCase& fuzz_case, const Variant& variant) {
   FuzzCase replay = fuzz_case;
   replay.runtime = {.pattern = variant.pattern, .stream = variant.stream, .placement = variant.placement};
-  if (const auto* rows = std::get_if<LdmatrixRows>(&variant.operands)) {
-    replay.runtime.rows.assign(rows->offsets.begin(), rows->offsets.end());
-  }
-  if (const auto* pointer = std::get_if<WmmaPointer>(&variant.operands)) {
-    replay.runtime.offset = pointer->offset;
-    replay.runtime.stride = pointer->stride;
-  }
-  if (const auto* address = std::get_if<Tcgen05Address>(&variant.operands)) replay.runtime.column = address->column;
+  RuntimeOf(program.instruction().form().family).SetInputs(variant, replay.runtime);
   return replay;
 }
 
@@ -200,7 +194,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const absl::Span<const std::uint8_t> block = bytes.subspan(i * block_bytes, block_bytes);
     const CaseVerdict case_verdict = JudgeOutput(batch.expected[i], block);
     if (IsFinding(case_verdict.kind)) {
-      FileCase(**program, ReplayOf(*fuzz_case, batch.variants[i]), batch.variants[i], case_verdict, batch.expected[i], block);
+      FileCase(**program, ReplayOf(**program, *fuzz_case, batch.variants[i]), batch.variants[i], case_verdict,
+               batch.expected[i], block);
     }
   }
   return 0;

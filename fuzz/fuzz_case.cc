@@ -1,6 +1,5 @@
 #include "fuzz/fuzz_case.h"
 
-#include <algorithm>
 #include <set>
 
 #include "absl/strings/numbers.h"
@@ -8,10 +7,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "reference/ldmatrix_table.h"
 #include "reference/parser.h"
 #include "reference/printer.h"
-#include "reference/runtime_ub.h"
 
 namespace matload {
 namespace {
@@ -136,13 +133,6 @@ absl::StatusOr<FuzzCase> DecodeFuzzInput(const std::uint8_t* data, size_t size) 
   return DecodeFuzzCase(absl::string_view(reinterpret_cast<const char*>(data), size));
 }
 
-std::vector<std::uint64_t> PaddedRows(const RuntimeInputs& runtime) {
-  std::vector<std::uint64_t> rows = runtime.rows;
-  rows.resize(std::max(rows.size(), kMaxRowEntries));
-  for (size_t lane = runtime.rows.size(); lane < kMaxRowEntries; ++lane) rows[lane] = lane * ldmatrix::kRowBytes;
-  return rows;
-}
-
 std::string EncodeFuzzCase(const FuzzCase& fuzz_case) {
   const RuntimeInputs& runtime = fuzz_case.runtime;
   std::string text = absl::StrCat("target ", fuzz_case.target.Name(), "\nptx ", fuzz_case.ptx.ToString(), "\ndata ",
@@ -153,37 +143,6 @@ std::string EncodeFuzzCase(const FuzzCase& fuzz_case) {
                   runtime.stride.has_value() ? absl::StrCat(*runtime.stride) : "default", "\ncolumn ", runtime.column,
                   "\n", kSeparator, "\n", PrintSnippet(fuzz_case.snippet), "\n");
   return text;
-}
-
-Variant VariantFor(const CheckedInstruction& instruction, const RuntimeInputs& runtime) {
-  Variant variant{.index = 0,
-                  .kind = "fuzz",
-                  .pattern = runtime.pattern,
-                  .stream = runtime.stream,
-                  .placement = runtime.placement,
-                  .operands = Tcgen05Address{runtime.column}};
-  switch (instruction.signature().state_space) {
-    case StateSpace::kShared: variant.placement = DataPlacement::kShared; break;
-    case StateSpace::kGlobal: variant.placement = DataPlacement::kGlobal; break;
-    case StateSpace::kGeneric: break;
-  }
-  switch (instruction.form().family) {
-    case Family::kLdmatrix: {
-      LdmatrixRows rows;
-      const std::vector<std::uint64_t> padded = PaddedRows(runtime);
-      std::copy_n(padded.begin(), kWarpLanes, rows.offsets.begin());
-      variant.operands = rows;
-      variant.placement = DataPlacement::kShared;  // ldmatrix reads shared memory only
-      break;
-    }
-    case Family::kWmmaLoad:
-      variant.operands = WmmaPointer{
-          .offset = runtime.offset,
-          .stride = runtime.stride.value_or(static_cast<std::uint32_t>(WmmaDefaultStride(instruction.form().qualifiers)))};
-      break;
-    case Family::kTcgen05Ld: break;
-  }
-  return variant;
 }
 
 }  // namespace matload

@@ -31,7 +31,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "harness/data_pattern.h"
-#include "harness/kernel_text.h"
+#include "harness/families/family_runtime.h"
+#include "harness/families/runtime_inputs.h"
 #include "harness/test_program.h"
 #include "reference/legality.h"
 #include "reference/outcome.h"
@@ -40,29 +41,6 @@
 #include "reference/target.h"
 
 namespace matload {
-
-// RuntimeInputs are a case's run-time operands. They are kept for every
-// family, so a mutation that turns an ldmatrix into a wmma.load keeps its
-// rows for when it turns back.
-struct RuntimeInputs {
-  DataPattern pattern = DataPattern::kRandom;
-  std::uint64_t stream = 0;  // the data's DataStream key
-  DataPlacement placement = DataPlacement::kShared;
-  // ldmatrix: byte offsets of each lane's row in the shared window; lanes
-  // past the end read contiguous 16-byte rows (lane i at 16*i).
-  std::vector<std::uint64_t> rows;
-  std::uint64_t offset = 0;             // wmma.load: p's byte offset in the window
-  std::optional<std::uint32_t> stride;  // wmma.load: in elements; nullopt is the default
-  std::uint32_t column = 0;             // tcgen05.ld: the TMEM column
-  friend bool operator==(const RuntimeInputs&, const RuntimeInputs&) = default;
-};
-
-// kMaxRowEntries bounds `rows`: one per lane.
-inline constexpr size_t kMaxRowEntries = kWarpLanes;
-
-// PaddedRows is every lane's row offset: `rows`, then contiguous rows
-// (lane i at i * ldmatrix::kRowBytes) for the lanes it does not name.
-std::vector<std::uint64_t> PaddedRows(const RuntimeInputs& runtime);
 
 // FuzzCase is one decoded input.
 struct FuzzCase {
@@ -83,11 +61,6 @@ absl::StatusOr<FuzzCase> DecodeFuzzInput(const std::uint8_t* data, size_t size);
 
 // EncodeFuzzCase writes a case so that DecodeFuzzCase gives it back.
 std::string EncodeFuzzCase(const FuzzCase& fuzz_case);
-
-// VariantFor turns a legal case's run-time inputs into the variant its test
-// program runs: the family's operands, the data and a placement the form
-// can address (a form that names .shared or .global is placed there).
-Variant VariantFor(const CheckedInstruction& instruction, const RuntimeInputs& runtime);
 
 }  // namespace matload
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "harness/families/family_runtime.h"
 #include "harness/output_files.h"
 #include "harness/reproducer.h"
 #include "nlohmann/json.hpp"
@@ -18,15 +19,6 @@ std::string FamilyName(const TestProgram& program) { return program.instruction(
 
 absl::Status WriteBytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   return WriteFile(path, absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
-
-nlohmann::json OperandsJson(const Variant& variant) {
-  if (const auto* rows = std::get_if<LdmatrixRows>(&variant.operands)) {
-    return {{"row_offsets", rows->offsets}};
-  }
-  if (const auto* address = std::get_if<Tcgen05Address>(&variant.operands)) return {{"tmem_column", address->column}};
-  const WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
-  return {{"offset", pointer.offset}, {"stride", pointer.stride}};
 }
 
 // Diff lists every differing word in element terms.
@@ -87,7 +79,7 @@ absl::StatusOr<std::string> BundleWriter::Add(const BundleCase& bundle_case) {
                    {"pattern", std::string(DataPatternName(bundle_case.variant.pattern))},
                    {"stream", absl::StrFormat("0x%016x", bundle_case.variant.stream)},
                    {"placement", bundle_case.variant.placement == DataPlacement::kShared ? "shared" : "global"},
-                   {"operands", OperandsJson(bundle_case.variant)}}},
+                   {"operands", RuntimeOf(instruction.form().family).OperandsJson(bundle_case.variant)}}},
       {"outcome", std::string(CaseClassName(bundle_case.verdict.kind))},
       {"detail", bundle_case.verdict.detail},
       {"differing_words", bundle_case.verdict.mismatches.size()},

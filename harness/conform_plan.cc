@@ -5,10 +5,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/families/family_runtime.h"
 #include "reference/enumerate.h"
-#include "reference/ldmatrix_table.h"
-#include "reference/tcgen05_ld_table.h"
-#include "reference/wmma_load_table.h"
+#include "reference/families.h"
 
 namespace matload {
 namespace {
@@ -18,9 +18,7 @@ namespace {
 // to not_run) or `filter` leaves it out.
 void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& instruction,
                  const std::optional<std::regex>& filter, ConformPlan& plan) {
-  const bool shared_wmma =
-      instruction.spec().family == Family::kWmmaLoad && instruction.signature().state_space == StateSpace::kShared;
-  for (int address_bits : shared_wmma ? std::vector<int>{32, 64} : std::vector<int>{64}) {
+  for (int address_bits : RuntimeOf(instruction.spec().family).AddressWidths(instruction)) {
     absl::StatusOr<std::unique_ptr<TestProgram>> program =
         TestProgram::For(instruction, {.shared_address_bits = address_bits, .bug = options.bug});
     if (!program.ok()) {
@@ -34,16 +32,28 @@ void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& in
   }
 }
 
-// NoteTensorMemory says what a target without Tensor Memory cannot run:
-// tcgen05.ld's forms on the targets that have it.
-void NoteTensorMemory(Target target, ConformPlan& plan) {
-  if (!LegalQualifierSets(tcgen05::Spec(), NewestPtxVersion(), target).empty()) return;
-  for (const char* name : {"sm_100a", "sm_103a", "sm_110a"}) {
-    plan.tensor_memory_forms += LegalQualifierSets(tcgen05::Spec(), NewestPtxVersion(), *ParseTarget(name)).size();
+// NoteMissingHardware says what a target cannot run of a family that needs
+// hardware it lacks (FamilyRuntime::NeededHardware): the family's legal
+// forms on the arch-specific targets of the newest PTX ISA that have them.
+void NoteMissingHardware(const FamilyRuntime& runtime, Target target, ConformPlan& plan) {
+  const std::optional<HardwareNeed> need = runtime.NeededHardware();
+  const FamilySpec& spec = SpecOf(runtime.family());
+  const PtxVersion ptx = NewestPtxVersion();
+  if (!need.has_value() || !LegalQualifierSets(spec, ptx, target).empty()) return;
+  size_t forms = 0;
+  std::vector<std::string> names;
+  for (const TargetInfo& info : AllTargets()) {
+    if (info.target.variant != TargetVariant::kArchSpecific || !TargetExistsIn(info.target, ptx)) continue;
+    const size_t legal = LegalQualifierSets(spec, ptx, info.target).size();
+    if (legal == 0) continue;
+    forms += legal;
+    names.push_back(info.target.Name());
   }
-  plan.not_run.push_back(absl::StrCat(
-      "tcgen05.ld: ", plan.tensor_memory_forms, " legal forms on sm_100a/sm_103a/sm_110a need Tensor Memory, which ",
-      target.Name(), " lacks; their kernels are compile-checked (tcgen05_kernel_test)"));
+  const std::string family = spec.MnemonicText();
+  plan.missing_hardware_forms[family] = forms;
+  plan.not_run.push_back(absl::StrCat(family, ": ", forms, " legal forms on ", absl::StrJoin(names, "/"), " need ",
+                                      need->hardware, ", which ", target.Name(),
+                                      " lacks; their kernels are compile-checked (", need->kernel_test, ")"));
 }
 
 }  // namespace
@@ -53,9 +63,10 @@ absl::StatusOr<ConformPlan> PlanConformance(const ConformanceOptions& options, T
       options.forms.empty() ? std::nullopt : std::optional<std::regex>(std::regex(options.forms));
   const PtxVersion ptx = NewestPtxVersion();
   ConformPlan plan;
-  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec(), &tcgen05::Spec()}) {
-    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, target)) {
-      const std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, ptx, target);
+  for (const FamilyRuntime* runtime : AllFamilyRuntimes()) {
+    const FamilySpec& spec = SpecOf(runtime->family());
+    for (const QualifierSet& qualifiers : LegalQualifierSets(spec, ptx, target)) {
+      const std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, ptx, target);
       if (!instruction.has_value()) return absl::InternalError("a legal qualifier set failed its standard form");
       AddPrograms(options, *instruction, filter, plan);
     }
@@ -63,7 +74,7 @@ absl::StatusOr<ConformPlan> PlanConformance(const ConformanceOptions& options, T
   if (plan.programs.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("no form matches --forms '", options.forms, "'"));
   }
-  NoteTensorMemory(target, plan);
+  for (const FamilyRuntime* runtime : AllFamilyRuntimes()) NoteMissingHardware(*runtime, target, plan);
   return plan;
 }
 

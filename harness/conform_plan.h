@@ -8,6 +8,7 @@
 #ifndef MATLOAD_HARNESS_CONFORM_PLAN_H_
 #define MATLOAD_HARNESS_CONFORM_PLAN_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,9 +24,10 @@ namespace matload {
 struct ConformPlan {
   std::vector<std::unique_ptr<TestProgram>> programs;
   std::vector<std::string> not_run;  // what the run cannot run on this target, and why
-  // tensor_memory_forms counts the tcgen05.ld forms this target cannot run
-  // for want of Tensor Memory (0 on a target that has it).
-  size_t tensor_memory_forms = 0;
+  // missing_hardware_forms counts, by family ("tcgen05.ld"), the forms this
+  // target cannot run for want of hardware (FamilyRuntime::NeededHardware);
+  // a family this target runs is absent.
+  std::map<std::string, size_t> missing_hardware_forms;
 };
 
 // PlanConformance plans a run of `options` on `target`. A --forms regex

@@ -16,9 +16,18 @@ TEST(ConformPlanTest, EverySm90FormIsPlanned) {
   const absl::StatusOr<ConformPlan> plan = PlanConformance({.variants = 4}, Target{90});
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(plan->programs.size(), 546u);
-  EXPECT_EQ(plan->tensor_memory_forms, 558u);
+  EXPECT_EQ(plan->missing_hardware_forms, (std::map<std::string, size_t>{{"tcgen05.ld", 558}}));
   ASSERT_EQ(plan->not_run.size(), 1u);
-  EXPECT_THAT(plan->not_run[0], HasSubstr("tcgen05.ld: 558 legal forms"));
+  EXPECT_EQ(plan->not_run[0],
+            "tcgen05.ld: 558 legal forms on sm_100a/sm_103a/sm_110a need Tensor Memory, which sm_90 lacks; their "
+            "kernels are compile-checked (tcgen05_kernel_test)");
+}
+
+// sm_100a has Tensor Memory: nothing is left to other GPUs.
+TEST(ConformPlanTest, ATargetWithTensorMemoryLeavesNoFormsToOthers) {
+  const absl::StatusOr<ConformPlan> plan = PlanConformance({.variants = 1}, *ParseTarget("sm_100a"));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_TRUE(plan->missing_hardware_forms.empty());
 }
 
 TEST(ConformPlanTest, TheFormsRegexChoosesProgramsByLabel) {

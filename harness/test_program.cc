@@ -2,9 +2,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "harness/ldmatrix_program.h"
-#include "harness/tcgen05_program.h"
-#include "harness/wmma_program.h"
+#include "harness/families/family_runtime.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
 
@@ -12,12 +10,7 @@ namespace matload {
 
 absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::For(const CheckedInstruction& instruction,
                                                               const ProgramOptions& options) {
-  switch (instruction.form().family) {
-    case Family::kLdmatrix: return NewLdmatrixProgram(instruction, options);
-    case Family::kWmmaLoad: return NewWmmaProgram(instruction, options);
-    case Family::kTcgen05Ld: return NewTcgen05Program(instruction, options);
-  }
-  return absl::InternalError("unknown family");
+  return RuntimeOf(instruction.form().family).NewProgram(instruction, options);
 }
 
 absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::ForOpcode(absl::string_view opcode, Target target,
@@ -30,8 +23,7 @@ absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::ForOpcode(absl::string
 }
 
 std::string TestProgram::Label() const {
-  if (instruction().form().family == Family::kWmmaLoad &&
-      instruction().signature().state_space == StateSpace::kShared) {
+  if (RuntimeOf(instruction().form().family).AddressWidths(instruction()).size() > 1) {
     return absl::StrCat(opcode(), " [", options().shared_address_bits, "-bit address]");
   }
   return opcode();

@@ -1,5 +1,6 @@
 #include "reference/enumerate.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
@@ -141,6 +142,8 @@ void OfferOperandMutations(const OperandSignature& signature, const Form& legal,
     return ToRaw(mutated);
   };
   const std::vector<Operand>& operands = legal.operands;
+  const int vector_index = std::max(signature.IndexOf(OperandRole::kDestinationVector),
+                                    signature.IndexOf(OperandRole::kSourceVector));
   const absl::string_view pool = DestinationPool(signature);
   const int count = signature.destination_count;
   // Destination: one register more or fewer, a scalar, wrong-typed pools,
@@ -149,21 +152,21 @@ void OfferOperandMutations(const OperandSignature& signature, const Form& legal,
   for (int length : {count - 1, count + 1}) {
     if (length < 1) continue;
     variants.push_back(operands);
-    variants.back()[0] = VectorOperand{RegisterNames(pool, length)};
+    variants.back()[vector_index] = VectorOperand{RegisterNames(pool, length)};
   }
   variants.push_back(operands);
-  variants.back()[0] = RegisterOperand{absl::StrCat(pool, 0)};
+  variants.back()[vector_index] = RegisterOperand{absl::StrCat(pool, 0)};
   for (absl::string_view wrong_pool : {"%h", "%f", "%rd"}) {
     if (wrong_pool == pool || (wrong_pool == "%h" && count > 4) || (wrong_pool == "%rd" && count > 2)) continue;
     variants.push_back(operands);
-    variants.back()[0] = VectorOperand{RegisterNames(wrong_pool, count)};
+    variants.back()[vector_index] = VectorOperand{RegisterNames(wrong_pool, count)};
   }
   variants.push_back(operands);
-  std::get<VectorOperand>(variants.back()[0]).elements.back() = "7";
+  std::get<VectorOperand>(variants.back()[vector_index]).elements.back() = "7";
   variants.push_back(operands);
-  std::get<VectorOperand>(variants.back()[0]).elements.back() = "%undeclared";
+  std::get<VectorOperand>(variants.back()[vector_index]).elements.back() = "%undeclared";
   // Address: an immediate, a wrong-typed register, variables of each space.
-  const size_t address_index = signature.redval ? 2 : 1;
+  const int address_index = signature.IndexOf(OperandRole::kAddress);
   for (Operand address : {Operand{AddressOperand{"", 64}}, Operand{AddressOperand{"%f0", 0}},
                           Operand{AddressOperand{"%h0", 0}}, Operand{AddressOperand{"%smem", 0}},
                           Operand{AddressOperand{"%gmem", 0}}, Operand{AddressOperand{"%addr", 0}},
@@ -185,10 +188,10 @@ void OfferOperandMutations(const OperandSignature& signature, const Form& legal,
   }
   // redval: dropped where required, added where not.
   variants.push_back(operands);
-  if (signature.redval) {
-    variants.back().erase(variants.back().begin() + 1);
+  if (const int redval = signature.IndexOf(OperandRole::kReductionValue); redval >= 0) {
+    variants.back().erase(variants.back().begin() + redval);
   } else {
-    variants.back().insert(variants.back().begin() + 1, RegisterOperand{"%redval"});
+    variants.back().insert(variants.back().begin() + address_index, RegisterOperand{"%redval"});
   }
   for (auto& variant : variants) out.Offer(with_operands(std::move(variant)));
 }
@@ -228,25 +231,38 @@ std::vector<OperandStyle> OperandStyles(const OperandSignature& signature) {
   return styles;
 }
 
+namespace {
+
+// StandardAddress is the address operand of `style`.
+AddressOperand StandardAddress(const OperandSignature& signature, OperandStyle::Address style) {
+  const bool tensor = signature.address == AddressKind::kTensorMemory;
+  switch (style) {
+    case OperandStyle::Address::kRegister64: return AddressOperand{"%addr", 0};
+    case OperandStyle::Address::kRegister32: return AddressOperand{tensor ? "%taddr" : "%addr32", 0};
+    case OperandStyle::Address::kRegisterPlusOffset: break;
+  }
+  return AddressOperand{tensor ? "%taddr" : "%addr", tensor ? 4 : 32};
+}
+
+}  // namespace
+
 std::vector<Operand> StandardOperands(const OperandSignature& signature, OperandStyle style) {
   std::vector<Operand> operands;
-  operands.push_back(VectorOperand{RegisterNames(DestinationPool(signature), signature.destination_count)});
-  if (signature.redval) operands.push_back(RegisterOperand{"%redval"});
-  const bool tensor = signature.address == AddressKind::kTensorMemory;
-  switch (style.address) {
-    case OperandStyle::Address::kRegister64:
-      operands.push_back(AddressOperand{"%addr", 0});
-      break;
-    case OperandStyle::Address::kRegister32:
-      operands.push_back(AddressOperand{tensor ? "%taddr" : "%addr32", 0});
-      break;
-    case OperandStyle::Address::kRegisterPlusOffset:
-      operands.push_back(AddressOperand{tensor ? "%taddr" : "%addr", tensor ? 4 : 32});
-      break;
+  for (const SignatureOperand& slot : signature.Operands()) {
+    switch (slot.role) {
+      case OperandRole::kDestinationVector:
+      case OperandRole::kSourceVector:
+        operands.push_back(VectorOperand{RegisterNames(DestinationPool(signature), signature.destination_count)});
+        break;
+      case OperandRole::kReductionValue: operands.push_back(RegisterOperand{"%redval"}); break;
+      case OperandRole::kAddress: operands.push_back(StandardAddress(signature, style.address)); break;
+      case OperandRole::kOffset: operands.push_back(ImmediateOperand{16}); break;
+      case OperandRole::kStride:
+        if (style.stride == OperandStyle::Stride::kRegister) operands.push_back(RegisterOperand{"%stride"});
+        if (style.stride == OperandStyle::Stride::kImmediate) operands.push_back(ImmediateOperand{64});
+        break;
+    }
   }
-  if (signature.half_split_offset) operands.push_back(ImmediateOperand{16});
-  if (style.stride == OperandStyle::Stride::kRegister) operands.push_back(RegisterOperand{"%stride"});
-  if (style.stride == OperandStyle::Stride::kImmediate) operands.push_back(ImmediateOperand{64});
   return operands;
 }
 

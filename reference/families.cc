@@ -1,5 +1,11 @@
 #include "reference/families.h"
 
+#include <cstdlib>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
 #include "reference/ldmatrix_table.h"
 #include "reference/tcgen05_ld_table.h"
 #include "reference/wmma_load_table.h"
@@ -16,7 +22,19 @@ const FamilySpec& SpecOf(Family family) {
   for (const FamilySpec* spec : AllFamilies()) {
     if (spec->family == family) return *spec;
   }
-  return *AllFamilies().front();
+  // A Family value without a table is a programming error no input can
+  // cause; answering with another family's table would judge every form
+  // of it by the wrong rules.
+  std::cerr << "matload: no FamilySpec for family " << static_cast<int>(family) << " (reference/families.cc)\n";
+  std::abort();
+}
+
+std::string FamilyNamesText() {
+  std::vector<std::string> names;
+  for (const FamilySpec* spec : AllFamilies()) names.push_back(spec->MnemonicText());
+  const std::string last = names.back();
+  names.pop_back();
+  return names.empty() ? last : absl::StrCat(absl::StrJoin(names, ", "), " or ", last);
 }
 
 const FamilySpec* FindFamily(const std::vector<std::string>& opcode) {

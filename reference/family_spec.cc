@@ -47,16 +47,27 @@ std::optional<OperandSignature> FamilySpec::Signature(const QualifierSet& qualif
   OperandSignature signature{
       .destination_count = row->registers,
       .destination_class = row->register_class,
-      .redval = operands.redval_axis != kAbsent && qualifiers.Present(operands.redval_axis),
       .address = operands.address,
-      .stride = operands.stride_allowed,
-      .half_split_offset = operands.half_split_when.has_value() && operands.half_split_when->Holds(qualifiers),
       .destination_ref = row->ref,
   };
+  for (const OperandSlot& slot : operands.layout) {
+    if (slot.when.has_value() && !slot.when->Holds(qualifiers)) continue;
+    signature.operands[signature.operand_count++] = {slot.role, slot.name, slot.optional};
+    signature.redval = signature.redval || slot.role == OperandRole::kReductionValue;
+    signature.stride = signature.stride || slot.role == OperandRole::kStride;
+    signature.half_split_offset = signature.half_split_offset || slot.role == OperandRole::kOffset;
+  }
   if (operands.state_space_axis != kAbsent && qualifiers.Present(operands.state_space_axis)) {
     signature.state_space = operands.state_space_of_value[qualifiers.Get(operands.state_space_axis)];
   }
   return signature;
+}
+
+int OperandSignature::IndexOf(OperandRole role) const {
+  for (int i = 0; i < operand_count; ++i) {
+    if (operands[i].role == role) return i;
+  }
+  return -1;
 }
 
 }  // namespace matload

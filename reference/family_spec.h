@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
-#include "absl/strings/string_view.h"
 #include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 #include "reference/ptx_version.h"
 #include "reference/reason.h"
@@ -149,6 +151,38 @@ struct FragmentRow {
   SpecRef ref;
 };
 
+// OperandRole is what one operand of an instruction is for. Operand
+// checking, the standard operands and the near misses read a family's
+// operands by role, so a family is its operand layout, not code.
+enum class OperandRole : unsigned char {
+  kDestinationVector,  // {r...}: the registers a load writes
+  kSourceVector,       // {r...}: the registers a store reads
+  kReductionValue,     // tcgen05.ld.red's redval: one 32-bit register
+  kAddress,            // [address]: memory, or Tensor Memory (AddressKind)
+  kOffset,             // an immediate after the address: tcgen05's immHalfSplitoff
+  kStride,             // wmma's stride: a 32-bit integer register or an immediate
+};
+
+// OperandSlot is one operand of a family's syntax. A family lists its slots
+// in the order they are written; optional slots come last.
+struct OperandSlot {
+  OperandRole role;
+  absl::string_view name;            // as messages call it: "destination", "redval", "immHalfSplitoff"
+  std::optional<Condition> when;     // written only for forms where this holds; nullopt: always
+  bool optional = false;             // may be left out: wmma's {, stride}
+};
+
+// kMaxOperands bounds the operands of any form.
+inline constexpr int kMaxOperands = 6;
+
+// SignatureOperand is one operand a form writes: its slot's role, name and
+// whether it may be left out.
+struct SignatureOperand {
+  OperandRole role = OperandRole::kDestinationVector;
+  absl::string_view name;
+  bool optional = false;
+};
+
 // OperandSignature is what a qualifier set asks of the operands.
 struct OperandSignature {
   int destination_count = 0;
@@ -159,6 +193,16 @@ struct OperandSignature {
   bool stride = false;              // wmma's optional stride
   bool half_split_offset = false;   // tcgen05 .16x32bx2's immHalfSplitoff
   SpecRef destination_ref;          // the fragment row that set the count
+  // The operands this form writes, in order (the family's OperandSlots whose
+  // condition holds); the flags above say the same by role. A fixed array,
+  // so that a signature is copied without allocating.
+  std::array<SignatureOperand, kMaxOperands> operands{};
+  int operand_count = 0;
+
+  // Operands is the written operands, in order.
+  absl::Span<const SignatureOperand> Operands() const { return {operands.data(), static_cast<size_t>(operand_count)}; }
+  // IndexOf is the position of the first operand of `role`, or -1.
+  int IndexOf(OperandRole role) const;
 };
 
 // OperandRules are a family's fixed operand facts.
@@ -166,9 +210,7 @@ struct OperandRules {
   AddressKind address = AddressKind::kMemory;
   int state_space_axis = kAbsent;      // the axis naming .global/.shared, if any
   std::vector<StateSpace> state_space_of_value;  // per value of that axis
-  bool stride_allowed = false;
-  int redval_axis = kAbsent;           // redval present iff this axis is present
-  std::optional<Condition> half_split_when;  // immHalfSplitoff required iff this holds
+  std::vector<OperandSlot> layout;     // the operands, in written order
   SpecRef ref;
 };
 

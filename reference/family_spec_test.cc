@@ -20,6 +20,15 @@ TEST(ConditionTest, EvaluatesAxisTests) {
   EXPECT_TRUE((Condition{{NoneOf(1, {0})}}).Holds(qualifiers)) << "absent is none of the values";
 }
 
+// Messages name the families as the PTX ISA spells their mnemonics.
+TEST(FamiliesTest, MessagesNameEveryFamily) {
+  EXPECT_EQ(FamilyNamesText(), "wmma.load, ldmatrix or tcgen05.ld");
+}
+
+TEST(FamiliesDeathTest, AnUnknownFamilyAborts) {
+  EXPECT_DEATH(SpecOf(static_cast<Family>(200)), "no FamilySpec for family 200");
+}
+
 // Tables are data; these tests check the data is well formed.
 TEST(FamilySpecTest, TablesAreWellFormed) {
   for (const FamilySpec* spec : AllFamilies()) {

@@ -69,7 +69,7 @@ absl::StatusOr<Form> DecodeForm(const RawInstruction& raw) {
   const FamilySpec* spec = FindFamily(raw.opcode);
   if (spec == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("'", raw.opcode.empty() ? "" : raw.opcode[0],
-                                                   "' is not wmma.load, ldmatrix or tcgen05.ld"));
+                                                   "' is not ", FamilyNamesText()));
   }
   DecodedQualifiers decoded = DecodeQualifiers(*spec, raw.opcode);
   if (!decoded.reasons.empty()) return absl::InvalidArgumentError(decoded.reasons.front().message);

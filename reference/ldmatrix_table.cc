@@ -112,6 +112,8 @@ FamilySpec Build() {
   spec.operands = {.address = AddressKind::kMemory,
                    .state_space_axis = kStateSpace,
                    .state_space_of_value = {StateSpace::kShared, StateSpace::kShared},
+                   .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
+                              {OperandRole::kAddress, "address", std::nullopt}},
                    .ref = kOperands};
   spec.runtime_rules = {
       {RuntimeHazard::kAddressOutsideSpace, {{Absent(kStateSpace)}}, {},

@@ -41,37 +41,53 @@ class OperandChecker {
 
   void Check() {
     const std::vector<Operand>& operands = snippet_.instruction.operands;
-    const size_t required = 2 + (signature_.redval ? 1 : 0) + (signature_.half_split_offset ? 1 : 0);
-    const size_t allowed = required + (signature_.stride ? 1 : 0);
+    const absl::Span<const SignatureOperand> slots = signature_.Operands();
+    const size_t allowed = slots.size();
+    const size_t required = static_cast<size_t>(
+        std::count_if(slots.begin(), slots.end(), [](const SignatureOperand& slot) { return !slot.optional; }));
     if (operands.size() < required || operands.size() > allowed) {
       Add(ReasonCode::kOperandCount,
           absl::StrCat("expects ", required == allowed ? "" : "at least ", required, " operands (", Layout(),
                        "), got ", operands.size()));
       return;
     }
-    size_t next = 0;
-    CheckDestination(operands[next++]);
-    if (signature_.redval) CheckScalarRegister(operands[next++], RegisterClass::kAny32, "redval");
-    CheckAddress(operands[next++]);
-    if (signature_.half_split_offset) {
-      if (!std::holds_alternative<ImmediateOperand>(operands[next++])) {
-        Add(ReasonCode::kOperandKind, "immHalfSplitoff must be an immediate");
-      }
-    } else if (next < operands.size()) {
-      const Operand& stride = operands[next];
-      if (!std::holds_alternative<ImmediateOperand>(stride)) {
-        CheckScalarRegister(stride, RegisterClass::kInt32, "stride");
-      }
-    }
+    for (size_t i = 0; i < operands.size(); ++i) CheckOperand(slots[i], operands[i]);
   }
 
  private:
+  // CheckOperand checks one written operand against the slot it fills.
+  void CheckOperand(const SignatureOperand& slot, const Operand& operand) {
+    switch (slot.role) {
+      case OperandRole::kDestinationVector:
+      case OperandRole::kSourceVector: CheckVector(operand, slot.name); return;
+      case OperandRole::kReductionValue: CheckScalarRegister(operand, RegisterClass::kAny32, slot.name); return;
+      case OperandRole::kAddress: CheckAddress(operand); return;
+      case OperandRole::kOffset:
+        if (!std::holds_alternative<ImmediateOperand>(operand)) {
+          Add(ReasonCode::kOperandKind, absl::StrCat(slot.name, " must be an immediate"));
+        }
+        return;
+      case OperandRole::kStride:
+        if (!std::holds_alternative<ImmediateOperand>(operand)) {
+          CheckScalarRegister(operand, RegisterClass::kInt32, slot.name);
+        }
+        return;
+    }
+  }
+
+  // Layout spells the operands a form takes: "{r...}, [address] {, stride}".
   std::string Layout() const {
-    std::string layout = "{r...}";
-    if (signature_.redval) absl::StrAppend(&layout, ", redval");
-    absl::StrAppend(&layout, ", [address]");
-    if (signature_.half_split_offset) absl::StrAppend(&layout, ", immHalfSplitoff");
-    if (signature_.stride) absl::StrAppend(&layout, " {, stride}");
+    std::string layout;
+    for (const SignatureOperand& slot : signature_.Operands()) {
+      absl::string_view spelling = slot.name;
+      if (slot.role == OperandRole::kDestinationVector || slot.role == OperandRole::kSourceVector) spelling = "{r...}";
+      if (slot.role == OperandRole::kAddress) spelling = "[address]";
+      if (layout.empty()) {
+        absl::StrAppend(&layout, spelling);
+      } else {
+        absl::StrAppend(&layout, slot.optional ? " {, " : ", ", spelling, slot.optional ? "}" : "");
+      }
+    }
     return layout;
   }
 
@@ -118,7 +134,7 @@ class OperandChecker {
   // CheckMixedVectorType types a destination vector of 32-bit registers
   // declared with different types as ptxas does (CombinedVectorType), and
   // says whether it did; then its elements' own types no longer matter.
-  bool CheckMixedVectorType(const VectorOperand& vector) {
+  bool CheckMixedVectorType(const VectorOperand& vector, absl::string_view role) {
     std::vector<absl::string_view> types;
     for (const std::string& element : vector.elements) {
       const Declaration* declaration = FindDeclaration(element);
@@ -130,38 +146,41 @@ class OperandChecker {
     const std::optional<absl::string_view> combined = CombinedVectorType(types);
     if (!combined.has_value()) {
       Add(ReasonCode::kRegisterType,
-          absl::StrCat("the destination vector mixes ", absl::StrJoin(types, ", "),
+          absl::StrCat("the ", role, " vector mixes ", absl::StrJoin(types, ", "),
                        " registers; only .b32 or integer registers mix with other types"),
           &kRegisterClassRef);
     } else if (!RegisterClassAccepts(signature_.destination_class, *combined)) {
       Add(ReasonCode::kRegisterType,
-          absl::StrCat("the destination vector is ", *combined, "; it must be ", RegisterClassName(signature_.destination_class)),
+          absl::StrCat("the ", role, " vector is ", *combined, "; it must be ",
+                       RegisterClassName(signature_.destination_class)),
           &kRegisterClassRef);
     }
     return true;
   }
 
-  void CheckDestination(const Operand& operand) {
+  // CheckVector checks a register vector (`role` is "destination" or
+  // "source") against the fragment row: its length and register class.
+  void CheckVector(const Operand& operand, absl::string_view role) {
     const auto* vector = std::get_if<VectorOperand>(&operand);
     if (vector == nullptr) {
       Add(ReasonCode::kOperandKind,
-          absl::StrCat("the destination must be a brace-enclosed vector of ", signature_.destination_count,
+          absl::StrCat("the ", role, " must be a brace-enclosed vector of ", signature_.destination_count,
                        " registers, not '", OperandToString(operand), "'"));
       return;
     }
     if (static_cast<int>(vector->elements.size()) != signature_.destination_count) {
-      Add(ReasonCode::kVectorLength, absl::StrCat("the destination vector holds ", vector->elements.size(),
+      Add(ReasonCode::kVectorLength, absl::StrCat("the ", role, " vector holds ", vector->elements.size(),
                                                   " registers; this form loads ", signature_.destination_count),
           &signature_.destination_ref);
     }
-    const bool typed_as_a_whole = CheckMixedVectorType(*vector);
+    const bool typed_as_a_whole = CheckMixedVectorType(*vector, role);
     for (const std::string& element : vector->elements) {
       if (element == "_") continue;  // the sink register
       if (!element.empty() && (std::isdigit(static_cast<unsigned char>(element[0])) || element[0] == '-')) {
-        Add(ReasonCode::kOperandKind, absl::StrCat("destination element '", element, "' is not a register"));
+        Add(ReasonCode::kOperandKind, absl::StrCat(role, " element '", element, "' is not a register"));
         continue;
       }
-      CheckRegisterName(element, signature_.destination_class, "destination", !typed_as_a_whole);
+      CheckRegisterName(element, signature_.destination_class, role, !typed_as_a_whole);
     }
   }
 
@@ -258,7 +277,7 @@ Verdict Judge(const Snippet& snippet, PtxVersion ptx, Target target) {
   if (spec == nullptr) {
     reasons.push_back({ReasonCode::kUnknownInstruction, kSyntaxRef,
                        absl::StrCat("'", absl::StrJoin(raw.opcode, "."),
-                                    "' is not wmma.load, ldmatrix or tcgen05.ld")});
+                                    "' is not ", FamilyNamesText())});
     return verdict;
   }
   if (!TargetExistsIn(target, ptx)) {

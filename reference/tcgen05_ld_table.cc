@@ -93,8 +93,10 @@ FamilySpec Build() {
   }
   spec.fragment_table_ref = kTable49;
   spec.operands = {.address = AddressKind::kTensorMemory,
-                   .redval_axis = kRed,
-                   .half_split_when = Condition{{OneOf(kShape, {k16x32bx2})}},
+                   .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
+                              {OperandRole::kReductionValue, "redval", Condition{{Present(kRed)}}},
+                              {OperandRole::kAddress, "taddr", std::nullopt},
+                              {OperandRole::kOffset, "immHalfSplitoff", Condition{{OneOf(kShape, {k16x32bx2})}}}},
                    .ref = kOperands};
   spec.runtime_rules = {
       {RuntimeHazard::kNonUniformOperands, {}, {}, "taddr differs between lanes", kUniformUb},

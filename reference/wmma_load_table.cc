@@ -134,7 +134,9 @@ FamilySpec Build() {
   spec.operands = {.address = AddressKind::kMemory,
                    .state_space_axis = kStateSpace,
                    .state_space_of_value = {StateSpace::kGlobal, StateSpace::kShared, StateSpace::kShared},
-                   .stride_allowed = true,
+                   .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
+                              {OperandRole::kAddress, "address", std::nullopt},
+                              {OperandRole::kStride, "stride", std::nullopt, /*optional=*/true}},
                    .ref = kOperands};
   spec.runtime_rules = {
       {RuntimeHazard::kStrideBelowDefault, {}, {}, "a stride below the default leading dimension", kStrideUb},

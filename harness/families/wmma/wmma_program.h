@@ -1,6 +1,6 @@
 // WmmaProgram: the TestProgram of one wmma.load form (test_program.h).
-#ifndef MATLOAD_HARNESS_WMMA_PROGRAM_H_
-#define MATLOAD_HARNESS_WMMA_PROGRAM_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_PROGRAM_H_
+#define MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_PROGRAM_H_
 
 #include <memory>
 
@@ -16,4 +16,4 @@ absl::StatusOr<std::unique_ptr<TestProgram>> NewWmmaProgram(const CheckedInstruc
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_WMMA_PROGRAM_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_PROGRAM_H_

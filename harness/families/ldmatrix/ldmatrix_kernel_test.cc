@@ -1,4 +1,4 @@
-#include "harness/ldmatrix_kernel.h"
+#include "harness/families/ldmatrix/ldmatrix_kernel.h"
 
 #include "gtest/gtest.h"
 #include "harness/ptxas.h"

@@ -3,8 +3,8 @@
 // Tensor Memory, fills warp 0's lane quarter with the data pattern, runs
 // the load, and stores every destination register. Only sm_100a, sm_103a
 // and sm_110a GPUs can run it; elsewhere it is compile-checked.
-#ifndef MATLOAD_HARNESS_TCGEN05_KERNEL_H_
-#define MATLOAD_HARNESS_TCGEN05_KERNEL_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_TCGEN05_TCGEN05_KERNEL_H_
+#define MATLOAD_HARNESS_FAMILIES_TCGEN05_TCGEN05_KERNEL_H_
 
 #include <string>
 
@@ -35,4 +35,4 @@ std::string Tcgen05Kernel(const CheckedInstruction& instruction, PlantedBug bug)
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_TCGEN05_KERNEL_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_TCGEN05_TCGEN05_KERNEL_H_

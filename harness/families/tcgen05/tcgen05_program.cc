@@ -1,9 +1,9 @@
-#include "harness/tcgen05_program.h"
+#include "harness/families/tcgen05/tcgen05_program.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/tcgen05_kernel.h"
+#include "harness/families/tcgen05/tcgen05_kernel.h"
 #include "reference/tcgen05_semantics.h"
 
 namespace matload {

@@ -1,11 +1,11 @@
-#include "harness/wmma_program.h"
+#include "harness/families/wmma/wmma_program.h"
 
 #include <iterator>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/wmma_kernel.h"
+#include "harness/families/wmma/wmma_kernel.h"
 #include "reference/enumerate.h"
 #include "reference/memory_image.h"
 #include "reference/runtime_ub.h"

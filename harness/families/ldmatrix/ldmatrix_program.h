@@ -1,6 +1,6 @@
 // LdmatrixProgram: the TestProgram of one ldmatrix form (test_program.h).
-#ifndef MATLOAD_HARNESS_LDMATRIX_PROGRAM_H_
-#define MATLOAD_HARNESS_LDMATRIX_PROGRAM_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_PROGRAM_H_
+#define MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_PROGRAM_H_
 
 #include <memory>
 
@@ -16,4 +16,4 @@ absl::StatusOr<std::unique_ptr<TestProgram>> NewLdmatrixProgram(const CheckedIns
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_LDMATRIX_PROGRAM_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_PROGRAM_H_

@@ -1,23 +1,20 @@
 // LdmatrixKernel: the PTX kernel that runs one checked ldmatrix form, one
 // variant per block (harness/kernel_text.h), for the GPU half of the
 // differential.
-#ifndef MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
-#define MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_KERNEL_H_
+#define MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_KERNEL_H_
 
 #include <string>
 
 #include "harness/kernel_text.h"
 #include "harness/planted_bug.h"
 #include "reference/legality.h"
+#include "reference/run_geometry.h"
 
 namespace matload {
 
 // kLdmatrixEntry is the kernel's name.
 inline constexpr char kLdmatrixEntry[] = "matload_ldmatrix";
-
-// kLdmatrixWindowBytes is the shared window every ldmatrix row address
-// points into.
-inline constexpr int kLdmatrixWindowBytes = 4096;
 
 // LdmatrixFrame is the kernel's geometry: a 4 KiB shared window, and a
 // record whose operands are 32 .u64 row offsets into it, lane i's at byte
@@ -32,4 +29,4 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_LDMATRIX_KERNEL_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_LDMATRIX_LDMATRIX_KERNEL_H_

@@ -1,4 +1,4 @@
-#include "harness/wmma_kernel.h"
+#include "harness/families/wmma/wmma_kernel.h"
 
 #include "gtest/gtest.h"
 #include "harness/ptxas.h"

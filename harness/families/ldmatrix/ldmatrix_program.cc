@@ -1,4 +1,4 @@
-#include "harness/ldmatrix_program.h"
+#include "harness/families/ldmatrix/ldmatrix_program.h"
 
 #include <array>
 #include <bitset>
@@ -6,7 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/ldmatrix_kernel.h"
+#include "harness/families/ldmatrix/ldmatrix_kernel.h"
 #include "reference/enumerate.h"
 #include "reference/ldmatrix_semantics.h"
 #include "reference/ldmatrix_table.h"

@@ -1,7 +1,7 @@
 // Tcgen05Program: the TestProgram of one tcgen05.ld form (test_program.h).
 // It runs only on a GPU with Tensor Memory (sm_100a, sm_103a, sm_110a).
-#ifndef MATLOAD_HARNESS_TCGEN05_PROGRAM_H_
-#define MATLOAD_HARNESS_TCGEN05_PROGRAM_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_TCGEN05_TCGEN05_PROGRAM_H_
+#define MATLOAD_HARNESS_FAMILIES_TCGEN05_TCGEN05_PROGRAM_H_
 
 #include <memory>
 
@@ -17,4 +17,4 @@ absl::StatusOr<std::unique_ptr<TestProgram>> NewTcgen05Program(const CheckedInst
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_TCGEN05_PROGRAM_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_TCGEN05_TCGEN05_PROGRAM_H_

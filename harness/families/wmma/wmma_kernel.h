@@ -1,22 +1,20 @@
 // WmmaKernel: the PTX kernel that runs one checked wmma.load form, one
 // variant per block (harness/kernel_text.h), for the GPU half of the
 // differential.
-#ifndef MATLOAD_HARNESS_WMMA_KERNEL_H_
-#define MATLOAD_HARNESS_WMMA_KERNEL_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_
+#define MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_
 
 #include <string>
 
 #include "harness/kernel_text.h"
 #include "harness/planted_bug.h"
 #include "reference/legality.h"
+#include "reference/run_geometry.h"
 
 namespace matload {
 
 // kWmmaEntry is the kernel's name.
 inline constexpr char kWmmaEntry[] = "matload_wmma_load";
-
-// kWmmaWindowBytes is the window, shared or global, p points into.
-inline constexpr int kWmmaWindowBytes = 16384;
 
 // WmmaFrame is the kernel's geometry: a 16 KiB window, shared or global as
 // each record says (a form naming .global has no shared window), and a
@@ -35,4 +33,4 @@ std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_WMMA_KERNEL_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_

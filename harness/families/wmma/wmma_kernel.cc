@@ -1,4 +1,4 @@
-#include "harness/wmma_kernel.h"
+#include "harness/families/wmma/wmma_kernel.h"
 
 #include "absl/strings/str_cat.h"
 #include "reference/form.h"

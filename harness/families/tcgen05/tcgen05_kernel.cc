@@ -1,4 +1,4 @@
-#include "harness/tcgen05_kernel.h"
+#include "harness/families/tcgen05/tcgen05_kernel.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"

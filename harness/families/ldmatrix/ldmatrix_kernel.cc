@@ -1,4 +1,4 @@
-#include "harness/ldmatrix_kernel.h"
+#include "harness/families/ldmatrix/ldmatrix_kernel.h"
 
 #include "absl/strings/str_cat.h"
 #include "reference/form.h"
