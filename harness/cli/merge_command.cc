@@ -1,4 +1,3 @@
-#include "harness/cli/run_reports.h"
 #include "harness/cli/merge_command.h"
 
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/cli/flags.h"
+#include "harness/cli/run_reports.h"
 #include "harness/cli/support_reports.h"
 #include "harness/conform_report.h"
 #include "harness/exit_status.h"
