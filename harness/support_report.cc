@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "harness/output_files.h"
 #include "harness/ptx_module.h"
+#include "harness/rule_provenance.h"
 #include "harness/support_matrix_page.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
@@ -139,6 +140,7 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
     absl::StrAppend(&md, "- Reproduce: `", ReproducerCommand(context, group.example->target, group.id), "` (",
                     group.example->model_legal ? "rejects" : "accepts", " it)\n\n");
   }
+  absl::StrAppend(&md, RuleProvenanceMarkdown(registry, sweep.compiler));
   bool any_sass = false;
   for (const SupportRow& row : sweep.rows) {
     for (const auto& [target, cell] : row.cells) any_sass = any_sass || !cell.sass.empty();
@@ -232,6 +234,14 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
   return json;
 }
 
+// JsonWithProvenance is `json` with the misdiagnoses and unstated rules
+// (harness/rule_provenance.h) added.
+nlohmann::json JsonWithProvenance(nlohmann::json json, const DiscrepancyRegistry& registry,
+                                  absl::string_view toolchain) {
+  AddRuleProvenance(registry, toolchain, json);
+  return json;
+}
+
 }  // namespace
 
 std::string WithoutHome(absl::string_view text) {
@@ -281,7 +291,8 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
   for (const auto& [name, text] :
        {std::pair<std::string, std::string>{"support.md", Markdown(sweep, registry, context, groups)},
         {"support.html", *html},
-        {"support.json", Json(sweep, context, groups).dump(1, ' ', false, nlohmann::json::error_handler_t::replace)}}) {
+        {"support.json", JsonWithProvenance(Json(sweep, context, groups), registry, sweep.compiler)
+                             .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)}}) {
     absl::Status written = WriteFile(std::filesystem::path(directory) / name, text);
     if (!written.ok()) return written;
   }
