@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "harness/discrepancy_registry.h"
 #include "harness/support_sweep.h"
 
 namespace matload {
@@ -29,8 +30,12 @@ struct MatrixPageContext {
   std::vector<std::string> reproducers;
 };
 
-// SupportMatrixHtml renders `sweep` as the page.
-absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const MatrixPageContext& context);
+// SupportMatrixHtml renders `sweep` as the page. `registry` gives each
+// explained disagreement its model rule, labelled with the rule's source
+// where the PTX text does not state it (harness/rule_provenance.h), and
+// the toolchain's known misdiagnoses, listed in a section of their own.
+absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
+                                              const MatrixPageContext& context);
 
 }  // namespace matload
 

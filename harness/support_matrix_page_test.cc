@@ -35,8 +35,22 @@ SupportSweep Sweep() {
   return sweep;
 }
 
+// kRegistry explains entry-a by a rule the model infers (reference/inferred_rules.h), entry-b by one the
+// PTX text states, and knows one misdiagnosis of ptxas 13.0.88, written as corpora/known_discrepancies.json is.
+constexpr char kRegistry[] = R"({"discrepancies": [
+  {"id": "entry-a", "pattern": "x2", "direction": "toolchain-rejects", "rule": "ldmatrix.infer.row-alignment-m8n16-m16n16",
+   "toolchain_message": "m", "judgement": "j", "example": "e", "toolchains": ["ptxas 13.0.88"]},
+  {"id": "entry-b", "pattern": "x3", "direction": "toolchain-accepts", "rule": "tcgen05.ld.syntax",
+   "toolchain_message": "m", "judgement": "j", "example": "e", "toolchains": ["ptxas 13.0.88"]},
+  {"id": "misdiagnosed-<&>", "pattern": "x256", "direction": "toolchain-misdiagnoses", "targets": ["sm_100a"],
+   "rule": "tcgen05.ld.syntax", "toolchain_message": ".num modifier required <&>", "judgement": "Misdiagnosis",
+   "example": "tcgen05.ld.sync.aligned.32x32b.x256.b32 {r}, [t];", "toolchains": ["ptxas 13.0.88"]}]})";
+
 std::string Page(const SupportSweep& sweep, const MatrixPageContext& context = {}) {
-  absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, context);
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Parse(kRegistry);
+  EXPECT_TRUE(registry.ok()) << registry.status();
+  if (!registry.ok()) return "";
+  absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, *registry, context);
   EXPECT_TRUE(html.ok()) << html.status();
   return html.ok() ? *html : "";
 }
@@ -62,6 +76,21 @@ TEST(SupportMatrixPageTest, ShowsTheDisagreementsTheRowsCannot) {
   EXPECT_EQ(std::string::npos, html.find("id=\"d3\""));
   EXPECT_THAT(html, HasSubstr("<tr id=\"d2\""));
   EXPECT_THAT(html, HasSubstr("<td>unexplained</td>"));
+}
+
+TEST(SupportMatrixPageTest, NamesEachDisagreementsRuleAndWhereTheModelTookIt) {
+  const std::string html = Page(Sweep());
+  EXPECT_THAT(html, HasSubstr("<td>ldmatrix.infer.row-alignment-m8n16-m16n16 <em>(inferred)</em></td>"));
+  EXPECT_THAT(html, HasSubstr("<td>tcgen05.ld.syntax</td>"));
+}
+
+TEST(SupportMatrixPageTest, ListsTheCompilersMisdiagnoses) {
+  const std::string html = Page(Sweep());
+  EXPECT_THAT(html, HasSubstr("<td class=\"o-misdiagnosis\">misdiagnosed-&lt;&amp;&gt;</td><td>tcgen05.ld.syntax</td>"
+                              "<td>sm_100a</td><td class=\"detail\">.num modifier required &lt;&amp;&gt;</td>"));
+  SupportSweep other = Sweep();
+  other.compiler = "nvJitLink 13.0";
+  EXPECT_THAT(Page(other), HasSubstr("None known for this compiler."));
 }
 
 TEST(SupportMatrixPageTest, EscapesEveryField) {

@@ -277,7 +277,7 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
     return absl::FailedPreconditionError(absl::StrCat("cannot clear ", reproducers.string(), ": ", error.message()));
   }
   const std::vector<DisagreementGroup> groups = Group(sweep);
-  absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, MatrixContext(sweep, context));
+  absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, registry, MatrixContext(sweep, context));
   if (!html.ok()) return html.status();
   for (const DisagreementGroup& group : groups) {
     absl::StatusOr<Snippet> snippet = ParseSnippet(group.example->instruction);
