@@ -7,12 +7,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "harness/report/case_facets.h"
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
+#include "harness/rule_provenance.h"
 
 namespace matload {
 namespace {
@@ -106,8 +108,39 @@ void SetCount(object& cell, const std::pair<size_t, std::string>* count) {
   cell["href"] = count->second;
 }
 
-list DisagreementRows(const SupportSweep& sweep, const MatrixPageContext& context,
-                      const std::vector<std::string>& families, Located& located) {
+// RuleOf is the model rule a registry entry names, and the source of that
+// rule where the PTX text does not state it (empty where it does).
+std::pair<std::string, std::string> RuleOf(const DiscrepancyRegistry& registry, const std::string& registry_id) {
+  static const auto* const kUnstated = new std::vector<SpecRef>(UnstatedRules());
+  for (const DiscrepancyEntry& entry : registry.entries()) {
+    if (entry.id != registry_id) continue;
+    for (const SpecRef& rule : *kUnstated) {
+      if (rule.id == entry.rule) return {entry.rule, std::string(RuleSourceName(rule.source))};
+    }
+    return {entry.rule, ""};
+  }
+  return {"", ""};
+}
+
+// MisdiagnosisRows are the toolchain's known misdiagnoses (rule_provenance.h).
+list MisdiagnosisRows(const DiscrepancyRegistry& registry, const std::string& toolchain) {
+  list rows;
+  for (const DiscrepancyEntry* entry : Misdiagnoses(registry, toolchain)) {
+    std::vector<std::string> targets;
+    for (Target target : entry->targets) targets.push_back(target.Name());
+    rows.push_back(object{{"id", entry->id},
+                          {"rule", entry->rule},
+                          {"targets", absl::StrJoin(targets, ", ")},
+                          {"message", entry->toolchain_message},
+                          {"judgement", entry->judgement},
+                          {"example", entry->example}});
+  }
+  return rows;
+}
+
+list DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
+                      const MatrixPageContext& context, const std::vector<std::string>& families,
+                      Located& located) {
   std::map<std::string, bool> row_opcodes;
   for (const SupportRow& row : sweep.rows) row_opcodes[row.opcode] = true;
   list rows;
@@ -124,6 +157,7 @@ list DisagreementRows(const SupportSweep& sweep, const MatrixPageContext& contex
     const CaseFacets facets = FacetsOfForm(disagreement.target, opcode);
     const bool explained = !disagreement.registry_id.empty();
     const std::string outcome = disagreement.model_legal ? "legal_rejected" : "illegal_accepted";
+    const auto [rule, rule_source] = RuleOf(registry, disagreement.registry_id);
     rows.push_back(object{
         {"anchor", anchor},
         {"instruction", disagreement.instruction},
@@ -136,10 +170,8 @@ list DisagreementRows(const SupportSweep& sweep, const MatrixPageContext& contex
         {"compiler_verdict", disagreement.model_legal ? "rejected" : "accepted"},
         {"css", LegendOf(ClassOf(outcome, !explained)).css},
         {"registry", explained ? disagreement.registry_id : "unexplained"},
-        // rule and rule_label: the model rule and whether it was inferred or
-        // measured, once the support data carries them (issue 20).
-        {"rule", ""},
-        {"rule_label", false},
+        {"rule", rule},
+        {"rule_label", rule_source.empty() ? data(false) : data(rule_source)},
         {"message", disagreement.compiler_messages.empty() ? "" : disagreement.compiler_messages.front()},
         {"reproducer", i < context.reproducers.size() ? context.reproducers[i] : ""}});
   }
@@ -220,13 +252,14 @@ list SummaryRows(const SupportSweep& sweep) {
 
 }  // namespace
 
-absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const MatrixPageContext& context) {
+absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
+                                              const MatrixPageContext& context) {
   std::vector<std::string> families;
   for (const SupportRow& row : sweep.rows) {
     if (std::find(families.begin(), families.end(), row.family) == families.end()) families.push_back(row.family);
   }
   Located located;
-  list disagreements = DisagreementRows(sweep, context, families, located);
+  list disagreements = DisagreementRows(sweep, registry, context, families, located);
   const list targets = TargetColumns(sweep);
   list family_views, matrix_legend;
   for (const std::string& family : families) family_views.push_back(FamilyView(family, sweep, located, targets));
@@ -253,6 +286,7 @@ absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const M
   view.set("disagreement_count", std::to_string(sweep.disagreements.size()));
   view.set("filters", FilterView(filter_ids, outcomes));
   view.set("matrix_legend", matrix_legend);
+  view.set("misdiagnoses", MisdiagnosisRows(registry, sweep.compiler));
   view.set("legend", LegendView());
   return RenderPage("support_matrix.mustache", view);
 }

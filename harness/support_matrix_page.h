@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "harness/discrepancy_registry.h"
 #include "harness/support_sweep.h"
 
 namespace matload {
@@ -22,15 +23,19 @@ struct MatrixPageContext {
   std::string command;
   std::string date;
   std::string machine;
-  std::string compiler_path;  // as shown: no home directory (support_report.h's DisplayPath)
+  std::string compiler_path;  // as shown: no home directory (support_report.h's WithoutHome)
   double seconds = 0;
   // reproducers[i] is the reproducer of sweep.disagreements[i], relative
   // to the page ("reproducers/<id>.ptx").
   std::vector<std::string> reproducers;
 };
 
-// SupportMatrixHtml renders `sweep` as the page.
-absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const MatrixPageContext& context);
+// SupportMatrixHtml renders `sweep` as the page. `registry` gives each
+// explained disagreement its model rule, labelled with the rule's source
+// where the PTX text does not state it (harness/rule_provenance.h), and
+// the toolchain's known misdiagnoses, listed in a section of their own.
+absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
+                                              const MatrixPageContext& context);
 
 }  // namespace matload
 

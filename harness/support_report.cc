@@ -7,10 +7,10 @@
 #include <set>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/match.h"
 #include "absl/strings/strip.h"
 #include "harness/output_files.h"
 #include "harness/ptx_module.h"
@@ -93,7 +93,7 @@ std::vector<DisagreementGroup> Group(const SupportSweep& sweep) {
 }
 
 std::string ReproducerCommand(const ReportContext& context, const std::string& target, const std::string& id) {
-  return absl::StrCat(DisplayPath(context.compiler_path), " -arch=", target, " reproducers/", id, ".ptx -o /dev/null");
+  return absl::StrCat(context.compiler_path, " -arch=", target, " reproducers/", id, ".ptx -o /dev/null");
 }
 
 std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& registry, const ReportContext& context,
@@ -101,7 +101,7 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
   std::string md = absl::StrCat("# Support matrix: ", sweep.compiler, ", PTX ISA ", sweep.ptx.ToString(), "\n\n");
   absl::StrAppend(&md, "- Made by: `", context.command, "` on ", context.date, ", in ",
                   absl::StrFormat("%.0f", context.seconds), " s\n- Machine: ", context.machine,
-                  "\n- Compiler: ", sweep.compiler, " (", DisplayPath(context.compiler_path), ")\n",
+                  "\n- Compiler: ", sweep.compiler, " (", context.compiler_path, ")\n",
                   "- support.json holds the same data; support.html shows the matrix as a heat map.\n\n");
   absl::StrAppend(&md, "## Per target\n\nEvery qualifier set legal on some target (the matrix rows), every legal "
                        "form in every operand style, and every near-miss illegal form, judged by the model and "
@@ -188,7 +188,7 @@ MatrixPageContext MatrixContext(const SupportSweep& sweep, const ReportContext& 
   MatrixPageContext page{.command = context.command,
                          .date = context.date,
                          .machine = context.machine,
-                         .compiler_path = DisplayPath(context.compiler_path),
+                         .compiler_path = context.compiler_path,
                          .seconds = context.seconds};
   for (const std::string& id : GroupIds(sweep)) page.reproducers.push_back(absl::StrCat("reproducers/", id, ".ptx"));
   return page;
@@ -244,15 +244,28 @@ nlohmann::json JsonWithProvenance(nlohmann::json json, const DiscrepancyRegistry
 
 }  // namespace
 
-std::string DisplayPath(const std::string& path) {
+std::string WithoutHome(absl::string_view text) {
   const char* home = std::getenv("HOME");
-  if (home == nullptr || *home == '\0' || std::string_view(home) == "/") return path;
+  if (home == nullptr || *home == '\0' || absl::string_view(home) == "/") return std::string(text);
   const std::string prefix = absl::StrCat(absl::StripSuffix(home, "/"), "/");
-  return absl::StartsWith(path, prefix) ? absl::StrCat("~/", path.substr(prefix.size())) : path;
+  std::string shown;
+  for (size_t at = 0; at < text.size();) {
+    const bool word_start = at == 0 || absl::string_view(" =,:'\"(").find(text[at - 1]) != absl::string_view::npos;
+    if (word_start && absl::StartsWith(text.substr(at), prefix)) {
+      shown += "~/";
+      at += prefix.size();
+    } else {
+      shown += text[at++];
+    }
+  }
+  return shown;
 }
 
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
-                                const ReportContext& context, const std::string& directory) {
+                                const ReportContext& as_made, const std::string& directory) {
+  ReportContext context = as_made;
+  context.command = WithoutHome(as_made.command);
+  context.compiler_path = WithoutHome(as_made.compiler_path);
   const std::filesystem::path reproducers = std::filesystem::path(directory) / "reproducers";
   if (absl::Status made = CreateDirectories(reproducers); !made.ok()) return made;
   std::error_code error;
@@ -264,7 +277,7 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
     return absl::FailedPreconditionError(absl::StrCat("cannot clear ", reproducers.string(), ": ", error.message()));
   }
   const std::vector<DisagreementGroup> groups = Group(sweep);
-  absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, MatrixContext(sweep, context));
+  absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, registry, MatrixContext(sweep, context));
   if (!html.ok()) return html.status();
   for (const DisagreementGroup& group : groups) {
     absl::StatusOr<Snippet> snippet = ParseSnippet(group.example->instruction);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/support_sweep.h"
 
@@ -29,10 +30,11 @@ struct ReportContext {
 //    sets x targets, every disagreement with its reproducer;
 //  - reproducers/<id>.ptx: one module per registry entry that occurred and
 //    per unexplained disagreement, with the exact command in support.md.
-// DisplayPath is `path` as the reports print it: under the home directory
-// it starts "~/" (a toolkit fetched into ~/.cache/matload, say), so that
-// no report names the machine's home or user.
-std::string DisplayPath(const std::string& path);
+// WithoutHome is `text` (a path, a command line) as the reports print it:
+// each path under the home directory starts "~/" (a toolkit fetched into
+// ~/.cache/matload, say), so that no report names the machine's home or
+// user. WriteSupportReport prints the command and compiler path so.
+std::string WithoutHome(absl::string_view text);
 
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
                                 const ReportContext& context, const std::string& directory);

@@ -1,4 +1,3 @@
-#include "harness/cli/run_reports.h"
 #include "harness/cli/conform_command.h"
 
 #include <unistd.h>
@@ -8,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/conform_report.h"
 #include "harness/interrupt.h"

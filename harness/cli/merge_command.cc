@@ -1,4 +1,3 @@
-#include "harness/cli/run_reports.h"
 #include "harness/cli/merge_command.h"
 
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "harness/bundle_writer.h"
 #include "harness/cli/conform_command.h"
 #include "harness/cli/flags.h"
+#include "harness/cli/run_reports.h"
 #include "harness/cli/support_reports.h"
 #include "harness/conform_merge.h"
 #include "harness/conform_recorder.h"

@@ -1,4 +1,3 @@
-#include "harness/cli/run_reports.h"
 #include "harness/cli/support_command.h"
 
 #include <sys/utsname.h>
@@ -17,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/str_replace.h"
+#include "harness/cli/run_reports.h"
 #include "harness/cuda_driver.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/infrastructure.h"

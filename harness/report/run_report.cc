@@ -58,7 +58,7 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
                                           const ReportPlace& place) {
   std::vector<const CaseRecord*> listed;
   Tally by_target, by_family, by_path;
-  size_t disagreements = 0, findings = 0;
+  size_t disagreements = 0, findings = 0, not_run = 0;
   std::vector<std::string> listed_ids, listed_outcomes;
   for (const CaseRecord& record : cases) {
     const OutcomeClass kind = ClassOf(record.outcome, record.finding);
@@ -71,7 +71,8 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
     }
     disagreements += IsDisagreement(kind);
     findings += record.finding;
-    if (kind == OutcomeClass::kAgree) continue;
+    not_run += kind == OutcomeClass::kNotRun;
+    if (kind == OutcomeClass::kAgree || kind == OutcomeClass::kNotRun) continue;
     listed.push_back(&record);
     listed_ids.push_back(record.id);
     listed_outcomes.push_back(record.outcome);
@@ -105,6 +106,7 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
   view.set("breakdowns", breakdowns);
   view.set("filters", FilterView(listed_ids, listed_outcomes));
   view.set("listed_cases", std::to_string(listed.size()));
+  view.set("not_run", Thousands(not_run));
   view.set("cases", rows);
   view.set("legend", LegendView());
   return RenderPage("run_report.mustache", view);

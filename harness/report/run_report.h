@@ -2,8 +2,9 @@
 // self-contained HTML page (report.html in the run directory), made from
 // what the results store keeps of it (harness/runs/case_record.h): the
 // run's machine, driver and toolkits; its cases counted by outcome, per
-// target and per family; and every case that did not agree with the model,
-// by case ID, with its registry entry or message and links to its bundle,
+// target, family and compile path; and every case that did not agree with
+// the model but for those not run (the toolchain cannot target them: 16,000
+// of a support sweep's, which the summary counts), by case ID, with its registry entry or message and links to its bundle,
 // to filter by family, shape, type, target and outcome, search, and narrow
 // to the disagreements. templates/run_report.mustache lays it out.
 #ifndef MATLOAD_HARNESS_REPORT_RUN_REPORT_H_

@@ -268,7 +268,8 @@ TEST_F(ReportBrowserTest, AFuzzRunsExportWithHostileTextInEveryField) {
         {.id = "fuzz.legality.finding." + hostile, .outcome = "finding", .finding = true,
          .detail = hostile, .bundle = "legality/findings/" + hostile},
         {.id = "fuzz.reference.crash.x", .outcome = "crash" + hostile, .finding = true, .bundle = hostile},
-        {.id = "fuzz.cli", .outcome = "unsupported", .detail = hostile}};
+        {.id = "fuzz.cli", .outcome = "unsupported", .detail = hostile},
+        {.id = "fuzz.device", .outcome = "interrupted", .detail = hostile}};
     ASSERT_TRUE(store->AddCases(run.id, cases).ok());
   }
   const ProcessResult exported =
@@ -286,6 +287,9 @@ TEST_F(ReportBrowserTest, AFuzzRunsExportWithHostileTextInEveryField) {
   EXPECT_EQ(counted["finding"], 2);
   EXPECT_EQ(counted["pass"], 1);
   EXPECT_EQ(counted["unsupported"], 1);
+  EXPECT_EQ(counted["interrupted"], 1);
+  // Listed: the three findings and the interrupted campaign, which the only-disagreements view hides.
+  EXPECT_EQ(ShownCaseIds(whole.dom).size(), 4u);
   const LoadedPage only = Load(directory_ / "fuzz.html", "#only-disagreements");
   ExpectNoConsoleErrors(only);
   EXPECT_EQ(ShownCaseIds(only.dom).size(), 3u);
