@@ -73,19 +73,29 @@ struct BatchOptions {
 //    on that line, would judge nothing (kCompilerOutputNotUnderstood).
 //  - A compiler that rejects a module without an error in its diagnostic
 //    format is kCompilerOutputNotUnderstood too.
+//  - Snippets go into modules of at most 512; one run assembles as many
+//    modules as the compiler takes at once (CompileOracle::MaxModulesPerRun;
+//    ptxas takes many input files and judges each on its own).
 //  - Errors on a snippet's lines belong to it. Errors on no snippet's lines
-//    (ptxas names some lowering failures only by a helper symbol) are
-//    resolved by bisection: the unresolved snippets are split in halves and
-//    each half is judged on its own, down to single snippets, within
+//    (ptxas names the failures of its wmma helpers only by "<builtin>"
+//    lines) are printed right after those of the module that caused them:
+//    the snippets with errors in that module are judged again, each on its
+//    own. Where no module's errors came first, they are resolved by
+//    bisection: the unresolved snippets are split in halves and each half
+//    is judged on its own, down to single snippets, within
 //    BatchOptions::max_bisection_runs. Lines not in the compiler's format
 //    are only reported (BatchReport).
 //  - A fatal error stops ptxas: the snippet it names is rejected and the
-//    rest are judged again in a fresh module.
+//    rest are judged again.
 //  - ptxas reports some errors (operand lowering, wmma helper calls) only
-//    when the whole module passed its earlier checks (measured with ptxas
-//    13.0.88). So a snippet counts as accepted only once a module holding it
-//    assembled with no error; the clean snippets of a failed run are judged
-//    again, without the rejected ones, until that happens.
+//    when the whole run passed its earlier checks, and the wmma operand
+//    lowering's only once per module (measured with ptxas 13.0.88). So a
+//    snippet counts as accepted only once a run holding it assembled with no
+//    error; the clean snippets of a failed run are judged again, without the
+//    rejected ones, until that happens, and those guessed illegal from a
+//    module with errors each in a module of its own.
+//  harness/batch_checker_exactness_test.cc holds every sm_90 form of the
+//  support sweep batched against the same form alone.
 absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler,
                                                            const std::vector<Snippet>& snippets, PtxVersion ptx,
                                                            Target target, const BatchOptions& options = {});

@@ -10,6 +10,7 @@
 #ifndef MATLOAD_HARNESS_CACHED_COMPILER_H_
 #define MATLOAD_HARNESS_CACHED_COMPILER_H_
 
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -44,11 +45,21 @@ class CachedCompiler : public CompileOracle {
   // compiler's Assemble does, or with an InfrastructureError
   // (infrastructure.h) when the cache cannot be read.
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
+  size_t MaxModulesPerRun() const override { return compiler_.MaxModulesPerRun(); }
+  // AssembleModules is Assemble for several modules in one run of the
+  // compiler; its answers ("assemble-modules/1") name each message's module.
+  absl::StatusOr<AssembleResult> AssembleModules(const std::vector<std::string>& modules,
+                                                 Target target) const override;
   // KeepAnswers keeps the answers held so far, all or none, and lets them
   // go; an InfrastructureError when the cache cannot be written.
   absl::Status KeepAnswers();
 
  private:
+  // Answered is the kept answer to `question` (naming modules when
+  // `with_modules`), else what `ask` answers, which it holds.
+  absl::StatusOr<AssembleResult> Answered(std::string question, bool with_modules,
+                                          const std::function<absl::StatusOr<AssembleResult>()>& ask) const;
+
   const CompileOracle& compiler_;
   VerdictCache& cache_;
   std::string identity_;

@@ -2,7 +2,9 @@
 
 #include <optional>
 
+#include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -43,6 +45,7 @@ std::optional<Diagnostic> ParseLocated(absl::string_view text) {
     if (digits == 0 || !absl::SimpleAtoi(rest.substr(0, digits), &diagnostic.line)) continue;
     rest.remove_prefix(digits);
     if (!absl::ConsumePrefix(&rest, "; ")) continue;
+    diagnostic.file = std::string(text.substr(0, at));
     if (ParseSeverityAndMessage(rest, diagnostic)) return diagnostic;
   }
   return std::nullopt;
@@ -56,7 +59,7 @@ Diagnostic ParseLine(absl::string_view line) {
     Diagnostic diagnostic;
     if (ParseSeverityAndMessage(rest, diagnostic)) return diagnostic;
   }
-  return {Diagnostic::Severity::kUnrecognised, 0, std::string(line)};
+  return {.severity = Diagnostic::Severity::kUnrecognised, .line = 0, .message = std::string(line)};
 }
 
 }  // namespace
@@ -68,6 +71,15 @@ std::vector<Diagnostic> ParsePtxasDiagnostics(absl::string_view standard_error) 
     if (!line.empty()) diagnostics.push_back(ParseLine(line));
   }
   return diagnostics;
+}
+
+absl::StatusOr<AssembleResult> CompileOracle::AssembleModules(const std::vector<std::string>& modules,
+                                                              Target target) const {
+  if (modules.size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Toolchain(), " assembles one module per run, not ", modules.size()));
+  }
+  return Assemble(modules.front(), target);
 }
 
 }  // namespace matload

@@ -23,6 +23,12 @@ struct Diagnostic {
   Severity severity = Severity::kError;
   int line = 0;  // 0 when the compiler names no line
   std::string message;
+  // module is the index of the module `line` is in, for AssembleModules;
+  // -1 when the message names a file that is none of them (ptxas's
+  // "<builtin>" helpers). Assemble leaves it 0.
+  int module = 0;
+  // file is the input the message names ("<builtin>"), empty when it names none.
+  std::string file = {};
 };
 
 // AssembleResult is what one compile said about one module.
@@ -59,6 +65,15 @@ class CompileOracle {
   // compiler could not be asked (not found, hung, crashed); a rejected module
   // is an AssembleResult with accepted == false.
   virtual absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const = 0;
+  // MaxModulesPerRun is how many modules AssembleModules takes at once: 1
+  // unless one run of the compiler can assemble several independent modules.
+  virtual size_t MaxModulesPerRun() const { return 1; }
+  // AssembleModules compiles `modules` (at most MaxModulesPerRun, each with
+  // kernels of its own names) for `target` in one run, which is accepted
+  // when every module assembles. Each diagnostic names its module
+  // (Diagnostic::module). This default takes one module and is Assemble.
+  virtual absl::StatusOr<AssembleResult> AssembleModules(const std::vector<std::string>& modules,
+                                                         Target target) const;
 };
 
 }  // namespace matload

@@ -45,10 +45,10 @@ std::vector<std::string> DeclarationLines(const std::vector<Declaration>& declar
 }
 
 // WriteModule writes the module header, `shared` declarations (variables at
-// module scope, registers at the top of the kernel) and one kernel holding
+// module scope, registers at the top of the kernel) and one kernel, `entry`, holding
 // `items` in order, each in a { } scope of its own when `scoped`. An item's
 // lines are its LineRange.
-PtxModule WriteModule(PtxVersion ptx, Target target, const std::vector<Declaration>& shared,
+PtxModule WriteModule(PtxVersion ptx, Target target, absl::string_view entry, const std::vector<Declaration>& shared,
                       const std::vector<std::string>& items, bool scoped) {
   ModuleWriter writer;
   PtxModule module;
@@ -57,7 +57,7 @@ PtxModule WriteModule(PtxVersion ptx, Target target, const std::vector<Declarati
   writer.Line(absl::StrCat(".target ", target.Name()));
   writer.Line(".address_size 64");
   for (const std::string& line : DeclarationLines(shared, /*variables=*/true)) writer.Line(line);
-  writer.Line(".visible .entry matload_check()");
+  writer.Line(absl::StrCat(".visible .entry ", entry, "()"));
   writer.Line("{");
   for (const std::string& line : DeclarationLines(shared, /*variables=*/false)) writer.Line(line);
   for (const std::string& item : items) {
@@ -111,11 +111,12 @@ std::vector<Declaration> ImplicitDeclarations(const RawInstruction& instruction)
 }
 
 
-PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target) {
-  return WriteModule(ptx, target, {}, texts, /*scoped=*/true);
+PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target,
+                          absl::string_view entry) {
+  return WriteModule(ptx, target, entry, {}, texts, /*scoped=*/true);
 }
 
-PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Target target) {
+PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Target target, absl::string_view entry) {
   bool shared_declarations = !snippets.empty() && !snippets.front().declarations.empty();
   for (const Snippet& snippet : snippets) {
     shared_declarations = shared_declarations && snippet.declarations == snippets.front().declarations;
@@ -133,7 +134,7 @@ PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Targ
     lines.push_back(PrintRaw(snippet.instruction));
     items.push_back(absl::StrJoin(lines, "\n"));
   }
-  return WriteModule(ptx, target, shared_declarations ? snippets.front().declarations : std::vector<Declaration>{},
+  return WriteModule(ptx, target, entry, shared_declarations ? snippets.front().declarations : std::vector<Declaration>{},
                      items, /*scoped=*/!shared_declarations);
 }
 

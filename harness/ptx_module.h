@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
+
 #include "reference/ptx_version.h"
 #include "reference/raw_instruction.h"
 #include "reference/target.h"
@@ -28,17 +30,22 @@ struct PtxModule {
   int SnippetAt(int line) const;
 };
 
+// kModuleEntry is the name of a module's one kernel.
+inline constexpr absl::string_view kModuleEntry = "matload_check";
+
 // BuildModule writes `.version ptx`, `.target target`, `.address_size 64` and
-// one kernel holding every snippet, one instruction per line. When all
+// one kernel, named `entry`, holding every snippet, one instruction per line. When all
 // snippets share one declaration list it is written once; otherwise each
 // snippet gets a { } scope with its own declarations. A snippet without
 // declarations gets implicit ones: each name it uses, typed as its operand
 // needs (ImplicitDeclarations).
-PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Target target);
+PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Target target,
+                      absl::string_view entry = kModuleEntry);
 
 // BuildTextModule is BuildModule for snippets kept as text (ones that do not
 // parse): each text goes verbatim into a { } scope of its own.
-PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target);
+PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target,
+                          absl::string_view entry = kModuleEntry);
 
 // ImplicitDeclarations declares every register `instruction` names, with the
 // type the family table says its operand needs (.b32 where it says nothing).

@@ -8,11 +8,14 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <utility>
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "harness/compiler_run.h"
 #include "harness/diagnostic_classifier.h"
@@ -114,6 +117,56 @@ bool HasErrorMessage(const std::vector<Diagnostic>& diagnostics) {
 // IsElf says whether `bytes` start as an ELF file (a cubin) does.
 bool IsElf(absl::string_view bytes) { return absl::StartsWith(bytes, "\x7f" "ELF"); }
 
+// ModuleFiles are modules written to files 0.ptx, 1.ptx, ... of a
+// temporary directory, removed with it when the ModuleFiles go.
+class ModuleFiles {
+ public:
+  static absl::StatusOr<ModuleFiles> Write(const std::vector<std::string>& modules) {
+    const char* temporary = std::getenv("TMPDIR");
+    std::string directory = absl::StrCat(temporary != nullptr ? temporary : "/tmp", "/matload-XXXXXX");
+    if (mkdtemp(directory.data()) == nullptr) {
+      return absl::InternalError(absl::StrCat("cannot create a temporary directory ", directory));
+    }
+    ModuleFiles files(std::move(directory));
+    for (size_t i = 0; i < modules.size(); ++i) {
+      files.inputs_.push_back(absl::StrCat(files.directory_, "/", i, ".ptx"));
+      std::ofstream stream(files.inputs_.back(), std::ios::binary);
+      stream << modules[i];
+      if (!stream.flush()) return absl::InternalError(absl::StrCat("cannot write ", files.inputs_.back()));
+    }
+    return files;
+  }
+  ModuleFiles(ModuleFiles&& other) noexcept
+      : directory_(std::exchange(other.directory_, "")), inputs_(std::move(other.inputs_)) {}
+  ModuleFiles& operator=(ModuleFiles&&) = delete;
+  ~ModuleFiles() {
+    if (directory_.empty()) return;
+    for (const std::string& input : inputs_) unlink(input.c_str());
+    unlink(cubin().c_str());
+    rmdir(directory_.c_str());
+  }
+
+  const std::vector<std::string>& inputs() const { return inputs_; }
+  std::string cubin() const { return absl::StrCat(directory_, "/out.cubin"); }
+  // IndexOf is the index of the module written to `file`, or -1.
+  int IndexOf(absl::string_view file) const {
+    absl::string_view name = file;
+    if (!absl::ConsumePrefix(&name, directory_) || !absl::ConsumePrefix(&name, "/") ||
+        !absl::ConsumeSuffix(&name, ".ptx")) {
+      return -1;
+    }
+    int index = -1;
+    if (!absl::SimpleAtoi(name, &index) || index < 0 || static_cast<size_t>(index) >= inputs_.size()) return -1;
+    return index;
+  }
+
+ private:
+  explicit ModuleFiles(std::string directory) : directory_(std::move(directory)) {}
+
+  std::string directory_;
+  std::vector<std::string> inputs_;
+};
+
 }  // namespace
 
 std::string Ptxas::DefaultPath() {
@@ -136,19 +189,16 @@ absl::StatusOr<Ptxas> Ptxas::Open(std::string path, std::chrono::milliseconds ti
   return Ptxas(std::move(path), *std::move(release), std::move(arches), timeout);
 }
 
-absl::StatusOr<Ptxas::Compiled> Ptxas::Compile(absl::string_view module_text, Target target) const {
+absl::StatusOr<Ptxas::Compiled> Ptxas::Run(const std::vector<std::string>& inputs, const std::string& cubin_path,
+                                           Target target) const {
   if (!Supports(target)) {
     return absl::UnimplementedError(absl::StrCat("ptxas ", version_, " cannot assemble for ", target.Name()));
   }
-  absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
-  if (!file.ok()) return file.status();
-  const std::string cubin_path = *file + ".cubin";
-  absl::Cleanup remove_files = [&] {
-    unlink(file->c_str());
-    unlink(cubin_path.c_str());
-  };
   const std::string arch = absl::StrCat("-arch=", target.Name());
-  absl::StatusOr<ProcessResult> run = RunProcess({path_, arch, *file, "-o", cubin_path}, timeout_);
+  std::vector<std::string> argv = {path_, arch};
+  argv.insert(argv.end(), inputs.begin(), inputs.end());
+  argv.insert(argv.end(), {"-o", cubin_path});
+  absl::StatusOr<ProcessResult> run = RunProcess(argv, timeout_);
   if (!run.ok()) return run.status();
   const std::string what = absl::StrCat(path_, " (ptxas ", version_, ") ", arch);
   if (absl::Status ended = CheckCompilerRun(*run, what, {0, kPtxasRejectionExitCode}); !ended.ok()) return ended;
@@ -168,6 +218,32 @@ absl::StatusOr<Ptxas::Compiled> Ptxas::Compile(absl::string_view module_text, Ta
                                             " bytes)"));
   }
   return compiled;
+}
+
+absl::StatusOr<Ptxas::Compiled> Ptxas::Compile(absl::string_view module_text, Target target) const {
+  absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
+  if (!file.ok()) return file.status();
+  const std::string cubin_path = *file + ".cubin";
+  absl::Cleanup remove_files = [&] {
+    unlink(file->c_str());
+    unlink(cubin_path.c_str());
+  };
+  return Run({*file}, cubin_path, target);
+}
+
+absl::StatusOr<AssembleResult> Ptxas::AssembleModules(const std::vector<std::string>& modules, Target target) const {
+  if (modules.empty() || modules.size() > kMaxModulesPerRun) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ptxas assembles 1 to ", kMaxModulesPerRun, " modules per run, not ", modules.size()));
+  }
+  absl::StatusOr<ModuleFiles> files = ModuleFiles::Write(modules);
+  if (!files.ok()) return files.status();
+  absl::StatusOr<Compiled> compiled = Run(files->inputs(), files->cubin(), target);
+  if (!compiled.ok()) return compiled.status();
+  for (Diagnostic& diagnostic : compiled->assembled.diagnostics) {
+    diagnostic.module = files->IndexOf(diagnostic.file);
+  }
+  return std::move(compiled->assembled);
 }
 
 absl::StatusOr<AssembleResult> Ptxas::Assemble(absl::string_view module_text, Target target) const {

@@ -23,6 +23,8 @@ class Ptxas : public CompileOracle {
   // of 512 ldmatrix snippets takes about 0.05 s with ptxas 13.0.88 on 2
   // cores), so that only a hung ptxas meets it, even on a loaded machine.
   static constexpr std::chrono::milliseconds kDefaultTimeout = std::chrono::seconds(120);
+  // kMaxModulesPerRun bounds AssembleModules' modules.
+  static constexpr size_t kMaxModulesPerRun = 4096;
 
   // Open checks that `path` runs and reads its version and the -arch values
   // it accepts from --version and --help. Every run of it, these included,
@@ -45,6 +47,18 @@ class Ptxas : public CompileOracle {
   // writing a temporary cubin, so that an acceptance is checked to have
   // produced one.
   absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
+  // MaxModulesPerRun: ptxas takes many input files in one run and reads each
+  // on its own, so that one module's errors do not hide another's (measured
+  // with ptxas 13.0.88: it reports only the first wmma operand-lowering
+  // error of a file, but the first of each file). The bound keeps the
+  // command line short.
+  size_t MaxModulesPerRun() const override { return kMaxModulesPerRun; }
+  // AssembleModules writes each module to a file of its own in a temporary
+  // directory and runs ptxas once on all of them, with the checks Assemble
+  // makes. A message naming a file that is none of the modules (ptxas's
+  // "<builtin>" helpers) has module -1.
+  absl::StatusOr<AssembleResult> AssembleModules(const std::vector<std::string>& modules,
+                                                 Target target) const override;
   // CompileToCubin assembles `module_text` and returns the cubin, for the
   // offline compile path (the driver loads it without its JIT). A module
   // ptxas rejects is kFailedPrecondition with ptxas's messages.
@@ -58,6 +72,9 @@ class Ptxas : public CompileOracle {
   };
   // Compile is Assemble and CompileToCubin's one run of ptxas.
   absl::StatusOr<Compiled> Compile(absl::string_view module_text, Target target) const;
+  // Run runs ptxas on `inputs` for `target`, writing `cubin`, and reads its
+  // verdict as Compile does.
+  absl::StatusOr<Compiled> Run(const std::vector<std::string>& inputs, const std::string& cubin, Target target) const;
 
   Ptxas(std::string path, std::string version, absl::flat_hash_set<std::string> arches,
         std::chrono::milliseconds timeout)
