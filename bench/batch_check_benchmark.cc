@@ -91,7 +91,8 @@ void BM_BatchChecker(benchmark::State& state) {
   state.counters["verdicts_per_second"] =
       benchmark::Counter(static_cast<double>(state.iterations() * forms.size()), benchmark::Counter::kIsRate);
   state.counters["forms"] = static_cast<double>(forms.size());
-  state.counters["compiler_runs"] = benchmark::Counter(static_cast<double>(compiler_runs), benchmark::Counter::kAvgIterations);
+  state.counters["compiler_runs"] =
+      benchmark::Counter(static_cast<double>(compiler_runs), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_BatchChecker)
     ->ArgNames({"nvjitlink", "jobs", "predicted"})

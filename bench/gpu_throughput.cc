@@ -251,8 +251,8 @@ void NewForms(benchmark::State& state, const DeviceProbe& probe, int device, con
         results[w] = RunIsolated(
             1,
             [&](int) {
-              return MeasureNewForms(programs, shares[w], probe, registry, device,
-                                     absl::GetFlag(FLAGS_new_form_blocks), absl::GetFlag(FLAGS_seed));
+              return MeasureNewForms(programs, shares[w], probe, registry, device, absl::GetFlag(FLAGS_new_form_blocks),
+                                     absl::GetFlag(FLAGS_seed));
             },
             std::chrono::minutes(9));
       });
@@ -333,7 +333,8 @@ int Main(const DeviceProbe& probe, int device) {
         "new_forms", absl::StrCat("every legal ", probe.target.Name(), " form, ", absl::GetFlag(FLAGS_rounds),
                                   " round(s), ", absl::GetFlag(FLAGS_new_form_blocks),
                                   " variants each; the driver's JIT cache on disk is off (CUDA_CACHE_DISABLE=1)"));
-    benchmark::RegisterBenchmark("new_forms", [&](benchmark::State& state) { NewForms(state, probe, device, *registry); })
+    benchmark::RegisterBenchmark("new_forms",
+                                 [&](benchmark::State& state) { NewForms(state, probe, device, *registry); })
         ->Iterations(1)
         ->UseManualTime()
         ->Unit(benchmark::kSecond);
@@ -351,14 +352,14 @@ int Main(const DeviceProbe& probe, int device) {
       }
       programs.push_back(*std::move(program));
     }
-    const PipelineOptions options{.blocks = blocks,
-                                  .threads = threads,
-                                  .duration = absl::Seconds(seconds),
-                                  .seed = absl::GetFlag(FLAGS_seed)};
+    const PipelineOptions options{
+        .blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = absl::GetFlag(FLAGS_seed)};
     for (const std::unique_ptr<TestProgram>& program : programs) {
-      benchmark::RegisterBenchmark(program->Label().c_str(), [&, options](benchmark::State& state) {
-        OneForm(state, *program, device, options);
-      })->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+      benchmark::RegisterBenchmark(program->Label().c_str(),
+                                   [&, options](benchmark::State& state) { OneForm(state, *program, device, options); })
+          ->Iterations(1)
+          ->UseManualTime()
+          ->Unit(benchmark::kSecond);
     }
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -164,8 +164,8 @@ absl::Status AddSassLowering(const CompileOracle& compiler, const std::string& c
 
 absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
-                                        const std::string& cuobjdump, const SweepHooks& hooks,
-                                        const SweepCache& cache, const std::function<void(size_t)>& counted) {
+                                        const std::string& cuobjdump, const SweepHooks& hooks, const SweepCache& cache,
+                                        const std::function<void(size_t)>& counted) {
   TargetSweep result;
   result.summary.target = target.Name();
   TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);

@@ -29,9 +29,9 @@ class SupportSweepTest : public ::testing::Test {
     ASSERT_TRUE(registry.ok()) << registry.status();
     registry_ = new DiscrepancyRegistry(*std::move(registry));
     std::vector<SweepProgress> progress;
-    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
-        *ptxas_, *registry_, {*ParseTarget("sm_75"), *ParseTarget("sm_100a"), *ParseTarget("sm_70")}, {9, 0}, 2,
-        [&progress](const SweepProgress& now) { progress.push_back(now); });
+    absl::StatusOr<SupportSweep> sweep =
+        RunSupportSweep(*ptxas_, *registry_, {*ParseTarget("sm_75"), *ParseTarget("sm_100a"), *ParseTarget("sm_70")},
+                        {9, 0}, 2, [&progress](const SweepProgress& now) { progress.push_back(now); });
     ASSERT_TRUE(sweep.ok()) << sweep.status();
     // Progress counts forms: each target's once when it starts, and again
     // as done when it finishes.

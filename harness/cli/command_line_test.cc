@@ -25,7 +25,9 @@ using ::testing::Not;
 
 const std::vector<CommandSpec>& Commands() {
   static const auto* const kCommands = new std::vector<CommandSpec>{
-      {"run", "run [--command_line_test_count N] ARG", "runs",
+      {"run",
+       "run [--command_line_test_count N] ARG",
+       "runs",
        {"command_line_test_count", "command_line_test_offset", "command_line_test_list", "command_line_test_switch"},
        "matload run --command_line_test_count 2 first"},
       {"name", "name --command_line_test_name S", "names", {"command_line_test_name"}, ""},

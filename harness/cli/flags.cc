@@ -45,7 +45,8 @@ bool AddFlagRow(const FlagRow& row) {
 
 MATLOAD_FLAG(std::string, target, "", "check forms model support", "T[,T...]|all",
              "the target: sm_90; check and support take a comma list or 'all' too (support's default: all).");
-MATLOAD_FLAG(std::string, ptx, "9.0", "check forms model support", "V", "the PTX ISA version the module declares (.version).");
+MATLOAD_FLAG(std::string, ptx, "9.0", "check forms model support", "V",
+             "the PTX ISA version the module declares (.version).");
 MATLOAD_FLAG(bool, json, false, "check model runs diff", "", "write JSON.");
 MATLOAD_FLAG(std::string, file, "", "check", "FILE", "read snippets from this file, one per line ('#' lines skipped).");
 MATLOAD_FLAG(bool, illegal, false, "forms", "", "print the near-miss illegal forms instead of the legal ones.");
@@ -69,12 +70,14 @@ MATLOAD_FLAG(std::uint64_t, seed, 1, "conform fuzz", "S", "the seed every varian
 MATLOAD_FLAG(std::string, forms, "", "conform", "REGEX", "only forms whose label matches this ECMAScript regex.");
 MATLOAD_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform", "P,...",
              "compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
-MATLOAD_FLAG(bool, undefined, false, "conform", "", "also run cases the spec leaves undefined (recorded, never compared).");
+MATLOAD_FLAG(bool, undefined, false, "conform", "",
+             "also run cases the spec leaves undefined (recorded, never compared).");
 MATLOAD_FLAG(bool, near_miss, true, "conform", "", "check the near-miss illegal forms through the driver JIT.");
 MATLOAD_FLAG(std::string, plant, "none", "conform", "BUG",
              "plant a bug to see it caught: wrong-lane, off-by-one-row, register-order, skipped-store, transposed, "
              "hang.");
-MATLOAD_FLAG(int, workers, 8, "conform", "W", "worker processes launching at once, each with a CUDA context of its own.");
+MATLOAD_FLAG(int, workers, 8, "conform", "W",
+             "worker processes launching at once, each with a CUDA context of its own.");
 MATLOAD_FLAG(int, retries, 2, "conform", "N",
              "re-runs of a failing case's first failing variants, each in fresh workers; attempts that disagree make "
              "it a flake.");
@@ -107,7 +110,8 @@ MATLOAD_FLAG(std::string, resume, "", "support conform fuzz", "RUN_ID",
 MATLOAD_FLAG(std::string, baseline, "", "support conform", "FILE.csv",
              "a baseline of expected failures (matload baseline): a finding it lists is expected, one it does not "
              "is a regression (exit 1).");
-MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "", "a baseline line that now passes (fixed) is an error too.");
+MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "",
+             "a baseline line that now passes (fixed) is an error too.");
 MATLOAD_FLAG(bool, no_cache, false, "support", "",
              "compile every form anew: the verdict cache in the results store is neither read nor written.");
 MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support conform fuzz", "I/N",
@@ -141,7 +145,8 @@ struct CommandText {
 const CommandText kCommandTexts[] = {
     {"check", "['SNIPPET'...]", "the model's verdict: legal, or illegal with every reason",
      "matload check --target sm_90 'ldmatrix.sync.aligned.m8n8.x4.trans.b16 {a,b,c,d}, [p];'"},
-    {"forms", "", "every legal (or near-miss illegal) form, one canonical spelling per line, with --ids its case ID first",
+    {"forms", "",
+     "every legal (or near-miss illegal) form, one canonical spelling per line, with --ids its case ID first",
      "matload forms --target sm_90 --ids --include 'sm_90.ldmatrix.*.x4.*'"},
     {"model", "'INSTRUCTION'", "the reference model's registers for every lane, with each element's provenance",
      "matload model --target sm_100a --data iota32 'tcgen05.ld.sync.aligned.32x32b.x2.b32 {a, b}, [t];'"},

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <thread>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -352,8 +352,8 @@ struct CampaignEnd {
 // either it stops them with InterruptCampaigns), reading their progress
 // into `campaigns`, a row per target into `coverage` every 10 s and the
 // executions so far to `progress`.
-CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns,
-                           std::ostream& coverage, ProgressReporter& progress) {
+CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns, std::ostream& coverage,
+                           ProgressReporter& progress) {
   const auto start = std::chrono::steady_clock::now();
   progress.StartPhase("fuzz", 0);
   progress.SetDeadline(absl::Now() + absl::Seconds(options.seconds));

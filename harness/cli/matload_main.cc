@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
@@ -31,8 +31,8 @@
 #include "harness/cuda_driver.h"
 #include "harness/environment.h"
 #include "harness/exit_status.h"
-#include "harness/program_launch.h"
 #include "harness/interrupt.h"
+#include "harness/program_launch.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard.h"

@@ -26,7 +26,7 @@ namespace matload {
 class ProgressReporter {
  public:
   struct Options {
-    bool terminal = false;                       // redraw in place, else a line every `interval`
+    bool terminal = false;                        // redraw in place, else a line every `interval`
     absl::Duration interval = absl::Seconds(10);  // off a terminal
     size_t columns = 100;                         // on a terminal, the widest line drawn
     std::function<absl::Time()> now = [] { return absl::Now(); };

@@ -125,8 +125,7 @@ TEST(ProgressReporterTest, EachPhaseEndsWithItsOwnLine) {
   progress.Update(2);
   progress.Finish();
   progress.Finish();  // once only
-  EXPECT_EQ(out.str(),
-            "forms: 3/3 cases (100%), 0.0/s, 0:00\nregistry confirmations: 2/2 cases (100%), 0.0/s, 0:00\n");
+  EXPECT_EQ(out.str(), "forms: 3/3 cases (100%), 0.0/s, 0:00\nregistry confirmations: 2/2 cases (100%), 0.0/s, 0:00\n");
 }
 
 }  // namespace

@@ -15,25 +15,25 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/str_replace.h"
-#include "harness/cuda_driver.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/environment.h"
-#include "harness/infrastructure.h"
-#include "harness/output_files.h"
-#include "harness/exit_status.h"
-#include "harness/nvjitlink.h"
+#include "absl/strings/str_split.h"
 #include "harness/cli/progress_reporter.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_reports.h"
-#include "harness/runs/run_journal.h"
-#include "nlohmann/json.hpp"
+#include "harness/cuda_driver.h"
+#include "harness/discrepancy_registry.h"
+#include "harness/environment.h"
+#include "harness/exit_status.h"
+#include "harness/infrastructure.h"
+#include "harness/nvjitlink.h"
+#include "harness/output_files.h"
 #include "harness/ptxas.h"
-#include "harness/sass_lowering.h"
+#include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
+#include "harness/sass_lowering.h"
 #include "harness/support_sweep.h"
 #include "harness/toolchain_identity.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -217,11 +217,11 @@ void PrintCacheUse(const std::string& name, const SweepCache& cache, std::ostrea
 Progress ReportTo(ProgressReporter& reporter) {
   return [&reporter](const SweepProgress& now) {
     const bool estimated = now.targets_started < now.targets;
-    reporter.SetTotal(estimated ? now.forms_counted * now.targets / std::max<size_t>(now.targets_started, 1)
-                                : now.forms_counted,
-                      estimated);
-    reporter.Update(now.forms_done, absl::StrCat(now.target, ", ", now.targets_started, " of ", now.targets,
-                                                 " targets begun"));
+    reporter.SetTotal(
+        estimated ? now.forms_counted * now.targets / std::max<size_t>(now.targets_started, 1) : now.forms_counted,
+        estimated);
+    reporter.Update(now.forms_done,
+                    absl::StrCat(now.target, ", ", now.targets_started, " of ", now.targets, " targets begun"));
   };
 }
 
@@ -287,9 +287,9 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
     if (!verdicts.ok()) return verdicts.status();
     const std::string cuobjdump = CuobjdumpFor(compilers[i]);
     const SweepCache cache = CacheFor(compilers[i], cuobjdump, verdicts->get());
-    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
-        *compilers[i].oracle, registry, targets, options.ptx, options.threads, ReportTo(reporter), cuobjdump,
-        JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
+    absl::StatusOr<SupportSweep> sweep =
+        RunSupportSweep(*compilers[i].oracle, registry, targets, options.ptx, options.threads, ReportTo(reporter),
+                        cuobjdump, JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
     reporter.Finish();
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -26,8 +26,7 @@ std::string PtxasLine(const std::string& path) {
 }  // namespace
 
 std::vector<std::string> CachedPtxasPaths() {
-  const std::string cache =
-      EnvironmentOr("MATLOAD_CACHE", absl::StrCat(EnvironmentOr("HOME", ""), "/.cache/matload"));
+  const std::string cache = EnvironmentOr("MATLOAD_CACHE", absl::StrCat(EnvironmentOr("HOME", ""), "/.cache/matload"));
   std::vector<std::string> paths;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(cache, error)) {
@@ -45,12 +44,13 @@ int PrintVersion(std::ostream& out) {
   out << PtxasLine(Ptxas::DefaultPath()) << " (the default)\n";
   for (const std::string& path : CachedPtxasPaths()) out << PtxasLine(path) << "\n";
   absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
-  out << "nvJitLink: " << (nvjitlink.ok() ? (*nvjitlink)->Version() : absl::StrCat("none (", nvjitlink.status().message(), ")"))
-      << "\n";
+  out << "nvJitLink: "
+      << (nvjitlink.ok() ? (*nvjitlink)->Version() : absl::StrCat("none (", nvjitlink.status().message(), ")")) << "\n";
   absl::StatusOr<std::shared_ptr<CudaDriver>> driver = CudaDriver::Open();
   out << "CUDA driver: "
-      << (driver.ok() ? absl::StrCat((*driver)->version(), (*driver)->release().empty() ? "" : "; ", (*driver)->release())
-                      : absl::StrCat("none (", driver.status().message(), ")"))
+      << (driver.ok()
+              ? absl::StrCat((*driver)->version(), (*driver)->release().empty() ? "" : "; ", (*driver)->release())
+              : absl::StrCat("none (", driver.status().message(), ")"))
       << "\n";
   return 0;
 }
