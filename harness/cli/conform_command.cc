@@ -81,7 +81,7 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   err << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
       << options.run_directory << "\n";
   absl::StatusOr<ConformanceResult> result = [&] {
-    ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(request.progress_seconds));
+    ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(request.progress_seconds, false));
     return RunConformance(options, ReportTo(reporter));
   }();
   int status = !result.ok() ? FailureStatus(result.status(), err) : result->findings == 0 ? 0 : 1;
@@ -102,7 +102,7 @@ int RunSelfTestCommand(int device, const std::string& directory, int progress_se
                        std::ostream& err) {
   InstallInterruptHandlers();
   absl::StatusOr<std::vector<SelfTestRow>> rows = [&] {
-    ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(progress_seconds));
+    ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(progress_seconds, false));
     return RunSelfTest(device, directory, ReportTo(reporter));
   }();
   if (!rows.ok()) return FailureStatus(rows.status(), err);

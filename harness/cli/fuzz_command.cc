@@ -421,7 +421,7 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return Fail(started, err);
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
-  ProgressReporter progress(err, "runs", ProgressReporter::ForStderr(options.progress_seconds));
+  ProgressReporter progress(err, "runs", ProgressReporter::ForStderr(options.progress_seconds, true));
   const CampaignEnd end = WatchCampaigns(options, *campaigns, coverage, progress);
   const std::string summary = SummaryMarkdown(options, *campaigns, end.elapsed);
   for (const auto& [name, text] :

@@ -28,11 +28,11 @@ std::string Count(size_t n) {
 
 }  // namespace
 
-ProgressReporter::Options ProgressReporter::ForStderr(int interval_seconds) {
+ProgressReporter::Options ProgressReporter::ForStderr(int interval_seconds, bool tick) {
   Options options;
   options.terminal = isatty(STDERR_FILENO) != 0;
   options.interval = absl::Seconds(std::max(1, interval_seconds));
-  options.tick = absl::Seconds(1);
+  if (tick) options.tick = absl::Seconds(1);
   return options;
 }
 

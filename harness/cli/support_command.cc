@@ -279,7 +279,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
   }
   std::vector<CompilerSweep> sweeps;
   size_t total_unexplained = 0;
-  ProgressReporter reporter(std::cerr, "cases", ProgressReporter::ForStderr(options.progress_seconds));
+  ProgressReporter reporter(std::cerr, "cases", ProgressReporter::ForStderr(options.progress_seconds, true));
   for (size_t i = 0; i < compilers.size(); ++i) {
     reporter.StartPhase(absl::StrCat("support ", named[i].name), 0);
     const auto start = std::chrono::steady_clock::now();
