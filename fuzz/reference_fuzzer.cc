@@ -11,7 +11,7 @@
 //  - layout (wmma.load): a .row load of M and a .col load of M-transpose
 //    give the same fragment, whatever the stride and placement, wherever
 //    the layout's source says the storage order does not change it (not
-//    Volta's A and B: facts.md 2.3);
+//    Volta's A and B: docs/spec-decisions.md wmma.layout.*);
 //  - coverage (wmma.load): every matrix element is in the fragment, equally
 //    often.
 //
@@ -197,8 +197,8 @@ void CheckWmma(const CheckedInstruction& instruction, const RuntimeInputs& runti
 
   // ...and as the other layout says, at its default stride, at offset 0.
   // PTX promises no such equality: a fragment may feed wmma.mma only with
-  // the layout it was loaded with (facts.md 2.1). Volta's A and B fragments
-  // do depend on it (facts.md 2.3), so their table rows name a layout, and
+  // the layout it was loaded with (PTX 9.7.14.4.1). Volta's A and B fragments
+  // do depend on it (docs/spec-decisions.md wmma.layout.*), so their table rows name a layout, and
   // only rows for both storage orders promise the same fragment.
   if (fragment->entry().layout.has_value()) return;
   const std::optional<CheckedInstruction> other = Sibling(

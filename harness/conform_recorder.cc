@@ -11,11 +11,6 @@
 namespace matload {
 namespace {
 
-// kTotalsKey and kBundlesKey are the artifacts a commit stores the run's
-// totals and bundle index under.
-constexpr char kTotalsKey[] = "conform/totals";
-constexpr char kBundlesKey[] = "conform/bundles";
-
 // ReadArtifact is the artifact `key` of the run, if an earlier attempt stored it.
 absl::StatusOr<std::optional<std::string>> ReadArtifact(RunJournal& journal, absl::string_view key) {
   return journal.Artifact(std::string(key));
@@ -57,7 +52,7 @@ absl::Status ConformRecorder::TakeBack() {
   }
   if (near_miss->has_value()) markers_.insert(std::string(kNearMissKey));
   if (!totals->has_value() || !bundles->has_value()) return absl::OkStatus();
-  if (absl::Status restored = RestoreTotals(nlohmann::json::parse(**totals, nullptr, false), result_); !restored.ok()) {
+  if (absl::Status restored = AddTotals(nlohmann::json::parse(**totals, nullptr, false), result_); !restored.ok()) {
     return restored;
   }
   return bundles_.Restore(nlohmann::json::parse(**bundles, nullptr, false));
@@ -126,8 +121,8 @@ void ConformRecorder::AddToTotals(TalliedCase& tallied) {
 
 absl::Status ConformRecorder::Commit(std::vector<CaseRecord> records, std::map<std::string, std::string> artifacts) {
   if (options_.journal != nullptr) {
-    artifacts[kTotalsKey] = TotalsJson(result_).dump();
-    artifacts[kBundlesKey] = bundles_.State().dump();
+    artifacts[std::string(kTotalsKey)] = TotalsJson(result_).dump();
+    artifacts[std::string(kBundlesKey)] = bundles_.State().dump();
     if (absl::Status recorded = options_.journal->Record(records, artifacts); !recorded.ok()) return recorded;
   }
   for (CaseRecord& record : records) cases_.push_back(std::move(record));

@@ -30,6 +30,10 @@ class ConformRecorder {
  public:
   // kNearMissKey is the artifact that marks the near-miss sweep recorded.
   static constexpr absl::string_view kNearMissKey = "conform/near-miss";
+  // kTotalsKey and kBundlesKey are the artifacts each commit stores the
+  // run's totals (TotalsJson) and bundle index (BundleWriter::State) under.
+  static constexpr absl::string_view kTotalsKey = "conform/totals";
+  static constexpr absl::string_view kBundlesKey = "conform/bundles";
 
   ConformRecorder(const ConformanceOptions& options, ConformanceResult& result);
 

@@ -46,7 +46,7 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
   }
   nlohmann::json phases = nlohmann::json::array();
   for (const ConformancePhase& phase : result.phases) phases.push_back({phase.what, phase.launches, phase.seconds});
-  return {{"counts", counts},
+  nlohmann::json totals = {{"counts", counts},
           {"launches", result.launches},
           {"words", result.words_compared},
           {"findings", result.findings},
@@ -56,31 +56,63 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
           {"phases", phases},
           {"executions", result.executions},
           {"retries", result.infrastructure_retries},
-          {"flakes", result.flakes}};
+          {"flakes", result.flakes},
+          {"not_run", result.not_run}};
+  if (result.target != Target()) totals["target"] = result.target.Name();
+  return totals;
 }
 
-absl::Status RestoreTotals(const nlohmann::json& json, ConformanceResult& result) {
+namespace {
+
+// JoinWithoutRepeats appends the lines of `more` that `lines` lacks.
+void JoinWithoutRepeats(const std::vector<std::string>& more, std::vector<std::string>& lines) {
+  for (const std::string& line : more) {
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+  }
+}
+
+// AddTarget takes the target `name` into `result`, which the first totals
+// name and the rest must agree with. Totals recorded before the target was
+// kept (2026-11-24) have none.
+absl::Status AddTarget(const nlohmann::json& name, ConformanceResult& result) {
+  if (name.is_null()) return absl::OkStatus();
+  absl::StatusOr<Target> target = ParseTarget(name.get<std::string>());
+  if (!target.ok()) return absl::DataLossError(absl::StrCat("recorded conform totals: ", target.status().message()));
+  if (result.target != Target() && result.target != *target) {
+    return absl::DataLossError(absl::StrCat("recorded conform totals are for ", target->Name(), " and ",
+                                            result.target.Name(), ": they are not one run's"));
+  }
+  result.target = *target;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
   try {
     for (const auto& [family, classes] : json.at("counts").items()) {
       for (const auto& [kind, count] : classes.items()) {
-        result.counts[family][static_cast<CaseClass>(std::stoi(kind))] = count.get<size_t>();
+        const CaseClass case_class = static_cast<CaseClass>(std::stoi(kind));
+        size_t& counted = result.counts[family][case_class];
+        counted = case_class == CaseClass::kUnsupported ? std::max(counted, count.get<size_t>())
+                                                        : counted + count.get<size_t>();
       }
     }
-    for (const nlohmann::json& phase : json.at("phases"))
-      result.phases.push_back({phase.at(0), phase.at(1), phase.at(2)});
-    result.launches = json.at("launches");
-    result.words_compared = json.at("words");
-    result.findings = json.at("findings");
-    result.illegal_explained = json.at("explained");
-    result.registry_misses = json.at("misses").get<std::vector<std::string>>();
-    result.device_seconds = json.at("seconds");
-    result.executions = json.at("executions");
-    result.infrastructure_retries = json.at("retries");
-    result.flakes = json.at("flakes");
+    for (const nlohmann::json& phase : json.at("phases")) AddPhase({phase.at(0), phase.at(1), phase.at(2)}, result.phases);
+    result.launches += json.at("launches").get<size_t>();
+    result.words_compared += json.at("words").get<size_t>();
+    result.findings += json.at("findings").get<size_t>();
+    result.illegal_explained += json.at("explained").get<size_t>();
+    JoinWithoutRepeats(json.at("misses").get<std::vector<std::string>>(), result.registry_misses);
+    result.device_seconds += json.at("seconds").get<double>();
+    result.executions += json.at("executions").get<size_t>();
+    result.infrastructure_retries += json.at("retries").get<size_t>();
+    result.flakes += json.at("flakes").get<size_t>();
+    JoinWithoutRepeats(json.value("not_run", std::vector<std::string>()), result.not_run);
+    return AddTarget(json.value("target", nlohmann::json()), result);
   } catch (const std::exception& error) {
     return absl::DataLossError(absl::StrCat("the recorded conform totals do not read back: ", error.what()));
   }
-  return absl::OkStatus();
 }
 
 std::string CaseTable(const std::string& identity, const std::vector<CaseRecord>& cases) {

@@ -39,11 +39,17 @@ std::string TsvField(absl::string_view text);
 // run's chunks each pass through the same phases.
 void AddPhase(const ConformancePhase& phase, std::vector<ConformancePhase>& phases);
 
-// TotalsJson is what a run has counted so far, and RestoreTotals takes it
-// back into `result`, so that a resumed run's summary counts what the
-// earlier attempts judged too. Totals that do not read back are kDataLoss.
+// TotalsJson is what a run has counted so far, and AddTotals adds such
+// totals into `result`: a resumed run's summary counts what the earlier
+// attempts judged too, and a merged run's (harness/cli/merge_command.h)
+// counts what every shard judged. Counts and times add up; the lists of
+// registry misses and of what was not run are joined without repeats.
+// What the GPU cannot run is planned, not judged, so every attempt and
+// every shard counts all of it: its count ("not supported here") is taken
+// once, not added.
+// Totals that do not read back are kDataLoss.
 nlohmann::json TotalsJson(const ConformanceResult& result);
-absl::Status RestoreTotals(const nlohmann::json& json, ConformanceResult& result);
+absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result);
 
 }  // namespace matload
 

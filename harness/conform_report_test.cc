@@ -72,19 +72,51 @@ TEST(ConformReportTest, TotalsReadBackAsTheyWere) {
   ConformanceResult result = TwoFamilies();
   result.phases = {{"forms", 6, 10.5}};
   result.registry_misses = {"an entry that over-predicts"};
+  result.not_run = {"tcgen05.ld: sm_100a and up"};
   result.words_compared = 2048;
   result.findings = 2;
   result.flakes = 1;
-  ConformanceResult restored{.identity = result.identity, .target = result.target};
-  ASSERT_TRUE(RestoreTotals(TotalsJson(result), restored).ok());
+  ConformanceResult restored{.identity = result.identity};
+  ASSERT_TRUE(AddTotals(TotalsJson(result), restored).ok());
+  EXPECT_EQ(restored.target, Target{90});
   EXPECT_EQ(restored.counts, result.counts);
   EXPECT_EQ(restored.registry_misses, result.registry_misses);
+  EXPECT_EQ(restored.not_run, result.not_run);
   EXPECT_EQ(restored.words_compared, 2048u);
   EXPECT_EQ(restored.findings, 2u);
   EXPECT_EQ(restored.flakes, 1u);
   EXPECT_EQ(restored.executions, result.executions);
   EXPECT_EQ(ConformanceSummaryMarkdown({}, restored), ConformanceSummaryMarkdown({}, result));
-  EXPECT_EQ(RestoreTotals(nlohmann::json::array(), restored).code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(AddTotals(nlohmann::json::array(), restored).code(), absl::StatusCode::kDataLoss);
+}
+
+// Two shards' totals add up to what one run over both would have counted;
+// what each shard could not run, which each planned whole, is said once.
+TEST(ConformReportTest, TwoShardsTotalsAddUp) {
+  ConformanceResult shard = TwoFamilies();
+  shard.counts["tcgen05.ld"][CaseClass::kUnsupported] = 558;
+  shard.phases = {{"forms", 6, 10.5}};
+  shard.not_run = {"tcgen05.ld: sm_100a and up"};
+  ConformanceResult merged;
+  ASSERT_TRUE(AddTotals(TotalsJson(shard), merged).ok());
+  ASSERT_TRUE(AddTotals(TotalsJson(shard), merged).ok());
+  EXPECT_EQ(merged.counts["wmma.load"][CaseClass::kMismatch], 4u);
+  EXPECT_EQ(merged.counts["ldmatrix"][CaseClass::kPass], 64u);
+  EXPECT_EQ(merged.counts["tcgen05.ld"][CaseClass::kUnsupported], 558u);
+  EXPECT_EQ(merged.executions, 128u);
+  EXPECT_EQ(merged.launches, 12u);
+  ASSERT_EQ(merged.phases.size(), 1u);
+  EXPECT_EQ(merged.phases[0].launches, 12u);
+  EXPECT_EQ(merged.not_run, shard.not_run);
+}
+
+// Totals of two targets are not one run's: a store that says so is damaged.
+TEST(ConformReportTest, TotalsOfAnotherTargetAreDataLoss) {
+  ConformanceResult sm80 = TwoFamilies();
+  sm80.target = Target{80};
+  ConformanceResult merged;
+  ASSERT_TRUE(AddTotals(TotalsJson(TwoFamilies()), merged).ok());
+  EXPECT_EQ(AddTotals(TotalsJson(sm80), merged).code(), absl::StatusCode::kDataLoss);
 }
 
 }  // namespace

@@ -140,6 +140,7 @@ class Run {
     if (!plan.ok()) return plan.status();
     plan_ = *std::move(plan);
     for (std::string& line : plan_.not_run) result_.not_run.push_back(std::move(line));
+    if (plan_.tensor_memory_forms > 0) result_.counts["tcgen05.ld"][CaseClass::kUnsupported] = plan_.tensor_memory_forms;
     if (absl::Status restored = recorder_.TakeBack(); !restored.ok()) return restored;
     const size_t chunk = ProgramsPerChunk();
     for (size_t first = 0; first < plan_.programs.size(); first += chunk) {
@@ -152,8 +153,6 @@ class Run {
         return status;
       }
     }
-    if (plan_.tensor_memory_forms > 0)
-      result_.counts["tcgen05.ld"][CaseClass::kUnsupported] += plan_.tensor_memory_forms;
     return absl::OkStatus();
   }
 

@@ -65,9 +65,12 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
       entry.direction = Direction::kToolchainRejects;
     } else if (*direction == "device-faults") {
       entry.direction = Direction::kDeviceFaults;
+    } else if (*direction == "toolchain-misdiagnoses") {
+      entry.direction = Direction::kToolchainMisdiagnoses;
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat(entry.id, ": direction must be toolchain-accepts, toolchain-rejects or device-faults"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          entry.id,
+          ": direction must be toolchain-accepts, toolchain-rejects, device-faults or toolchain-misdiagnoses"));
     }
     if (!item.contains("toolchains") || !item["toolchains"].is_array() || item["toolchains"].empty()) {
       return absl::InvalidArgumentError(absl::StrCat(entry.id, ": 'toolchains' must list where it was measured"));
@@ -83,6 +86,10 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
         if (!target.ok()) return absl::InvalidArgumentError(absl::StrCat(entry.id, ": ", target.status().message()));
         entry.targets.push_back(*target);
       }
+    }
+    if (entry.direction == Direction::kToolchainMisdiagnoses && entry.targets.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(entry.id, ": a toolchain-misdiagnoses entry names the targets its example is assembled for"));
     }
     try {
       entry.compiled = std::regex(entry.pattern);

@@ -23,13 +23,17 @@ enum class Direction : unsigned char {
   kToolchainAccepts,  // the model says illegal, the toolchain accepts
   kToolchainRejects,  // the model says legal, the toolchain rejects
   kDeviceFaults,      // the model predicts values for a run; the GPU faults
+  // Both reject, but the toolchain's message is no diagnostic: it names an
+  // internal symbol, gives no line, or names the wrong reason. The entry's
+  // example, on its first target, must still draw toolchain_message.
+  kToolchainMisdiagnoses,
 };
 
 // DiscrepancyEntry is one known disagreement.
 struct DiscrepancyEntry {
   std::string id;
   std::string pattern;       // ECMAScript regex over the case text
-  std::vector<Target> targets;  // empty: every target
+  std::vector<Target> targets;  // empty: every target (kToolchainMisdiagnoses: at least one)
   Direction direction = Direction::kToolchainAccepts;
   std::string rule;           // the model's rule id
   std::vector<std::string> toolchains;  // where it was measured: "ptxas 13.0.88", "nvJitLink 13.0"

@@ -1,5 +1,6 @@
 #include "harness/discrepancy_registry.h"
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -31,6 +32,21 @@ TEST(DiscrepancyRegistryTest, MatchesByPatternTargetAndDirection) {
   // Entries apply to the toolchains they were measured on, matched by prefix.
   EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 12.9.86"),
             nullptr);
+}
+
+// A misdiagnosis entry must name the target its example is assembled for.
+TEST(DiscrepancyRegistryTest, MisdiagnosisEntriesNeedATarget) {
+  constexpr absl::string_view kMisdiagnosis = R"json({"discrepancies": [{
+    "id": "bad-matrix", "pattern": "wmma\\.load\\.d", "direction": "toolchain-misdiagnoses", %s
+    "rule": "wmma.syntax", "toolchains": ["ptxas 13.0"], "toolchain_message": "Not a name of any known instruction",
+    "judgement": "wrong reason", "example": "wmma.load.d ..."}]})json";
+  absl::StatusOr<DiscrepancyRegistry> with_target =
+      DiscrepancyRegistry::Parse(absl::StrReplaceAll(kMisdiagnosis, {{"%s", "\"targets\": [\"sm_90\"],"}}));
+  ASSERT_TRUE(with_target.ok()) << with_target.status();
+  EXPECT_EQ(with_target->entries().front().direction, Direction::kToolchainMisdiagnoses);
+  absl::StatusOr<DiscrepancyRegistry> without = DiscrepancyRegistry::Parse(absl::StrReplaceAll(kMisdiagnosis, {{"%s", ""}}));
+  ASSERT_FALSE(without.ok());
+  EXPECT_THAT(without.status().message(), HasSubstr("names the targets"));
 }
 
 // The committed registry's run-time entry: named .shared wmma.load.a/.b with

@@ -29,7 +29,8 @@ const std::vector<EnvironmentVariable>& EnvironmentVariables() {
       {"MATLOAD_FINDINGS_DIR", "fuzz", "where a fuzz target writes each finding (matload fuzz sets it per target)",
        "findings are not written"},
       {"TMPDIR", "all", "where temporary files go", "/tmp"},
-      {"HOME", "support", "the default $MATLOAD_CACHE's parent", "no cache"},
+      {"HOME", "support", "the default $MATLOAD_CACHE's parent; paths under it are shown as ~/ in reports",
+       "no cache, paths shown whole"},
       {"PATH", "all", "where programs named without a '/' are looked for", "none"},
   };
   return *kVariables;

@@ -73,7 +73,7 @@ TEST(PtxasTest, ReportsWhatItCannotDo) {
   EXPECT_EQ(Ptxas::Open("/bin/true").status().code(), absl::StatusCode::kFailedPrecondition);
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
   ASSERT_TRUE(ptxas.ok());
-  // CUDA 13 dropped offline compilation for Volta (facts.md 1.4).
+  // CUDA 13 dropped offline compilation for Volta (CUDA 13.0 release notes).
   absl::StatusOr<AssembleResult> volta = ptxas->Assemble("", *ParseTarget("sm_70"));
   EXPECT_EQ(volta.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(volta.status().message()), HasSubstr("cannot assemble for sm_70"));

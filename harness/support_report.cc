@@ -1,5 +1,6 @@
 #include "harness/support_report.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -9,9 +10,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
+#include "absl/strings/match.h"
+#include "absl/strings/strip.h"
+#include "harness/environment.h"
 #include "harness/output_files.h"
 #include "harness/ptx_module.h"
+#include "harness/rule_provenance.h"
+#include "harness/support_matrix_page.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
 #include "reference/parser.h"
@@ -28,20 +33,19 @@ CellState StateOf(const SupportCell& cell) {
   return cell.compiler_accepted ? CellState::kCompilerOnly : CellState::kNeither;
 }
 
-// Legend: {state, markdown symbol, html class, meaning}.
+// Legend: {state, markdown symbol, meaning}.
 struct LegendEntry {
   CellState state;
   const char* symbol;
-  const char* css;
   const char* meaning;
 };
 constexpr LegendEntry kLegend[] = {
-    {CellState::kBoth, "✓", "both", "legal by the model, accepted by the compiler"},
-    {CellState::kNeither, "·", "neither", "illegal by the model, rejected by the compiler"},
-    {CellState::kModelOnly, "✗", "model", "legal by the model, REJECTED by the compiler"},
-    {CellState::kCompilerOnly, "!", "compiler", "illegal by the model, ACCEPTED by the compiler"},
-    {CellState::kModelLegalUncompiled, "m", "uncompiled", "legal by the model; the compiler cannot target it"},
-    {CellState::kModelIllegalUncompiled, " ", "none", "illegal by the model; the compiler cannot target it"},
+    {CellState::kBoth, "✓", "legal by the model, accepted by the compiler"},
+    {CellState::kNeither, "·", "illegal by the model, rejected by the compiler"},
+    {CellState::kModelOnly, "✗", "legal by the model, REJECTED by the compiler"},
+    {CellState::kCompilerOnly, "!", "illegal by the model, ACCEPTED by the compiler"},
+    {CellState::kModelLegalUncompiled, "m", "legal by the model; the compiler cannot target it"},
+    {CellState::kModelIllegalUncompiled, " ", "illegal by the model; the compiler cannot target it"},
 };
 
 const LegendEntry& LegendOf(CellState state) {
@@ -49,10 +53,6 @@ const LegendEntry& LegendOf(CellState state) {
     if (entry.state == state) return entry;
   }
   return kLegend[0];
-}
-
-std::string HtmlEscape(absl::string_view text) {
-  return absl::StrReplaceAll(text, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}});
 }
 
 // DisagreementGroup is every disagreement with one registry id (or one
@@ -64,12 +64,24 @@ struct DisagreementGroup {
   const Disagreement* example = nullptr;
 };
 
-std::vector<DisagreementGroup> Group(const SupportSweep& sweep) {
-  std::map<std::string, DisagreementGroup> groups;
+// GroupIds names each disagreement's group, in the sweep's order: its
+// registry id, or "unexplained-N" for the Nth unexplained one.
+std::vector<std::string> GroupIds(const SupportSweep& sweep) {
+  std::vector<std::string> ids;
   size_t unexplained = 0;
   for (const Disagreement& disagreement : sweep.disagreements) {
-    const std::string id =
-        disagreement.registry_id.empty() ? absl::StrCat("unexplained-", ++unexplained) : disagreement.registry_id;
+    ids.push_back(disagreement.registry_id.empty() ? absl::StrCat("unexplained-", ++unexplained)
+                                                   : disagreement.registry_id);
+  }
+  return ids;
+}
+
+std::vector<DisagreementGroup> Group(const SupportSweep& sweep) {
+  std::map<std::string, DisagreementGroup> groups;
+  const std::vector<std::string> ids = GroupIds(sweep);
+  for (size_t i = 0; i < sweep.disagreements.size(); ++i) {
+    const Disagreement& disagreement = sweep.disagreements[i];
+    const std::string& id = ids[i];
     DisagreementGroup& group = groups[id];
     group.id = id;
     ++group.count;
@@ -82,7 +94,7 @@ std::vector<DisagreementGroup> Group(const SupportSweep& sweep) {
 }
 
 std::string ReproducerCommand(const ReportContext& context, const std::string& target, const std::string& id) {
-  return absl::StrCat(context.compiler_path, " -arch=", target, " reproducers/", id, ".ptx -o /dev/null");
+  return absl::StrCat(DisplayPath(context.compiler_path), " -arch=", target, " reproducers/", id, ".ptx -o /dev/null");
 }
 
 std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& registry, const ReportContext& context,
@@ -90,7 +102,7 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
   std::string md = absl::StrCat("# Support matrix: ", sweep.compiler, ", PTX ISA ", sweep.ptx.ToString(), "\n\n");
   absl::StrAppend(&md, "- Made by: `", context.command, "` on ", context.date, ", in ",
                   absl::StrFormat("%.0f", context.seconds), " s\n- Machine: ", context.machine,
-                  "\n- Compiler: ", sweep.compiler, " (", context.compiler_path, ")\n",
+                  "\n- Compiler: ", sweep.compiler, " (", DisplayPath(context.compiler_path), ")\n",
                   "- support.json holds the same data; support.html shows the matrix as a heat map.\n\n");
   absl::StrAppend(&md, "## Per target\n\nEvery qualifier set legal on some target (the matrix rows), every legal "
                        "form in every operand style, and every near-miss illegal form, judged by the model and "
@@ -129,6 +141,7 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
     absl::StrAppend(&md, "- Reproduce: `", ReproducerCommand(context, group.example->target, group.id), "` (",
                     group.example->model_legal ? "rejects" : "accepts", " it)\n\n");
   }
+  absl::StrAppend(&md, RuleProvenanceMarkdown(registry, sweep.compiler));
   bool any_sass = false;
   for (const SupportRow& row : sweep.rows) {
     for (const auto& [target, cell] : row.cells) any_sass = any_sass || !cell.sass.empty();
@@ -171,43 +184,15 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
   return md;
 }
 
-std::string Html(const SupportSweep& sweep, const ReportContext& context) {
-  std::string html = absl::StrCat(
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>matload support: ", HtmlEscape(sweep.compiler),
-      "</title>\n<style>body{font:13px sans-serif;margin:1em}table{border-collapse:collapse}"
-      "th,td{border:1px solid #ddd;padding:1px 4px}th{position:sticky;top:0;background:#fff}"
-      "td.q{font-family:monospace;white-space:nowrap}td.c{width:1.6em;text-align:center}"
-      ".both{background:#3a3}.neither{background:#eee}.model{background:#d22}.compiler{background:#f90}"
-      ".uncompiled{background:#9c9}.none{background:#fafafa}</style></head><body>\n<h1>Support matrix: ",
-      HtmlEscape(sweep.compiler), ", PTX ISA ", sweep.ptx.ToString(), "</h1>\n<p>Made by <code>",
-      HtmlEscape(context.command), "</code> on ", context.date, " (", HtmlEscape(context.machine),
-      "). Rows are qualifier sets legal on some target; hover a cell for the compiler's messages.</p>\n<p>");
-  for (const LegendEntry& entry : kLegend) {
-    absl::StrAppend(&html, "<span class=\"", entry.css, "\">&nbsp;&nbsp;&nbsp;</span> ", entry.meaning, "<br>\n");
-  }
-  absl::StrAppend(&html, "</p>\n");
-  std::string family;
-  for (const SupportRow& row : sweep.rows) {
-    if (row.family != family) {
-      if (!family.empty()) absl::StrAppend(&html, "</table>\n");
-      family = row.family;
-      absl::StrAppend(&html, "<h2>", HtmlEscape(family), "</h2>\n<table><tr><th>qualifiers</th>");
-      for (const std::string& target : sweep.targets) absl::StrAppend(&html, "<th>", target, "</th>");
-      absl::StrAppend(&html, "</tr>\n");
-    }
-    absl::StrAppend(&html, "<tr><td class=\"q\">", HtmlEscape(row.opcode), "</td>");
-    for (const std::string& target : sweep.targets) {
-      const SupportCell& cell = row.cells.at(target);
-      const LegendEntry& entry = LegendOf(StateOf(cell));
-      absl::StrAppend(&html, "<td class=\"c ", entry.css, "\" title=\"", target, ": ", entry.meaning,
-                      cell.sass.empty() ? "" : absl::StrCat("\nSASS: ", cell.sass),
-                      cell.compiler_messages.empty() ? "" : "\n",
-                      cell.compiler_messages.empty() ? "" : HtmlEscape(cell.compiler_messages.front()), "\"></td>");
-    }
-    absl::StrAppend(&html, "</tr>\n");
-  }
-  absl::StrAppend(&html, "</table>\n</body></html>\n");
-  return html;
+// MatrixContext is what support.html says of how the sweep was made.
+MatrixPageContext MatrixContext(const SupportSweep& sweep, const ReportContext& context) {
+  MatrixPageContext page{.command = context.command,
+                         .date = context.date,
+                         .machine = context.machine,
+                         .compiler_path = DisplayPath(context.compiler_path),
+                         .seconds = context.seconds};
+  for (const std::string& id : GroupIds(sweep)) page.reproducers.push_back(absl::StrCat("reproducers/", id, ".ptx"));
+  return page;
 }
 
 nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
@@ -250,7 +235,22 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
   return json;
 }
 
+// JsonWithProvenance is `json` with the misdiagnoses and unstated rules
+// (harness/rule_provenance.h) added.
+nlohmann::json JsonWithProvenance(nlohmann::json json, const DiscrepancyRegistry& registry,
+                                  absl::string_view toolchain) {
+  AddRuleProvenance(registry, toolchain, json);
+  return json;
+}
+
 }  // namespace
+
+std::string DisplayPath(const std::string& path) {
+  const std::string home = EnvironmentOr("HOME", "/");
+  if (home == "/") return path;
+  const std::string prefix = absl::StrCat(absl::StripSuffix(home, "/"), "/");
+  return absl::StartsWith(path, prefix) ? absl::StrCat("~/", path.substr(prefix.size())) : path;
+}
 
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
                                 const ReportContext& context, const std::string& directory) {
@@ -265,6 +265,8 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
     return absl::FailedPreconditionError(absl::StrCat("cannot clear ", reproducers.string(), ": ", error.message()));
   }
   const std::vector<DisagreementGroup> groups = Group(sweep);
+  absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, MatrixContext(sweep, context));
+  if (!html.ok()) return html.status();
   for (const DisagreementGroup& group : groups) {
     absl::StatusOr<Snippet> snippet = ParseSnippet(group.example->instruction);
     if (!snippet.ok()) return snippet.status();
@@ -276,8 +278,9 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
   }
   for (const auto& [name, text] :
        {std::pair<std::string, std::string>{"support.md", Markdown(sweep, registry, context, groups)},
-        {"support.html", Html(sweep, context)},
-        {"support.json", Json(sweep, context, groups).dump(1, ' ', false, nlohmann::json::error_handler_t::replace)}}) {
+        {"support.html", *html},
+        {"support.json", JsonWithProvenance(Json(sweep, context, groups), registry, sweep.compiler)
+                             .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)}}) {
     absl::Status written = WriteFile(std::filesystem::path(directory) / name, text);
     if (!written.ok()) return written;
   }

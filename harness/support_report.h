@@ -25,10 +25,15 @@ struct ReportContext {
 //    and the disagreements grouped by registry entry;
 //  - support.json: the same data (each cell with the compiler's first
 //    message and how many it printed);
-//  - support.html: the matrix as a heat map of qualifier sets x targets,
-//    each cell's first message on hover;
+//  - support.html: the matrix as a page (support_matrix_page.h): qualifier
+//    sets x targets, every disagreement with its reproducer;
 //  - reproducers/<id>.ptx: one module per registry entry that occurred and
 //    per unexplained disagreement, with the exact command in support.md.
+// DisplayPath is `path` as the reports print it: under the home directory
+// it starts "~/" (a toolkit fetched into ~/.cache/matload, say), so that
+// no report names the machine's home or user.
+std::string DisplayPath(const std::string& path);
+
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
                                 const ReportContext& context, const std::string& directory);
 

@@ -59,7 +59,7 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
             e.source_byte = e.col;
             break;
           case ldmatrix::kM16n16:
-            // [INFERRED from CuTe, facts.md 3.3] .trans is mandatory: matrix m
+            // [INFERRED from CuTe, ldmatrix.infer.m16n16-row-pairing] .trans is mandatory: matrix m
             // fills registers 2m and 2m+1; the loaded row r, column c is byte r
             // of the source row whose address lane 16m + c gave.
             e.matrix = reg / 2;

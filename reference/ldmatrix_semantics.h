@@ -1,5 +1,5 @@
 // ldmatrix semantics: the exact registers of every lane, and where each
-// byte came from (PTX 9.0 9.7.14.5.15; facts.md 3.2-3.4).
+// byte came from (PTX 9.0 9.7.14.5.15; docs/spec-decisions.md ldmatrix.infer.*).
 //
 // The layout is compiled into a table once per qualifier set: for every
 // lane, register and byte, the matrix, row and column it holds. Execution
@@ -78,7 +78,7 @@ std::map<LoadedElementKey, std::uint8_t> LoadedElementBytes(const LdmatrixLayout
 
 // DecompressRow expands one 16-byte source row of `bits`-bit elements (4 or
 // 6, packed LSB first, padding after) into 16 bytes, each value in the low
-// bits of its byte (facts.md 3.4, [INFERRED] bit order).
+// bits of its byte (ldmatrix.infer.decompress-padding, [INFERRED] bit order).
 std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits);
 
 // ExecuteLdmatrix predicts one execution from `memory` and one row address

@@ -1,5 +1,6 @@
 #include "reference/ldmatrix_table.h"
 
+#include "reference/inferred_rules.h"
 #include "reference/table_builders.h"
 
 namespace matload::ldmatrix {
@@ -38,7 +39,7 @@ constexpr SpecRef kOperands{"ldmatrix.operands", "PTX 9.0 9.7.14.5.15 ldmatrix, 
 constexpr SpecRef kGenericUb{"ldmatrix.ub.generic-not-shared", "PTX 9.0 9.7.14.5.15 ldmatrix, Description: "
                                                                "generic address outside .shared is undefined"};
 constexpr SpecRef kAlignUb{"ldmatrix.ub.row-alignment", "PTX 9.0 9.7.14.5.15 ldmatrix, Description: row addresses "
-                                                        "must be naturally aligned (16 bytes)"};
+                                                        "of 8x8 matrices must be naturally aligned (16 bytes)"};
 constexpr SpecRef kUnusedLaneUb{"ldmatrix.ub.unused-lanes-sm75", "PTX 9.0 9.7.14.5.15 ldmatrix, Note: for sm_75 or "
                                                                  "below all threads must contain valid addresses"};
 constexpr SpecRef kDivergenceUb{"ldmatrix.ub.divergence", "PTX 9.0 9.7.14.5.15 ldmatrix, Description: .aligned; "
@@ -115,7 +116,10 @@ FamilySpec Build() {
   spec.runtime_rules = {
       {RuntimeHazard::kAddressOutsideSpace, {{Absent(kStateSpace)}}, {},
        "a generic row address outside .shared", kGenericUb},
-      {RuntimeHazard::kMisalignedAddress, {}, {}, "a row address that is not 16-byte aligned", kAlignUb},
+      {RuntimeHazard::kMisalignedAddress, {{OneOf(kShape, {kM8n8})}}, {}, "a row address that is not 16-byte aligned",
+       kAlignUb},
+      {RuntimeHazard::kMisalignedAddress, {{OneOf(kShape, {kM8n16, kM16n16})}}, {},
+       "a row address that is not 16-byte aligned", kInferredWideRowAlignment},
       {RuntimeHazard::kUnusedLaneAddress, {{OneOf(kNum, {kX1, kX2})}},
        {Exactly("sm_75")},
        "a lane whose address .num does not use holds an invalid address", kUnusedLaneUb},

@@ -14,7 +14,7 @@
 namespace matload {
 namespace {
 
-constexpr SpecRef kTargetVersionRef{"target.introduced", "PTX 9.0 .target directive, PTX ISA Notes (facts.md 5.1)"};
+constexpr SpecRef kTargetVersionRef{"target.introduced", "PTX 9.0 .target directive, PTX ISA Notes (docs/spec-decisions.md target.introduced)"};
 constexpr SpecRef kSyntaxRef{"syntax", "PTX 9.0 4 Syntax"};
 constexpr SpecRef kDeclarationLimitRef{"limit.declared-names", "reference/parser.h kMaxDeclaredNames",
                                       RuleSource::kHarnessLimit};

@@ -9,7 +9,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // The sm_75/sm_80 m16n16k16 accumulator layout, copied by hand from
-// facts.md 2.3 (2nd source: wmma_extension): row = g + 8*((x>>1)&1),
+// docs/spec-decisions.md wmma.layout.* (2nd source: wmma_extension): row = g + 8*((x>>1)&1),
 // col = 2t + (x&1) + 8*((x>>2)&1), with g = lane>>2 and t = lane&3.
 MatrixCoord AccumulatorFormula(int lane, int x) {
   const int g = lane >> 2;
@@ -27,7 +27,7 @@ TEST(LinearLayoutTest, FitsTheAccumulatorFormula) {
 }
 
 TEST(LinearLayoutTest, ZeroBasisVectorsHoldDuplicates) {
-  // facts.md 2.3: the sm_80 f16 A fragment repeats elements 0..7 as 8..15.
+  // docs/spec-decisions.md wmma.layout.*: the sm_80 f16 A fragment repeats elements 0..7 as 8..15.
   const LinearLayout layout({{0, 1}, {8, 0}, {0, 8}, {0, 0}}, {{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}});
   for (int lane = 0; lane < 32; ++lane) {
     for (int x = 0; x < 8; ++x) EXPECT_EQ(layout.At(lane, x), layout.At(lane, x + 8));

@@ -1,5 +1,5 @@
 // MemoryImage: the memory a load may read, in the state spaces PTX names
-// (PTX 9.0 5.1 State Spaces, 6.4.1 Addresses; facts.md 7).
+// (PTX 9.0 5.1 State Spaces, 6.4.1 Addresses).
 //
 // A load reads the CTA's .shared window or a .global buffer. Instructions
 // that name `.shared` or `.global` take addresses in that space; generic

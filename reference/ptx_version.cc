@@ -13,7 +13,7 @@ namespace matload {
 std::string PtxVersion::ToString() const { return absl::StrCat(major, ".", minor); }
 
 const std::vector<PtxVersion>& AllPtxVersions() {
-  // The PTX ISA release table (facts.md 5.2): 6.0-6.5, 7.0-7.8, 8.0-8.8, 9.0.
+  // The PTX ISA release table: 6.0-6.5, 7.0-7.8, 8.0-8.8, 9.0.
   static const std::vector<PtxVersion>* const kVersions = [] {
     auto* versions = new std::vector<PtxVersion>();
     const std::pair<int, int> kLastMinor[] = {{6, 5}, {7, 8}, {8, 8}, {9, 0}};

@@ -25,7 +25,7 @@ std::vector<RuntimeCondition> ConditionsOf(absl::string_view text, absl::string_
   return verdict.legal() ? RuntimeConditions(*verdict.checked()) : std::vector<RuntimeCondition>{};
 }
 
-// The default-stride table of PTX 9.7.14.4.2 (facts.md 1.2), copied by hand:
+// The default-stride table of PTX 9.7.14.4.2, copied by hand:
 // {shape, A row, A col, B row, B col, C row, C col}.
 TEST(RuntimeUbTest, WmmaDefaultStridesFromTheSpecTable) {
   struct Row {
@@ -104,7 +104,7 @@ TEST(RuntimeUbTest, LdmatrixUnusedLanesMatterOnlyOnSm75) {
 }
 
 // The PTX address table: .x1 uses threads 0-7, .x2 0-15, .x4 all; .m16n16
-// takes 16 rows per matrix (facts.md 3.2).
+// takes 16 rows per matrix (ldmatrix.infer.m16n16-address-lanes).
 TEST(RuntimeUbTest, LdmatrixAddressLanes) {
   auto lanes = [](absl::string_view text) {
     return ConditionsOf(text, "sm_100a").front().address_lanes;
@@ -121,7 +121,7 @@ TEST(RuntimeUbTest, Tcgen05NeedsUniformTaddrAndItsLaneQuarter) {
                                      RuntimeHazard::kDivergentExecution));
 }
 
-// facts.md 1.3 notes a contradiction inside PTX: read literally, the
+// reports/spec-errata.md E6 notes a contradiction inside PTX: read literally, the
 // alignment rule is broken by some default strides. The data states both
 // numbers; which one hardware honours is measured on the GPU (issue 4).
 TEST(RuntimeUbTest, RecordsTheDefaultStrideAlignmentContradiction) {

@@ -15,7 +15,27 @@ enum class RuleSource : unsigned char {
                // PTX text does not back; SpecRef::section names it
   kHarnessLimit,  // a bound matload sets on what it accepts, not a PTX rule;
                   // SpecRef::section names where it is set
+  kInferred,  // decided by matload where the text is silent; SpecRef::section
+              // says what it was inferred from (reference/inferred_rules.h)
 };
+
+// RuleSourceName is the word reports and `matload model --json` print for a
+// source: "ptx-text", "measured", "secondary", "harness-limit", "inferred".
+constexpr absl::string_view RuleSourceName(RuleSource source) {
+  switch (source) {
+    case RuleSource::kPtxIsa:
+      return "ptx-text";
+    case RuleSource::kMeasured:
+      return "measured";
+    case RuleSource::kSecondary:
+      return "secondary";
+    case RuleSource::kHarnessLimit:
+      return "harness-limit";
+    case RuleSource::kInferred:
+      return "inferred";
+  }
+  return "unknown";
+}
 
 // SpecRef tags every rule, gate and table row with a stable id (used in
 // reasons, JSON and discrepancy lists) and the text it was taken from.

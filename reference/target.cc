@@ -10,10 +10,10 @@
 namespace matload {
 namespace {
 
-constexpr SpecRef kTargetNotes{"target.introduced", "PTX 9.0 .target directive, PTX ISA Notes (facts.md 5.1)"};
+constexpr SpecRef kTargetNotes{"target.introduced", "PTX 9.0 .target directive, PTX ISA Notes (docs/spec-decisions.md target.introduced)"};
 constexpr SpecRef kRenameNotes{"target.sm101-renamed",
                                "PTX 9.0 Target ISA Notes: sm_101* renamed to sm_110* from PTX ISA 9.0"};
-constexpr SpecRef kFamilyNotes{"target.families", "PTX 9.0 .target directive, family-specific targets (facts.md 5.3)"};
+constexpr SpecRef kFamilyNotes{"target.families", "PTX 9.0 .target directive, family-specific targets (docs/spec-decisions.md target.families)"};
 
 constexpr TargetVariant kBase = TargetVariant::kBaseline;
 constexpr TargetVariant kArch = TargetVariant::kArchSpecific;

@@ -31,7 +31,7 @@ TEST(TargetTest, ParsesLists) {
   EXPECT_THAT(ParseTargetList("sm_90,sm_x").status().message(), HasSubstr("unknown target 'sm_x'"));
 }
 
-// Copied by hand from the PTX .target notes (facts.md 5.1).
+// Copied by hand from the PTX .target notes (docs/spec-decisions.md target.introduced).
 TEST(TargetTest, IntroductionVersionsFromTheSpec) {
   EXPECT_FALSE(TargetExistsIn(T("sm_75"), {6, 2}));
   EXPECT_TRUE(TargetExistsIn(T("sm_75"), {6, 3}));
@@ -68,7 +68,7 @@ TEST(TargetClauseTest, ArchSpecificIsThatTargetOnly) {
   EXPECT_FALSE(clause.Matches(T("sm_100f"), {9, 0}));
 }
 
-// Copied by hand from facts.md 5.3: "sm_100f or higher in the same family"
+// Copied by hand from docs/spec-decisions.md target.families: "sm_100f or higher in the same family"
 // is sm_100f, sm_103f, sm_100a and sm_103a; never a baseline target.
 TEST(TargetClauseTest, FamilyFromMatchesLaterAAndFMembers) {
   TargetClause clause{TargetClause::Kind::kFamilyFrom, T("sm_100f"), {8, 8}};

@@ -12,7 +12,7 @@ namespace {
 
 // kCanonicalNanF32 is the NaN a .f32 reduction returns. [INFERRED] The
 // tcgen05 section does not define it; redux.sync .f32 (PTX 9.7.13.12), the
-// analogy facts.md 4.4 draws, returns "canonical NaN", taken here to be
+// analogy tcgen05.ld.infer.red-nan draws, returns "canonical NaN", taken here to be
 // 0x7fffffff, the .f32 NaN NVIDIA GPUs generate; it needs a device check.
 constexpr std::uint32_t kCanonicalNanF32 = 0x7fffffffu;
 
@@ -25,7 +25,7 @@ struct ShapeCell {
   int column = 0;
 };
 
-// CellOf is facts.md 4.4's per-thread table, [2nd:S-CUTE copy_traits_sm100
+// CellOf is docs/spec-decisions.md tcgen05.ld.layout's per-thread table, [2nd:S-CUTE copy_traits_sm100
 // SM100_TMEM_LOAD_* DstLayout, decoded; 2nd:S-TRITON getTileLayout agrees;
 // PTX Figures 183-187 are images]: register `reg` of thread `thread` under
 // `shape`, with repeat index k = 0 .. .num-1.
@@ -64,7 +64,7 @@ bool IsNan(std::uint32_t bits) { return std::isnan(std::bit_cast<float>(bits)); 
 
 // FloatBefore orders two non-NaN .f32 values for .min/.max, with -0.0 below
 // +0.0. [INFERRED] redux.sync .f32 (PTX 9.7.13.12) says "+0.0 > -0.0";
-// facts.md 4.4 carries that over to tcgen05.ld.red.
+// tcgen05.ld.infer.red-nan carries that over to tcgen05.ld.red.
 bool FloatBefore(std::uint32_t a, std::uint32_t b) {
   const float x = std::bit_cast<float>(a);
   const float y = std::bit_cast<float>(b);
@@ -72,7 +72,7 @@ bool FloatBefore(std::uint32_t a, std::uint32_t b) {
 }
 
 // ReduceF32 is .red's .min or .max over a lane's .f32 values. [INFERRED]
-// facts.md 4.4, by analogy with redux.sync .f32 (PTX 9.7.13.12), since the
+// tcgen05.ld.infer.red-nan, by analogy with redux.sync .f32 (PTX 9.7.13.12), since the
 // tcgen05 section does not define .abs and .NaN [UNKNOWN there]:
 //   .abs  reduces the absolute values (the registers still get the data);
 //   .NaN  makes the result canonical NaN if any value is NaN;
@@ -131,7 +131,7 @@ Tcgen05Layout Tcgen05Layout::For(const CheckedInstruction& instruction) {
         source.access = cell.access;
         source.lane = cell.lane;
         if (packed) {
-          // .pack::16b (PTX 9.7.16.8.3, Packing and Unpacking; facts.md 4.4,
+          // .pack::16b (PTX 9.7.16.8.3, Packing and Unpacking; tcgen05.ld.infer.pack-16b-halves,
           // medium-high confidence, Figure 193 is an image): the table reads
           // a virtual cell c = the low 16 bits of physical columns 2c (bits
           // 0-15 of the register) and 2c+1 (bits 16-31). [2nd:S-CUTE *_16b
@@ -155,7 +155,7 @@ std::optional<std::int64_t> HalfSplitOffset(const CheckedInstruction& instructio
 }
 
 TmemCell ResolveSource(const Tcgen05Source& source, std::uint32_t taddr, std::int64_t split_offset) {
-  // taddr is (lane << 16) | column (PTX 9.7.16.1; facts.md 4.1); the second
+  // taddr is (lane << 16) | column (PTX 9.7.16.1); the second
   // access of .16x32bx2 is based at the 32-bit address taddr + offset.
   const std::uint32_t base =
       source.access == 0 ? taddr : static_cast<std::uint32_t>(static_cast<std::int64_t>(taddr) + split_offset);
@@ -179,7 +179,7 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
     return absl::StrCat("lane ", i / 2 / layout.registers(), " register ", i / 2 % layout.registers());
   };
   // Outside the 128 x 512 memory there is nothing to read: PTX 9.7.16.1
-  // sizes TMEM (facts.md 4.1) and gives no result for other addresses
+  // sizes TMEM (PTX 9.7.16.1) and gives no result for other addresses
   // [INFERRED: undefined]. Checked before the quarter, since such a lane is
   // outside every quarter too.
   for (size_t i = 0; i < cells.size(); ++i) {
@@ -191,7 +191,7 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
     }
   }
   // Warp (rank % 4) = q reaches only lanes 32q .. 32q+31 (PTX 9.7.16.8.1;
-  // facts.md 4.2; the table's tcgen05.ld.ub.lane-quarter rule).
+  // PTX 9.7.16.8.1; the table's tcgen05.ld.ub.lane-quarter rule).
   const int first_lane = WarpQuarterFirstLane(warp);
   for (size_t i = 0; i < cells.size(); ++i) {
     const TmemCell& cell = cells[i];
@@ -203,7 +203,7 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
   }
   const QualifierSet& q = instruction.form().qualifiers;
   // .red: r still receives the data and redval the reduction, appended
-  // after the registers (PTX 9.7.16.8.3; facts.md 4.4).
+  // after the registers (PTX 9.7.16.8.3; docs/spec-decisions.md tcgen05.ld.layout).
   const bool reduces = q.Present(tcgen05::kRed);
   LaneValues values = LaneValues::Zeroed(layout.registers() + (reduces ? 1 : 0));
   for (int lane = 0; lane < kWarpLanes; ++lane) {

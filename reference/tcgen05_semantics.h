@@ -1,7 +1,7 @@
 // tcgen05.ld semantics: the Tensor Memory of a CTA, which TMEM cell every
 // 16-bit half of every destination register of every lane comes from, and
 // the registers (and .red's redval) one execution gives (PTX 9.0 9.7.16.1,
-// 9.7.16.8.1, 9.7.16.8.3; facts.md 4.1-4.4).
+// 9.7.16.8.1, 9.7.16.8.3; docs/spec-decisions.md tcgen05.ld.*).
 //
 // As for ldmatrix, the layout is compiled into a table once per qualifier
 // set, relative to the base of each access, so the immediates and run-time
@@ -19,16 +19,16 @@
 namespace matload {
 
 // kTmemLanes and kTmemColumns are the size of one CTA's Tensor Memory on
-// sm_100a/sm_100f: 128 lanes of 512 32-bit columns (PTX 9.7.16.1; facts.md 4.1).
+// sm_100a/sm_100f: 128 lanes of 512 32-bit columns (PTX 9.7.16.1).
 inline constexpr int kTmemLanes = 128;
 inline constexpr int kTmemColumns = 512;
 
 // kTmemLanesPerWarp is the size of a warp's lane quarter: warp w reaches only
-// lanes 32*(w%4) .. 32*(w%4)+31 (PTX 9.7.16.8.1; facts.md 4.2).
+// lanes 32*(w%4) .. 32*(w%4)+31 (PTX 9.7.16.8.1).
 inline constexpr int kTmemLanesPerWarp = 32;
 
 // TmemAddress packs a lane and a column into a 32-bit TMEM address: lane in
-// bits 31..16, column in bits 15..0 (PTX 9.7.16.1; facts.md 4.1).
+// bits 31..16, column in bits 15..0 (PTX 9.7.16.1).
 constexpr std::uint32_t TmemAddress(int lane, int column) {
   return static_cast<std::uint32_t>(lane) << 16 | static_cast<std::uint32_t>(column);
 }
@@ -39,7 +39,7 @@ constexpr int WarpQuarterFirstLane(int warp) { return kTmemLanesPerWarp * (warp 
 
 // TensorMemory is one CTA's Tensor Memory: 128 x 512 cells of 32 bits, all
 // zero at first. The spec leaves the contents after tcgen05.alloc unknown
-// (facts.md 4.1 [UNKNOWN]), so a harness writes every cell it compares.
+// (PTX 9.7.16.1 [UNKNOWN]), so a harness writes every cell it compares.
 class TensorMemory {
  public:
   TensorMemory() : cells_(kTmemLanes * kTmemColumns, 0) {}

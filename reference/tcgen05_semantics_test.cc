@@ -1,4 +1,4 @@
-// tcgen05.ld semantics against cells copied by hand from facts.md 4.4 (the
+// tcgen05.ld semantics against cells copied by hand from docs/spec-decisions.md tcgen05.ld.layout (the
 // per-thread table), and properties over every legal form: coverage, .num
 // prefixes, .pack::16b as a load of low halves, .red against a brute force,
 // and the undefined executions.
@@ -124,7 +124,7 @@ TEST(Tcgen05SemanticsTest, AddressPacksLaneAboveColumn) {
   EXPECT_EQ(WarpQuarterFirstLane(6), 64) << "the quarter is the warp's rank mod 4";
 }
 
-// facts.md 4.4, .32x32b.xN: r[k] is lane L0+t, column C0+k. Cells below
+// docs/spec-decisions.md tcgen05.ld.layout, .32x32b.xN: r[k] is lane L0+t, column C0+k. Cells below
 // written out by hand from that row.
 TEST(Tcgen05SemanticsTest, Shape32x32bByHand) {
   CheckedInstruction x2 = Check(Load("32x32b.x2", 2));
@@ -140,7 +140,7 @@ TEST(Tcgen05SemanticsTest, Shape32x32bByHand) {
   EXPECT_EQ(values.lane(31)[1], Cell(63, 11));
 }
 
-// facts.md 4.4, .16x64b.xN: r[k] is lane L0 + (t>>2) + 8*(t&1), column
+// docs/spec-decisions.md tcgen05.ld.layout, .16x64b.xN: r[k] is lane L0 + (t>>2) + 8*(t&1), column
 // C0 + ((t>>1)&1) + 2k, evaluated by hand per thread.
 TEST(Tcgen05SemanticsTest, Shape16x64bByHand) {
   const LaneValues x1 = ValuesOf(Execute(Check(Load("16x64b.x1", 1)), TaggedTmem(), TmemAddress(0, 0), 0));
@@ -157,7 +157,7 @@ TEST(Tcgen05SemanticsTest, Shape16x64bByHand) {
   EXPECT_EQ(x2.lane(2)[1], Cell(64, 103));
 }
 
-// facts.md 4.4, .16x128b.xN: r[2k+j] is lane L0 + (t>>2) + 8j, column
+// docs/spec-decisions.md tcgen05.ld.layout, .16x128b.xN: r[2k+j] is lane L0 + (t>>2) + 8j, column
 // C0 + (t&3) + 4k.
 TEST(Tcgen05SemanticsTest, Shape16x128bByHand) {
   const LaneValues x2 = ValuesOf(Execute(Check(Load("16x128b.x2", 4)), TaggedTmem(), TmemAddress(0, 0), 0));
@@ -170,7 +170,7 @@ TEST(Tcgen05SemanticsTest, Shape16x128bByHand) {
   EXPECT_EQ(x2.lane(0)[3], Cell(8, 4));
 }
 
-// facts.md 4.4, .16x256b.xN: r[4k+j] is lane L0 + (t>>2) + 8*(j>>1),
+// docs/spec-decisions.md tcgen05.ld.layout, .16x256b.xN: r[4k+j] is lane L0 + (t>>2) + 8*(j>>1),
 // column C0 + 2*(t&3) + (j&1) + 8k.
 TEST(Tcgen05SemanticsTest, Shape16x256bByHand) {
   const LaneValues x2 = ValuesOf(Execute(Check(Load("16x256b.x2", 8)), TaggedTmem(), TmemAddress(96, 0), 3));
@@ -183,7 +183,7 @@ TEST(Tcgen05SemanticsTest, Shape16x256bByHand) {
   EXPECT_EQ(x2.lane(0)[4], Cell(96, 8));
 }
 
-// .16x32bx2 (PTX 9.7.16.8.3; facts.md 4.4): threads 0-15 read lane L0+t,
+// .16x32bx2 (PTX 9.7.16.8.3; docs/spec-decisions.md tcgen05.ld.layout): threads 0-15 read lane L0+t,
 // column C0+k; threads 16-31 lane L0+t-16 of the access at
 // taddr + immHalfSplitoff.
 TEST(Tcgen05SemanticsTest, Shape16x32bx2ByHand) {
@@ -204,7 +204,7 @@ TEST(Tcgen05SemanticsTest, Shape16x32bx2ByHand) {
   EXPECT_EQ(HalfSplitOffset(Check(Load("32x32b.x1", 1))), std::nullopt);
 }
 
-// .pack::16b (facts.md 4.4): a register holds the low halves of two
+// .pack::16b (tcgen05.ld.infer.pack-16b-halves): a register holds the low halves of two
 // adjacent physical columns, the lower column in bits 0-15.
 TEST(Tcgen05SemanticsTest, PackByHand) {
   CheckedInstruction wide = Check(Load("32x32b.x1.pack::16b", 1));
@@ -310,7 +310,7 @@ std::map<std::string, CheckedInstruction> SetsByTarget(absl::string_view target)
 // A larger .num extends a smaller one: the same memory and taddr give the
 // smaller form's registers as a prefix, for every shape, with and without
 // .pack::16b and .red (PTX 9.7.16.8.3: .num repeats the base shape;
-// facts.md 4.4 column offsets 1, 2, 4, 8 columns per repeat).
+// docs/spec-decisions.md tcgen05.ld.layout column offsets 1, 2, 4, 8 columns per repeat).
 TEST(Tcgen05SemanticsTest, LargerNumExtendsSmallerNum) {
   const TensorMemory tmem = TaggedTmem();
   int pairs = 0;
@@ -336,7 +336,7 @@ TEST(Tcgen05SemanticsTest, LargerNumExtendsSmallerNum) {
   EXPECT_GT(pairs, 100);
 }
 
-// VirtualTmem is facts.md 4.4's model of .pack::16b: virtual cell c of a
+// VirtualTmem is tcgen05.ld.infer.pack-16b-halves's model of .pack::16b: virtual cell c of a
 // lane is the low halves of physical cells 2c and 2c+1 of that lane.
 TensorMemory VirtualTmem(const TensorMemory& physical) {
   TensorMemory virtual_tmem;
@@ -379,14 +379,14 @@ TEST(Tcgen05SemanticsTest, PackIsTheUnpackedLoadOfLowHalves) {
 }
 
 // FloatKey orders .f32 values for the brute force: by value, then -0.0
-// before +0.0 (redux.sync's "+0.0 > -0.0", facts.md 4.4 [INFERRED]).
+// before +0.0 (redux.sync's "+0.0 > -0.0", tcgen05.ld.infer.red-nan [INFERRED]).
 std::pair<float, bool> FloatKey(std::uint32_t bits) {
   const float value = std::bit_cast<float>(bits);
   return {value, !std::signbit(value)};
 }
 
 // BruteForceRedval recomputes a lane's redval from its loaded registers by
-// sorting, per facts.md 4.4 (.f32 rules [INFERRED] from redux.sync).
+// sorting, per tcgen05.ld.infer.red-nan (.f32 rules [INFERRED] from redux.sync).
 std::uint32_t BruteForceRedval(const QualifierSet& q, std::vector<std::uint32_t> values) {
   const bool max = q.Has(tcgen05::kRedOp, tcgen05::kMax);
   if (q.Has(tcgen05::kType, tcgen05::kF32)) {
@@ -466,7 +466,7 @@ std::uint32_t RedvalOfRow(absl::string_view qualifiers, const std::vector<std::u
   return ValuesOf(Execute(instruction, tmem, TmemAddress(0, 0), 0)).lane(0).back();
 }
 
-// Hand-picked reductions; the .f32 rules are facts.md 4.4's [INFERRED]
+// Hand-picked reductions; the .f32 rules are tcgen05.ld.infer.red-nan's [INFERRED]
 // redux.sync analogy, the integer ones PTX 9.7.16.8.3.
 TEST(Tcgen05SemanticsTest, RedvalByHand) {
   constexpr std::uint32_t kPlusZero = 0x00000000u, kMinusZero = 0x80000000u, kNan = 0x7fc00000u;
@@ -496,7 +496,7 @@ TEST(Tcgen05SemanticsTest, RedvalByHand) {
 }
 
 // A warp reading a TMEM lane outside its quarter is undefined, whichever
-// shape or access reads it (PTX 9.7.16.8.1; facts.md 4.2).
+// shape or access reads it (PTX 9.7.16.8.1).
 TEST(Tcgen05SemanticsTest, LanesOutsideTheWarpQuarterAreUndefined) {
   const TensorMemory tmem = TaggedTmem();
   CheckedInstruction wide = Check(Load("32x32b.x1", 1));
@@ -519,7 +519,7 @@ TEST(Tcgen05SemanticsTest, LanesOutsideTheWarpQuarterAreUndefined) {
 }
 
 // A read past column 511 or lane 127, including a .16x32bx2 second access
-// whose 32-bit base wraps, is undefined (facts.md 4.1; [INFERRED]).
+// whose 32-bit base wraps, is undefined (PTX 9.7.16.1; [INFERRED]).
 TEST(Tcgen05SemanticsTest, CellsOutsideTensorMemoryAreUndefined) {
   const TensorMemory tmem = TaggedTmem();
   CheckedInstruction x2 = Check(Load("32x32b.x2", 2));

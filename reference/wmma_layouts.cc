@@ -19,7 +19,7 @@ constexpr Target Sm(int sm, TargetVariant variant = TargetVariant::kBaseline) { 
 // The architectures each source speaks for. wmma_extension picks its map
 // from __CUDA_ARCH__: below 7.1 the Volta map, 7.1-7.9 the Turing map, 8.0
 // and up the Ampere map, and was tested on sm_70, 75, 80, 89 and 90
-// (facts.md 2.3, "Dispatch quirk"). It says nothing of sm_100 and later.
+// (docs/spec-decisions.md wmma.layout.*, "Dispatch quirk"). It says nothing of sm_100 and later.
 const std::vector<Target>& Volta() {
   static const auto* const kTargets = new std::vector<Target>{Sm(70)};
   return *kTargets;
@@ -34,14 +34,14 @@ const std::vector<Target>& AmpereToHopper() {
   return *kTargets;
 }
 
-constexpr SpecRef kVoltaSource{"wmma.layout.sm70", "facts.md 2.3: wmma_extension sm_70.hpp, A and C also GPGPU-Sim",
+constexpr SpecRef kVoltaSource{"wmma.layout.sm70", "docs/spec-decisions.md wmma.layout.*: wmma_extension sm_70.hpp, A and C also GPGPU-Sim",
                                RuleSource::kSecondary};
 constexpr SpecRef kTuringAmpereSource{"wmma.layout.sm75-sm80.m16n16k16",
-                                      "facts.md 2.3: wmma_extension sm_75.hpp and sm_80.hpp", RuleSource::kSecondary};
-constexpr SpecRef kTf32Source{"wmma.layout.sm80.m16n16k8", "facts.md 2.3: wmma_extension sm_80_tf32.hpp",
+                                      "docs/spec-decisions.md wmma.layout.*: wmma_extension sm_75.hpp and sm_80.hpp", RuleSource::kSecondary};
+constexpr SpecRef kTf32Source{"wmma.layout.sm80.m16n16k8", "docs/spec-decisions.md wmma.layout.*: wmma_extension sm_80_tf32.hpp",
                               RuleSource::kSecondary};
 
-// The layouts below are written as the facts.md formulas decompose: the
+// The layouts below are written as the docs/spec-decisions.md wmma.layout.* formulas decompose: the
 // (row, col) each element-index bit adds, then each lane bit (t = lane&3 is
 // lane bits 0-1, g = lane>>2 is lane bits 2-4).
 
@@ -122,7 +122,7 @@ std::vector<WmmaLayoutEntry> BuildTable() {
   const std::vector<wmma::Type> f16 = {wmma::kF16};
   const std::vector<wmma::Type> f16_f32 = {wmma::kF16, wmma::kF32};
   std::vector<WmmaLayoutEntry> table;
-  // sm_70 m16n16k16 (facts.md 2.3 Volta table). A and B depend on the layout.
+  // sm_70 m16n16k16 (docs/spec-decisions.md wmma.layout.* Volta table). A and B depend on the layout.
   // A .row: row = t + 8*((l>>2)&1) + 4*((l>>4)&1), col = x.
   table.push_back({Volta(), kA, wmma::kM16n16k16, f16, wmma::kRow,
                    LinearLayout({{0, 1}, {0, 2}, {0, 4}, {0, 8}}, {{{1, 0}, {2, 0}, {8, 0}, {0, 0}, {4, 0}}}), kVoltaSource});
@@ -142,7 +142,7 @@ std::vector<WmmaLayoutEntry> BuildTable() {
   table.push_back({Volta(), kC, wmma::kM16n16k16, {wmma::kF32}, std::nullopt,
                    LinearLayout({{0, 1}, {2, 0}, {0, 4}}, {{{1, 0}, {0, 2}, {8, 0}, {0, 8}, {4, 0}}}), kVoltaSource});
 
-  // sm_75 to sm_90 m16n16k16 f16/f32 (facts.md 2.3): .row and .col give the
+  // sm_75 to sm_90 m16n16k16 f16/f32 (docs/spec-decisions.md wmma.layout.*): .row and .col give the
   // same fragment. A: row = g + 8*((e>>1)&1), col = 2t + (e&1) + 8*((e>>2)&1),
   // elements 8..15 repeat 0..7.
   const LinearLayout a_m16n16k16 = LinearLayout({{0, 1}, {8, 0}, {0, 8}, {0, 0}}, ThreadLanes(kQuadAlongCols, 2));
@@ -155,7 +155,7 @@ std::vector<WmmaLayoutEntry> BuildTable() {
     table.push_back({*targets, kB, wmma::kM16n16k16, f16, std::nullopt, b_m16n16k16, kTuringAmpereSource});
     table.push_back({*targets, kC, wmma::kM16n16k16, f16_f32, std::nullopt, c_m16n16, kTuringAmpereSource});
   }
-  // sm_80 m16n16k8 tf32 (facts.md 2.3). A: row = g + 8*(x&1), col = t + 4*((x>>1)&1).
+  // sm_80 m16n16k8 tf32 (docs/spec-decisions.md wmma.layout.*). A: row = g + 8*(x&1), col = t + 4*((x>>1)&1).
   table.push_back({AmpereToHopper(), kA, wmma::kM16n16k8, {wmma::kTf32}, std::nullopt,
                    LinearLayout({{8, 0}, {0, 4}}, ThreadLanes(kQuadAlongCols, 1)), kTf32Source});
   // B: k = t + 4*(x&1), n = g + 8*((x>>1)&1).

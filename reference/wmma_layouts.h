@@ -1,5 +1,5 @@
 // WmmaLayouts: which matrix element each lane's wmma.load fragment holds, per
-// architecture (facts.md 2.3, and measurements where it is silent).
+// architecture (docs/spec-decisions.md wmma.layout.*, and measurements where it is silent).
 //
 // PTX leaves the fragment distribution unspecified and target dependent
 // (9.7.14.4.1), so every entry here names where it comes from: a secondary

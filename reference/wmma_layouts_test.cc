@@ -30,7 +30,7 @@ TEST(WmmaLayoutsTest, EveryEntryCoversItsMatrixEquallyOften) {
   }
 }
 
-// AF16Row is .a .row .m16n16k16 .f16, the form facts.md 2.3 gives for every architecture.
+// AF16Row is .a .row .m16n16k16 .f16, the form docs/spec-decisions.md wmma.layout.* gives for every architecture.
 QualifierSet AF16Row() {
   QualifierSet a;
   a.Set(wmma::kMatrix, wmma::kA);
@@ -40,7 +40,7 @@ QualifierSet AF16Row() {
   return a;
 }
 
-// Values copied by hand from facts.md 2.3.
+// Values copied by hand from docs/spec-decisions.md wmma.layout.*.
 TEST(WmmaLayoutsTest, HandCopiedCells) {
   QualifierSet a = AF16Row();
   // sm_70 A .row: lane 17 (t=1, bit 4 set) holds row 1 + 4 = 5, and element x is column x.

@@ -8,11 +8,11 @@ namespace {
 constexpr SpecRef kSyntax{"wmma.syntax", "PTX 9.0 9.7.14.4.3 wmma.load, Syntax"};
 constexpr SpecRef kSubByteLayout{"wmma.subbyte-layout", "PTX 9.0 9.7.14.4.3 wmma.load, Syntax: sub-byte and "
                                                         "single-bit .a is .row, .b is .col"};
-constexpr SpecRef kFragments{"wmma.fragments", "PTX 9.0 9.7.14.4.1 Matrix Fragments for WMMA (facts.md 2.2)"};
+constexpr SpecRef kFragments{"wmma.fragments", "PTX 9.0 9.7.14.4.1 Matrix Fragments for WMMA"};
 constexpr SpecRef kF64Accumulator{
     "wmma.fragments.f64-c",
     "PTX 9.0 9.7.14.4.1 lists 1 x .f64 for the m8n8k4 accumulator, but 64 elements over 32 threads need 2, as "
-    "the wmma.mma examples and ptxas 13.0.88 agree (facts.md 2.2)",
+    "the wmma.mma examples and ptxas 13.0.88 agree (docs/spec-decisions.md wmma.fragments.f64-c)",
     RuleSource::kMeasured};
 constexpr SpecRef kAlignedRequired{"wmma.aligned-required", "PTX 9.0 9.7.14.4.3 wmma.load, PTX ISA Notes: "
                                                             ".aligned is required from PTX ISA 6.3"};

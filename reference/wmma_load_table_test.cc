@@ -22,7 +22,7 @@ int Count(absl::string_view matrix, absl::string_view layout, absl::string_view 
                                     " {x}, [p];"));
 }
 
-// The register table of 9.7.14.4.1 (facts.md 2.2), copied row by row.
+// The register table of PTX 9.7.14.4.1, copied row by row.
 TEST(WmmaLoadTableTest, FragmentRegisterCountsFromTheSpec) {
   for (const char* shape : {"m16n16k16", "m8n32k16", "m32n8k16"}) {
     EXPECT_EQ(Count("a", "row", shape, "f16"), 8) << shape;

@@ -158,7 +158,7 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
       case RuntimeHazard::kMisalignedStride: {
         // Every row or column must start fragment-aligned (PTX 9.7.14.4.2).
         // The default stride is exempt: the spec's own defaults break the
-        // rule for several forms (facts.md 1.3 [UNKNOWN]), and the H100
+        // rule for several forms (reports/spec-errata.md E6), and the H100
         // loads them (reports/gpu-checks), so the rule cannot mean them.
         const std::uint64_t stride_bits = std::uint64_t{stride} * *condition.element_bits;
         const bool is_default = stride == static_cast<std::uint32_t>(*condition.default_stride_elements);

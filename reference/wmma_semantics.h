@@ -1,5 +1,5 @@
 // wmma.load semantics: the exact fragment of every lane, from memory, the
-// address and the stride (PTX 9.0 9.7.14.4; facts.md 1-2).
+// address and the stride (PTX 9.0 9.7.14.4; docs/spec-decisions.md wmma.*).
 //
 // Two layers. The spec layer holds on every target: each fragment element
 // is an element of the matrix, each matrix element appears equally often,
@@ -96,7 +96,7 @@ struct WmmaOperands {
 
 // ReadPackedBits reads `bits` (1 to 64) bits from `bytes` at bit offset
 // `offset`, least significant first: sub-byte elements fill a byte from bit
-// 0 up (facts.md 2.2, [INFERRED] like every little-endian packing in PTX).
+// 0 up (docs/spec-decisions.md wmma.layout.*, [INFERRED] like every little-endian packing in PTX).
 // Fragments in registers, as a kernel stores them, read the same way.
 std::uint64_t ReadPackedBits(absl::Span<const std::uint8_t> bytes, std::uint64_t offset, int bits);
 

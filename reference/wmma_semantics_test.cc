@@ -54,7 +54,7 @@ Undefined UndefinedOf(const Outcome& outcome) {
 }
 
 // sm_90 m16n16k16 A .row, f16, default stride 16, iota16 data: element
-// (r, c) holds 16r + c. From the sm_80 formula in facts.md 2.3, by hand:
+// (r, c) holds 16r + c. From the sm_80 formula in docs/spec-decisions.md wmma.layout.*, by hand:
 // lane 5 (g=1, t=1) register 0 holds (1,2) and (1,3); register 1 holds
 // (9,2) and (9,3); register 2 holds (1,10) and (1,11); register 4 repeats 0.
 TEST(WmmaSemanticsTest, HandComputedAFragment) {
@@ -117,7 +117,7 @@ TEST(WmmaSemanticsTest, UndefinedRuntimeConditions) {
 // the default or a wider stride, in .global or .shared, through a generic or
 // a named address. Where the layout's source gives one layout for both
 // storage orders, a .row load of M and a .col load of M-transpose agree too;
-// Volta's A and B are the exception (facts.md 2.3: their fragments depend on
+// Volta's A and B are the exception (docs/spec-decisions.md wmma.layout.*: their fragments depend on
 // .row/.col, which PTX allows, 2.1).
 class WmmaSpecLayerTest : public ::testing::TestWithParam<TargetInfo> {};
 
@@ -190,7 +190,7 @@ INSTANTIATE_TEST_SUITE_P(AllTargets, WmmaSpecLayerTest, ::testing::ValuesIn(AllT
                          [](const ::testing::TestParamInfo<TargetInfo>& info) { return info.param.target.Name(); });
 
 // Volta's A fragment really depends on the storage order: a .row load of M
-// and a .col load of M-transpose differ (facts.md 2.3, hand-copied: lane 0
+// and a .col load of M-transpose differ (docs/spec-decisions.md wmma.layout.*, hand-copied: lane 0
 // .row holds row 0, columns 0..15; .col holds rows 0..3, columns 0, 4, 8, 12).
 TEST(WmmaSemanticsTest, VoltaAFragmentsDependOnTheStorageOrder) {
   const CheckedInstruction row =

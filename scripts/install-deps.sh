@@ -19,6 +19,8 @@ packages=(
   libssl-dev          # SHA-256 (libcrypto), which names what the verdict cache keeps
   libxml2-utils       # xmllint: exports_test checks the JUnit XML is well formed
   slurm-wlm           # slurmctld, slurmd, sbatch: scripts/slurm/cluster-test.sh runs a real one-node cluster
+  libkainjow-mustache-dev  # Mustache templates for the HTML reports (harness/report/)
+  chromium            # headless browser: the HTML report tests load every report kind
 )
 
 missing=()

@@ -1,3 +1,4 @@
+#include "harness/cli/run_reports.h"
 #include "harness/cli/conform_command.h"
 
 #include <iostream>
@@ -11,6 +12,8 @@
 #include "harness/conform_report.h"
 #include "harness/interrupt.h"
 #include "harness/output_files.h"
+#include "harness/planted_bug.h"
+#include "harness/program_launch.h"
 #include "harness/self_test.h"
 #include "nlohmann/json.hpp"
 
@@ -71,6 +74,33 @@ std::string ConformOptionsJson(const ConformanceOptions& options, const std::str
       .dump();
 }
 
+absl::StatusOr<ConformanceOptions> ParseConformOptionsJson(absl::string_view json) {
+  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+  ConformanceOptions options;
+  try {
+    options.variants = parsed.at("variants");
+    options.seed = parsed.at("seed");
+    options.forms = parsed.at("forms");
+    options.undefined = parsed.at("undefined");
+    options.illegal = parsed.at("near_miss");
+    options.retries = parsed.at("retries");
+    options.first_failures = parsed.at("first_failures");
+    options.confirm_all_faults = parsed.at("confirm_all_faults");
+    options.paths.clear();
+    for (const nlohmann::json& name : parsed.at("paths")) {
+      absl::StatusOr<CompilePath> path = ParseCompilePath(name.get<std::string>());
+      if (!path.ok()) return absl::DataLossError(absl::StrCat("recorded conform options: ", path.status().message()));
+      options.paths.push_back(*path);
+    }
+    absl::StatusOr<PlantedBug> bug = ParsePlantedBug(parsed.at("plant").get<std::string>());
+    if (!bug.ok()) return absl::DataLossError(absl::StrCat("recorded conform options: ", bug.status().message()));
+    options.bug = *bug;
+  } catch (const nlohmann::json::exception& error) {
+    return absl::DataLossError(absl::StrCat("recorded conform options do not read back: ", error.what()));
+  }
+  return options;
+}
+
 int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();
   ConformanceOptions& options = request.options;
@@ -94,7 +124,7 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
     if (!cases.ok()) return FailureStatus(cases.status(), err);
     status = BaselineExitStatus(*request.baseline, *cases, ExpectedInConform(options), request.strict_baseline, out);
   }
-  if (absl::Status finished = (*journal)->Finish(status); !finished.ok()) return FailureStatus(finished, err);
+  if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return FailureStatus(finished, err);
   return status;
 }
 

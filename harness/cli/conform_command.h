@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "harness/conformance_run.h"
 #include "harness/exit_status.h"
 #include "harness/runs/baseline.h"
@@ -35,6 +37,12 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err);
 // ConformOptionsJson is what decides a conform run's cases and results:
 // a resumed run must be asked for with the same.
 std::string ConformOptionsJson(const ConformanceOptions& options, const std::string& filter_text);
+
+// ParseConformOptionsJson reads ConformOptionsJson back, as far as it
+// decides a run's reports (the filter stays text): `matload merge` writes
+// the merged run's summary with them. Options that do not read back are
+// kDataLoss.
+absl::StatusOr<ConformanceOptions> ParseConformOptionsJson(absl::string_view json);
 
 // RunSelfTestCommand runs the self-test under `directory` and prints its
 // table: 0 when every planted bug was detected and the control passed.

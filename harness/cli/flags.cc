@@ -125,6 +125,8 @@ MATLOAD_FLAG(int, progress_seconds, 10, "support conform fuzz selftest", "S",
 MATLOAD_FLAG(std::string, junit, "", "export", "FILE.xml", "write the run as JUnit XML to this file.");
 MATLOAD_FLAG(std::string, csv, "", "export", "FILE.csv",
              "write the run's results as CSV (case,outcome,duration_s) to this file.");
+MATLOAD_FLAG(std::string, html, "", "export diff", "FILE.html",
+             "write the run (as its report.html) or the diff as a self-contained HTML page to this file.");
 MATLOAD_FLAG(std::vector<std::string>, from, {}, "merge", "DB,...",
              "the results stores that hold the shard runs, comma-separated (default: --db).");
 
@@ -167,7 +169,7 @@ const CommandText kCommandTexts[] = {
      "matload diff conform@latest~1 conform@latest"},
     {"baseline", "RUN", "the run's expected failures (case-id,outcome), for --baseline",
      "matload baseline conform@latest --out baseline.csv"},
-    {"export", "RUN", "the run as JUnit XML (one testcase per case ID) and as CSV",
+    {"export", "RUN", "the run as JUnit XML (one testcase per case ID), as CSV and as its HTML report",
      "matload export conform@latest --junit junit.xml --csv results.csv"},
     {"merge", "RUN|PARENT...",
      "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the reports "

@@ -19,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "harness/cli/run_reports.h"
 #include "harness/cli/command_line.h"
 #include "harness/cli/conform_command.h"
 #include "harness/cli/flags.h"
@@ -245,7 +246,7 @@ int RunFuzzCli(const std::vector<std::string>& arguments, const std::string& com
     status = std::any_of(cases->begin(), cases->end(), [](const CaseRecord& c) { return c.finding; }) ? kExitFindings
                                                                                                       : kExitClean;
   }
-  if (absl::Status finished = (*journal)->Finish(status); !finished.ok()) return FailWith(finished);
+  if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return FailWith(finished);
   return status;
 }
 

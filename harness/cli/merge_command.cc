@@ -1,3 +1,4 @@
+#include "harness/cli/run_reports.h"
 #include "harness/cli/merge_command.h"
 
 #include <filesystem>
@@ -10,8 +11,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "harness/bundle_writer.h"
+#include "harness/cli/conform_command.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/support_reports.h"
+#include "harness/conform_merge.h"
+#include "harness/conform_recorder.h"
 #include "harness/conform_report.h"
 #include "harness/exit_status.h"
 #include "harness/output_files.h"
@@ -47,26 +52,30 @@ std::string Provenance(const std::vector<ShardRun>& shards) {
   return json.dump();
 }
 
-// CopyBundle copies `bundle` (relative to its run directory) from `shard`'s
-// run directory into `directory`, unless a shard before it gave one of
-// that name (bundles are named by what they hold).
-absl::Status CopyBundle(const ShardRun& shard, const std::string& bundle, const fs::path& directory) {
-  const fs::path source = fs::path(shard.run.directory) / bundle;
-  const fs::path target = directory / bundle;
+// CopyDirectory copies a shard's directory `from` to `to`, which the
+// shard's run directory must be readable from here for.
+absl::Status CopyDirectory(const fs::path& from, const fs::path& to) {
   std::error_code error;
-  if (fs::exists(target, error)) return absl::OkStatus();
-  if (!fs::exists(source, error)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", shard.run.id, "'s bundle ", bundle, " is not at ", source.string(),
-                     ": merge where the shards' run directories can be read (a shared file system)"));
+  if (!fs::exists(from, error)) {
+    return absl::FailedPreconditionError(absl::StrCat(from.string(), " is not there: merge where the shards' run ",
+                                                      "directories can be read (a shared file system)"));
   }
-  if (absl::Status made = CreateDirectories(target.parent_path()); !made.ok()) return made;
-  fs::copy(source, target, fs::copy_options::recursive, error);
+  if (absl::Status made = CreateDirectories(to.parent_path()); !made.ok()) return made;
+  fs::copy(from, to, fs::copy_options::recursive, error);
   if (error) {
     return absl::FailedPreconditionError(
-        absl::StrCat("cannot copy ", source.string(), " to ", target.string(), ": ", error.message()));
+        absl::StrCat("cannot copy ", from.string(), " to ", to.string(), ": ", error.message()));
   }
   return absl::OkStatus();
+}
+
+// CopyBundle copies `bundle` (relative to its run directory) from `shard`'s
+// run directory into `directory`, unless a shard before it gave one of
+// that name (support and fuzz name their bundles by what they hold).
+absl::Status CopyBundle(const ShardRun& shard, const std::string& bundle, const fs::path& directory) {
+  std::error_code error;
+  if (fs::exists(directory / bundle, error)) return absl::OkStatus();
+  return CopyDirectory(fs::path(shard.run.directory) / bundle, directory / bundle);
 }
 
 // CopyBundles copies every case's bundle into the merged run's directory,
@@ -88,17 +97,34 @@ double ShardSeconds(const std::vector<ShardRun>& shards) {
   return seconds;
 }
 
-// RenderReports writes the reports the unsharded command writes into the
-// merged run's directory.
-absl::Status RenderReports(const MergedRun& merged, const std::vector<ShardRun>& shards, RunJournal& journal,
-                           std::ostream& out) {
-  const std::string machine = absl::StrCat(shards.size(), " shards on ", merged.run.host);
-  if (merged.run.command == "support") return RenderSupportRun(journal, machine, ShardSeconds(shards), out);
-  if (merged.run.command != "conform") return absl::OkStatus();
-  const std::string identity = absl::StrCat(merged.run.gpu_name, ", ", merged.run.gpu_uuid, ", ", merged.run.driver);
-  const fs::path table = fs::path(journal.directory()) / "results.tsv";
-  if (absl::Status written = WriteFile(table, CaseTable(identity, merged.cases)); !written.ok()) return written;
-  out << "wrote " << table.string() << "\n";
+// MergeConform records the merged conform run's cases with its totals and
+// bundle index, refiles the shards' bundles into its directory, and writes
+// the reports an unsharded run writes: summary.md, summary.json,
+// results.tsv and bundles/index.tsv.
+absl::Status MergeConform(MergedRun merged, const std::vector<ShardRun>& shards, RunJournal& journal,
+                          std::map<std::string, std::string> artifacts, std::ostream& out) {
+  const fs::path directory = journal.directory();
+  absl::StatusOr<MergedConform> conform = MergeConformShards(shards, directory, merged.cases);
+  if (!conform.ok()) return conform.status();
+  absl::StatusOr<ConformanceOptions> options = ParseConformOptionsJson(merged.run.options);
+  if (!options.ok()) return options.status();
+  options->run_directory = directory.string();
+  conform->totals.identity = absl::StrCat(merged.run.gpu_name, ", ", merged.run.gpu_uuid, ", ", merged.run.driver);
+  artifacts[std::string(ConformRecorder::kTotalsKey)] = TotalsJson(conform->totals).dump();
+  artifacts[std::string(ConformRecorder::kBundlesKey)] = conform->bundles.dump();
+  if (absl::Status recorded = journal.Record(merged.cases, artifacts); !recorded.ok()) return recorded;
+  for (const BundleCopy& copy : conform->copies) {
+    if (absl::Status copied = CopyDirectory(copy.from, copy.to); !copied.ok()) return copied;
+  }
+  BundleWriter index((directory / "bundles").string());
+  std::vector<absl::Status> written = {index.Restore(conform->bundles), WriteSummaries(*options, conform->totals),
+                                       WriteFile(directory / "results.tsv",
+                                                 CaseTable(conform->totals.identity, merged.cases))};
+  if (!conform->bundles.empty()) written.push_back(index.WriteIndex());
+  for (const absl::Status& status : written) {
+    if (!status.ok()) return status;
+  }
+  out << "wrote " << (directory / "summary.md").string() << " and results.tsv\n";
   return absl::OkStatus();
 }
 
@@ -114,13 +140,15 @@ absl::Status FillMergedRun(const MergedRun& merged, const std::vector<ShardRun>&
   }
   std::map<std::string, std::string> artifacts = merged.artifacts;
   artifacts[kProvenanceKey] = Provenance(shards);
-  if (absl::Status recorded = journal.Record(merged.cases, artifacts); !recorded.ok()) return recorded;
+  if (run.command == "conform") return MergeConform(merged, shards, journal, std::move(artifacts), out);
   if (!merged.dropped_artifacts.empty()) {
     out << "left with their shards (each shard's own progress): " << absl::StrJoin(merged.dropped_artifacts, ", ")
         << "\n";
   }
+  if (absl::Status recorded = journal.Record(merged.cases, artifacts); !recorded.ok()) return recorded;
   if (absl::Status copied = CopyBundles(shards, journal.directory()); !copied.ok()) return copied;
-  return RenderReports(merged, shards, journal, out);
+  if (run.command != "support") return absl::OkStatus();
+  return RenderSupportRun(journal, absl::StrCat(shards.size(), " shards on ", run.host), ShardSeconds(shards), out);
 }
 
 }  // namespace
@@ -147,7 +175,7 @@ int RunMergeCommand(const std::vector<std::string>& arguments, const std::string
       << " shards of " << merged->parent << ", " << merged->cases.size() << " cases\n";
   const absl::Status filled = FillMergedRun(*merged, *shards, **journal, out);
   const int exit_status = filled.ok() ? merged->exit_status : Failed(err, filled);
-  if (absl::Status finished = (*journal)->Finish(exit_status); !finished.ok()) return Failed(err, finished);
+  if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) return Failed(err, finished);
   return exit_status;
 }
 

@@ -4,7 +4,8 @@
 // run one process would have made (harness/runs/shard_merge.h), with a run
 // directory of its own holding the shards' bundles and the reports the
 // unsharded command writes, rendered from the merged cases and artifacts:
-// support's reports in full; results.tsv for conform. The shards' run
+// support's reports; conform's summaries, results.tsv and bundle index
+// (harness/conform_merge.h). The shards' run
 // directories must be reachable from here for their bundles (a shared file
 // system, as on a Slurm cluster).
 #ifndef MATLOAD_HARNESS_CLI_MERGE_COMMAND_H_

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <optional>
+#include <utility>
 #include <random>
 #include <variant>
 
@@ -11,10 +12,12 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
+#include "reference/inferred_rules.h"
 #include "reference/ldmatrix_semantics.h"
 #include "reference/legality.h"
 #include "reference/parser.h"
 #include "reference/raw_instruction.h"
+#include "reference/spec_ref.h"
 #include "reference/tcgen05_semantics.h"
 #include "reference/wmma_semantics.h"
 
@@ -36,6 +39,21 @@ struct ModelResult {
   std::vector<std::vector<std::vector<Provenance>>> provenance;  // [lane][register]
 };
 
+// LdmatrixSourceText says where one destination byte came from. Without
+// decompression that is a byte of a 16-byte source row; with it, an element
+// of the row's packed field (16 elements of `decompression` bits, LSB first
+// from the row's first byte: ldmatrix.infer.decompress-padding), so it names
+// the element and its bits, not a byte the decompressed row never had.
+std::string LdmatrixSourceText(const LdmatrixElement& e, int decompression) {
+  const std::string element = absl::StrCat("m", e.matrix, "(", e.row, ",", e.col, ")");
+  if (decompression == 0) {
+    return absl::StrCat(element, " byte ", e.byte, " from lane ", e.address_lane, "'s row byte ", e.source_byte);
+  }
+  const int first_bit = decompression * e.source_byte;
+  return absl::StrCat(element, " from lane ", e.address_lane, "'s row element ", e.source_byte, " (", decompression,
+                      "-bit, row bits ", first_bit, "-", first_bit + decompression - 1, ")");
+}
+
 absl::StatusOr<ModelResult> RunLdmatrix(const CheckedInstruction& instruction, const std::vector<std::uint8_t>& window,
                                         const ModelOptions& options) {
   const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
@@ -52,11 +70,8 @@ absl::StatusOr<ModelResult> RunLdmatrix(const CheckedInstruction& instruction, c
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int reg = 0; reg < layout.registers(); ++reg) {
       for (int byte = 0; byte < 4; ++byte) {
-        const LdmatrixElement& e = layout.At(lane, reg, byte);
         result.provenance[lane][reg].push_back(
-            {8 * byte, 8 * byte + 7,
-             absl::StrCat("m", e.matrix, "(", e.row, ",", e.col, ") byte ", e.byte, " from lane ", e.address_lane,
-                          "'s row byte ", e.source_byte)});
+            {8 * byte, 8 * byte + 7, LdmatrixSourceText(layout.At(lane, reg, byte), layout.decompression())});
       }
     }
   }
@@ -188,6 +203,50 @@ absl::StatusOr<ModelOptions> WithWrittenOperands(const CheckedInstruction& instr
   return options;
 }
 
+// RuleIds are the ids of `rules`, as JSON and as "id, id" text.
+nlohmann::json RuleIds(const std::vector<SpecRef>& rules) {
+  nlohmann::json ids = nlohmann::json::array();
+  for (const SpecRef& rule : rules) ids.push_back(std::string(rule.id));
+  return ids;
+}
+
+// InferenceLabel is the text label of bits resting on `rules`: " [inferred:
+// id, id]", or "" when the text fixes them.
+std::string InferenceLabel(const std::vector<SpecRef>& rules) {
+  if (rules.empty()) return "";
+  std::vector<std::string> ids;
+  for (const SpecRef& rule : rules) ids.emplace_back(rule.id);
+  return absl::StrCat(" [inferred: ", absl::StrJoin(ids, ", "), "]");
+}
+
+// InferenceList is every inferred rule an execution rests on, with what it
+// covers ("every register", "redval", "definedness") and what it was
+// inferred from, for the head of the output.
+nlohmann::json InferenceList(const ModelInferences& inferences) {
+  nlohmann::json list = nlohmann::json::array();
+  const std::pair<const std::vector<SpecRef>*, const char*> groups[] = {
+      {&inferences.every_register, "every register"},
+      {&inferences.reduction, "redval"},
+      {&inferences.definedness, "definedness"}};
+  for (const auto& [rules, covers] : groups) {
+    for (const SpecRef& rule : *rules) {
+      list.push_back({{"rule", std::string(rule.id)},
+                      {"source", std::string(RuleSourceName(rule.source))},
+                      {"covers", covers},
+                      {"from", std::string(rule.section)}});
+    }
+  }
+  return list;
+}
+
+// WriteInferenceLines writes InferenceList as text, one rule a line.
+void WriteInferenceLines(const nlohmann::json& list, std::ostream& out) {
+  for (const nlohmann::json& entry : list) {
+    out << "inferred: " << entry["rule"].get<std::string>() << " (" << entry["covers"].get<std::string>()
+        << "): " << entry["from"].get<std::string>() << "\n";
+  }
+}
+
 std::string RegisterHex(absl::Span<const std::uint32_t> words, int reg, int register_bits) {
   const int per_register = register_bits / 32;
   std::string hex;
@@ -244,16 +303,20 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
       break;
   }
   if (!result.ok()) return result.status();
+  const ModelInferences inferences = InferencesFor(checked);
+  const nlohmann::json inference_list = InferenceList(inferences);
+  if (!options.json) WriteInferenceLines(inference_list, out);
   if (const auto* undefined = std::get_if<Undefined>(&result->outcome)) {
     if (options.json) {
-      out << nlohmann::json{{"undefined", undefined->why}}.dump() << "\n";
+      out << nlohmann::json{{"undefined", undefined->why}, {"inferences", inference_list}}.dump() << "\n";
     } else {
       out << "undefined: " << undefined->why << "\n";
     }
     return absl::OkStatus();
   }
   if (const auto* fault = std::get_if<MustFault>(&result->outcome)) {
-    out << (options.json ? nlohmann::json{{"must_fault", fault->why}}.dump() : absl::StrCat("must fault: ", fault->why))
+    out << (options.json ? nlohmann::json{{"must_fault", fault->why}, {"inferences", inference_list}}.dump()
+                         : absl::StrCat("must fault: ", fault->why))
         << "\n";
     return absl::OkStatus();
   }
@@ -269,16 +332,17 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
     for (int reg = 0; reg < registers; ++reg) {
       const std::string hex = RegisterHex(values.lane(lane), reg, result->register_bits);
       // tcgen05.ld.red's redval follows the registers and has no layout entry.
+      const bool loaded = reg < static_cast<int>(result->provenance[lane].size());
       const std::vector<Provenance> pieces =
-          reg < static_cast<int>(result->provenance[lane].size())
-              ? result->provenance[lane][reg]
-              : std::vector<Provenance>{{0, 31, "redval: the reduction over the lane's loaded values"}};
+          loaded ? result->provenance[lane][reg]
+                 : std::vector<Provenance>{{0, 31, "redval: the reduction over the lane's loaded values"}};
+      const std::vector<SpecRef>& inferred = loaded ? inferences.every_register : inferences.reduction;
       nlohmann::json json_pieces = nlohmann::json::array();
       std::vector<std::string> text_pieces;
       for (const Provenance& piece : pieces) {
         const std::string bits = absl::StrCat(piece.first_bit, "-", piece.last_bit);
-        json_pieces.push_back({{"bits", bits}, {"from", piece.source}});
-        text_pieces.push_back(absl::StrCat("[", bits, "] ", piece.source));
+        json_pieces.push_back({{"bits", bits}, {"from", piece.source}, {"inferred", RuleIds(inferred)}});
+        text_pieces.push_back(absl::StrCat("[", bits, "] ", piece.source, InferenceLabel(inferred)));
       }
       lane_registers.push_back(hex);
       lane_provenance.push_back(std::move(json_pieces));
@@ -289,7 +353,11 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
     json_provenance.push_back(std::move(lane_provenance));
     if (!options.json) out << hex_line << "\n" << provenance_lines;
   }
-  if (options.json) out << nlohmann::json{{"registers", json_registers}, {"provenance", json_provenance}}.dump() << "\n";
+  if (options.json) {
+    out << nlohmann::json{{"registers", json_registers}, {"provenance", json_provenance}, {"inferences", inference_list}}
+               .dump()
+        << "\n";
+  }
   return absl::OkStatus();
 }
 

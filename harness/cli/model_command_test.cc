@@ -1,10 +1,14 @@
 #include "harness/cli/model_command.h"
 
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "reference/inferred_rules.h"
 
 namespace matload {
 namespace {
@@ -34,7 +38,7 @@ TEST(ModelCommandTest, LdmatrixJsonHasRegistersAndProvenance) {
   EXPECT_THAT(json["provenance"][5][0][0]["from"].get<std::string>(), HasSubstr("m0(1,2) byte 0"));
 }
 
-// The sm_90 A fragment (measured on the H100; facts.md 2.3 for f16): with
+// The sm_90 A fragment (measured on the H100; docs/spec-decisions.md wmma.layout.* for f16): with
 // iota16, element (r, c) of a 16x16 .row A at the default stride is 16r + c.
 TEST(ModelCommandTest, WmmaTextShowsEveryLane) {
   std::ostringstream out;
@@ -136,6 +140,94 @@ TEST(ModelCommandTest, BadInputIsAClearError) {
   few.row_addresses = {0, 16};
   EXPECT_THAT(WriteModel("ldmatrix.sync.aligned.m8n8.x1.b16 {r}, [p];", few, out).message(),
               HasSubstr("--row-addresses needs 32 addresses"));
+}
+
+// Decompressed ldmatrix provenance names the element of the packed source
+// row, not a byte of it. By hand from PTX 9.0 9.7.14.5.15: an .m8n16 matrix
+// is 8 rows of 16 elements ("16 unsigned 4-bit elements" or "16 unsigned
+// 6-bit elements" per row), lanes 0-7 give the rows' addresses, and "each
+// thread ... loads 4 consecutive columns", lane t holding row t/4, columns
+// 4(t%4)..+3. So lane 1's byte 2 is row 0, column 6: element 6 of lane 0's
+// row, 4 bits wide at bits 24-27; lane 7's byte 3 is row 1, column 15:
+// element 15 of lane 1's row, 6 bits wide at bits 90-95.
+TEST(ModelCommandTest, DecompressedProvenanceNamesTheRowElement) {
+  const nlohmann::json b4 =
+      ModelJson("ldmatrix.sync.aligned.m8n16.x1.b8x16.b4x16_p64 {r}, [p];", "sm_100a", "iota8");
+  ASSERT_FALSE(b4.empty());
+  EXPECT_EQ(b4["provenance"][1][0][2]["from"], "m0(0,6) from lane 0's row element 6 (4-bit, row bits 24-27)");
+  const nlohmann::json b6 =
+      ModelJson("ldmatrix.sync.aligned.m8n16.x1.b8x16.b6x16_p32 {r}, [p];", "sm_100a", "iota8");
+  ASSERT_FALSE(b6.empty());
+  EXPECT_EQ(b6["provenance"][7][0][3]["from"], "m0(1,15) from lane 1's row element 15 (6-bit, row bits 90-95)");
+}
+
+// InferredCase is a form whose modelled execution rests on inferred rules
+// (chosen by hand from what the PTX text leaves open; see
+// docs/spec-decisions.md), with the target that has the form.
+struct InferredCase {
+  const char* instruction;
+  const char* target;
+  std::vector<std::string> every_register;  // rules on every loaded bit
+  std::vector<std::string> redval;          // rules on tcgen05.ld.red's redval
+  std::vector<std::string> definedness;     // rules on whether the run is defined
+};
+
+const std::vector<InferredCase>& InferredCases() {
+  static const auto* cases = new std::vector<InferredCase>{
+      {"ldmatrix.sync.aligned.m16n16.x1.trans.b8x16.b4x16_p64 {a, b}, [p];", "sm_100a",
+       {"ldmatrix.infer.m16n16-address-lanes", "ldmatrix.infer.m16n16-row-pairing",
+        "ldmatrix.infer.decompress-padding", "ldmatrix.infer.decompress-zero-extension"},
+       {},
+       {"ldmatrix.infer.row-alignment-m8n16-m16n16"}},
+      {"tcgen05.ld.sync.aligned.32x32b.x1.pack::16b.b32 {r}, [t];", "sm_100a",
+       {"tcgen05.ld.infer.pack-16b-halves"}, {}, {}},
+      {"tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.NaN.f32 {r0, r1}, rv, [t];", "sm_103a", {},
+       {"tcgen05.ld.infer.red-nan", "tcgen05.ld.infer.red-abs"}, {}},
+  };
+  return *cases;
+}
+
+// Every bit of every lane carries exactly the inferred rules it rests on,
+// the head lists them with source "inferred", and every rule in
+// InferredRules() is exercised by one of the cases.
+TEST(ModelCommandTest, EveryInferredRuleIsLabelledInJson) {
+  std::set<std::string> seen;
+  for (const InferredCase& c : InferredCases()) {
+    SCOPED_TRACE(c.instruction);
+    const nlohmann::json json = ModelJson(c.instruction, c.target, "iota32");
+    ASSERT_FALSE(json.empty());
+    for (const nlohmann::json& lane : json["provenance"]) {
+      for (size_t reg = 0; reg < lane.size(); ++reg) {
+        const bool redval = !c.redval.empty() && reg + 1 == lane.size();
+        for (const nlohmann::json& piece : lane[reg]) {
+          EXPECT_EQ(piece["inferred"].get<std::vector<std::string>>(), redval ? c.redval : c.every_register);
+        }
+      }
+    }
+    std::vector<std::string> listed;
+    for (const nlohmann::json& entry : json["inferences"]) {
+      EXPECT_EQ(entry["source"], "inferred");
+      listed.push_back(entry["rule"]);
+      seen.insert(entry["rule"].get<std::string>());
+    }
+    std::vector<std::string> expected = c.every_register;
+    expected.insert(expected.end(), c.redval.begin(), c.redval.end());
+    expected.insert(expected.end(), c.definedness.begin(), c.definedness.end());
+    EXPECT_EQ(listed, expected);
+  }
+  for (const SpecRef& rule : InferredRules()) {
+    EXPECT_EQ(rule.source, RuleSource::kInferred) << rule.id;
+    EXPECT_TRUE(seen.contains(std::string(rule.id))) << rule.id << " is labelled on no modelled form";
+  }
+}
+
+// Where the text fixes every bit (an 8x8 .b16 load, PTX Fig. 104), nothing
+// is labelled inferred.
+TEST(ModelCommandTest, StatedLayoutsCarryNoInferenceLabel) {
+  const nlohmann::json json = ModelJson("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];", "sm_90", "iota8");
+  ASSERT_FALSE(json.empty());
+  EXPECT_TRUE(json["inferences"].empty());
+  EXPECT_TRUE(json["provenance"][9][3][0]["inferred"].empty());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "harness/cli/flags.h"
+#include "harness/cli/run_reports.h"
 #include "harness/exit_status.h"
 #include "harness/output_files.h"
 #include "harness/runs/exports.h"
@@ -179,7 +180,17 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
                              "run ", run->run.id, " has not finished; resume it (--resume) before comparing it")));
     }
   }
+  const std::string html = absl::GetFlag(FLAGS_html);
+  if (!html.empty()) {
+    if (absl::Status free = CheckExportPath(html, kHtmlReportStart); !free.ok()) return Failed(err, free);
+  }
   const RunDiff diff = Diff(a->cases, b->cases);
+  if (!html.empty()) {
+    if (absl::Status written = WriteDiffPage(a->run, b->run, diff, b->cases, html); !written.ok()) {
+      return Failed(err, written);
+    }
+    err << "wrote " << html << "\n";
+  }
   if (absl::GetFlag(FLAGS_json)) {
     out << DiffJson(a->run, b->run, diff).dump(2) << "\n";
   } else {
@@ -211,9 +222,15 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   if (arguments.size() != 1) return Failed(err, absl::InvalidArgumentError("export takes one run: RUN_ID"));
   const std::string junit = absl::GetFlag(FLAGS_junit);
   const std::string csv = absl::GetFlag(FLAGS_csv);
-  if (junit.empty() && csv.empty()) return Failed(err, absl::InvalidArgumentError("export needs --junit or --csv"));
-  if (junit == csv) return Failed(err, absl::InvalidArgumentError("--junit and --csv name one file"));
-  for (const auto& [path, start] : {std::pair{junit, kJunitStart}, std::pair{csv, kCsvStart}}) {
+  const std::string html = absl::GetFlag(FLAGS_html);
+  if (junit.empty() && csv.empty() && html.empty()) {
+    return Failed(err, absl::InvalidArgumentError("export needs --junit, --csv or --html"));
+  }
+  if ((!junit.empty() && (junit == csv || junit == html)) || (!csv.empty() && csv == html)) {
+    return Failed(err, absl::InvalidArgumentError("two of --junit, --csv and --html name one file; give each its own"));
+  }
+  for (const auto& [path, start] : {std::pair{junit, kJunitStart}, std::pair{csv, kCsvStart},
+                                    std::pair{html, absl::string_view(kHtmlReportStart)}}) {
     if (path.empty()) continue;
     if (absl::Status free = CheckExportPath(path, start); !free.ok()) return Failed(err, free);
   }
@@ -226,6 +243,10 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
     if (path.empty()) continue;
     if (absl::Status written = WriteFile(path, text); !written.ok()) return Failed(err, written);
     out << "wrote " << path << "\n";
+  }
+  if (!html.empty()) {
+    if (absl::Status written = WriteRunPage(run->run, run->cases, html); !written.ok()) return Failed(err, written);
+    out << "wrote " << html << "\n";
   }
   return kExitClean;
 }

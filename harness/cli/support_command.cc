@@ -1,3 +1,4 @@
+#include "harness/cli/run_reports.h"
 #include "harness/cli/support_command.h"
 
 #include <sys/utsname.h>
@@ -398,7 +399,7 @@ int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& e
     unexplained = SweepAndReport(options, *compilers, *registry, swept, **journal, out);
   }
   const int exit_status = ExitStatusOf(options, swept, unexplained, **journal, out, err);
-  if (absl::Status finished = (*journal)->Finish(exit_status); !finished.ok()) {
+  if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) {
     err << "matload: " << finished.message() << "\n";
     return ExitStatusFor(finished);
   }

@@ -234,11 +234,19 @@ absl::StatusOr<std::vector<CaseRecord>> RunJournal::Cases() {
   return store_.Cases(run_.id);
 }
 
-absl::Status RunJournal::Finish(int exit_status) {
+RunRecord RunJournal::Ended(int exit_status, absl::Time now) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  run_.exit_status = exit_status;
-  run_.status = RunStatusWord(exit_status);
-  run_.ended = absl::FromUnixMillis(absl::ToUnixMillis(absl::Now()));
+  RunRecord ended = run_;
+  ended.exit_status = exit_status;
+  ended.status = RunStatusWord(exit_status);
+  ended.ended = absl::FromUnixMillis(absl::ToUnixMillis(now));
+  return ended;
+}
+
+absl::Status RunJournal::Finish(int exit_status, absl::Time now) {
+  RunRecord ended = Ended(exit_status, now);
+  std::lock_guard<std::mutex> lock(mutex_);
+  run_ = std::move(ended);
   if (absl::Status updated = store_.UpdateRun(run_); !updated.ok()) return updated;
   return store_.ReleaseRun(run_.id);
 }

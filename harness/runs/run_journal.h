@@ -78,9 +78,12 @@ class RunJournal {
   absl::Status Record(absl::Span<const CaseRecord> cases, const std::map<std::string, std::string>& artifacts = {});
   // Cases is every case the run recorded, in case ID order.
   absl::StatusOr<std::vector<CaseRecord>> Cases();
+  // Ended is the run's record as Finish(exit_status, now) will store it,
+  // for what is written before the run ends (its report).
+  RunRecord Ended(int exit_status, absl::Time now) const;
   // Finish ends the run with `exit_status` (harness/exit_status.h), which
-  // decides its status word, and releases it.
-  absl::Status Finish(int exit_status);
+  // decides its status word, at `now`, and releases it.
+  absl::Status Finish(int exit_status, absl::Time now = absl::Now());
 
  private:
   RunJournal(ResultsStore store, RunRecord run, bool resumed, std::set<std::string> recorded)

@@ -21,6 +21,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -87,10 +88,13 @@ class FaultRigTest : public ::testing::Test {
             absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", (directory_ / "state").string())};
   }
 
-  std::vector<std::string> Arguments(const std::string& forms, std::vector<std::string> extra) const {
+  // Arguments is a conform command line for `forms` and `extra` flags,
+  // with the run directory `out` under this test's directory.
+  std::vector<std::string> Arguments(const std::string& forms, std::vector<std::string> extra,
+                                     const std::string& out = "run") const {
     std::vector<std::string> arguments = {MATLOAD_BINARY, "conform", "--forms", forms, "--variants",
                                           std::to_string(kVariants), "--near_miss=false",
-                                          "--out", (directory_ / "run").string(),
+                                          "--out", (directory_ / out).string(),
                                           "--db", (directory_ / "results.sqlite").string()};
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return arguments;
@@ -311,10 +315,8 @@ TEST_F(FaultRigTest, TwoGpusGiveTheResultsOfOne) {
   std::vector<std::string> environment = Environment("normal");
   environment.push_back("MATLOAD_FAKE_CUDA_DEVICES=2");
   const auto run_on = [&](const std::string& devices, const std::string& out) {
-    std::vector<std::string> arguments = Arguments(kSixForms, {"--variants", "64", "--devices", devices,
-                                                               "--workers", "2", "--retries", "0"});
-    arguments[std::find(arguments.begin(), arguments.end(), "--out") - arguments.begin() + 1] =
-        (directory_ / out).string();
+    const std::vector<std::string> arguments =
+        Arguments(kSixForms, {"--variants", "64", "--devices", devices, "--workers", "2", "--retries", "0"}, out);
     absl::StatusOr<ProcessResult> process = RunProcess(arguments, std::chrono::seconds(120), environment);
     EXPECT_TRUE(process.ok()) << process.status();
     EXPECT_EQ(process->exit_code, 1) << process->standard_error;
@@ -336,6 +338,60 @@ TEST_F(FaultRigTest, TwoGpusGiveTheResultsOfOne) {
   std::getline(header, identity);
   EXPECT_THAT(identity, HasSubstr("GPU-f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfeff"));
   EXPECT_THAT(identity, HasSubstr("GPU-f0f1f2f3-f4f5-f6f7-f8f9-fafbfcfdfefe"));
+}
+
+// CaseLines is results.tsv's case lines in the run directory `run`, each
+// bundle named by the signature in its case.json, since shards number
+// their bundles on their own.
+std::vector<std::string> CaseLines(const std::filesystem::path& run) {
+  std::vector<std::string> lines;
+  std::ifstream results(run / "results.tsv");
+  for (std::string line; std::getline(results, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    if (!fields.back().empty()) {
+      std::ifstream description(run / fields.back() / "case.json");
+      fields.back() = description ? nlohmann::json::parse(description).value("signature", "?") : "no case.json";
+    }
+    lines.push_back(absl::StrJoin(fields, "\t"));
+  }
+  return lines;
+}
+
+// Two shards of a run with findings in every case, merged, give the
+// unsharded run's cases, bundles and summary counts. The fake GPU stores
+// nothing, so each form's signature is its register count: .x1, .x2 and
+// .x4 give three. Each shard numbers its bundles from 001, so the merge
+// must refile them.
+TEST_F(FaultRigTest, ShardsOfAConformRunMergeIntoTheUnshardedRun) {
+  constexpr char kThreeSignatures[] = R"(^ldmatrix\.sync\.aligned\.m8n8\.x[124]\.(shared\.)?b16$)";
+  const auto conform = [&](const std::string& out, std::vector<std::string> extra) {
+    absl::StatusOr<ProcessResult> process = RunProcess(Arguments(kThreeSignatures, std::move(extra), out),
+                                                       std::chrono::seconds(120), Environment("normal"));
+    ASSERT_TRUE(process.ok()) << process.status();
+    EXPECT_EQ(process->exit_code, 1) << process->standard_error;
+  };
+  conform("whole", {});
+  conform("shard0", {"--shard", "0/2", "--parent", "nightly"});
+  conform("shard1", {"--shard", "1/2", "--parent", "nightly"});
+  absl::StatusOr<ProcessResult> merge =
+      RunProcess({MATLOAD_BINARY, "merge", "conform-nightly", "--db", (directory_ / "results.sqlite").string(), "--out",
+                  (directory_ / "merged").string()},
+                 std::chrono::seconds(60));
+  ASSERT_TRUE(merge.ok()) << merge.status();
+  EXPECT_EQ(merge->exit_code, 1) << merge->standard_error;
+
+  const std::vector<std::string> whole = CaseLines(directory_ / "whole");
+  ASSERT_EQ(whole.size(), 6u);
+  EXPECT_EQ(CaseLines(directory_ / "merged"), whole);
+  const auto summary = [&](const std::string& run) {
+    nlohmann::json json = nlohmann::json::parse(std::ifstream(directory_ / run / "summary.json"));
+    return nlohmann::json{{"counts", json["counts"]}, {"findings", json["findings"]}, {"bundles", json["bundles"]},
+                          {"executions", json["executions"]}, {"words", json["words_compared"]},
+                          {"target", json["target"]}, {"not_run", json["not_run"]}};
+  };
+  EXPECT_EQ(summary("merged"), summary("whole"));
+  EXPECT_EQ(summary("whole")["bundles"], 3);
 }
 
 TEST_F(FaultRigTest, DevicesThatAreNotOrdinalsAreAUsageError) {

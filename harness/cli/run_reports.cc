@@ -1,0 +1,54 @@
+#include "harness/cli/run_reports.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "absl/status/statusor.h"
+#include "harness/output_files.h"
+#include "harness/report/diff_report.h"
+#include "harness/report/run_report.h"
+
+namespace matload {
+namespace {
+
+namespace fs = std::filesystem;
+
+// PlaceOf places a page at `path` for the run whose directory is `run_directory`.
+ReportPlace PlaceOf(const std::string& path, const std::string& run_directory) {
+  std::error_code error;
+  const fs::path page_directory = fs::absolute(fs::path(path), error).parent_path();
+  const fs::path run = run_directory.empty() ? fs::path() : fs::absolute(fs::path(run_directory), error);
+  const bool here = !run.empty() && fs::is_directory(run, error);
+  return ReportPlace{.page_directory = page_directory, .run_directory = here ? run : page_directory};
+}
+
+// WritePage writes `html`, or its error, to `path`.
+absl::Status WritePage(const absl::StatusOr<std::string>& html, const std::string& path) {
+  if (!html.ok()) return html.status();
+  return WriteFile(path, *html);
+}
+
+}  // namespace
+
+absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const std::string& path) {
+  return WritePage(RunReportHtml(run, cases, PlaceOf(path, run.directory)), path);
+}
+
+absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
+                           const std::vector<CaseRecord>& b_cases, const std::string& path) {
+  return WritePage(DiffReportHtml(a, b, diff, b_cases, PlaceOf(path, b.directory)), path);
+}
+
+absl::Status FinishWithReport(RunJournal& journal, int exit_status) {
+  const absl::Time now = absl::Now();
+  absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
+  if (!cases.ok()) return cases.status();
+  if (absl::Status written = WriteRunPage(journal.Ended(exit_status, now), *cases,
+                                          (fs::path(journal.directory()) / "report.html").string());
+      !written.ok()) {
+    return written;
+  }
+  return journal.Finish(exit_status, now);
+}
+
+}  // namespace matload

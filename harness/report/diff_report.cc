@@ -1,0 +1,92 @@
+#include "harness/report/diff_report.h"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "harness/report/case_facets.h"
+#include "harness/report/html_page.h"
+#include "harness/report/outcome_class.h"
+#include "harness/report/report_view.h"
+
+namespace matload {
+namespace {
+
+using kainjow::mustache::list;
+using kainjow::mustache::object;
+
+// DiffList is one list of a RunDiff as the page shows it.
+struct DiffList {
+  const char* key;    // its id on the page: "new_failures"
+  const char* title;  // "New failures"
+  const std::vector<DiffEntry>* entries;
+};
+
+// OutcomeCss colours an outcome of one run: absent when the run lacks the case.
+std::string OutcomeCss(const std::string& outcome, bool finding) {
+  return outcome.empty() ? "o-absent" : LegendOf(ClassOf(outcome, finding)).css;
+}
+
+// DiffRow is one entry's row; `in_b` is B's record of the case, or null.
+object DiffRow(const DiffEntry& entry, const CaseRecord* in_b, const ReportPlace& place_b) {
+  const CaseFacets facets = FacetsOf(entry.id);
+  const bool finding_b = in_b != nullptr && in_b->finding;
+  const bool disagreement = in_b != nullptr && IsDisagreement(ClassOf(in_b->outcome, in_b->finding));
+  return object{{"id", entry.id},
+                {"outcome_a", entry.outcome_a.empty() ? "absent" : entry.outcome_a},
+                {"css_a", OutcomeCss(entry.outcome_a, false)},
+                {"outcome_b", entry.outcome_b.empty() ? "absent" : entry.outcome_b},
+                {"outcome", entry.outcome_b.empty() ? "absent" : entry.outcome_b},
+                {"css_b", OutcomeCss(entry.outcome_b, finding_b)},
+                {"disagreement", disagreement},
+                {"target", facets.target},
+                {"family", facets.family},
+                {"shape", facets.shape},
+                {"type", facets.type},
+                {"detail", entry.detail},
+                {"links", in_b == nullptr ? list{} : BundleLinks(*in_b, place_b)}};
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> DiffReportHtml(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
+                                           absl::Span<const CaseRecord> b_cases, const ReportPlace& place_b) {
+  std::map<std::string, const CaseRecord*> by_id;
+  for (const CaseRecord& record : b_cases) by_id[record.id] = &record;
+  const DiffList lists[] = {{"new_failures", "New failures", &diff.new_failures},
+                            {"fixed", "Fixed", &diff.fixed},
+                            {"flaky", "Flaky", &diff.flaky},
+                            {"changed", "Changed", &diff.changed},
+                            {"added", "Added", &diff.added},
+                            {"removed", "Removed", &diff.removed}};
+  list counts, sections;
+  std::vector<std::string> ids, outcomes;
+  for (const DiffList& diff_list : lists) {
+    std::vector<DiffEntry> entries = *diff_list.entries;
+    std::sort(entries.begin(), entries.end(),
+              [](const DiffEntry& x, const DiffEntry& y) { return NaturalLess(x.id, y.id); });
+    list rows;
+    for (const DiffEntry& entry : entries) {
+      const auto found = by_id.find(entry.id);
+      rows.push_back(DiffRow(entry, found == by_id.end() ? nullptr : found->second, place_b));
+      ids.push_back(entry.id);
+      outcomes.push_back(entry.outcome_b.empty() ? "absent" : entry.outcome_b);
+    }
+    counts.push_back(object{{"key", diff_list.key}, {"title", diff_list.title},
+                            {"count", std::to_string(entries.size())}});
+    sections.push_back(object{{"key", diff_list.key}, {"title", diff_list.title},
+                              {"count", std::to_string(entries.size())}, {"rows", rows}});
+  }
+  counts.push_back(object{{"key", "unchanged"}, {"title", "Unchanged"}, {"count", std::to_string(diff.unchanged)}});
+  kainjow::mustache::data view;
+  view.set("a", RunView(a));
+  view.set("b", RunView(b));
+  view.set("regressed", Regressed(diff));
+  view.set("counts", counts);
+  view.set("sections", sections);
+  view.set("filters", FilterView(ids, outcomes));
+  view.set("legend", LegendView());
+  return RenderPage("diff_report.mustache", view);
+}
+
+}  // namespace matload

@@ -1,0 +1,74 @@
+#include "harness/report/diff_report.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kHostile[] = "<script>pwn(\"x\")</script> & 'q'";
+constexpr char kEscaped[] = "&lt;script&gt;pwn(&quot;x&quot;)&lt;/script&gt; &amp; &apos;q&apos;";
+
+std::string Page(const RunDiff& diff, const std::vector<CaseRecord>& b_cases, const RunRecord& a = {.id = "a"},
+                 const RunRecord& b = {.id = "b"}) {
+  absl::StatusOr<std::string> html = DiffReportHtml(a, b, diff, b_cases, {"/nowhere", "/nowhere"});
+  EXPECT_TRUE(html.ok()) << html.status();
+  return html.ok() ? *html : "";
+}
+
+TEST(DiffReportTest, EscapesEveryField) {
+  const std::string h = kHostile;
+  const RunDiff diff = Diff({{.id = "c" + h, .outcome = "pass" + h}},
+                            {{.id = "c" + h, .outcome = "mismatch" + h, .finding = true, .detail = h, .bundle = h}});
+  const std::string html = Page(diff, {{.id = "c" + h, .outcome = "mismatch" + h, .finding = true, .bundle = h}},
+                                {.id = "a" + h, .command_line = h, .toolkits = h}, {.id = "b" + h, .driver = h});
+  EXPECT_FALSE(absl::StrContains(html, "<script>pwn"));
+  EXPECT_FALSE(absl::StrContains(html, "pwn(\"x\")"));
+  for (const std::string& shown : {absl::StrCat("c", kEscaped), absl::StrCat("pass", kEscaped),
+                                    absl::StrCat("mismatch", kEscaped), absl::StrCat("a", kEscaped),
+                                    absl::StrCat("b", kEscaped)}) {
+    EXPECT_THAT(html, HasSubstr(shown));
+  }
+}
+
+TEST(DiffReportTest, ShowsNewFailuresFixedAndFlakyBeforeTheRest) {
+  const std::vector<CaseRecord> a = {{.id = "broken", .outcome = "pass"},
+                                     {.id = "mended", .outcome = "mismatch", .finding = true},
+                                     {.id = "gone", .outcome = "pass"}};
+  const std::vector<CaseRecord> b = {{.id = "broken", .outcome = "mismatch", .finding = true},
+                                     {.id = "mended", .outcome = "pass"},
+                                     {.id = "fresh", .outcome = "pass"}};
+  const std::string html = Page(Diff(a, b), b);
+  const size_t new_failures = html.find("<h2 id=\"new_failures\">");
+  const size_t fixed = html.find("<h2 id=\"fixed\">");
+  const size_t flaky = html.find("<h2 id=\"flaky\">");
+  const size_t changed = html.find("<h2 id=\"changed\">");
+  const size_t added = html.find("<h2 id=\"added\">");
+  const size_t removed = html.find("<h2 id=\"removed\">");
+  ASSERT_NE(removed, std::string::npos);
+  EXPECT_LT(new_failures, fixed);
+  EXPECT_LT(fixed, flaky);
+  EXPECT_LT(flaky, changed);
+  EXPECT_LT(changed, added);
+  EXPECT_LT(added, removed);
+  EXPECT_THAT(html, HasSubstr("<tr data-list=\"new_failures\"><td><a href=\"#new_failures\">New failures</a></td>"
+                              "<td class=\"n\" data-count=\"1\">"));
+  EXPECT_THAT(html, HasSubstr("<tr data-list=\"removed\"><td><a href=\"#removed\">Removed</a></td>"
+                              "<td class=\"n\" data-count=\"1\">"));
+  EXPECT_THAT(html, HasSubstr("B regressed against A"));
+  // The new failure is a disagreement in B; the fixed case is not.
+  EXPECT_THAT(html, HasSubstr("data-case=\"broken\" data-outcome=\"mismatch\" data-target=\"\" data-family=\"\" "
+                              "data-shape=\"\" data-type=\"\" data-disagreement=\"1\""));
+  EXPECT_THAT(html, HasSubstr("data-case=\"mended\" data-outcome=\"pass\" data-target=\"\" data-family=\"\" "
+                              "data-shape=\"\" data-type=\"\" data-disagreement=\"0\""));
+}
+
+}  // namespace
+}  // namespace matload
