@@ -1,6 +1,10 @@
 // gpu_throughput: checked executions per second on one GPU host (issue 5's
 // speed goal), measured as `matload conform` checks them: one warp, one
 // load, every register of every lane compared bit for bit with the model.
+// It reports through Google Benchmark: one benchmark per form (or one for
+// --new_forms), timed manually by the workers' own clocks, its figures as
+// counters, so --benchmark_format=json and the library's compare.py work;
+// the device and settings are the report's context.
 //
 // Each form runs in a worker process (a fault costs that worker only) for
 // --seconds, through the launch pipeline (harness/launch_pipeline.h): the
@@ -16,11 +20,12 @@
 // module, so one JIT compile serves them; each round's modules are new
 // texts, and the driver's disk cache is off, so every round compiles anew.
 // The modules are dealt round-robin among --workers worker processes. It
-// prints two rates: over the busiest worker's time once its CUDA context
+// gives two rates: over the busiest worker's time once its CUDA context
 // was up, and over the parent's wall clock, the workers' start-up included.
 //
-// Without a GPU it prints "needs a GPU: ..." and exits 0, so scripts can
-// run it anywhere; it never prints a figure it did not measure.
+// Without a GPU it says "needs a GPU: ..." on stderr and exits with status
+// 3, as matload does (harness/exit_status.h): it never reports a figure it
+// did not measure. A mismatch or a failed worker is exit status 1.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -37,8 +42,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "benchmark/benchmark.h"
 #include "harness/case_judge.h"
 #include "harness/discrepancy_registry.h"
+#include "harness/exit_status.h"
 #include "harness/isolated_runner.h"
 #include "harness/kernel_set.h"
 #include "harness/launch_pipeline.h"
@@ -196,19 +203,32 @@ absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<Tes
   return EncodeStats(stats);
 }
 
-// NewForms prints the new-forms figure: every legal form of `probe`'s target
-// that the model can run, --rounds times over, --forms_per_module forms to a
-// module, dealt among --workers worker processes.
-int NewForms(const DeviceProbe& probe, int device) {
+// SetPipelineCounters reports `stats`' counts and the seconds of each stage.
+void SetPipelineCounters(const PipelineStats& stats, benchmark::State& state) {
+  state.counters["launches"] = static_cast<double>(stats.launches);
+  state.counters["checked_executions"] = static_cast<double>(stats.checked);
+  state.counters["mismatches"] = static_cast<double>(stats.mismatched);
+  state.counters["launching_s"] = stats.launching;
+  state.counters["judging_s"] = stats.judging;
+  state.counters["generating_s"] = stats.generating;
+}
+
+// Mismatches counts the mismatches and failed workers of every benchmark,
+// for the exit status.
+int& Failures() {
+  static int failures = 0;
+  return failures;
+}
+
+// NewForms measures the new-forms figure: every legal form of `probe`'s
+// target that the model can run, --rounds times over, --forms_per_module
+// forms to a module, dealt among --workers worker processes. The manual
+// time is the parent's wall clock.
+void NewForms(benchmark::State& state, const DeviceProbe& probe, int device, const DiscrepancyRegistry& registry) {
   std::vector<std::unique_ptr<TestProgram>> programs;
   for (const CheckedInstruction& instruction : StandardInstructions(NewestPtxVersion(), probe.target)) {
     absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(instruction, {});
     if (program.ok()) programs.push_back(*std::move(program));  // kNotFound: no layout known
-  }
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
-  if (!registry.ok()) {
-    std::fprintf(stderr, "gpu_throughput: %s\n", std::string(registry.status().message()).c_str());
-    return 2;
   }
   // Units go round-robin to the workers, so each worker gets every kind of
   // form and about the same work.
@@ -222,133 +242,146 @@ int NewForms(const DeviceProbe& probe, int device) {
       for (size_t i = first; i < std::min(programs.size(), first + per_module); ++i) unit.programs.push_back(i);
     }
   }
-  std::vector<absl::StatusOr<std::vector<ItemResult>>> results(workers, absl::UnknownError("not run"));
-  const Clock::time_point start = Clock::now();
-  std::vector<std::thread> threads;
-  for (int w = 0; w < workers; ++w) {
-    threads.emplace_back([&, w] {
-      results[w] = RunIsolated(
-          1,
-          [&](int) {
-            return MeasureNewForms(programs, shares[w], probe, *registry, device, absl::GetFlag(FLAGS_new_form_blocks),
-                                   absl::GetFlag(FLAGS_seed));
-          },
-          std::chrono::minutes(9));
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  const double elapsed = Seconds(start);
-  PipelineStats all;
-  double busiest = 0;
-  for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {
-    const absl::StatusOr<PipelineStats> stats =
-        result.ok() ? StatsOf((*result)[0]) : absl::StatusOr<PipelineStats>(result.status());
-    if (!stats.ok()) {
-      std::printf("new forms: %s\n", std::string(stats.status().message()).c_str());
-      return 1;
+  for (auto _ : state) {
+    std::vector<absl::StatusOr<std::vector<ItemResult>>> results(workers, absl::UnknownError("not run"));
+    const Clock::time_point start = Clock::now();
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+      threads.emplace_back([&, w] {
+        results[w] = RunIsolated(
+            1,
+            [&](int) {
+              return MeasureNewForms(programs, shares[w], probe, registry, device, absl::GetFlag(FLAGS_new_form_blocks),
+                                     absl::GetFlag(FLAGS_seed));
+            },
+            std::chrono::minutes(9));
+      });
     }
-    all.launches += stats->launches;
-    all.checked += stats->checked;
-    all.mismatched += stats->mismatched;
-    all.launching += stats->launching;
-    all.judging += stats->judging;
-    all.generating += stats->generating;
-    busiest = std::max(busiest, stats->seconds);
+    for (std::thread& thread : threads) thread.join();
+    const double elapsed = Seconds(start);
+    PipelineStats all;
+    double busiest = 0;
+    for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {
+      const absl::StatusOr<PipelineStats> stats =
+          result.ok() ? StatsOf((*result)[0]) : absl::StatusOr<PipelineStats>(result.status());
+      if (!stats.ok()) {
+        ++Failures();
+        state.SkipWithError(absl::StrCat("new forms: ", stats.status().message()).c_str());
+        return;
+      }
+      all.launches += stats->launches;
+      all.checked += stats->checked;
+      all.mismatched += stats->mismatched;
+      all.launching += stats->launching;
+      all.judging += stats->judging;
+      all.generating += stats->generating;
+      busiest = std::max(busiest, stats->seconds);
+    }
+    state.SetIterationTime(elapsed);
+    SetPipelineCounters(all, state);
+    const double forms = static_cast<double>(all.launches);
+    state.counters["workers"] = workers;
+    state.counters["forms_per_module"] = static_cast<double>(per_module);
+    state.counters["busiest_worker_s"] = busiest;
+    state.counters["new_forms_per_s_workers_running"] = forms / busiest;
+    state.counters["new_forms_per_s_wall"] = forms / elapsed;
+    Failures() += all.mismatched > 0 ? 1 : 0;
   }
-  const double forms = static_cast<double>(all.launches);
-  std::printf(
-      "| workers | forms per module | new forms | checked executions | mismatches | launching, all workers (s) | "
-      "judging (s) | generating (s) | busiest worker (s) | wall (s) | new forms/s, workers running | "
-      "new forms/s, wall |\n"
-      "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-  std::printf("| %d | %zu | %.0f | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f |\n", workers,
-              per_module, forms, static_cast<unsigned long long>(all.checked),
-              static_cast<unsigned long long>(all.mismatched), all.launching, all.judging, all.generating,
-              busiest, elapsed, forms / busiest, forms / elapsed);
-  return all.mismatched == 0 ? 0 : 1;
 }
 
-int Main() {
-  const int device = absl::GetFlag(FLAGS_device);
+// OneForm measures `program` for --seconds in a worker process; the manual
+// time is the worker's own.
+void OneForm(benchmark::State& state, const TestProgram& program, int device, const PipelineOptions& options) {
+  for (auto _ : state) {
+    absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+        1, [&](int) { return Measure(program, device, options, absl::GetFlag(FLAGS_pinned)); },
+        std::chrono::milliseconds(static_cast<long>(1000 * (absl::ToDoubleSeconds(options.duration) + 300))));
+    const absl::StatusOr<PipelineStats> stats =
+        results.ok() ? StatsOf((*results)[0]) : absl::StatusOr<PipelineStats>(results.status());
+    if (!stats.ok()) {
+      ++Failures();
+      state.SkipWithError(std::string(stats.status().message()).c_str());
+      return;
+    }
+    state.SetIterationTime(stats->seconds);
+    SetPipelineCounters(*stats, state);
+    state.counters["checked_executions_per_s"] = stats->checked / stats->seconds;
+    Failures() += stats->mismatched > 0 ? 1 : 0;
+  }
+}
+
+// Main registers the benchmarks the flags ask for on `probe`'s device, and
+// runs them.
+int Main(const DeviceProbe& probe, int device) {
   const int blocks = absl::GetFlag(FLAGS_blocks);
   const double seconds = absl::GetFlag(FLAGS_seconds);
-  const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
   const int threads = absl::GetFlag(FLAGS_threads) > 0 ? absl::GetFlag(FLAGS_threads)
                                                        : static_cast<int>(std::thread::hardware_concurrency());
   if (blocks < threads) {
     std::fprintf(stderr, "gpu_throughput: --blocks (%d) must be at least --threads (%d)\n", blocks, threads);
-    return 2;
+    return kExitUsage;
   }
-  // A new form must cost a real JIT compile: the driver's disk cache would
-  // make a rerun of the same module text nearly free. Set before any worker
-  // starts CUDA.
-  if (absl::GetFlag(FLAGS_new_forms)) setenv("CUDA_CACHE_DISABLE", "1", 1);
-  absl::StatusOr<DeviceProbe> probe = ProbeDevice(device, std::chrono::seconds(60));
-  if (!probe.ok()) {
-    std::printf("needs a GPU: %s\n", std::string(probe.status().message()).c_str());
-    return 0;
-  }
-  if (absl::GetFlag(FLAGS_new_forms)) {
-    std::printf(
-        "device: %s\nnew forms: every legal %s form, %d round(s), %d variants each, %d worker(s); the driver's "
-        "JIT cache on disk is off (CUDA_CACHE_DISABLE=1)\n\n",
-        probe->identity.c_str(), probe->target.Name().c_str(), absl::GetFlag(FLAGS_rounds),
-        absl::GetFlag(FLAGS_new_form_blocks), std::max(1, absl::GetFlag(FLAGS_workers)));
-    return NewForms(*probe, device);
-  }
+  benchmark::AddCustomContext("device", probe.identity);
   std::vector<std::unique_ptr<TestProgram>> programs;
-  for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
-    absl::StatusOr<std::unique_ptr<TestProgram>> program =
-        TestProgram::ForOpcode(opcode, probe->target, NewestPtxVersion(), {});
-    if (!program.ok()) {
-      std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
-      return 2;
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (absl::GetFlag(FLAGS_new_forms)) {
+    if (!registry.ok()) {
+      std::fprintf(stderr, "gpu_throughput: %s\n", std::string(registry.status().message()).c_str());
+      return kExitUsage;
     }
-    programs.push_back(*std::move(program));
-  }
-  std::printf("device: %s\nhost threads: %d; blocks per launch: %d; %.0f s per form; output into %s host memory\n\n",
-              probe->identity.c_str(), threads, blocks, seconds,
-              absl::GetFlag(FLAGS_pinned) ? "page-locked" : "pageable");
-  std::printf(
-      "| form | launches | checked executions | mismatches | seconds | launching (s) | judging, per thread (s) | "
-      "generating, per thread (s) "
-      "| checked executions/s |\n");
-  std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
-      static_cast<int>(programs.size()),
-      [&](int i) {
-        return Measure(*programs[i], device,
-                       {.blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = seed},
-                       absl::GetFlag(FLAGS_pinned));
-      },
-      std::chrono::milliseconds(static_cast<long>(1000 * (seconds + 300))));
-  if (!results.ok()) {
-    std::fprintf(stderr, "gpu_throughput: %s\n", std::string(results.status().message()).c_str());
-    return 1;
-  }
-  int failures = 0;
-  for (size_t i = 0; i < programs.size(); ++i) {
-    const ItemResult& result = (*results)[i];
-    const std::string label = programs[i]->Label();
-    const absl::StatusOr<PipelineStats> stats = StatsOf(result);
-    if (!stats.ok()) {
-      std::printf("| %s | %s |\n", label.c_str(), std::string(stats.status().message()).c_str());
-      ++failures;
-      continue;
+    benchmark::AddCustomContext(
+        "new_forms", absl::StrCat("every legal ", probe.target.Name(), " form, ", absl::GetFlag(FLAGS_rounds),
+                                  " round(s), ", absl::GetFlag(FLAGS_new_form_blocks),
+                                  " variants each; the driver's JIT cache on disk is off (CUDA_CACHE_DISABLE=1)"));
+    benchmark::RegisterBenchmark("new_forms",
+                                 [&](benchmark::State& state) { NewForms(state, probe, device, *registry); })
+        ->Iterations(1)
+        ->UseManualTime()
+        ->Unit(benchmark::kSecond);
+  } else {
+    benchmark::AddCustomContext(
+        "settings", absl::StrCat("host threads: ", threads, "; blocks per launch: ", blocks, "; ", seconds,
+                                 " s per form; output into ", absl::GetFlag(FLAGS_pinned) ? "page-locked" : "pageable",
+                                 " host memory"));
+    for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
+      absl::StatusOr<std::unique_ptr<TestProgram>> program =
+          TestProgram::ForOpcode(opcode, probe.target, NewestPtxVersion(), {});
+      if (!program.ok()) {
+        std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
+        return kExitUsage;
+      }
+      programs.push_back(*std::move(program));
     }
-    failures += stats->mismatched > 0 ? 1 : 0;
-    std::printf("| `%s` | %llu | %llu | %llu | %.2f | %.2f | %.2f | %.2f | %.0f |\n", label.c_str(),
-                static_cast<unsigned long long>(stats->launches), static_cast<unsigned long long>(stats->checked),
-                static_cast<unsigned long long>(stats->mismatched), stats->seconds, stats->launching, stats->judging,
-                stats->generating, stats->checked / stats->seconds);
+    const PipelineOptions options{
+        .blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = absl::GetFlag(FLAGS_seed)};
+    for (const std::unique_ptr<TestProgram>& program : programs) {
+      benchmark::RegisterBenchmark(program->Label().c_str(),
+                                   [&, options](benchmark::State& state) { OneForm(state, *program, device, options); })
+          ->Iterations(1)
+          ->UseManualTime()
+          ->Unit(benchmark::kSecond);
+    }
   }
-  return failures == 0 ? 0 : 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return Failures() == 0 ? kExitClean : kExitFindings;
 }
 
 }  // namespace
 }  // namespace matload
 
 int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags out of argv
   absl::ParseCommandLine(argc, argv);
-  return matload::Main();
+  const int device = absl::GetFlag(FLAGS_device);
+  // A new form must cost a real JIT compile: the driver's disk cache would
+  // make a rerun of the same module text nearly free. Set before any worker
+  // starts CUDA.
+  if (absl::GetFlag(FLAGS_new_forms)) setenv("CUDA_CACHE_DISABLE", "1", 1);
+  absl::StatusOr<matload::DeviceProbe> probe = matload::ProbeDevice(device, std::chrono::seconds(60));
+  if (!probe.ok()) {
+    std::fprintf(stderr, "gpu_throughput: needs a GPU: %s\n", std::string(probe.status().message()).c_str());
+    return matload::kExitCompileOnly;
+  }
+  return matload::Main(*probe, device);
 }

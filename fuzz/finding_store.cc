@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/environment.h"
 #include "harness/output_files.h"
 #include "harness/runs/stable_hash.h"
 
@@ -35,9 +36,9 @@ absl::Status AppendLine(const std::filesystem::path& path, const std::string& li
 }  // namespace
 
 std::optional<FindingStore> FindingStore::FromEnvironment() {
-  const char* directory = std::getenv("MATLOAD_FINDINGS_DIR");
-  if (directory == nullptr || *directory == '\0') return std::nullopt;
-  return FindingStore(directory);
+  std::optional<std::string> directory = Environment("MATLOAD_FINDINGS_DIR");
+  if (!directory.has_value()) return std::nullopt;
+  return FindingStore(*directory);
 }
 
 absl::StatusOr<bool> FindingStore::File(const Finding& finding) const {

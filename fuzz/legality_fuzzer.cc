@@ -21,6 +21,7 @@
 #include "harness/compile_cache.h"
 #include "harness/diagnostic_classifier.h"
 #include "harness/discrepancy_registry.h"
+#include "harness/environment.h"
 #include "harness/nvjitlink.h"
 #include "harness/ptx_module.h"
 #include "harness/ptxas.h"
@@ -47,13 +48,13 @@ struct Oracle {
 }
 
 std::unique_ptr<CompileOracle> OpenCompiler() {
-  const char* choice = std::getenv("MATLOAD_LEGALITY_COMPILER");
-  if (choice != nullptr && std::string(choice) == "ptxas") {
+  const std::string choice = EnvironmentOr("MATLOAD_LEGALITY_COMPILER", "nvjitlink");
+  if (choice == "ptxas") {
     absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
     if (!ptxas.ok()) CannotFuzz(ptxas.status());
     return std::make_unique<Ptxas>(*std::move(ptxas));
   }
-  if (choice != nullptr && std::string(choice) != "nvjitlink") {
+  if (choice != "nvjitlink") {
     CannotFuzz(absl::InvalidArgumentError(
         absl::StrCat("MATLOAD_LEGALITY_COMPILER is 'nvjitlink' or 'ptxas', not '", choice, "'")));
   }

@@ -40,8 +40,8 @@ absl::StatusOr<std::string> SweepReport(int ordinal, const ConformanceOptions& o
   absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
   if (!jit.ok()) return jit.status();
   SweepHooks hooks{.select = [&](const std::string& id) { return options.filter.Selects(CompileCaseId(id)); }};
-  absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
-      **jit, registry, {target}, NewestPtxVersion(), 1, [](size_t, size_t, const std::string&) {}, "", hooks);
+  absl::StatusOr<SupportSweep> sweep =
+      RunSupportSweep(**jit, registry, {target}, NewestPtxVersion(), 1, nullptr, "", hooks);
   if (!sweep.ok()) return sweep.status();
   std::string text = absl::StrCat(sweep->summaries[0].near_miss, "\n");
   for (const Disagreement& disagreement : sweep->disagreements) {

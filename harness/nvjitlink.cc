@@ -2,10 +2,11 @@
 
 #include <cstdlib>
 
-#include "absl/status/status.h"
 #include "absl/cleanup/cleanup.h"
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/environment.h"
 #include "harness/infrastructure.h"
 
 namespace matload {
@@ -36,9 +37,8 @@ absl::StatusOr<std::unique_ptr<NvJitLink>> NvJitLink::Open(const std::string& pa
   if (!path.empty()) {
     names.push_back(path);
   } else {
-    const char* home = std::getenv("CUDA_HOME");
-    names = {absl::StrCat(home != nullptr ? home : "/usr/local/cuda", "/lib64/libnvJitLink.so"), "libnvJitLink.so.13",
-             "libnvJitLink.so"};
+    names = {absl::StrCat(EnvironmentOr("CUDA_HOME", "/usr/local/cuda"), "/lib64/libnvJitLink.so"),
+             "libnvJitLink.so.13", "libnvJitLink.so"};
   }
   absl::StatusOr<std::shared_ptr<SharedLibrary>> library = SharedLibrary::Open(names);
   if (!library.ok()) return library.status();

@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/compiler_run.h"
 #include "harness/diagnostic_classifier.h"
+#include "harness/environment.h"
 #include "harness/infrastructure.h"
 #include "harness/subprocess.h"
 
@@ -29,8 +30,7 @@ namespace {
 constexpr size_t kQuotedOutput = 400;
 
 absl::StatusOr<std::string> WriteTemporaryFile(absl::string_view text) {
-  const char* directory = std::getenv("TMPDIR");
-  std::string path = absl::StrCat(directory != nullptr ? directory : "/tmp", "/matload-XXXXXX.ptx");
+  std::string path = absl::StrCat(EnvironmentOr("TMPDIR", "/tmp"), "/matload-XXXXXX.ptx");
   int fd = mkostemps(path.data(), 4, O_CLOEXEC);
   if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file ", path));
   absl::Cleanup close_fd = [fd] { close(fd); };
@@ -122,8 +122,7 @@ bool IsElf(absl::string_view bytes) { return absl::StartsWith(bytes, "\x7f" "ELF
 class ModuleFiles {
  public:
   static absl::StatusOr<ModuleFiles> Write(const std::vector<std::string>& modules) {
-    const char* temporary = std::getenv("TMPDIR");
-    std::string directory = absl::StrCat(temporary != nullptr ? temporary : "/tmp", "/matload-XXXXXX");
+    std::string directory = absl::StrCat(EnvironmentOr("TMPDIR", "/tmp"), "/matload-XXXXXX");
     if (mkdtemp(directory.data()) == nullptr) {
       return absl::InternalError(absl::StrCat("cannot create a temporary directory ", directory));
     }
@@ -170,11 +169,8 @@ class ModuleFiles {
 }  // namespace
 
 std::string Ptxas::DefaultPath() {
-  if (const char* path = std::getenv("MATLOAD_PTXAS"); path != nullptr && *path != '\0') return path;
-  if (const char* home = std::getenv("CUDA_HOME"); home != nullptr && *home != '\0') {
-    return absl::StrCat(home, "/bin/ptxas");
-  }
-  return "/usr/local/cuda/bin/ptxas";
+  if (std::optional<std::string> path = Environment("MATLOAD_PTXAS")) return *path;
+  return absl::StrCat(EnvironmentOr("CUDA_HOME", "/usr/local/cuda"), "/bin/ptxas");
 }
 
 absl::StatusOr<Ptxas> Ptxas::Open(std::string path, std::chrono::milliseconds timeout) {

@@ -14,11 +14,12 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "harness/compiler_run.h"
+#include "harness/environment.h"
 #include "harness/subprocess.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
@@ -97,14 +98,12 @@ bool IsLoadOpcode(absl::string_view opcode) {
 }
 
 std::string DefaultCuobjdumpPath() {
-  if (const char* path = std::getenv("MATLOAD_CUOBJDUMP"); path != nullptr && *path != '\0') return path;
+  if (std::optional<std::string> path = Environment("MATLOAD_CUOBJDUMP")) return *path;
   const std::string ptxas = Ptxas::DefaultPath();
   const std::string beside = ptxas.substr(0, ptxas.rfind('/') + 1) + "cuobjdump";
   if (access(beside.c_str(), X_OK) == 0) return beside;
   // Where scripts/install-deps.sh puts it when the toolkit lacks it.
-  const char* cache = std::getenv("MATLOAD_CACHE");
-  const char* home = std::getenv("HOME");
-  return absl::StrCat(cache != nullptr ? cache : absl::StrCat(home != nullptr ? home : "", "/.cache/matload"),
+  return absl::StrCat(EnvironmentOr("MATLOAD_CACHE", absl::StrCat(EnvironmentOr("HOME", ""), "/.cache/matload")),
                       "/cuda-13.5.37/cuobjdump");
 }
 
@@ -145,8 +144,7 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
                                                      const std::vector<RawInstruction>& forms, PtxVersion ptx,
                                                      Target target) {
   const std::string module = SassModule(forms, ptx, target);
-  const char* directory = std::getenv("TMPDIR");
-  std::string base = absl::StrCat(directory != nullptr ? directory : "/tmp", "/matload-sass-XXXXXX");
+  std::string base = absl::StrCat(EnvironmentOr("TMPDIR", "/tmp"), "/matload-sass-XXXXXX");
   if (mkdtemp(base.data()) == nullptr) return absl::InternalError("cannot create a temporary directory");
   absl::Cleanup remove = [&base] {
     unlink((base + "/module.cubin").c_str());
@@ -161,10 +159,9 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
   }
   // cuobjdump runs nvdisasm, which it looks for in $NVDISASM_PATH and PATH.
   const std::string tools = cuobjdump.substr(0, cuobjdump.rfind('/') + 1);
-  const char* path = std::getenv("PATH");
   absl::StatusOr<ProcessResult> dump =
       RunProcess({cuobjdump, "-sass", base + "/module.cubin"}, std::chrono::seconds(120),
-                 {absl::StrCat("NVDISASM_PATH=", tools), absl::StrCat("PATH=", tools, ":", path != nullptr ? path : "")});
+                 {absl::StrCat("NVDISASM_PATH=", tools), absl::StrCat("PATH=", tools, ":", EnvironmentOr("PATH", ""))});
   if (!dump.ok()) return dump.status();
   // A cuobjdump that crashed or hung is infrastructure; one that refused the
   // cubin only leaves the SASS column empty, and the report says why.

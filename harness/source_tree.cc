@@ -3,12 +3,12 @@
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
+#include "harness/environment.h"
 
 namespace matload {
 
 std::string SourceTreePath(absl::string_view relative) {
-  const char* root = std::getenv("MATLOAD_SOURCE_DIR");
-  return absl::StrCat(root != nullptr && *root != '\0' ? root : ".", "/", relative);
+  return absl::StrCat(EnvironmentOr("MATLOAD_SOURCE_DIR", "."), "/", relative);
 }
 
 }  // namespace matload

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "harness/environment.h"
 #include "harness/output_files.h"
 #include "harness/ptx_module.h"
 #include "harness/rule_provenance.h"
@@ -245,8 +246,8 @@ nlohmann::json JsonWithProvenance(nlohmann::json json, const DiscrepancyRegistry
 }  // namespace
 
 std::string WithoutHome(absl::string_view text) {
-  const char* home = std::getenv("HOME");
-  if (home == nullptr || *home == '\0' || absl::string_view(home) == "/") return std::string(text);
+  const std::string home = EnvironmentOr("HOME", "/");
+  if (home == "/") return std::string(text);
   const std::string prefix = absl::StrCat(absl::StripSuffix(home, "/"), "/");
   std::string shown;
   for (size_t at = 0; at < text.size();) {

@@ -164,12 +164,13 @@ absl::Status AddSassLowering(const CompileOracle& compiler, const std::string& c
 
 absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
-                                        const std::string& cuobjdump, const SweepHooks& hooks,
-                                        const SweepCache& cache) {
+                                        const std::string& cuobjdump, const SweepHooks& hooks, const SweepCache& cache,
+                                        const std::function<void(size_t)>& counted) {
   TargetSweep result;
   result.summary.target = target.Name();
   TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);
   const std::vector<Snippet>& snippets = selected.snippets;
+  counted(result.summary.legal + result.summary.near_miss);
   const size_t matrix_count = result.summary.matrix_rows;
   result.summary.matrix_rows = matrix.size();
 
@@ -310,20 +311,32 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   std::vector<absl::StatusOr<TargetSweep>> results(targets.size(), absl::UnknownError("not run"));
   std::vector<bool> taken_back(targets.size(), false);
   std::atomic<size_t> next{0};
-  std::atomic<size_t> done{0};
   std::mutex progress_mutex;
+  SweepProgress state{.targets = targets.size()};
+  // Tell moves the sweep's progress by one target's `forms`, counted or done.
+  auto tell = [&](Target target, size_t forms, bool finished) {
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    (finished ? state.forms_done : state.forms_counted) += forms;
+    if (!finished) ++state.targets_started;
+    state.target = target.Name();
+    if (progress) progress(state);
+  };
   auto worker = [&] {
     for (size_t i = next++; i < targets.size(); i = next++) {
       std::optional<TargetSweep> recorded = hooks.recorded ? hooks.recorded(targets[i]) : std::nullopt;
       taken_back[i] = recorded.has_value();
-      results[i] = recorded.has_value()
-                       ? *std::move(recorded)
-                       : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks, cache);
+      size_t forms = recorded.has_value() ? recorded->summary.legal + recorded->summary.near_miss : 0;
+      if (recorded.has_value()) tell(targets[i], forms, false);
+      results[i] = recorded.has_value() ? *std::move(recorded)
+                                        : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks,
+                                                      cache, [&](size_t counted) {
+                                                        forms = counted;
+                                                        tell(targets[i], counted, false);
+                                                      });
       if (results[i].ok() && !taken_back[i] && hooks.record) {
         if (absl::Status status = hooks.record(targets[i], *results[i]); !status.ok()) results[i] = status;
       }
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      if (progress) progress(++done, targets.size(), targets[i].Name());
+      tell(targets[i], forms, true);
     }
   };
   std::vector<std::thread> pool;

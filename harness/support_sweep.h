@@ -86,8 +86,20 @@ struct SupportSweep {
   std::vector<CaseRecord> cases;  // the cases swept by this call, target after target (not those taken back)
 };
 
-// Progress is told each time a target finishes: (done, total, target).
-using Progress = std::function<void(size_t, size_t, const std::string&)>;
+// SweepProgress is how far a sweep is, in forms compiled and compared. A
+// target's forms are counted once it has selected them, and done once it
+// finishes (or is taken back from its run), so the total grows until every
+// target has started.
+struct SweepProgress {
+  size_t targets = 0;          // in the sweep
+  size_t targets_started = 0;  // that have counted their forms
+  size_t forms_counted = 0;    // the started targets' forms
+  size_t forms_done = 0;       // the finished targets' forms
+  std::string target;          // the target that moved last
+};
+
+// Progress is told each time a target starts or finishes.
+using Progress = std::function<void(const SweepProgress&)>;
 
 // TargetSweep is one target's share of a sweep: the unit a run records
 // and a resumed run takes back (harness/runs/run_journal.h). `cells` are

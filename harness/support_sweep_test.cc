@@ -28,14 +28,21 @@ class SupportSweepTest : public ::testing::Test {
     absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
     ASSERT_TRUE(registry.ok()) << registry.status();
     registry_ = new DiscrepancyRegistry(*std::move(registry));
-    std::vector<std::string> progress;
-    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
-        *ptxas_, *registry_, {*ParseTarget("sm_75"), *ParseTarget("sm_100a"), *ParseTarget("sm_70")}, {9, 0}, 2,
-        [&progress](size_t done, size_t total, const std::string& target) {
-          progress.push_back(absl::StrCat(done, "/", total));
-        });
+    std::vector<SweepProgress> progress;
+    absl::StatusOr<SupportSweep> sweep =
+        RunSupportSweep(*ptxas_, *registry_, {*ParseTarget("sm_75"), *ParseTarget("sm_100a"), *ParseTarget("sm_70")},
+                        {9, 0}, 2, [&progress](const SweepProgress& now) { progress.push_back(now); });
     ASSERT_TRUE(sweep.ok()) << sweep.status();
-    EXPECT_THAT(progress, ::testing::ElementsAre("1/3", "2/3", "3/3"));
+    // Progress counts forms: each target's once when it starts, and again
+    // as done when it finishes.
+    ASSERT_EQ(progress.size(), 6u);
+    size_t forms = 0;
+    for (const TargetSummary& summary : sweep->summaries) forms += summary.legal + summary.near_miss;
+    EXPECT_EQ(progress.back().targets, 3u);
+    EXPECT_EQ(progress.back().targets_started, 3u);
+    EXPECT_EQ(progress.back().forms_counted, forms);
+    EXPECT_EQ(progress.back().forms_done, forms);
+    for (const SweepProgress& now : progress) EXPECT_LE(now.forms_done, now.forms_counted);
     sweep_ = new SupportSweep(*std::move(sweep));
   }
 
@@ -93,8 +100,8 @@ TEST_F(SupportSweepTest, WritesAReportWhoseReproducersReproduce) {
   EXPECT_EQ(json["rows"].size(), sweep_->rows.size());
   std::stringstream html;
   html << std::ifstream(directory + "/support.html").rdbuf();
-  EXPECT_THAT(html.str(), HasSubstr("<h2>ldmatrix</h2>"));
-  EXPECT_THAT(html.str(), HasSubstr("class=\"c both\""));
+  EXPECT_THAT(html.str(), HasSubstr("<h2 id=\"ldmatrix\">ldmatrix</h2>"));
+  EXPECT_THAT(html.str(), HasSubstr("class=\"cell m-both"));
   std::stringstream md;
   md << std::ifstream(directory + "/support.md").rdbuf();
   EXPECT_THAT(md.str(), HasSubstr("| sm_70 |"));

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "harness/environment.h"
 #include "harness/runs/sha256.h"
 
 namespace matload {
@@ -23,8 +24,8 @@ constexpr size_t kShownDigits = 16;
 // (execvpe's search).
 std::string ProgramFile(const std::string& path) {
   if (absl::StrContains(path, '/')) return path;
-  const char* search = std::getenv("PATH");
-  for (absl::string_view directory : absl::StrSplit(search != nullptr ? search : "", ':', absl::SkipEmpty())) {
+  const std::string search = EnvironmentOr("PATH", "");
+  for (absl::string_view directory : absl::StrSplit(search, ':', absl::SkipEmpty())) {
     std::string candidate = absl::StrCat(directory, "/", path);
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
   }

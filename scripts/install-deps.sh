@@ -8,6 +8,7 @@ set -euo pipefail
 packages=(
   clang-14            # the compiler (libFuzzer needs clang)
   libclang-rt-14-dev  # libFuzzer and sanitizer runtimes
+  clang-format-14     # scripts/check-format.sh: the lines a change touches follow .clang-format
   cmake
   ninja-build
   libabsl-dev         # status, strings, flags, containers, random

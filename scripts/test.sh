@@ -5,6 +5,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/build.sh"
 cd "$root"
+# The C++ lines this change touched follow .clang-format (check-format.sh
+# says against what: the merge base with origin/main, else with main, else
+# HEAD~).
+scripts/check-format.sh
 # The libFuzzer builds of the CPU fuzz targets (ASan and UBSan): the smoke
 # campaign below runs them, and a ctest case stops a campaign of one.
 cmake --preset fuzz >/dev/null

@@ -6,9 +6,11 @@
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/reflection.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -120,12 +122,32 @@ const CommandSpec* FindCommand(const std::vector<CommandSpec>& commands, absl::s
 
 }  // namespace
 
+std::string Wrap(absl::string_view text, size_t indent) {
+  const std::string margin(indent, ' ');
+  std::string wrapped = margin;
+  size_t line_start = 0;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (wrapped.size() > line_start + indent && wrapped.size() - line_start + 1 + word.size() > kHelpColumns) {
+      line_start = wrapped.size() + 1;
+      absl::StrAppend(&wrapped, "\n", margin);
+    } else if (wrapped.size() > line_start + indent) {
+      wrapped += ' ';
+    }
+    absl::StrAppend(&wrapped, word);
+  }
+  return wrapped;
+}
+
 absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& words,
                                              const std::vector<CommandSpec>& commands,
                                              const std::vector<FlagRange>& ranges) {
   if (words.empty()) return absl::InvalidArgumentError(absl::StrCat("no command\n", Usage(commands)));
   if (IsHelp(words[0])) return CommandLine{.command = nullptr, .arguments = {}, .help = true};
-  CommandLine line{.command = FindCommand(commands, words[0]), .arguments = {}, .help = false};
+  if (words[0] == "--version" || words[0] == "-version") {
+    if (words.size() > 1) return absl::InvalidArgumentError("--version takes nothing after it");
+    return CommandLine{.command = nullptr, .arguments = {}, .help = false, .version = true};
+  }
+  CommandLine line{.command = FindCommand(commands, words[0]), .arguments = {}, .help = false, .version = false};
   if (line.command == nullptr) {
     const absl::string_view problem = IsFlag(words[0]) ? "the command comes first, not '" : "unknown command '";
     return absl::InvalidArgumentError(absl::StrCat(problem, words[0], "'\n", Usage(commands)));
@@ -150,21 +172,23 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& wor
 }
 
 std::string Usage(const std::vector<CommandSpec>& commands) {
-  std::string usage = "matload COMMAND [flags]   (matload COMMAND --help: that command's flags)\n";
+  std::string usage =
+      "matload COMMAND [flags]   (matload COMMAND --help: its flags and an example; matload --version)\n";
   for (const CommandSpec& command : commands) {
-    absl::StrAppend(&usage, "  ", absl::StrReplaceAll(command.synopsis, {{"\n", "\n  "}}), "\n        ",
-                    command.description, "\n");
+    absl::StrAppend(&usage, "  ", absl::StrFormat("%-9s", command.name), " ",
+                    absl::StripLeadingAsciiWhitespace(Wrap(command.description, 12)), "\n");
   }
   return usage;
 }
 
 std::string CommandHelp(const CommandSpec& command) {
-  std::string help = absl::StrCat("matload ", command.synopsis, "\n  ", command.description, "\n");
+  std::string help = absl::StrCat("matload ", command.synopsis, "\n", Wrap(command.description, 2), "\n");
   if (!command.flags.empty()) absl::StrAppend(&help, "\nflags:\n");
   for (absl::string_view name : command.flags) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
-    absl::StrAppend(&help, "  --", name, " (default: \"", flag->DefaultValue(), "\")\n      ", flag->Help(), "\n");
+    absl::StrAppend(&help, "  --", name, " (default: \"", flag->DefaultValue(), "\")\n", Wrap(flag->Help(), 6), "\n");
   }
+  if (!command.example.empty()) absl::StrAppend(&help, "\nexample:\n  ", command.example, "\n");
   return help;
 }
 

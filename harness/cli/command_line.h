@@ -7,6 +7,7 @@
 #ifndef MATLOAD_HARNESS_CLI_COMMAND_LINE_H_
 #define MATLOAD_HARNESS_CLI_COMMAND_LINE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,12 +18,14 @@
 namespace matload {
 
 // CommandSpec is one command: its name, its synopsis and description for
-// help, and the only flags it accepts (Abseil flag names, with '_').
+// help, the only flags it accepts (Abseil flag names, with '_'), and an
+// example command line for help ("" for none).
 struct CommandSpec {
   absl::string_view name;
-  absl::string_view synopsis;  // "check --target T[,T...|all] ...", may span lines
+  absl::string_view synopsis;  // "check [--target T] ...", may span lines
   absl::string_view description;
   std::vector<absl::string_view> flags;
+  absl::string_view example;
 };
 
 // FlagRange is what a numeric flag accepts: every value of a list flag,
@@ -36,11 +39,13 @@ struct FlagRange {
 };
 
 // CommandLine is what argv asked for: a command and its positional
-// arguments, with its flags set; or help, to print and exit 0.
+// arguments, with its flags set; or help or the version, to print and
+// exit 0.
 struct CommandLine {
-  const CommandSpec* command = nullptr;  // null only with `help` and no command
+  const CommandSpec* command = nullptr;  // null only with `help` or `version` and no command
   std::vector<std::string> arguments;
   bool help = false;
+  bool version = false;
 };
 
 // ParseCommandLine reads `words` (argv without the program name):
@@ -50,16 +55,25 @@ struct CommandLine {
 // It sets each flag it reads, and fails with kInvalidArgument naming the
 // problem: no or unknown command, a flag that is not the command's, a
 // missing or bad value, or a value outside its FlagRange. --help or -h
-// anywhere asks for help instead.
+// anywhere asks for help instead; --version in place of the command asks
+// for the version.
 absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& words,
                                              const std::vector<CommandSpec>& commands,
                                              const std::vector<FlagRange>& ranges);
 
-// Usage is matload's help: every command's synopsis and description.
+// kHelpColumns is the width help is wrapped at.
+inline constexpr size_t kHelpColumns = 100;
+
+// Wrap is `text` in lines of at most kHelpColumns, each indented by
+// `indent` spaces (a word longer than a line stands alone on its line).
+std::string Wrap(absl::string_view text, size_t indent);
+
+// Usage is matload's help: every command by name, with its description.
 std::string Usage(const std::vector<CommandSpec>& commands);
 
-// CommandHelp is one command's help: its synopsis, description, and each
-// of its flags with its help text and default, read from the flag itself.
+// CommandHelp is one command's help: its synopsis, description, each of
+// its flags with its help text and default, read from the flag itself, and
+// its example.
 std::string CommandHelp(const CommandSpec& command);
 
 }  // namespace matload

@@ -25,9 +25,12 @@ using ::testing::Not;
 
 const std::vector<CommandSpec>& Commands() {
   static const auto* const kCommands = new std::vector<CommandSpec>{
-      {"run", "run [--command_line_test_count N] ARG", "runs",
-       {"command_line_test_count", "command_line_test_offset", "command_line_test_list", "command_line_test_switch"}},
-      {"name", "name --command_line_test_name S", "names", {"command_line_test_name"}},
+      {"run",
+       "run [--command_line_test_count N] ARG",
+       "runs",
+       {"command_line_test_count", "command_line_test_offset", "command_line_test_list", "command_line_test_switch"},
+       "matload run --command_line_test_count 2 first"},
+      {"name", "name --command_line_test_name S", "names", {"command_line_test_name"}, ""},
   };
   return *kCommands;
 }
@@ -134,7 +137,19 @@ TEST_F(CommandLineTest, CommandHelpListsThatCommandsFlagsOnly) {
   EXPECT_THAT(help, HasSubstr("matload name --command_line_test_name S"));
   EXPECT_THAT(help, HasSubstr("--command_line_test_name (default: \"\")\n      a string"));
   EXPECT_THAT(help, Not(HasSubstr("command_line_test_count")));
-  EXPECT_THAT(Usage(Commands()), HasSubstr("  run [--command_line_test_count N] ARG\n        runs\n"));
+  EXPECT_THAT(help, Not(HasSubstr("example:")));
+  EXPECT_THAT(CommandHelp(Commands()[0]), HasSubstr("\nexample:\n  matload run --command_line_test_count 2 first\n"));
+  EXPECT_THAT(Usage(Commands()), HasSubstr("  run       runs\n  name      names\n"));
+  EXPECT_THAT(Usage(Commands()), Not(HasSubstr("command_line_test")));
+}
+
+TEST_F(CommandLineTest, VersionStandsInPlaceOfTheCommand) {
+  absl::StatusOr<CommandLine> line = Parse({"--version"});
+  ASSERT_TRUE(line.ok()) << line.status();
+  EXPECT_TRUE(line->version);
+  EXPECT_EQ(line->command, nullptr);
+  EXPECT_THAT(Parse({"--version", "run"}).status().message(), HasSubstr("--version takes nothing after it"));
+  EXPECT_THAT(Parse({"run", "--version"}).status().message(), HasSubstr("unknown flag '--version' for run"));
 }
 
 }  // namespace

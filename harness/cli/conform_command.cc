@@ -1,12 +1,12 @@
 #include "harness/cli/conform_command.h"
 
-#include <unistd.h>
-
 #include <iostream>
+#include <memory>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "harness/cli/progress_reporter.h"
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/conform_report.h"
@@ -20,16 +20,20 @@
 namespace matload {
 namespace {
 
-// TerminalProgress draws a progress bar on stderr when it is a terminal.
-ConformanceProgress TerminalProgress(std::ostream& err) {
-  const bool terminal = isatty(STDERR_FILENO) != 0;
-  return [terminal, &err](size_t done, size_t total, const std::string& what) {
-    if (!terminal) return;
-    const int width = 30;
-    const int filled = static_cast<int>(width * done / std::max<size_t>(total, 1));
-    err << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done << "/" << total << " "
-        << what << "   " << std::flush;
-    if (done == total) err << "\n";
+// ReportTo passes a conformance run's progress to `reporter`, each kind of
+// item (forms, registry confirmations, re-runs, ...) a phase of its own;
+// the self-test's runs start their phases again.
+ConformanceProgress ReportTo(ProgressReporter& reporter) {
+  struct Phase {
+    std::string what;
+    size_t done = 0;
+  };
+  auto phase = std::make_shared<Phase>();
+  return [&reporter, phase](size_t done, size_t total, const std::string& what) {
+    if (what != phase->what || done < phase->done) reporter.StartPhase(absl::StrCat("conform ", what), total);
+    *phase = {what, done};
+    reporter.SetTotal(total, false);
+    reporter.Update(done);
   };
 }
 
@@ -106,7 +110,10 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   options.journal = journal->get();
   err << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
       << options.run_directory << "\n";
-  absl::StatusOr<ConformanceResult> result = RunConformance(options, TerminalProgress(err));
+  absl::StatusOr<ConformanceResult> result = [&] {
+    ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(request.progress_seconds, false));
+    return RunConformance(options, ReportTo(reporter));
+  }();
   int status = !result.ok() ? FailureStatus(result.status(), err) : result->findings == 0 ? 0 : 1;
   if (result.ok()) {
     out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id << "; results: "
@@ -121,9 +128,13 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   return status;
 }
 
-int RunSelfTestCommand(int device, const std::string& directory, std::ostream& out, std::ostream& err) {
+int RunSelfTestCommand(int device, const std::string& directory, int progress_seconds, std::ostream& out,
+                       std::ostream& err) {
   InstallInterruptHandlers();
-  absl::StatusOr<std::vector<SelfTestRow>> rows = RunSelfTest(device, directory, TerminalProgress(err));
+  absl::StatusOr<std::vector<SelfTestRow>> rows = [&] {
+    ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(progress_seconds, false));
+    return RunSelfTest(device, directory, ReportTo(reporter));
+  }();
   if (!rows.ok()) return FailureStatus(rows.status(), err);
   const std::string table = SelfTestMarkdown(*rows);
   if (absl::Status written =

@@ -29,6 +29,7 @@ struct ConformRequest {
   RunStart start;
   std::optional<Baseline> baseline;  // expected failures (--baseline)
   bool strict_baseline = false;      // a fixed baseline line is an error too
+  int progress_seconds = 10;         // off a terminal, a progress line this often (ProgressReporter)
 };
 
 int RunConform(ConformRequest request, std::ostream& out, std::ostream& err);
@@ -45,7 +46,8 @@ absl::StatusOr<ConformanceOptions> ParseConformOptionsJson(absl::string_view jso
 
 // RunSelfTestCommand runs the self-test under `directory` and prints its
 // table: 0 when every planted bug was detected and the control passed.
-int RunSelfTestCommand(int device, const std::string& directory, std::ostream& out, std::ostream& err);
+int RunSelfTestCommand(int device, const std::string& directory, int progress_seconds, std::ostream& out,
+                       std::ostream& err);
 
 }  // namespace matload
 

@@ -1,149 +1,258 @@
 #include "harness/cli/flags.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <limits>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "harness/environment.h"
 #include "harness/runs/stable_hash.h"
 
-ABSL_FLAG(std::string, target, "", "Target(s): sm_90, a comma list, or 'all' (check only).");
-ABSL_FLAG(std::string, ptx, "9.0", "PTX ISA version the module declares (.version).");
-ABSL_FLAG(bool, json, false, "check, model, runs, diff: write JSON.");
-ABSL_FLAG(std::string, file, "", "check: read snippets from this file, one per line ('#' lines skipped).");
-ABSL_FLAG(bool, illegal, false, "forms: print the near-miss illegal forms instead of the legal ones.");
-ABSL_FLAG(std::string, compiler, "ptxas", "support: the compiler to hold the model against: ptxas, nvjitlink or driver.");
-ABSL_FLAG(std::vector<std::string>, ptxas, {},
-          "support: ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are "
-          "compared.");
-ABSL_FLAG(std::string, out, "",
-          "support, conform, fuzz, merge: the run directory, which must not exist or be empty (default runs/<run ID>); "
-          "selftest: the run directory (default runs/selftest-<date>); baseline: the file to write.");
-ABSL_FLAG(int, threads, 2, "support: targets swept at once.");
-ABSL_FLAG(std::string, data, "iota8", "model: the memory pattern: iota8, iota16, iota32 or random:SEED.");
-ABSL_FLAG(std::vector<std::string>, row_addresses, {},
-          "model: ldmatrix row byte offsets, one per lane (default 16*lane); --row-addresses works too.");
-ABSL_FLAG(std::uint64_t, base, 0, "model: wmma p's byte offset in the window; tcgen05.ld taddr.");
-ABSL_FLAG(std::optional<std::int64_t>, stride, std::nullopt,
-          "model: wmma stride in elements (not given: the form's default stride).");
-ABSL_FLAG(int, device, 0, "conform, selftest: the GPU's ordinal.");
-ABSL_FLAG(std::string, devices, "",
-          "conform: the GPUs to spread the run over, as ordinals (0,1) or all; one run, as on one GPU (default: "
-          "--device).");
-ABSL_FLAG(int, first_failures, 16,
-          "conform: failing variants a case names, and faults per case pinned to their variants one by one.");
-ABSL_FLAG(bool, confirm_all_faults, false,
-          "conform: run every variant a registry entry predicts to fault, each alone, instead of confirming one per "
-          "entry and case.");
-ABSL_FLAG(int, variants, 16, "conform: variants (run-time inputs) per form and compile path.");
-ABSL_FLAG(std::uint64_t, seed, 1, "conform, fuzz: the seed every variant replays from; libFuzzer's seed.");
-ABSL_FLAG(std::string, forms, "", "conform: only forms whose label matches this ECMAScript regex.");
-ABSL_FLAG(std::vector<std::string>, paths, {"driver-jit"},
-          "conform: compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
-ABSL_FLAG(bool, undefined, false, "conform: also run cases the spec leaves undefined (recorded, never compared).");
-ABSL_FLAG(bool, near_miss, true, "conform: check the near-miss illegal forms through the driver JIT.");
-ABSL_FLAG(std::string, plant, "none", "conform: plant a bug to see it caught (wrong-lane, transposed, ...).");
-ABSL_FLAG(int, workers, 8, "conform: worker processes launching at once, each with a CUDA context of its own.");
-ABSL_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "legality", "reference"}),
-          "fuzz: the targets, from text, legality, reference, cli and device; all run at once.");
-ABSL_FLAG(int, seconds, 60, "fuzz: how long each target runs.");
-ABSL_FLAG(int, jobs, 1, "fuzz: libFuzzer -fork jobs per target.");
-ABSL_FLAG(std::string, gpus, "", "fuzz: the GPUs the device target may use (CUDA_VISIBLE_DEVICES), e.g. 0 or 0,1.");
-ABSL_FLAG(bool, ids, false, "forms: print each form's case ID (as support names it) before its spelling.");
-ABSL_FLAG(std::string, cases, "",
-          "forms, support, conform: a case list file, one case ID or glob per line ('#' lines skipped).");
-ABSL_FLAG(std::vector<std::string>, include, {},
-          "forms, support, conform: take only cases whose ID matches one of these globs ('*' matches dots too).");
-ABSL_FLAG(std::vector<std::string>, exclude, {}, "forms, support, conform: leave out cases whose ID matches one of these globs.");
-ABSL_FLAG(std::string, db, "",
-          "support, conform, fuzz, runs, diff, baseline, export, merge: the results store (default $MATLOAD_DB, else "
-          "matload-results.sqlite).");
-ABSL_FLAG(std::string, resume, "",
-          "support, conform, fuzz: take back an interrupted run by its ID, with the options it was started with.");
-ABSL_FLAG(std::string, baseline, "",
-          "support, conform: a baseline of expected failures (matload baseline): a finding it lists is expected, one "
-          "it does not is a regression (exit 1).");
-ABSL_FLAG(bool, strict_baseline, false, "support, conform: a baseline line that now passes (fixed) is an error too.");
-ABSL_FLAG(bool, no_cache, false,
-          "support: compile every form anew: the verdict cache in the results store is neither read nor written.");
-ABSL_FLAG(int, retries, 2,
-          "conform: re-runs of a failing case's first failing variants, each in fresh workers; attempts that disagree "
-          "make it a flake.");
-ABSL_FLAG(std::string, junit, "", "export: write the run as JUnit XML to this file.");
-ABSL_FLAG(std::string, csv, "", "export: write the run's results as CSV (case,outcome,duration_s) to this file.");
-ABSL_FLAG(std::string, html, "",
-          "export, diff: write the run (as its report.html) or the diff as a self-contained HTML page to this file.");
-ABSL_FLAG(std::optional<matload::Shard>, shard, std::nullopt,
-          "support, conform, fuzz: run only shard I of N (I from 0, as $SLURM_ARRAY_TASK_ID), as a shard of one "
-          "parent run that matload merge joins; support shards by target, conform by case, fuzz by fuzz target.");
-ABSL_FLAG(std::string, parent, "",
-          "support, conform, fuzz with --shard: name the parent run, the same for every shard (default: the Slurm job "
-          "array's $SLURM_ARRAY_JOB_ID, else a hash of the command and its options).");
-ABSL_FLAG(std::vector<std::string>, from, {},
-          "merge: the results stores that hold the shard runs, comma-separated (default: --db).");
-ABSL_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
-          "fuzz: directories searched, in order, for NAME_fuzzer binaries.");
+namespace matload {
+namespace {
+
+// FlagTable is the flag table's rows as they are defined, in order.
+std::vector<FlagRow>& FlagTable() {
+  static auto* const kRows = new std::vector<FlagRow>();
+  return *kRows;
+}
+
+// AddFlagRow appends `row` to the table (for MATLOAD_FLAG).
+bool AddFlagRow(const FlagRow& row) {
+  FlagTable().push_back(row);
+  return true;
+}
+
+}  // namespace
+}  // namespace matload
+
+// MATLOAD_FLAG defines one flag and its row of the flag table: the Abseil
+// flag `name` of `Type` with `default_value`, the commands that take it
+// (space-separated), the value's name in a synopsis ("" for a boolean) and
+// what it means, which is also the flag's Abseil help. The help, the
+// synopses and which command takes which flag all come from these rows.
+#define MATLOAD_FLAG(Type, name, default_value, commands, value, meaning) \
+  ABSL_FLAG(Type, name, default_value, meaning);                          \
+  [[maybe_unused]] static const bool matload_flag_row_##name = ::matload::AddFlagRow({#name, commands, value, meaning})
+
+MATLOAD_FLAG(std::string, target, "", "check forms model support", "T[,T...]|all",
+             "the target: sm_90; check and support take a comma list or 'all' too (support's default: all).");
+MATLOAD_FLAG(std::string, ptx, "9.0", "check forms model support", "V",
+             "the PTX ISA version the module declares (.version).");
+MATLOAD_FLAG(bool, json, false, "check model runs diff", "", "write JSON.");
+MATLOAD_FLAG(std::string, file, "", "check", "FILE", "read snippets from this file, one per line ('#' lines skipped).");
+MATLOAD_FLAG(bool, illegal, false, "forms", "", "print the near-miss illegal forms instead of the legal ones.");
+MATLOAD_FLAG(bool, ids, false, "forms", "", "print each form's case ID (as support names it) before its spelling.");
+MATLOAD_FLAG(std::string, compiler, "ptxas", "support", "ptxas|nvjitlink|driver",
+             "the compiler to hold the model against.");
+MATLOAD_FLAG(std::vector<std::string>, ptxas, {}, "support", "P,...",
+             "ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are compared.");
+MATLOAD_FLAG(int, threads, 2, "support", "N", "targets swept at once.");
+MATLOAD_FLAG(std::string, data, "iota8", "model", "iota8|iota16|iota32|random:SEED", "the memory pattern.");
+MATLOAD_FLAG(std::vector<std::string>, row_addresses, {}, "model", "A0,...",
+             "ldmatrix row byte offsets, one per lane (default 16*lane); --row-addresses works too.");
+MATLOAD_FLAG(std::uint64_t, base, 0, "model", "OFFSET", "wmma p's byte offset in the window; tcgen05.ld taddr.");
+MATLOAD_FLAG(std::optional<std::int64_t>, stride, std::nullopt, "model", "S",
+             "wmma stride in elements (not given: the form's default stride).");
+MATLOAD_FLAG(int, device, 0, "conform selftest", "N", "the GPU's ordinal.");
+MATLOAD_FLAG(std::string, devices, "", "conform", "N,...|all",
+             "the GPUs to spread the run over, as ordinals (0,1) or all; one run, as on one GPU (default: --device).");
+MATLOAD_FLAG(int, variants, 16, "conform", "K", "variants (run-time inputs) per form and compile path.");
+MATLOAD_FLAG(std::uint64_t, seed, 1, "conform fuzz", "S", "the seed every variant replays from; libFuzzer's seed.");
+MATLOAD_FLAG(std::string, forms, "", "conform", "REGEX", "only forms whose label matches this ECMAScript regex.");
+MATLOAD_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform", "P,...",
+             "compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
+MATLOAD_FLAG(bool, undefined, false, "conform", "",
+             "also run cases the spec leaves undefined (recorded, never compared).");
+MATLOAD_FLAG(bool, near_miss, true, "conform", "", "check the near-miss illegal forms through the driver JIT.");
+MATLOAD_FLAG(std::string, plant, "none", "conform", "BUG",
+             "plant a bug to see it caught: wrong-lane, off-by-one-row, register-order, skipped-store, transposed, "
+             "hang.");
+MATLOAD_FLAG(int, workers, 8, "conform", "W",
+             "worker processes launching at once, each with a CUDA context of its own.");
+MATLOAD_FLAG(int, retries, 2, "conform", "N",
+             "re-runs of a failing case's first failing variants, each in fresh workers; attempts that disagree make "
+             "it a flake.");
+MATLOAD_FLAG(int, first_failures, 16, "conform", "K",
+             "failing variants a case names, and faults per case pinned to their variants one by one.");
+MATLOAD_FLAG(bool, confirm_all_faults, false, "conform", "",
+             "run every variant a registry entry predicts to fault, each alone, instead of confirming one per entry "
+             "and case.");
+MATLOAD_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "legality", "reference"}), "fuzz",
+             "T,...", "the fuzz targets, from text, legality, reference, cli and device; all run at once.");
+MATLOAD_FLAG(int, seconds, 60, "fuzz", "S", "how long each target runs.");
+MATLOAD_FLAG(int, jobs, 1, "fuzz", "N", "libFuzzer -fork jobs per target.");
+MATLOAD_FLAG(std::string, gpus, "", "fuzz", "0,1", "the GPUs the device target may use (CUDA_VISIBLE_DEVICES).");
+MATLOAD_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
+             "fuzz", "DIR,...", "directories searched, in order, for NAME_fuzzer binaries.");
+MATLOAD_FLAG(std::string, cases, "", "forms support conform", "FILE",
+             "a case list file, one case ID or glob per line ('#' lines skipped).");
+MATLOAD_FLAG(std::vector<std::string>, include, {}, "forms support conform", "GLOB,...",
+             "take only cases whose ID matches one of these globs ('*' matches dots too).");
+MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support conform", "GLOB,...",
+             "leave out cases whose ID matches one of these globs.");
+MATLOAD_FLAG(std::string, db, "", "support conform fuzz runs diff baseline export merge", "DB",
+             "the results store (default $MATLOAD_DB, else matload-results.sqlite).");
+MATLOAD_FLAG(std::string, out, "", "support conform fuzz merge selftest baseline", "PATH",
+             "support, conform, fuzz, merge: the run directory, which must not exist or be empty (default "
+             "runs/<run ID>); selftest: the run directory (default runs/selftest-<date>); baseline: the file to "
+             "write.");
+MATLOAD_FLAG(std::string, resume, "", "support conform fuzz", "RUN_ID",
+             "take back an interrupted run by its ID, with the options it was started with (instead of --out).");
+MATLOAD_FLAG(std::string, baseline, "", "support conform", "FILE.csv",
+             "a baseline of expected failures (matload baseline): a finding it lists is expected, one it does not "
+             "is a regression (exit 1).");
+MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "",
+             "a baseline line that now passes (fixed) is an error too.");
+MATLOAD_FLAG(bool, no_cache, false, "support", "",
+             "compile every form anew: the verdict cache in the results store is neither read nor written.");
+MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support conform fuzz", "I/N",
+             "run only shard I of N (I from 0, as $SLURM_ARRAY_TASK_ID), as a shard of one parent run that matload "
+             "merge joins; support shards by target, conform by case, fuzz by fuzz target.");
+MATLOAD_FLAG(std::string, parent, "", "support conform fuzz", "NAME",
+             "with --shard: name the parent run, the same for every shard (default: the Slurm job array's "
+             "$SLURM_ARRAY_JOB_ID, else a hash of the command and its options).");
+MATLOAD_FLAG(int, progress_seconds, 10, "support conform fuzz selftest", "S",
+             "off a terminal, a progress line every S seconds, for logs (on a terminal one line redrawn in place).");
+MATLOAD_FLAG(std::string, junit, "", "export", "FILE.xml", "write the run as JUnit XML to this file.");
+MATLOAD_FLAG(std::string, csv, "", "export", "FILE.csv",
+             "write the run's results as CSV (case,outcome,duration_s) to this file.");
+MATLOAD_FLAG(std::string, html, "", "export diff", "FILE.html",
+             "write the run (as its report.html) or the diff as a self-contained HTML page to this file.");
+MATLOAD_FLAG(std::vector<std::string>, from, {}, "merge", "DB,...",
+             "the results stores that hold the shard runs, comma-separated (default: --db).");
 
 namespace matload {
 
+namespace {
+
+// CommandText is what the table says of a command besides its flags: its
+// positional arguments, what it does and one example, which the README
+// test and flags_test parse.
+struct CommandText {
+  absl::string_view name;
+  absl::string_view arguments;  // "'INSTRUCTION'", "RUN_A RUN_B", or ""
+  absl::string_view description;
+  absl::string_view example;
+};
+
+const CommandText kCommandTexts[] = {
+    {"check", "['SNIPPET'...]", "the model's verdict: legal, or illegal with every reason",
+     "matload check --target sm_90 'ldmatrix.sync.aligned.m8n8.x4.trans.b16 {a,b,c,d}, [p];'"},
+    {"forms", "",
+     "every legal (or near-miss illegal) form, one canonical spelling per line, with --ids its case ID first",
+     "matload forms --target sm_90 --ids --include 'sm_90.ldmatrix.*.x4.*'"},
+    {"model", "'INSTRUCTION'", "the reference model's registers for every lane, with each element's provenance",
+     "matload model --target sm_100a --data iota32 'tcgen05.ld.sync.aligned.32x32b.x2.b32 {a, b}, [t];'"},
+    {"devices", "", "the GPUs the CUDA driver lists, or why there are none (exit 3)", "matload devices"},
+    {"support", "", "the per-target support matrix, model against compiler, as a run in the results store",
+     "matload support --target sm_90,sm_100a --compiler ptxas --out runs/support-tonight"},
+    {"conform", "",
+     "every legal form on the GPU, every register of every lane against the model, as a run in the results store "
+     "(exit 1 on findings)",
+     "matload conform --device 0 --variants 16 --forms '^ldmatrix'"},
+    {"selftest", "", "plant five bugs and show each is caught and bundled", "matload selftest --device 0"},
+    {"fuzz", "", "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
+     "matload fuzz --targets text,legality,reference --seconds 3600 --jobs 2"},
+    {"runs", "", "every run in the results store, oldest first", "matload runs --json"},
+    {"diff", "RUN_A RUN_B",
+     "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is its "
+     "ID or COMMAND@latest[~N]",
+     "matload diff conform@latest~1 conform@latest"},
+    {"baseline", "RUN", "the run's expected failures (case-id,outcome), for --baseline",
+     "matload baseline conform@latest --out baseline.csv"},
+    {"export", "RUN", "the run as JUnit XML (one testcase per case ID), as CSV and as its HTML report",
+     "matload export conform@latest --junit junit.xml --csv results.csv"},
+    {"merge", "RUN|PARENT...",
+     "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the reports "
+     "the unsharded command writes; exits as that command would",
+     "matload merge support-nightly --from shards/0.sqlite,shards/1.sqlite --out runs/support-nightly"},
+};
+
+// Takes says whether `row`'s flag is one of `command`'s.
+bool Takes(const FlagRow& row, absl::string_view command) {
+  const std::vector<absl::string_view> commands = absl::StrSplit(row.commands, ' ');
+  return std::find(commands.begin(), commands.end(), command) != commands.end();
+}
+
+// SynopsisWord is how a synopsis writes `row`'s flag: "[--seed S]", "[--json]"
+// or, for a boolean that is on by default, "[--nonear_miss]".
+std::string SynopsisWord(const FlagRow& row) {
+  if (!row.value.empty()) return absl::StrCat("[--", row.name, " ", row.value, "]");
+  const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(row.name);
+  return absl::StrCat("[--", flag != nullptr && flag->DefaultValue() == "true" ? "no" : "", row.name, "]");
+}
+
+// Synopsis is `text`'s command, its flags and its arguments, wrapped at
+// kHelpColumns with continuation lines indented under the first flag.
+std::string Synopsis(const CommandText& text, const std::vector<const FlagRow*>& rows) {
+  std::vector<std::string> words;
+  for (const FlagRow* row : rows) words.push_back(SynopsisWord(*row));
+  if (!text.arguments.empty()) words.push_back(std::string(text.arguments));
+  std::string synopsis(text.name);
+  const std::string indent(text.name.size() + 1, ' ');
+  size_t line_start = 0;
+  for (const std::string& word : words) {
+    if (synopsis.size() - line_start + 1 + word.size() > kHelpColumns - 10) {
+      line_start = synopsis.size() + 1;
+      absl::StrAppend(&synopsis, "\n", indent, word);
+    } else {
+      absl::StrAppend(&synopsis, " ", word);
+    }
+  }
+  return synopsis;
+}
+
+}  // namespace
+
+const std::vector<FlagRow>& MatloadFlags() { return FlagTable(); }
+
 const std::vector<CommandSpec>& MatloadCommands() {
-  static const auto* const kCommands = new std::vector<CommandSpec>{
-      {"check", "check --target T[,T...|all] [--ptx V] [--json] (--file F | 'SNIPPET')",
-       "the model's verdict: legal, or illegal with every reason", {"target", "ptx", "json", "file"}},
-      {"forms", "forms --target T [--ptx V] [--illegal] [--ids] [--cases FILE] [--include GLOB,...] [--exclude GLOB,...]",
-       "every legal (or near-miss illegal) form, one canonical spelling per line, with --ids its case ID first",
-       {"target", "ptx", "illegal", "ids", "cases", "include", "exclude"}},
-      {"model",
-       "model --target T [--ptx V] [--data iota8|iota16|iota32|random:SEED] [--row-addresses a0,...]\n"
-       "      [--base OFFSET] [--stride S] [--json] 'INSTRUCTION'",
-       "the reference model's registers for every lane, with each element's provenance",
-       {"target", "ptx", "data", "row_addresses", "base", "stride", "json"}},
-      {"devices", "devices", "the GPUs the CUDA driver lists, or why there are none (exit 3)", {}},
-      {"support",
-       "support [--target T,...|all] [--ptx V] [--compiler ptxas|nvjitlink|driver] [--ptxas P,...] [--threads N]\n"
-       "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
-       "        [--baseline FILE.csv [--strict-baseline]] [--shard I/N [--parent NAME]] [--no-cache]",
-       "the per-target support matrix, model against compiler, as a run in the results store",
-       {"target", "ptx", "compiler", "ptxas", "out", "threads", "cases", "include", "exclude", "db", "resume",
-        "baseline", "strict_baseline", "shard", "parent", "no_cache"}},
-      {"conform",
-       "conform [--device N | --devices N,...|all] [--variants K] [--seed S] [--forms REGEX]\n"
-       "        [--paths driver-jit,ptxas-cubin,nvjitlink-cubin]\n"
-       "        [--undefined] [--near_miss=false] [--plant BUG] [--workers W] [--retries N]\n"
-       "        [--first_failures K] [--confirm_all_faults]\n"
-       "        [--cases FILE] [--include GLOB,...] [--exclude GLOB,...] [--db DB] [--out DIR | --resume RUN_ID]\n"
-       "        [--baseline FILE.csv [--strict-baseline]] [--shard I/N [--parent NAME]]",
-       "every legal form on the GPU, every register of every lane against the model, as a run in the results "
-       "store (exit 1 on findings)",
-       {"device", "devices", "variants", "seed", "forms", "paths", "undefined", "near_miss", "plant", "workers", "out",
-        "cases", "include", "exclude", "db", "resume", "baseline", "strict_baseline", "retries", "first_failures",
-        "confirm_all_faults", "shard", "parent"}},
-      {"selftest", "selftest [--device N] [--out DIR]", "plant five bugs and show each is caught and bundled",
-       {"device", "out"}},
-      {"fuzz",
-       "fuzz [--targets text,legality,reference,cli,device] [--seconds S] [--jobs N] [--gpus 0,1] [--seed S]\n"
-       "     [--fuzzers DIR,...] [--db DB] [--out DIR | --resume RUN_ID] [--shard I/N [--parent NAME]]",
-       "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
-       {"targets", "seconds", "jobs", "gpus", "seed", "fuzzers", "out", "db", "resume", "shard", "parent"}},
-      {"runs", "runs [--db DB] [--json]", "every run in the results store, oldest first", {"db", "json"}},
-      {"diff", "diff RUN_A RUN_B [--db DB] [--json] [--html FILE.html]",
-       "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is "
-       "its ID or COMMAND@latest[~N]",
-       {"db", "json", "html"}},
-      {"baseline", "baseline RUN --out FILE.csv [--db DB]",
-       "the run's expected failures (case-id,outcome), for --baseline", {"db", "out"}},
-      {"export", "export RUN [--junit FILE.xml] [--csv FILE.csv] [--html FILE.html] [--db DB]",
-       "the run as JUnit XML (one testcase per case ID), as CSV and as its HTML report", {"db", "junit", "csv", "html"}},
-      {"merge", "merge RUN|PARENT... [--from DB,...] [--db DB] [--out DIR]",
-       "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the "
-       "reports the unsharded command writes; exits as that command would",
-       {"from", "db", "out"}},
-  };
+  static const auto* const kCommands = [] {
+    auto* commands = new std::vector<CommandSpec>();
+    // The synopses outlive every CommandSpec, which views them.
+    static auto* const synopses = new std::vector<std::string>();
+    synopses->reserve(std::size(kCommandTexts));
+    for (const CommandText& text : kCommandTexts) {
+      std::vector<const FlagRow*> rows;
+      std::vector<absl::string_view> flags;
+      for (const FlagRow& row : MatloadFlags()) {
+        if (!Takes(row, text.name)) continue;
+        rows.push_back(&row);
+        flags.push_back(row.name);
+      }
+      synopses->push_back(Synopsis(text, rows));
+      commands->push_back({text.name, synopses->back(), text.description, std::move(flags), text.example});
+    }
+    return commands;
+  }();
   return *kCommands;
+}
+
+std::string EnvironmentHelp(absl::string_view command) {
+  std::string help;
+  for (const EnvironmentVariable& variable : EnvironmentVariables()) {
+    if (!command.empty() && !ReadBy(variable, command)) continue;
+    absl::StrAppend(&help, "  $", variable.name, "\n",
+                    Wrap(absl::StrCat(variable.meaning, " (unset: ", variable.unset, ")",
+                                      command.empty() ? absl::StrCat("; read by ", variable.readers) : ""),
+                         6),
+                    "\n");
+  }
+  return help.empty() ? "" : absl::StrCat("\nenvironment:\n", help);
+}
+
+std::string MatloadHelp(const CommandLine& line) {
+  if (line.command == nullptr) return absl::StrCat(Usage(MatloadCommands()), EnvironmentHelp(""));
+  return absl::StrCat(CommandHelp(*line.command), EnvironmentHelp(line.command->name));
 }
 
 absl::StatusOr<CaseFilter> FilterFromFlags(std::string& text) {
@@ -165,8 +274,8 @@ absl::StatusOr<std::string> ParentName() {
     return absl::InvalidArgumentError("--parent names the run whose shards --shard makes; give --shard I/N too");
   }
   if (!parent.empty()) return parent;
-  const char* array_job = std::getenv("SLURM_ARRAY_JOB_ID");
-  return array_job != nullptr && *array_job != '\0' ? absl::StrCat("slurm", array_job) : "";
+  const std::optional<std::string> array_job = Environment("SLURM_ARRAY_JOB_ID");
+  return array_job.has_value() ? absl::StrCat("slurm", *array_job) : "";
 }
 
 const std::vector<FlagRange>& MatloadFlagRanges() {

@@ -1,6 +1,9 @@
-// matload's flags, the commands that accept each of them, and the range of
-// every numeric one: one table that the command-line parser
-// (harness/cli/command_line.h), the help and the CLI fuzz target read.
+// matload's flags in one table: each flag's name, default, the commands
+// that take it, its value's name and its meaning (flags.cc, MATLOAD_FLAG),
+// and the range of every numeric one. The command-line parser
+// (harness/cli/command_line.h), the help, the README examples test and the
+// CLI fuzz target all read it; the environment variables' table is
+// harness/environment.h.
 #ifndef MATLOAD_HARNESS_CLI_FLAGS_H_
 #define MATLOAD_HARNESS_CLI_FLAGS_H_
 
@@ -33,9 +36,6 @@ ABSL_DECLARE_FLAG(int, device);
 ABSL_DECLARE_FLAG(std::string, devices);
 ABSL_DECLARE_FLAG(int, first_failures);
 ABSL_DECLARE_FLAG(bool, confirm_all_faults);
-ABSL_DECLARE_FLAG(std::string, devices);
-ABSL_DECLARE_FLAG(int, first_failures);
-ABSL_DECLARE_FLAG(bool, confirm_all_faults);
 ABSL_DECLARE_FLAG(int, variants);
 ABSL_DECLARE_FLAG(std::uint64_t, seed);
 ABSL_DECLARE_FLAG(std::string, forms);
@@ -65,6 +65,7 @@ ABSL_DECLARE_FLAG(std::string, html);
 ABSL_DECLARE_FLAG(std::optional<matload::Shard>, shard);
 ABSL_DECLARE_FLAG(std::string, parent);
 ABSL_DECLARE_FLAG(std::vector<std::string>, from);
+ABSL_DECLARE_FLAG(int, progress_seconds);
 
 namespace matload {
 
@@ -77,8 +78,32 @@ inline constexpr int kMaxConformVariants = std::numeric_limits<int>::max();
 // kMaxDeviceOrdinal is the largest GPU ordinal --device and --devices take.
 inline constexpr int kMaxDeviceOrdinal = 1023;
 
-// MatloadCommands lists every command with the flags it accepts.
+// FlagRow is one flag of the table: its Abseil name, the commands that take
+// it (space-separated), its value's name in a synopsis ("" for a boolean)
+// and what it means (also the flag's Abseil help). Its default is the
+// flag's own (absl::CommandLineFlag::DefaultValue).
+struct FlagRow {
+  absl::string_view name;
+  absl::string_view commands;
+  absl::string_view value;
+  absl::string_view meaning;
+};
+
+// MatloadFlags is the flag table, in the order help lists flags.
+const std::vector<FlagRow>& MatloadFlags();
+
+// MatloadCommands lists every command with the flags the table gives it,
+// a synopsis made from them, and an example.
 const std::vector<CommandSpec>& MatloadCommands();
+
+// EnvironmentHelp is the environment variables' table
+// (harness/environment.h) as help: those `command` reads, or with an empty
+// `command` every one with its readers; "" when there are none.
+std::string EnvironmentHelp(absl::string_view command);
+
+// MatloadHelp is what --help prints for `line`: matload's usage and every
+// environment variable, or one command's help and the variables it reads.
+std::string MatloadHelp(const CommandLine& line);
 
 // FilterFromFlags reads --cases, --include and --exclude into a case
 // filter, and `text` into the flags as given (for a run's options).

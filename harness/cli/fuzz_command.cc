@@ -13,13 +13,16 @@
 #include <sstream>
 #include <thread>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "harness/cli/progress_reporter.h"
 #include "harness/exit_status.h"
 #include "harness/interrupt.h"
 #include "harness/output_files.h"
@@ -108,14 +111,22 @@ void WriteCoverageRows(const std::vector<Campaign>& campaigns, std::int64_t elap
   }
 }
 
-std::string ProgressLine(const std::vector<Campaign>& campaigns, std::int64_t elapsed) {
-  std::string line = absl::StrFormat("%4ds", elapsed);
+// ProgressDetail is each target's coverage and findings, for the progress
+// line (the full figures are in coverage.tsv and summary.md).
+std::string ProgressDetail(const std::vector<Campaign>& campaigns) {
+  std::string detail;
   for (const Campaign& c : campaigns) {
-    absl::StrAppendFormat(&line, " | %s: %d runs, %d exec/s, cov %d, ft %d, corpus %d, findings %d (%d signatures)",
-                          c.name, c.status.runs, c.status.exec_per_second, c.status.coverage, c.status.features,
-                          c.status.corpus, c.cases, c.signatures.size());
+    absl::StrAppendFormat(&detail, "%s%s cov %d, %d findings", detail.empty() ? "" : "; ", c.name, c.status.coverage,
+                          c.cases);
   }
-  return line;
+  return detail;
+}
+
+// Runs is the executions of every target so far.
+size_t Runs(const std::vector<Campaign>& campaigns) {
+  std::int64_t runs = 0;
+  for (const Campaign& c : campaigns) runs += c.status.runs;
+  return static_cast<size_t>(runs);
 }
 
 std::string SummaryMarkdown(const FuzzCampaignOptions& options, const std::vector<Campaign>& campaigns,
@@ -339,16 +350,16 @@ struct CampaignEnd {
 // WatchCampaigns polls the fuzzers once a second until all have ended, a
 // deadline passed or SIGINT/SIGTERM arrived (harness/interrupt.h; for
 // either it stops them with InterruptCampaigns), reading their progress
-// into `campaigns`, a row per target into `coverage` every 10 s and a
-// progress line to `out`.
-CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns,
-                           std::ostream& coverage, std::ostream& out) {
-  const bool terminal = isatty(STDOUT_FILENO) != 0;
+// into `campaigns`, a row per target into `coverage` every 10 s and the
+// executions so far to `progress`.
+CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campaign>& campaigns, std::ostream& coverage,
+                           ProgressReporter& progress) {
   const auto start = std::chrono::steady_clock::now();
+  progress.StartPhase("fuzz", 0);
+  progress.SetDeadline(absl::Now() + absl::Seconds(options.seconds));
   const auto deadline = start + std::chrono::seconds(options.seconds + 120);
   CampaignEnd end;
-  std::int64_t next_row = 0;     // coverage.tsv gets a row every 10 s
-  std::int64_t next_print = 30;  // off a terminal, a progress line every 30 s
+  std::int64_t next_row = 0;  // coverage.tsv gets a row every 10 s
   for (bool running = true; running;) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
     end.elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
@@ -363,14 +374,9 @@ CampaignEnd WatchCampaigns(const FuzzCampaignOptions& options, std::vector<Campa
       WriteCoverageRows(campaigns, end.elapsed, coverage);
       next_row = end.elapsed + 10;
     }
-    if (terminal) {
-      out << "\r" << ProgressLine(campaigns, end.elapsed) << std::flush;
-    } else if (end.elapsed >= next_print) {
-      out << ProgressLine(campaigns, end.elapsed) << "\n" << std::flush;
-      next_print = end.elapsed + 30;
-    }
+    progress.Update(Runs(campaigns), ProgressDetail(campaigns));
   }
-  if (terminal) out << "\n";
+  progress.Finish();
   return end;
 }
 
@@ -415,7 +421,8 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return Fail(started, err);
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
-  const CampaignEnd end = WatchCampaigns(options, *campaigns, coverage, out);
+  ProgressReporter progress(err, "runs", ProgressReporter::ForStderr(options.progress_seconds, true));
+  const CampaignEnd end = WatchCampaigns(options, *campaigns, coverage, progress);
   const std::string summary = SummaryMarkdown(options, *campaigns, end.elapsed);
   for (const auto& [name, text] :
        {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(*campaigns, end.elapsed)}}) {

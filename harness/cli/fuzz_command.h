@@ -34,6 +34,7 @@ struct FuzzCampaignOptions {
   // shard: fuzz only the targets of this shard (--shard), each target's
   // campaign whole in one shard (harness/runs/shard.h).
   Shard shard;
+  int progress_seconds = 10;  // off a terminal, a progress line this often (ProgressReporter)
 };
 
 // FuzzerStatus is one libFuzzer -fork status line, read:

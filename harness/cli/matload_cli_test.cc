@@ -141,11 +141,27 @@ TEST(MatloadCliTest, HelpExits0) {
   ProcessResult usage = Matload({"--help"});
   EXPECT_EQ(usage.exit_code, 0);
   EXPECT_THAT(usage.standard_output, HasSubstr("matload COMMAND [flags]"));
-  EXPECT_THAT(usage.standard_output, HasSubstr("  conform [--device N | --devices N,...|all]"));
+  EXPECT_THAT(usage.standard_output, HasSubstr("  conform   every legal form on the GPU"));
+  EXPECT_THAT(usage.standard_output, Not(HasSubstr("--workers")));
+  EXPECT_THAT(usage.standard_output, Not(HasSubstr("Flags from")));
   ProcessResult check = Matload({"check", "--help"});
   EXPECT_EQ(check.exit_code, 0);
   EXPECT_THAT(check.standard_output, HasSubstr("  --file (default: \"\")"));
+  EXPECT_THAT(check.standard_output, HasSubstr("example:\n  matload check --target sm_90 "));
   EXPECT_THAT(check.standard_output, Not(HasSubstr("--workers")));
+  EXPECT_EQ(Matload({"conform", "-h"}).exit_code, 0);
+}
+
+TEST(MatloadCliTest, VersionNamesTheBuildAndTheToolchainsFound) {
+  ProcessResult version = Matload({"--version"});
+  EXPECT_EQ(version.exit_code, 0) << version.standard_error;
+  EXPECT_THAT(version.standard_output, ::testing::ContainsRegex("^matload [0-9]+\\.[0-9]+ \\("));
+  EXPECT_THAT(version.standard_output, ::testing::ContainsRegex("\ncommit [0-9a-f]{40}|\ncommit unknown"));
+  EXPECT_THAT(version.standard_output, HasSubstr("\nbuild type "));
+  EXPECT_THAT(version.standard_output, HasSubstr("\nptxas "));
+  EXPECT_THAT(version.standard_output, HasSubstr("\nnvJitLink: "));
+  EXPECT_THAT(version.standard_output, HasSubstr("\nCUDA driver: "));
+  EXPECT_EQ(Matload({"--version", "check"}).exit_code, 2);
 }
 
 // The README spells it --row-addresses; the flag is row_addresses.

@@ -1,6 +1,7 @@
 // matload: differential fuzzing and conformance for PTX warp-level matrix
 // loads (wmma.load, ldmatrix, tcgen05.ld). The commands, their flags and
-// their synopses are in harness/cli/flags.cc; `matload --help` prints them.
+// their synopses are in harness/cli/flags.cc, the environment variables in
+// harness/environment.cc; `matload --help` prints them.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -12,8 +13,8 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
@@ -27,10 +28,12 @@
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_command.h"
+#include "harness/cli/version_command.h"
 #include "harness/cuda_driver.h"
+#include "harness/environment.h"
 #include "harness/exit_status.h"
-#include "harness/program_launch.h"
 #include "harness/interrupt.h"
+#include "harness/program_launch.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard.h"
@@ -100,6 +103,7 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   options.shard = absl::GetFlag(FLAGS_shard);
   options.parent = *std::move(parent);
   options.no_cache = absl::GetFlag(FLAGS_no_cache);
+  options.progress_seconds = absl::GetFlag(FLAGS_progress_seconds);
   return RunSupport(options, std::cout, std::cerr);
 }
 
@@ -193,20 +197,21 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
   return RunConform({.options = options,
                      .start = std::move(start),
                      .baseline = *std::move(baseline),
-                     .strict_baseline = absl::GetFlag(FLAGS_strict_baseline)},
+                     .strict_baseline = absl::GetFlag(FLAGS_strict_baseline),
+                     .progress_seconds = absl::GetFlag(FLAGS_progress_seconds)},
                     std::cout, std::cerr);
 }
 
 int RunSelfTestCli(const std::vector<std::string>& arguments) {
   if (!arguments.empty()) return Fail(absl::StrCat("selftest takes no arguments, got '", arguments[0], "'"));
-  return RunSelfTestCommand(absl::GetFlag(FLAGS_device), RunDirectory("selftest"), std::cout, std::cerr);
+  return RunSelfTestCommand(absl::GetFlag(FLAGS_device), RunDirectory("selftest"),
+                            absl::GetFlag(FLAGS_progress_seconds), std::cout, std::cerr);
 }
 
 int RunFuzzCli(const std::vector<std::string>& arguments, const std::string& command_line) {
   if (!arguments.empty()) return Fail(absl::StrCat("fuzz takes no arguments, got '", arguments[0], "'"));
-  const char* source = std::getenv("MATLOAD_SOURCE_DIR");
   std::error_code error;
-  const std::filesystem::path source_dir = std::filesystem::absolute(source != nullptr ? source : ".", error);
+  const std::filesystem::path source_dir = std::filesystem::absolute(EnvironmentOr("MATLOAD_SOURCE_DIR", "."), error);
   if (error) return Fail(absl::StrCat("MATLOAD_SOURCE_DIR: ", error.message()));
   InstallInterruptHandlers();
   FuzzCampaignOptions options{.targets = absl::GetFlag(FLAGS_targets),
@@ -216,6 +221,7 @@ int RunFuzzCli(const std::vector<std::string>& arguments, const std::string& com
                               .seed = absl::GetFlag(FLAGS_seed),
                               .fuzzer_dirs = absl::GetFlag(FLAGS_fuzzers),
                               .source_dir = source_dir.string()};
+  options.progress_seconds = absl::GetFlag(FLAGS_progress_seconds);
   const nlohmann::json run_options = {
       {"targets", options.targets}, {"seconds", options.seconds}, {"jobs", options.jobs}, {"seed", options.seed}};
   RunStart start{.command = "fuzz",
@@ -269,8 +275,9 @@ int main(int argc, char** argv) {
   absl::StatusOr<matload::CommandLine> line = matload::ParseCommandLine(
       std::vector<std::string>(words.begin() + 1, words.end()), commands, matload::MatloadFlagRanges());
   if (!line.ok()) return matload::FailWith(line.status());
+  if (line->version) return matload::PrintVersion(std::cout);
   if (line->help) {
-    std::cout << (line->command != nullptr ? matload::CommandHelp(*line->command) : matload::Usage(commands));
+    std::cout << matload::MatloadHelp(*line);
     return matload::kExitClean;
   }
   return matload::Dispatch(*line, command_line);

@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include <cstdlib>
@@ -14,24 +15,26 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "harness/cli/progress_reporter.h"
 #include "harness/cli/run_reports.h"
-#include "harness/cuda_driver.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/infrastructure.h"
-#include "harness/output_files.h"
-#include "harness/exit_status.h"
-#include "harness/nvjitlink.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_reports.h"
-#include "harness/runs/run_journal.h"
-#include "nlohmann/json.hpp"
+#include "harness/cuda_driver.h"
+#include "harness/discrepancy_registry.h"
+#include "harness/environment.h"
+#include "harness/exit_status.h"
+#include "harness/infrastructure.h"
+#include "harness/nvjitlink.h"
+#include "harness/output_files.h"
 #include "harness/ptxas.h"
-#include "harness/sass_lowering.h"
+#include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
+#include "harness/sass_lowering.h"
 #include "harness/support_sweep.h"
 #include "harness/toolchain_identity.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -154,7 +157,7 @@ absl::StatusOr<std::vector<Target>> SweepTargets(const SupportOptions& options) 
 // beside the default ptxas; empty, with a note, when there is none.
 std::string CuobjdumpFor(const OpenedCompiler& compiler) {
   std::string cuobjdump = DefaultCuobjdumpPath();
-  if (std::getenv("MATLOAD_CUOBJDUMP") == nullptr) {
+  if (!Environment("MATLOAD_CUOBJDUMP").has_value()) {
     const std::string beside = compiler.path.substr(0, compiler.path.rfind('/') + 1) + "cuobjdump";
     if (access(beside.c_str(), X_OK) == 0) cuobjdump = beside;
   }
@@ -209,16 +212,17 @@ void PrintCacheUse(const std::string& name, const SweepCache& cache, std::ostrea
       << cache.verdicts->kept() << " compiled and kept\n";
 }
 
-// TerminalProgress draws `name`'s progress over targets on stderr when it is a terminal.
-Progress TerminalProgress(const std::string& name) {
-  const bool terminal = isatty(STDERR_FILENO) != 0;
-  return [terminal, name](size_t done, size_t total, const std::string& target) {
-    if (!terminal) return;
-    const int width = 30;
-    const int filled = static_cast<int>(width * done / total);
-    std::cerr << "\r" << name << " [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done
-              << "/" << total << " targets, last " << target << "   " << std::flush;
-    if (done == total) std::cerr << "\n";
+// ReportTo passes a sweep's progress to `reporter`: the total counts the
+// forms of the targets started so far and, until every target has,
+// estimates the rest from their mean.
+Progress ReportTo(ProgressReporter& reporter) {
+  return [&reporter](const SweepProgress& now) {
+    const bool estimated = now.targets_started < now.targets;
+    reporter.SetTotal(
+        estimated ? now.forms_counted * now.targets / std::max<size_t>(now.targets_started, 1) : now.forms_counted,
+        estimated);
+    reporter.Update(now.forms_done,
+                    absl::StrCat(now.target, ", ", now.targets_started, " of ", now.targets, " targets begun"));
   };
 }
 
@@ -276,15 +280,18 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
   }
   std::vector<CompilerSweep> sweeps;
   size_t total_unexplained = 0;
+  ProgressReporter reporter(std::cerr, "cases", ProgressReporter::ForStderr(options.progress_seconds, true));
   for (size_t i = 0; i < compilers.size(); ++i) {
+    reporter.StartPhase(absl::StrCat("support ", named[i].name), 0);
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<std::unique_ptr<VerdictCache>> verdicts = OpenVerdictCache(options);
     if (!verdicts.ok()) return verdicts.status();
     const std::string cuobjdump = CuobjdumpFor(compilers[i]);
     const SweepCache cache = CacheFor(compilers[i], cuobjdump, verdicts->get());
-    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
-        *compilers[i].oracle, registry, targets, options.ptx, options.threads, TerminalProgress(named[i].name),
-        cuobjdump, JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
+    absl::StatusOr<SupportSweep> sweep =
+        RunSupportSweep(*compilers[i].oracle, registry, targets, options.ptx, options.threads, ReportTo(reporter),
+                        cuobjdump, JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
+    reporter.Finish();
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     total_unexplained += PrintSummary(named[i].name, *sweep, out);

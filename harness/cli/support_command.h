@@ -37,6 +37,7 @@ struct SupportOptions {
   std::optional<Shard> shard;
   std::string parent;
   bool no_cache = false;             // compile everything; the verdict cache is neither read nor written
+  int progress_seconds = 10;         // off a terminal, a progress line this often (ProgressReporter)
 };
 
 // RunSupport sweeps as a run in the results store (harness/runs/
@@ -55,7 +56,7 @@ struct SupportOptions {
 // toolchain kept them, and new ones are kept there, unless `no_cache`; a
 // compiler with no identity (the driver's JIT, a script: toolchain_identity.h)
 // is always asked, with a note on stderr.
-// Progress goes to stderr when it is a terminal. It fails when the compiler
+// Progress goes to stderr (harness/cli/progress_reporter.h). It fails when the compiler
 // cannot be opened or a report file cannot be written, and with an
 // InfrastructureError (exit 4) when a compiler could not judge: it crashed,
 // hung, printed what cannot be read, or left forms unjudged. A sweep that

@@ -12,6 +12,9 @@ namespace matload {
 // git checkout. CMake reads it again whenever HEAD moves.
 std::string GitCommit();
 
+// BuildType is the CMake build type matload was built as ("RelWithDebInfo").
+std::string BuildType();
+
 // MatloadVersion is matload's version, short commit and build type:
 // "matload 0.4 (3f9a1c2e, RelWithDebInfo)".
 std::string MatloadVersion();

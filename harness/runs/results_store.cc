@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "harness/environment.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -355,8 +356,7 @@ absl::StatusOr<ResultsStore> ResultsStore::OpenWith(const std::filesystem::path&
 
 std::string ResultsStore::DefaultPath(absl::string_view flag) {
   if (!flag.empty()) return std::string(flag);
-  const char* variable = std::getenv("MATLOAD_DB");
-  return variable != nullptr && *variable != '\0' ? variable : "matload-results.sqlite";
+  return EnvironmentOr("MATLOAD_DB", "matload-results.sqlite");
 }
 
 absl::Status ResultsStore::CreateRun(const RunRecord& run) {

@@ -1,0 +1,60 @@
+// gpu_throughput against the fake libcuda of the fault rig
+// (harness/testing/fake_libcuda.cc): without a GPU it says so and fails,
+// and with one it reports through Google Benchmark, so that
+// --benchmark_format=json gives each form's figures as counters. The fake
+// device's kernels store nothing, so every checked execution mismatches:
+// the run's exit status says so too.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/exit_status.h"
+#include "harness/subprocess.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace {
+
+// FakeGpu is the environment that gives gpu_throughput the fake driver in `mode`.
+std::vector<std::string> FakeGpu(const std::string& mode) {
+  const std::filesystem::path state =
+      std::filesystem::path(::testing::TempDir()) / absl::StrCat("gpu_throughput_", mode);
+  std::filesystem::create_directories(state);
+  return {absl::StrCat("LD_LIBRARY_PATH=", MATLOAD_FAKE_CUDA_DIR), absl::StrCat("MATLOAD_FAKE_CUDA=", mode),
+          absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", state.string())};
+}
+
+TEST(GpuThroughputTest, WithoutAGpuItSaysSoAndFails) {
+  absl::StatusOr<ProcessResult> run =
+      RunProcess({GPU_THROUGHPUT, "--seconds", "1"}, std::chrono::seconds(120), FakeGpu("init-fails"));
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->exit_code, kExitCompileOnly) << run->standard_error;
+  EXPECT_THAT(run->standard_error, ::testing::HasSubstr("gpu_throughput: needs a GPU: "));
+  EXPECT_EQ(run->standard_output, "");
+}
+
+TEST(GpuThroughputTest, ReportsEachFormAsJsonWithCounters) {
+  absl::StatusOr<ProcessResult> run =
+      RunProcess({GPU_THROUGHPUT, "--seconds", "1", "--threads", "1", "--blocks", "64", "--benchmark_format=json"},
+                 std::chrono::seconds(300), FakeGpu("normal"));
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->exit_code, kExitFindings) << run->standard_error;  // the fake's kernels store nothing
+  const nlohmann::json report = nlohmann::json::parse(run->standard_output, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << run->standard_output;
+  EXPECT_THAT(report["context"]["device"].get<std::string>(), ::testing::HasSubstr("matload fake GPU"));
+  ASSERT_EQ(report["benchmarks"].size(), 2u) << report.dump(2);
+  for (const nlohmann::json& form : report["benchmarks"]) {
+    EXPECT_THAT(form["name"].get<std::string>(), ::testing::HasSubstr("manual_time")) << form.dump(2);
+    EXPECT_EQ(form["time_unit"], "s");
+    EXPECT_GT(form["launches"].get<double>(), 0) << form.dump(2);
+    EXPECT_GT(form["checked_executions"].get<double>(), 0);
+    EXPECT_EQ(form["mismatches"].get<double>(), form["checked_executions"].get<double>());
+    EXPECT_GT(form["checked_executions_per_s"].get<double>(), 0);
+  }
+}
+
+}  // namespace
+}  // namespace matload
