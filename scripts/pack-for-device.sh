@@ -18,8 +18,10 @@ mkdir -p "$root/build/device/fuzzers"
 cp "$root/build/fuzz-device/fuzz/device_fuzzer" "$root/build/device/fuzzers/"
 lib="$root/build/device/lib"
 rm -rf "$lib" && mkdir -p "$lib"
+# Every binary of each name, since build/device may also hold older ones
+# kept for side-by-side runs (build/device/old/).
 for target in "${targets[@]}" device_fuzzer; do
-  binary=$(find "$root/build/device" -name "$target" -type f -executable | head -n 1)
-  ldd "$binary" | awk '/libabsl|libgtest|libgmock|libbenchmark|libsqlite3|libcrypto/ { print $3 }' | xargs -r cp -L -t "$lib"
+  find "$root/build/device" -name "$target" -type f -executable -print0 | xargs -0 -r -n 1 ldd |
+    awk '/libabsl|libgtest|libgmock|libbenchmark|libsqlite3|libcrypto/ { print $3 }' | sort -u | xargs -r cp -L -t "$lib"
 done
 du -sh "$root/build/device"
