@@ -48,7 +48,7 @@ void Check(bool condition, const char* what, const std::string& input) {
 class BodyFile {
  public:
   explicit BodyFile(absl::string_view body)
-      : path_(absl::StrCat(matload::EnvironmentOr("TMPDIR", "/tmp"), "/matload_cli_fuzzer_", getpid(), ".txt")) {
+      : path_(absl::StrCat(matload::TemporaryDirectory(), "/matload_cli_fuzzer_", getpid(), ".txt")) {
     std::ofstream(path_, std::ios::binary | std::ios::trunc) << body;
   }
   ~BodyFile() { std::remove(path_.c_str()); }

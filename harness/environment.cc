@@ -51,6 +51,8 @@ std::string EnvironmentOr(absl::string_view name, absl::string_view fallback) {
   return Environment(name).value_or(std::string(fallback));
 }
 
+std::string TemporaryDirectory() { return EnvironmentOr("TMPDIR", "/tmp"); }
+
 bool ReadBy(const EnvironmentVariable& variable, absl::string_view command) {
   if (variable.readers == "all") return true;
   const std::vector<absl::string_view> readers = absl::StrSplit(variable.readers, ' ');

@@ -36,6 +36,9 @@ std::optional<std::string> Environment(absl::string_view name);
 // EnvironmentOr is Environment(name), or `fallback` when that is nullopt.
 std::string EnvironmentOr(absl::string_view name, absl::string_view fallback);
 
+// TemporaryDirectory is where temporary files go: $TMPDIR, or /tmp.
+std::string TemporaryDirectory();
+
 // ReadBy says whether `variable` is read by `command` (EnvironmentVariable::readers).
 bool ReadBy(const EnvironmentVariable& variable, absl::string_view command);
 

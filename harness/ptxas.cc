@@ -30,7 +30,7 @@ namespace {
 constexpr size_t kQuotedOutput = 400;
 
 absl::StatusOr<std::string> WriteTemporaryFile(absl::string_view text) {
-  std::string path = absl::StrCat(EnvironmentOr("TMPDIR", "/tmp"), "/matload-XXXXXX.ptx");
+  std::string path = absl::StrCat(TemporaryDirectory(), "/matload-XXXXXX.ptx");
   int fd = mkostemps(path.data(), 4, O_CLOEXEC);
   if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file ", path));
   absl::Cleanup close_fd = [fd] { close(fd); };
@@ -122,7 +122,7 @@ bool IsElf(absl::string_view bytes) { return absl::StartsWith(bytes, "\x7f" "ELF
 class ModuleFiles {
  public:
   static absl::StatusOr<ModuleFiles> Write(const std::vector<std::string>& modules) {
-    std::string directory = absl::StrCat(EnvironmentOr("TMPDIR", "/tmp"), "/matload-XXXXXX");
+    std::string directory = absl::StrCat(TemporaryDirectory(), "/matload-XXXXXX");
     if (mkdtemp(directory.data()) == nullptr) {
       return absl::InternalError(absl::StrCat("cannot create a temporary directory ", directory));
     }

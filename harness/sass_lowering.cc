@@ -144,7 +144,7 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
                                                      const std::vector<RawInstruction>& forms, PtxVersion ptx,
                                                      Target target) {
   const std::string module = SassModule(forms, ptx, target);
-  std::string base = absl::StrCat(EnvironmentOr("TMPDIR", "/tmp"), "/matload-sass-XXXXXX");
+  std::string base = absl::StrCat(TemporaryDirectory(), "/matload-sass-XXXXXX");
   if (mkdtemp(base.data()) == nullptr) return absl::InternalError("cannot create a temporary directory");
   absl::Cleanup remove = [&base] {
     unlink((base + "/module.cubin").c_str());
