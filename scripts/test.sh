@@ -13,6 +13,10 @@ scripts/check-format.sh
 # campaign below runs them, and a ctest case stops a campaign of one.
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target text_fuzzer legality_fuzzer reference_fuzzer cli_fuzzer
+# Each checkout's tests keep their files in its own build tree, so that two
+# checkouts testing at once never share a path under /tmp.
+export TEST_TMPDIR="$root/build/default/test-tmp"
+rm -rf "$TEST_TMPDIR" && mkdir -p "$TEST_TMPDIR"
 ctest --preset default
 # ctest shows a skipped test as "Skipped"; say why, from the tests' own output.
 awk '/: Skipped$/ { getline; print "skipped: " $0 }' build/default/Testing/Temporary/LastTest.log | sort -u
