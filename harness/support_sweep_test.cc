@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "harness/infrastructure.h"
 #include "harness/ptxas.h"
+#include "harness/report/page_rows.h"
 #include "harness/subprocess.h"
 #include "harness/support_report.h"
 #include "nlohmann/json.hpp"
@@ -119,7 +120,11 @@ TEST_F(SupportSweepTest, WritesAReportWhoseReproducersReproduce) {
   std::stringstream html;
   html << std::ifstream(directory + "/support.html").rdbuf();
   EXPECT_THAT(html.str(), HasSubstr("<h2 id=\"ldmatrix\">ldmatrix</h2>"));
-  EXPECT_THAT(html.str(), HasSubstr("class=\"cell m-both"));
+  // The matrix rows come as a data block the page's script renders (harness/report/data_block.h).
+  absl::StatusOr<std::vector<nlohmann::json>> ldmatrix = PageRows(html.str(), "matrix-ldmatrix");
+  ASSERT_TRUE(ldmatrix.ok()) << ldmatrix.status();
+  ASSERT_FALSE(ldmatrix->empty());
+  EXPECT_THAT(ldmatrix->front()["css"], ::testing::Contains("m-both"));
   std::stringstream md;
   md << std::ifstream(directory + "/support.md").rdbuf();
   EXPECT_THAT(md.str(), HasSubstr("| sm_70 |"));
