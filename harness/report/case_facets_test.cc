@@ -19,6 +19,16 @@ TEST(CaseFacetsTest, ReadsASupportCase) {
   EXPECT_EQ(facets.type, "b16");
 }
 
+// A sweep of several compilers starts each case ID with its toolkit
+// (harness/cli/support_command.h): the target is the second token.
+TEST(CaseFacetsTest, ReadsASupportCaseOfOneOfSeveralToolkits) {
+  const CaseFacets facets = FacetsOf("ptxas_12_9_86.sm_90.ldmatrix.sync.aligned.m8n8.x4.shared.b16.addr64");
+  EXPECT_EQ(facets.target, "sm_90");
+  EXPECT_EQ(facets.family, "ldmatrix");
+  EXPECT_EQ(facets.shape, "m8n8");
+  EXPECT_EQ(facets.type, "b16");
+}
+
 TEST(CaseFacetsTest, ReadsAConformCaseWithoutATarget) {
   const CaseFacets facets = FacetsOf("wmma_load.a.sync.aligned.row.m16n16k16.shared.f16.addr32.driver_jit");
   EXPECT_EQ(facets.target, "");
