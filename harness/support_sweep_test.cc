@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "gmock/gmock.h"
 #include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/infrastructure.h"
 #include "harness/ptxas.h"
