@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -101,6 +102,7 @@ struct Batch {
   std::vector<CompilerVerdict>& verdicts;
   const std::vector<bool>& predicted_legal;  // empty: no guesses
   Tally& tally;
+  const std::function<void(const std::vector<size_t>&)>& judged;  // BatchOptions::judged
 };
 
 // EntryName names the kernel of a run's module `index`: the modules of one
@@ -421,6 +423,21 @@ absl::StatusOr<bool> ProbeEmptyModule(const Batch& batch, PtxVersion ptx) {
   return false;
 }
 
+// TellSettled tells BatchOptions::judged the snippets of `run` that none
+// of the runs it leads to (`more`) holds: their verdicts are final.
+void TellSettled(const Batch& batch, const Run& run, const std::vector<Run>& more) {
+  if (!batch.judged) return;
+  absl::flat_hash_set<size_t> again;
+  for (const Run& next : more) {
+    for (const Group& group : next) again.insert(group.begin(), group.end());
+  }
+  std::vector<size_t> settled;
+  for (size_t index : Flatten(run)) {
+    if (!again.contains(index)) settled.push_back(index);
+  }
+  if (!settled.empty()) batch.judged(settled);
+}
+
 // JudgeAll makes every run, on `jobs` threads, starting from `batches`.
 absl::Status JudgeAll(const Batch& batch, std::vector<Run> batches, int jobs) {
   WorkQueue queue(std::move(batches));
@@ -428,6 +445,7 @@ absl::Status JudgeAll(const Batch& batch, std::vector<Run> batches, int jobs) {
     while (std::optional<Run> pending = queue.Take()) {
       absl::StatusOr<std::vector<Run>> more = Judge(batch, *pending);
       if (more.ok()) {
+        TellSettled(batch, *pending, *more);
         queue.Done(*std::move(more));
       } else {
         queue.Fail(more.status());
@@ -456,7 +474,8 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
                     .target = target,
                     .verdicts = verdicts,
                     .predicted_legal = options.predicted_legal,
-                    .tally = tally};
+                    .tally = tally,
+                    .judged = options.judged};
   absl::StatusOr<bool> to_judge = ProbeEmptyModule(batch, ptx);
   if (!to_judge.ok()) return to_judge.status();
   if (*to_judge) {
@@ -466,6 +485,10 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
         !judged.ok()) {
       return judged;
     }
+  } else {
+    Group every(count);  // each has the empty module's errors
+    std::iota(every.begin(), every.end(), 0);
+    TellSettled(batch, {every}, {});
   }
   if (options.report != nullptr) *options.report = tally.report();
   return verdicts;

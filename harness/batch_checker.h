@@ -3,6 +3,7 @@
 #ifndef MATLOAD_HARNESS_BATCH_CHECKER_H_
 #define MATLOAD_HARNESS_BATCH_CHECKER_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,11 @@ struct BatchOptions {
   size_t max_bisection_runs = 512;
   // report, when set, receives the BatchReport.
   BatchReport* report = nullptr;
+  // judged, when set, is told the indices of snippets as each compiler run
+  // settles their verdicts (judged or left unjudged), each snippet once,
+  // from the checker's threads, so that a caller can count them as they
+  // go: `matload support` moves its progress so (harness/support_sweep.h).
+  std::function<void(const std::vector<size_t>& snippets)> judged;
 };
 
 // CheckSnippets judges `snippets` for (ptx, target) with as few compiler runs as

@@ -2,6 +2,7 @@
 #include "harness/ptxas.h"
 
 #include <algorithm>
+#include <mutex>
 #include <random>
 
 #include "absl/strings/match.h"
@@ -241,6 +242,26 @@ TEST(BatchCheckerBoundTest, BisectionStopsAtItsBoundAndLeavesSnippetsUnjudged) {
   EXPECT_EQ(report.unjudged, 0u);
   EXPECT_EQ(report.bisection_runs, 126u);  // every split of 64 down to single snippets
   EXPECT_TRUE(std::all_of(verdicts->begin(), verdicts->end(), [](const CompilerVerdict& v) { return v.judged; }));
+}
+
+// BatchOptions::judged hears of every snippet once, run after run: here as
+// bisection settles the halves, on three threads.
+TEST(BatchCheckerJudgedTest, TellsEverySnippetOnceAsRunsSettleIt) {
+  const std::vector<Snippet> snippets(64, *ParseSnippet("ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];"));
+  std::mutex mutex;
+  std::vector<int> told(snippets.size(), 0);
+  size_t calls = 0;
+  BatchOptions options{.jobs = 3, .max_bisection_runs = 1000};
+  options.judged = [&](const std::vector<size_t>& settled) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++calls;
+    for (size_t index : settled) ++told.at(index);
+  };
+  absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
+      CheckSnippets(UnattributingCompiler(), snippets, {9, 0}, *ParseTarget("sm_90"), options);
+  ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+  EXPECT_THAT(told, ::testing::Each(1));
+  EXPECT_EQ(calls, snippets.size());  // bisection settles one snippet per run, at its leaves
 }
 
 }  // namespace

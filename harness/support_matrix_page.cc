@@ -11,6 +11,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "harness/report/case_facets.h"
+#include "harness/report/data_block.h"
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
@@ -138,12 +139,17 @@ list MisdiagnosisRows(const DiscrepancyRegistry& registry, const std::string& to
   return rows;
 }
 
-list DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
-                      const MatrixPageContext& context, const std::vector<std::string>& families,
-                      Located& located) {
+// DisagreementRows are the sweep's disagreements as the data block that
+// templates/report.js renders as the rows of the disagreement table (its
+// "disagreement" renderer); each is counted in `located` where it shows.
+DataBlock DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
+                           const MatrixPageContext& context, const std::vector<std::string>& families,
+                           Located& located) {
   std::map<std::string, bool> row_opcodes;
   for (const SupportRow& row : sweep.rows) row_opcodes[row.opcode] = true;
-  list rows;
+  DataBlock rows({"anchor", "instruction", "target", "family", "shape", "type", "outcome", "disagreement", "model",
+                  "compiler_verdict", "css", "registry", "rule", "rule_label", "message", "reproducer"},
+                 3);
   for (size_t i = 0; i < sweep.disagreements.size(); ++i) {
     const Disagreement& disagreement = sweep.disagreements[i];
     const std::string opcode = Opcode(disagreement.instruction);
@@ -158,22 +164,12 @@ list DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry& regi
     const bool explained = !disagreement.registry_id.empty();
     const std::string outcome = disagreement.model_legal ? "legal_rejected" : "illegal_accepted";
     const auto [rule, rule_source] = RuleOf(registry, disagreement.registry_id);
-    rows.push_back(object{
-        {"anchor", anchor},
-        {"instruction", disagreement.instruction},
-        {"target", disagreement.target},
-        {"family", facets.family},
-        {"shape", facets.shape},
-        {"type", facets.type},
-        {"outcome", outcome},
-        {"model", disagreement.model_legal ? "legal" : "illegal"},
-        {"compiler_verdict", disagreement.model_legal ? "rejected" : "accepted"},
-        {"css", LegendOf(ClassOf(outcome, !explained)).css},
-        {"registry", explained ? disagreement.registry_id : "unexplained"},
-        {"rule", rule},
-        {"rule_label", rule_source.empty() ? data(false) : data(rule_source)},
-        {"message", disagreement.compiler_messages.empty() ? "" : disagreement.compiler_messages.front()},
-        {"reproducer", i < context.reproducers.size() ? context.reproducers[i] : ""}});
+    rows.AddRow({anchor, disagreement.instruction, disagreement.target, facets.family, facets.shape, facets.type,
+                 outcome, "1", disagreement.model_legal ? "legal" : "illegal",
+                 disagreement.model_legal ? "rejected" : "accepted", LegendOf(ClassOf(outcome, !explained)).css,
+                 explained ? disagreement.registry_id : "unexplained", rule, rule_source,
+                 disagreement.compiler_messages.empty() ? "" : disagreement.compiler_messages.front(),
+                 i < context.reproducers.size() ? context.reproducers[i] : ""});
   }
   return rows;
 }
@@ -186,7 +182,8 @@ std::string CellTitle(const std::string& target, const SupportCell& cell) {
   return title;
 }
 
-// FamilyView is one family's table: its rows in natural order, then its other forms' row.
+// FamilyView is one family's table: its rows in natural order, as a data
+// block (report.js's "matrix" renderer), then its other forms' row.
 object FamilyView(const std::string& family, const SupportSweep& sweep, const Located& located,
                   const list& targets) {
   std::vector<const SupportRow*> ordered;
@@ -195,17 +192,19 @@ object FamilyView(const std::string& family, const SupportSweep& sweep, const Lo
   }
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const SupportRow* a, const SupportRow* b) { return NaturalLess(a->opcode, b->opcode); });
-  list rows;
+  DataBlock rows({"anchor", "opcode", "css", "titles", "counts", "hrefs"}, 2);
   for (const SupportRow* row : ordered) {
-    list cells;
+    std::vector<std::string> css, titles, counts, hrefs;
     for (const std::string& target : sweep.targets) {
       const SupportCell& cell = row->cells.at(target);
-      object view{{"css", MatrixLegendOf(StateOf(cell)).css}, {"title", CellTitle(target, cell)}};
+      css.push_back(MatrixLegendOf(StateOf(cell)).css);
+      titles.push_back(CellTitle(target, cell));
       const auto found = located.by_cell.find({row->opcode, target});
-      SetCount(view, found == located.by_cell.end() ? nullptr : &found->second);
-      cells.push_back(view);
+      const bool counted = found != located.by_cell.end();
+      counts.push_back(counted ? std::to_string(found->second.first) : "");
+      hrefs.push_back(counted ? found->second.second : "");
     }
-    rows.push_back(object{{"anchor", Anchor(row->opcode)}, {"opcode", row->opcode}, {"cells", cells}});
+    rows.AddRow({Anchor(row->opcode), row->opcode, css, titles, counts, hrefs});
   }
   list others;
   for (const std::string& target : sweep.targets) {
@@ -214,7 +213,10 @@ object FamilyView(const std::string& family, const SupportSweep& sweep, const Lo
     SetCount(view, found == located.by_family.end() ? nullptr : &found->second);
     others.push_back(view);
   }
-  return object{{"family", family}, {"anchor", Anchor(family)}, {"rows", rows}, {"others", others},
+  return object{{"family", family},
+                {"anchor", Anchor(family)},
+                {"rows", rows.ScriptText()},
+                {"others", others},
                 {"targets", targets}};
 }
 
@@ -259,7 +261,7 @@ absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const D
     if (std::find(families.begin(), families.end(), row.family) == families.end()) families.push_back(row.family);
   }
   Located located;
-  list disagreements = DisagreementRows(sweep, registry, context, families, located);
+  const DataBlock disagreements = DisagreementRows(sweep, registry, context, families, located);
   const list targets = TargetColumns(sweep);
   list family_views, matrix_legend;
   for (const std::string& family : families) family_views.push_back(FamilyView(family, sweep, located, targets));
@@ -282,7 +284,7 @@ absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const D
   view.set("compiler_path", context.compiler_path);
   view.set("summaries", SummaryRows(sweep));
   view.set("families", family_views);
-  view.set("disagreements", disagreements);
+  view.set("disagreements", disagreements.ScriptText());
   view.set("disagreement_count", std::to_string(sweep.disagreements.size()));
   view.set("filters", FilterView(filter_ids, outcomes));
   view.set("matrix_legend", matrix_legend);

@@ -23,7 +23,7 @@ struct MatrixPageContext {
   std::string command;
   std::string date;
   std::string machine;
-  std::string compiler_path;  // as shown: no home directory (support_report.h's WithoutHome)
+  std::string compiler_path;  // as shown: no home directory (harness/without_home.h)
   double seconds = 0;
   // reproducers[i] is the reproducer of sweep.disagreements[i], relative
   // to the page ("reproducers/<id>.ptx").

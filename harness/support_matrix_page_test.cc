@@ -1,11 +1,14 @@
 #include "harness/support_matrix_page.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/report/page_rows.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -55,33 +58,46 @@ std::string Page(const SupportSweep& sweep, const MatrixPageContext& context = {
   return html.ok() ? *html : "";
 }
 
+// Rows reads the page's data block `id`: the family tcgen05.ld's matrix
+// rows ("matrix-tcgen05_ld") or the disagreements ("disagreement-rows").
+std::vector<nlohmann::json> Rows(const std::string& html, const std::string& id) {
+  absl::StatusOr<std::vector<nlohmann::json>> rows = PageRows(html, id);
+  EXPECT_TRUE(rows.ok()) << rows.status();
+  return rows.ok() ? *rows : std::vector<nlohmann::json>{};
+}
+
 TEST(SupportMatrixPageTest, OrdersRowsAsAPersonCounts) {
-  const std::string html = Page(Sweep());
-  const size_t x2 = html.find(">tcgen05.ld.sync.aligned.16x64b.x2.b32<");
-  const size_t x16 = html.find(">tcgen05.ld.sync.aligned.16x64b.x16.b32<");
-  const size_t x128 = html.find(">tcgen05.ld.sync.aligned.16x64b.x128.b32<");
-  ASSERT_NE(x128, std::string::npos);
-  EXPECT_LT(x2, x16);
-  EXPECT_LT(x16, x128);
+  const std::vector<nlohmann::json> rows = Rows(Page(Sweep()), "matrix-tcgen05_ld");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0]["opcode"], "tcgen05.ld.sync.aligned.16x64b.x2.b32");
+  EXPECT_EQ(rows[1]["opcode"], "tcgen05.ld.sync.aligned.16x64b.x16.b32");
+  EXPECT_EQ(rows[2]["opcode"], "tcgen05.ld.sync.aligned.16x64b.x128.b32");
 }
 
 TEST(SupportMatrixPageTest, ShowsTheDisagreementsTheRowsCannot) {
   const std::string html = Page(Sweep());
   // The operand style counts in its row's cell, linked to its line; the near misses in the family's last row.
-  EXPECT_THAT(html, HasSubstr("has-disagreements\" title=\"sm_90: legal by the model, accepted by the compiler\">"
-                              "<a href=\"#d0\">1</a>"));
+  const nlohmann::json x2 = Rows(html, "matrix-tcgen05_ld").at(0);
+  EXPECT_EQ(x2["css"], nlohmann::json({"m-both"}));
+  EXPECT_EQ(x2["titles"], nlohmann::json({"sm_90: legal by the model, accepted by the compiler"}));
+  EXPECT_EQ(x2["counts"], nlohmann::json({"1"}));
+  EXPECT_EQ(x2["hrefs"], nlohmann::json({"d0"}));
   EXPECT_THAT(html, HasSubstr("<td class=\"cell has-disagreements o-known\"><a href=\"#d1\">2</a></td>"));
   // The target's column is headed by its accepted rows and disagreements; every disagreement is listed.
   EXPECT_THAT(html, HasSubstr("<span class=\"total\" title=\"accepted qualifier sets / disagreements\">3 / 3</span>"));
-  EXPECT_EQ(std::string::npos, html.find("id=\"d3\""));
-  EXPECT_THAT(html, HasSubstr("<tr id=\"d2\""));
-  EXPECT_THAT(html, HasSubstr("<td>unexplained</td>"));
+  const std::vector<nlohmann::json> disagreements = Rows(html, "disagreement-rows");
+  ASSERT_EQ(disagreements.size(), 3u);
+  for (size_t i = 0; i < disagreements.size(); ++i) EXPECT_EQ(disagreements[i]["anchor"], absl::StrCat("d", i));
+  EXPECT_EQ(disagreements[2]["registry"], "unexplained");
 }
 
 TEST(SupportMatrixPageTest, NamesEachDisagreementsRuleAndWhereTheModelTookIt) {
-  const std::string html = Page(Sweep());
-  EXPECT_THAT(html, HasSubstr("<td>ldmatrix.infer.row-alignment-m8n16-m16n16 <em>(inferred)</em></td>"));
-  EXPECT_THAT(html, HasSubstr("<td>tcgen05.ld.syntax</td>"));
+  const std::vector<nlohmann::json> disagreements = Rows(Page(Sweep()), "disagreement-rows");
+  ASSERT_EQ(disagreements.size(), 3u);
+  EXPECT_EQ(disagreements[0]["rule"], "ldmatrix.infer.row-alignment-m8n16-m16n16");
+  EXPECT_EQ(disagreements[0]["rule_label"], "inferred");
+  EXPECT_EQ(disagreements[1]["rule"], "tcgen05.ld.syntax");
+  EXPECT_EQ(disagreements[1]["rule_label"], "");
 }
 
 TEST(SupportMatrixPageTest, ListsTheCompilersMisdiagnoses) {
@@ -106,11 +122,18 @@ TEST(SupportMatrixPageTest, EscapesEveryField) {
       Page(sweep, {.command = "matload support " + h, .machine = h, .compiler_path = h, .reproducers = {h}});
   EXPECT_FALSE(absl::StrContains(html, "<script>pwn"));
   EXPECT_FALSE(absl::StrContains(html, "pwn(\"x\")"));
-  for (const std::string& shown : {absl::StrCat("ptxas 13.0.88", kEscaped), absl::StrCat("SASS: ", kEscaped),
-                                    absl::StrCat("entry-a", kEscaped), absl::StrCat("matload support ", kEscaped),
-                                    absl::StrCat("<a href=\"", kEscaped, "\">")}) {
+  // What the page prints as HTML is escaped; what its data blocks carry reads back as it was.
+  for (const std::string& shown :
+       {absl::StrCat("ptxas 13.0.88", kEscaped), absl::StrCat("matload support ", kEscaped)}) {
     EXPECT_THAT(html, HasSubstr(shown));
   }
+  const nlohmann::json row = Rows(html, "matrix-tcgen05_ld").at(2);  // rows[0], x128, comes last
+  EXPECT_EQ(row["titles"][0], absl::StrCat("sm_90: legal by the model, accepted by the compiler\nSASS: ", h, "\n", h));
+  const nlohmann::json disagreement = Rows(html, "disagreement-rows").at(0);
+  EXPECT_EQ(disagreement["instruction"], sweep.disagreements[0].instruction);
+  EXPECT_EQ(disagreement["registry"], absl::StrCat("entry-a", h));
+  EXPECT_EQ(disagreement["message"], h);
+  EXPECT_EQ(disagreement["reproducer"], h);
 }
 
 }  // namespace

@@ -11,12 +11,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/strip.h"
-#include "harness/environment.h"
 #include "harness/output_files.h"
 #include "harness/ptx_module.h"
 #include "harness/rule_provenance.h"
 #include "harness/support_matrix_page.h"
+#include "harness/without_home.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
 #include "reference/parser.h"
@@ -244,23 +243,6 @@ nlohmann::json JsonWithProvenance(nlohmann::json json, const DiscrepancyRegistry
 }
 
 }  // namespace
-
-std::string WithoutHome(absl::string_view text) {
-  const std::string home = EnvironmentOr("HOME", "/");
-  if (home == "/") return std::string(text);
-  const std::string prefix = absl::StrCat(absl::StripSuffix(home, "/"), "/");
-  std::string shown;
-  for (size_t at = 0; at < text.size();) {
-    const bool word_start = at == 0 || absl::string_view(" =,:'\"(").find(text[at - 1]) != absl::string_view::npos;
-    if (word_start && absl::StartsWith(text.substr(at), prefix)) {
-      shown += "~/";
-      at += prefix.size();
-    } else {
-      shown += text[at++];
-    }
-  }
-  return shown;
-}
 
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
                                 const ReportContext& as_made, const std::string& directory) {

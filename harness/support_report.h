@@ -6,7 +6,6 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/string_view.h"
 #include "harness/discrepancy_registry.h"
 #include "harness/support_sweep.h"
 
@@ -30,12 +29,8 @@ struct ReportContext {
 //    sets x targets, every disagreement with its reproducer;
 //  - reproducers/<id>.ptx: one module per registry entry that occurred and
 //    per unexplained disagreement, with the exact command in support.md.
-// WithoutHome is `text` (a path, a command line) as the reports print it:
-// each path under the home directory starts "~/" (a toolkit fetched into
-// ~/.cache/matload, say), so that no report names the machine's home or
-// user. WriteSupportReport prints the command and compiler path so.
-std::string WithoutHome(absl::string_view text);
-
+// WriteSupportReport prints the command and compiler path WithoutHome
+// (harness/without_home.h).
 absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
                                 const ReportContext& context, const std::string& directory);
 

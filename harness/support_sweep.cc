@@ -1,5 +1,6 @@
 #include "harness/support_sweep.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <set>
@@ -162,21 +163,32 @@ absl::Status AddSassLowering(const CompileOracle& compiler, const std::string& c
   return absl::OkStatus();
 }
 
+// TargetProgress is how SweepTarget tells its progress: `counted` its
+// forms once it has selected them, and `judged` the forms each compiler run
+// settles (the matrix rows are compiled too, but are not forms).
+struct TargetProgress {
+  std::function<void(size_t forms)> counted;
+  std::function<void(size_t forms)> judged;
+};
+
 absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
                                         const std::string& cuobjdump, const SweepHooks& hooks, const SweepCache& cache,
-                                        const std::function<void(size_t)>& counted) {
+                                        const TargetProgress& progress) {
   TargetSweep result;
   result.summary.target = target.Name();
   TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);
   const std::vector<Snippet>& snippets = selected.snippets;
-  counted(result.summary.legal + result.summary.near_miss);
+  progress.counted(result.summary.legal + result.summary.near_miss);
   const size_t matrix_count = result.summary.matrix_rows;
   result.summary.matrix_rows = matrix.size();
 
   // The model's verdicts, compared below, also keep the forms it calls legal
   // out of the modules its near misses stop.
   BatchOptions options;
+  options.judged = [&progress, matrix_count](const std::vector<size_t>& settled) {
+    progress.judged(std::count_if(settled.begin(), settled.end(), [&](size_t i) { return i >= matrix_count; }));
+  };
   for (const Snippet& snippet : snippets) options.predicted_legal.push_back(Judge(snippet, ptx, target).legal());
   std::vector<CompilerVerdict> verdicts(snippets.size());
   result.summary.compiled = compiler.Supports(target);
@@ -313,11 +325,12 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   std::atomic<size_t> next{0};
   std::mutex progress_mutex;
   SweepProgress state{.targets = targets.size()};
-  // Tell moves the sweep's progress by one target's `forms`, counted or done.
-  auto tell = [&](Target target, size_t forms, bool finished) {
+  // Tell moves the sweep's progress by `forms` of `target`: counted when
+  // the target starts, else done.
+  auto tell = [&](Target target, size_t forms, bool starts) {
     std::lock_guard<std::mutex> lock(progress_mutex);
-    (finished ? state.forms_done : state.forms_counted) += forms;
-    if (!finished) ++state.targets_started;
+    (starts ? state.forms_counted : state.forms_done) += forms;
+    if (starts) ++state.targets_started;
     state.target = target.Name();
     if (progress) progress(state);
   };
@@ -326,17 +339,25 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
       std::optional<TargetSweep> recorded = hooks.recorded ? hooks.recorded(targets[i]) : std::nullopt;
       taken_back[i] = recorded.has_value();
       size_t forms = recorded.has_value() ? recorded->summary.legal + recorded->summary.near_miss : 0;
-      if (recorded.has_value()) tell(targets[i], forms, false);
+      std::atomic<size_t> judged{0};  // of `forms`, told as the compiler's runs settled them
+      if (recorded.has_value()) tell(targets[i], forms, true);
+      const TargetProgress target_progress{.counted =
+                                               [&](size_t counted) {
+                                                 forms = counted;
+                                                 tell(targets[i], counted, true);
+                                               },
+                                           .judged =
+                                               [&](size_t settled) {
+                                                 judged += settled;
+                                                 tell(targets[i], settled, false);
+                                               }};
       results[i] = recorded.has_value() ? *std::move(recorded)
                                         : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks,
-                                                      cache, [&](size_t counted) {
-                                                        forms = counted;
-                                                        tell(targets[i], counted, false);
-                                                      });
+                                                      cache, target_progress);
       if (results[i].ok() && !taken_back[i] && hooks.record) {
         if (absl::Status status = hooks.record(targets[i], *results[i]); !status.ok()) results[i] = status;
       }
-      tell(targets[i], forms, true);
+      tell(targets[i], forms - judged, false);
     }
   };
   std::vector<std::thread> pool;

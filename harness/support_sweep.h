@@ -87,18 +87,21 @@ struct SupportSweep {
 };
 
 // SweepProgress is how far a sweep is, in forms compiled and compared. A
-// target's forms are counted once it has selected them, and done once it
-// finishes (or is taken back from its run), so the total grows until every
-// target has started.
+// target's forms are counted once it has selected them, and done as the
+// compiler's runs settle their verdicts (BatchOptions::judged); the rest
+// once it finishes (all of them where the compiler cannot target it, or
+// where the target is taken back from its run). So the total grows until
+// every target has started, and the forms done grow as they are judged.
 struct SweepProgress {
   size_t targets = 0;          // in the sweep
   size_t targets_started = 0;  // that have counted their forms
   size_t forms_counted = 0;    // the started targets' forms
-  size_t forms_done = 0;       // the finished targets' forms
+  size_t forms_done = 0;       // the forms judged so far
   std::string target;          // the target that moved last
 };
 
-// Progress is told each time a target starts or finishes.
+// Progress is told each time a target starts, a compiler run settles some
+// of its forms, or it finishes.
 using Progress = std::function<void(const SweepProgress&)>;
 
 // TargetSweep is one target's share of a sweep: the unit a run records

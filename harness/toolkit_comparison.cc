@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/without_home.h"
 
 namespace matload {
 namespace {
@@ -22,7 +23,7 @@ std::string ToolkitComparisonMarkdown(const std::vector<SupportSweep>& sweeps, c
   std::vector<std::string> names;
   for (const SupportSweep& sweep : sweeps) names.push_back(sweep.compiler);
   std::string md = absl::StrCat("# Toolkits compared: ", absl::StrJoin(names, ", "), ", PTX ISA ",
-                                sweeps.front().ptx.ToString(), "\n\n- Made by: `", command, "` on ", date,
+                                sweeps.front().ptx.ToString(), "\n\n- Made by: `", WithoutHome(command), "` on ", date,
                                 "\n- Each compiler's own report is in the directory named after it.\n\n");
 
   absl::StrAppend(&md, "## Per target\n\nForms agreeing with the model / known discrepancies / unexplained "

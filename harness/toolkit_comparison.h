@@ -13,7 +13,8 @@ namespace matload {
 // ToolkitComparisonMarkdown compares sweeps of the same PTX version and
 // targets by different compilers: per-target counts side by side, each
 // known discrepancy's count per compiler, and every matrix cell and
-// near-miss form whose verdict differs between compilers.
+// near-miss form whose verdict differs between compilers. It prints
+// `command` WithoutHome (harness/without_home.h).
 std::string ToolkitComparisonMarkdown(const std::vector<SupportSweep>& sweeps, const std::string& command,
                                       const std::string& date);
 

@@ -65,7 +65,8 @@ CaseFacets FacetsOf(absl::string_view id) {
   CaseFacets facets;
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string& token = tokens[i];
-    if (i == 0 && IsTarget(token)) {
+    // The target is the first token, or the second after a toolkit ("ptxas_12_9_86.sm_90...").
+    if (i <= 1 && facets.target.empty() && IsTarget(token)) {
       facets.target = token;
     } else if (facets.family.empty() && IsFamily(token)) {
       facets.family = token;

@@ -13,7 +13,7 @@ namespace matload {
 
 // CaseFacets are a case ID's filterable parts; a part the ID lacks is empty.
 struct CaseFacets {
-  std::string target;  // "sm_90": a support case's first token
+  std::string target;  // "sm_90": a support case's first token, or second after its toolkit
   std::string family;  // "ldmatrix", "wmma_load", "tcgen05_ld", or a fuzz target ("fuzz.text" -> "text")
   std::string shape;   // "m8n8", "m16n16k16", "32x32b"
   std::string type;    // "b16", "f16", "b8x16_b6x16_p32", ...

@@ -27,6 +27,13 @@ std::string OutcomeCss(const std::string& outcome, bool finding) {
   return outcome.empty() ? "o-absent" : LegendOf(ClassOf(outcome, finding)).css;
 }
 
+// LinkList is `links` as the template's list of {href, label}.
+list LinkList(const std::vector<Link>& links) {
+  list shown;
+  for (const Link& link : links) shown.push_back(object{{"href", link.href}, {"label", link.label}});
+  return shown;
+}
+
 // DiffRow is one entry's row; `in_b` is B's record of the case, or null.
 object DiffRow(const DiffEntry& entry, const CaseRecord* in_b, const ReportPlace& place_b) {
   const CaseFacets facets = FacetsOf(entry.id);
@@ -44,7 +51,7 @@ object DiffRow(const DiffEntry& entry, const CaseRecord* in_b, const ReportPlace
                 {"shape", facets.shape},
                 {"type", facets.type},
                 {"detail", entry.detail},
-                {"links", in_b == nullptr ? list{} : BundleLinks(*in_b, place_b)}};
+                {"links", in_b == nullptr ? list{} : LinkList(BundleLinks(*in_b, place_b))}};
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/report/case_facets.h"
+#include "harness/without_home.h"
 
 namespace matload {
 namespace {
@@ -39,33 +39,22 @@ std::string Href(const ReportPlace& place, const fs::path& relative) {
 
 }  // namespace
 
-list BundleLinks(const CaseRecord& record, const ReportPlace& place) {
-  list links;
+std::vector<Link> BundleLinks(const CaseRecord& record, const ReportPlace& place) {
+  std::vector<Link> links;
   if (record.bundle.empty()) return links;
-  links.push_back(object{{"href", Href(place, record.bundle)}, {"label", "bundle"}});
+  links.push_back({Href(place, record.bundle), "bundle"});
   std::error_code error;
   const fs::path bundle = place.run_directory / record.bundle;
   if (fs::is_regular_file(bundle, error)) return links;
   for (const char* name : kBundleFiles) {
-    if (fs::exists(bundle / name, error)) {
-      links.push_back(object{{"href", Href(place, fs::path(record.bundle) / name)}, {"label", name}});
-    }
+    if (fs::exists(bundle / name, error)) links.push_back({Href(place, fs::path(record.bundle) / name), name});
   }
   return links;
 }
 
-namespace {
-
-// CountsText writes a case's variants by outcome: "pass=14, known_fault=2".
-std::string CountsText(const CaseRecord& record) {
-  return absl::StrJoin(record.counts, ", ", absl::PairFormatter("="));
-}
-
-}  // namespace
-
 object RunView(const RunRecord& run) {
   return object{{"id", run.id},
-                {"command_line", run.command_line},
+                {"command_line", WithoutHome(run.command_line)},
                 {"status", run.status},
                 {"exit_status", std::to_string(run.exit_status)},
                 {"started", TimeText(run.started)},
@@ -73,32 +62,11 @@ object RunView(const RunRecord& run) {
                 {"host", OrNone(run.host)},
                 {"gpu", run.gpu_name.empty() ? "none" : absl::StrCat(run.gpu_name, " (", run.gpu_uuid, ")")},
                 {"driver", OrNone(run.driver)},
-                {"toolkits", OrNone(run.toolkits)},
+                {"toolkits", OrNone(WithoutHome(run.toolkits))},
                 {"version", OrNone(run.matload_version)},
                 {"commit", OrNone(run.git_commit)},
-                {"directory", run.directory},
                 {"shard", run.shard.empty() ? kainjow::mustache::data(false) : kainjow::mustache::data(run.shard)},
                 {"parent", run.parent}};
-}
-
-object CaseRow(const CaseRecord& record, OutcomeClass kind, const ReportPlace& place) {
-  const CaseFacets facets = FacetsOf(record.id);
-  return object{{"id", record.id},
-                {"outcome", record.outcome},
-                {"css", LegendOf(kind).css},
-                {"disagreement", IsDisagreement(kind)},
-                {"target", facets.target},
-                {"family", facets.family},
-                {"shape", facets.shape},
-                {"type", facets.type},
-                {"path", facets.path},
-                {"counts", CountsText(record)},
-                {"detail", record.detail},
-                // rule and rule_label are where the support data's model rules and their
-                // inferred/measured labels go once the store carries them (issue 20).
-                {"rule", ""},
-                {"rule_label", false},
-                {"links", BundleLinks(record, place)}};
 }
 
 list FilterView(const std::vector<std::string>& ids, const std::vector<std::string>& outcomes) {

@@ -1,6 +1,6 @@
 // The parts of a report's view (the data a template of templates/ names)
 // that the run report and the diff report share: a run's description, a
-// case's row, the filters and the legend.
+// case's bundle links, the filters and the legend.
 #ifndef MATLOAD_HARNESS_REPORT_REPORT_VIEW_H_
 #define MATLOAD_HARNESS_REPORT_REPORT_VIEW_H_
 
@@ -16,17 +16,19 @@
 namespace matload {
 
 // RunView describes `run`: its command line, status, times, machine, GPU,
-// driver, toolkits, matload's version and the run directory.
+// driver, toolkits and matload's version, paths WithoutHome
+// (harness/without_home.h).
 kainjow::mustache::object RunView(const RunRecord& run);
 
-// CaseRow is one case's row in a table of cases: its ID, facets
-// (case_facets.h), outcome and class, whether it is a disagreement, its
-// counts, detail and the links to its bundle's files.
-kainjow::mustache::object CaseRow(const CaseRecord& record, OutcomeClass kind, const ReportPlace& place);
+// Link is one link of a case's row: where it goes, and its text.
+struct Link {
+  std::string href;
+  std::string label;
+};
 
 // BundleLinks links `record`'s bundle directory, then each file of it the
 // table knows (a conform bundle's, a fuzz finding's) that exists.
-kainjow::mustache::list BundleLinks(const CaseRecord& record, const ReportPlace& place);
+std::vector<Link> BundleLinks(const CaseRecord& record, const ReportPlace& place);
 
 // FilterView lists each facet's values among `ids`, in natural order
 // (case_facets.h), and the outcomes among `outcomes`, for the filters.

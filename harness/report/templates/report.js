@@ -1,7 +1,8 @@
-// The reports' filters, search, "only disagreements" toggle and sorting
-// (harness/report/): inlined into every page. A table of cases is
-// <table class="cases">, each row a <tr data-case ...> whose data-* fields
-// the filters read.
+// The reports' rows, filters, search, "only disagreements" toggle and
+// sorting (harness/report/): inlined into every page. A large table's rows
+// come as a data block (harness/report/data_block.h) that renderRows turns
+// into rows first. A table of cases is <table class="cases">, each row a
+// <tr data-case ...> whose data-* fields the filters read.
 (function () {
   "use strict";
   var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
@@ -56,7 +57,114 @@
     rows.forEach(function (row) { body.appendChild(row); });
   }
 
+  // recordsOf reads one of the page's data blocks (harness/report/data_block.h):
+  // each row as an object from column name to its text, or list of texts.
+  function recordsOf(block) {
+    var data = JSON.parse(block.textContent);
+    var text = function (index) { return Array.isArray(index) ? index.map(text) : data.strings[index]; };
+    return data.rows.map(function (row) {
+      var values = row.slice(0, data.distinct).concat(data.shared[row[data.distinct]]);
+      var record = {};
+      data.columns.forEach(function (name, at) { record[name] = text(values[at]); });
+      return record;
+    });
+  }
+
+  // element makes a <tag> with `attributes` and, where given, `text`: data
+  // reaches the page through setAttribute and textContent only, never as markup.
+  function element(tag, attributes, text) {
+    var node = document.createElement(tag);
+    Object.keys(attributes).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  // cell appends a <td> of class `css` holding `text` to `row`, and returns it.
+  function cell(row, css, text) { return row.appendChild(element("td", css ? { "class": css } : {}, text)); }
+
+  // ruleCell appends a case's model rule, with its source in italics where the PTX text does not state it.
+  function ruleCell(row, record) {
+    var td = cell(row, "", record.rule);
+    if (record.rule_label) {
+      td.appendChild(document.createTextNode(" "));
+      td.appendChild(element("em", {}, "(" + record.rule_label + ")"));
+    }
+  }
+
+  // linkCell appends a cell of links, `links` being href, label, href, label, ...
+  function linkCell(row, css, links) {
+    var td = cell(row, css, "");
+    for (var at = 0; at + 1 < links.length; at += 2) {
+      td.appendChild(element("a", { href: links[at] }, links[at + 1]));
+      td.appendChild(document.createTextNode(" "));
+    }
+  }
+
+  // facetRow starts a filterable row: the case's ID, outcome and facets as the filters read them.
+  function facetRow(id, caseId, record) {
+    return element("tr", {
+      id: id, "data-case": caseId, "data-outcome": record.outcome, "data-target": record.target,
+      "data-family": record.family, "data-shape": record.shape, "data-type": record.type,
+      "data-path": record.path || "", "data-disagreement": record.disagreement
+    });
+  }
+
+  // renderers build one row of a data block, by the data-render of its <tbody>.
+  var renderers = {
+    // A run's case that did not pass (run_report.mustache).
+    "case": function (record) {
+      var id = record.id_head + record.id_tail;
+      var row = facetRow("case-" + id, id, record);
+      cell(row, "id", "").appendChild(element("a", { href: "#case-" + id }, id));
+      cell(row, record.css, record.outcome);
+      cell(row, "n", record.counts);
+      cell(row, "detail", record.detail);
+      ruleCell(row, record);
+      linkCell(row, "files", record.links);
+      return row;
+    },
+    // A form the model and the compiler judge otherwise (support_matrix.mustache).
+    "disagreement": function (record) {
+      var row = facetRow(record.anchor, record.anchor, record);
+      cell(row, "id", record.instruction);
+      cell(row, "", record.target);
+      cell(row, "", record.model);
+      cell(row, record.css, record.compiler_verdict);
+      cell(row, "", record.registry);
+      ruleCell(row, record);
+      cell(row, "detail", record.message);
+      linkCell(row, "", [record.reproducer, ".ptx"]);
+      return row;
+    },
+    // A qualifier set across the targets (support_matrix.mustache).
+    "matrix": function (record) {
+      var row = element("tr", { id: record.anchor });
+      cell(row, "id", "").appendChild(element("a", { href: "#" + record.anchor }, record.opcode));
+      record.css.forEach(function (css, at) {
+        var count = record.counts[at];
+        var td = row.appendChild(element("td", {
+          "class": "cell " + css + (count ? " has-disagreements" : ""), title: record.titles[at] }));
+        if (count) td.appendChild(element("a", { href: "#" + record.hrefs[at] }, count));
+      });
+      return row;
+    }
+  };
+
+  // renderRows fills every <tbody data-rows="ID" data-render="KIND"> from
+  // the data block <script type="application/json" id="ID">.
+  function renderRows() {
+    document.querySelectorAll("tbody[data-rows]").forEach(function (body) {
+      var render = renderers[body.getAttribute("data-render")];
+      var rows = document.createDocumentFragment();
+      recordsOf(document.getElementById(body.getAttribute("data-rows"))).forEach(function (record) {
+        rows.appendChild(render(record));
+      });
+      body.appendChild(rows);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    renderRows();
     document.querySelectorAll("select[data-filter], #search, #only-disagreements-toggle").forEach(function (input) {
       input.addEventListener("input", applyFilters);
       input.addEventListener("change", applyFilters);

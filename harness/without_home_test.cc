@@ -1,4 +1,4 @@
-#include "harness/support_report.h"
+#include "harness/without_home.h"
 
 #include <cstdlib>
 
