@@ -486,6 +486,20 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& 
       ptx, target, options);
 }
 
+absl::StatusOr<std::vector<CompilerVerdict>> CheckShared(const CompileOracle& compiler,
+                                                         const std::vector<Declaration>& declarations,
+                                                         const std::vector<std::string>& instructions, PtxVersion ptx,
+                                                         Target target, const BatchOptions& options) {
+  return Check(
+      compiler, instructions.size(),
+      [&](const std::vector<size_t>& indices, absl::string_view entry) {
+        std::vector<std::string> batch;
+        for (size_t index : indices) batch.push_back(instructions[index]);
+        return BuildSharedModule(declarations, batch, ptx, target, entry);
+      },
+      ptx, target, options);
+}
+
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
                                                         const std::vector<std::string>& texts, PtxVersion ptx,
                                                         Target target, const BatchOptions& options) {
