@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/batch_checker.h"
+#include "harness/cached_check.h"
 #include "harness/cached_compiler.h"
 #include "harness/infrastructure.h"
 #include "harness/ptxas.h"
@@ -121,19 +122,14 @@ void SpreadMatrixCells(const std::vector<bool>& selected, std::vector<SupportCel
 }
 
 // CheckTarget is CheckShared of the target's forms against the standard
-// register file, answered from the verdict cache where `cache` has one.
-// The answers compiled anew are kept only once the check succeeded: the
-// compiler passed the batch checker's probes and nothing failed to run.
+// register file, answered from the verdict cache where `cache` has one
+// (cached_check.h).
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTarget(const CompileOracle& compiler, const SweepCache& cache,
                                                          const std::vector<std::string>& texts, PtxVersion ptx,
                                                          Target target, const BatchOptions& options) {
   if (cache.verdicts == nullptr) return CheckShared(compiler, StandardRegisterFile(), texts, ptx, target, options);
-  CachedCompiler cached(compiler, *cache.verdicts, cache.compiler);
-  absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
-      CheckShared(cached, StandardRegisterFile(), texts, ptx, target, options);
-  if (!verdicts.ok()) return verdicts;
-  if (absl::Status kept = cached.KeepAnswers(); !kept.ok()) return kept;
-  return verdicts;
+  return CheckSharedCached(compiler, *cache.verdicts, cache.compiler, StandardRegisterFile(), texts, ptx, target,
+                           options);
 }
 
 // AddSassLowering gives every matrix cell of `result` that both the model
