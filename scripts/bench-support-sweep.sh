@@ -21,8 +21,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ptx=${1:-9.0}
-matload=${MATLOAD:-$root/build/default/matload}
-old=${MATLOAD_OLD:-}
+matload=$(realpath "${MATLOAD:-$root/build/default/matload}")
+old=$([[ -z "${MATLOAD_OLD:-}" ]] || realpath "$MATLOAD_OLD")
 ptxas=${MATLOAD_PTXAS:-${CUDA_HOME:-/usr/local/cuda}/bin/ptxas}
 work=${2:-$(mktemp -d)}
 [[ -n "${2:-}" ]] || trap 'rm -rf "$work"' EXIT
