@@ -32,7 +32,9 @@ std::string WholeQuestion(const CompileOracle& compiler, const std::vector<Decla
 // [unrecognised line, ...]]}.
 std::string WholeAnswer(const std::vector<CompilerVerdict>& verdicts, const BatchReport& report) {
   nlohmann::json written = nlohmann::json::array();
-  for (const CompilerVerdict& verdict : verdicts) written.push_back({verdict.accepted, verdict.judged, verdict.messages});
+  for (const CompilerVerdict& verdict : verdicts) {
+    written.push_back({verdict.accepted, verdict.judged, verdict.messages});
+  }
   return nlohmann::json{{"verdicts", written},
                         {"report", {report.runs, report.bisection_runs, report.unjudged, report.unrecognised_lines}}}
       .dump();

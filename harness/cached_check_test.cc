@@ -76,8 +76,7 @@ class CachedCheckTest : public testing::Test {
   absl::StatusOr<std::vector<CompilerVerdict>> Check(BatchReport& report) {
     BatchOptions options = options_;
     options.report = &report;
-    return CheckSharedCached(*counting_, *cache_, kIdentity, StandardRegisterFile(), texts_, {9, 0}, target_,
-                             options);
+    return CheckSharedCached(*counting_, *cache_, kIdentity, StandardRegisterFile(), texts_, {9, 0}, target_, options);
   }
 
   const Target target_ = *ParseTarget("sm_90");
