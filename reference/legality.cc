@@ -83,6 +83,9 @@ class OperandChecker {
     return layout;
   }
 
+  // FindDeclaration looks `name` up in the indexed declarations, in constant
+  // time, so that a long destination vector against many declarations
+  // stays linear.
   const Declaration* FindDeclaration(absl::string_view name) const { return declarations_.Find(name); }
 
   void Add(ReasonCode code, std::string message, const SpecRef* ref = nullptr) {
