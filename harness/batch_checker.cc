@@ -494,6 +494,22 @@ absl::StatusOr<std::vector<CompilerVerdict>> Check(const CompileOracle& compiler
   return verdicts;
 }
 
+// CheckStrings is Check of snippets kept as strings (instructions or
+// texts), each module written by `build` from its snippets' strings.
+absl::StatusOr<std::vector<CompilerVerdict>> CheckStrings(
+    const CompileOracle& compiler, const std::vector<std::string>& strings,
+    const std::function<PtxModule(const std::vector<std::string>&, absl::string_view entry)>& build, PtxVersion ptx,
+    Target target, const BatchOptions& options) {
+  return Check(
+      compiler, strings.size(),
+      [&](const std::vector<size_t>& indices, absl::string_view entry) {
+        std::vector<std::string> batch;
+        for (size_t index : indices) batch.push_back(strings[index]);
+        return build(batch, entry);
+      },
+      ptx, target, options);
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler,
@@ -509,14 +525,24 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& 
       ptx, target, options);
 }
 
+absl::StatusOr<std::vector<CompilerVerdict>> CheckShared(const CompileOracle& compiler,
+                                                         const std::vector<Declaration>& declarations,
+                                                         const std::vector<std::string>& instructions, PtxVersion ptx,
+                                                         Target target, const BatchOptions& options) {
+  return CheckStrings(
+      compiler, instructions,
+      [&](const std::vector<std::string>& batch, absl::string_view entry) {
+        return BuildSharedModule(declarations, batch, ptx, target, entry);
+      },
+      ptx, target, options);
+}
+
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,
                                                         const std::vector<std::string>& texts, PtxVersion ptx,
                                                         Target target, const BatchOptions& options) {
-  return Check(
-      compiler, texts.size(),
-      [&](const std::vector<size_t>& indices, absl::string_view entry) {
-        std::vector<std::string> batch;
-        for (size_t index : indices) batch.push_back(texts[index]);
+  return CheckStrings(
+      compiler, texts,
+      [&](const std::vector<std::string>& batch, absl::string_view entry) {
         return BuildTextModule(batch, ptx, target, entry);
       },
       ptx, target, options);

@@ -106,6 +106,15 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& 
                                                            const std::vector<Snippet>& snippets, PtxVersion ptx,
                                                            Target target, const BatchOptions& options = {});
 
+// CheckShared is CheckSnippets for snippets that all have `declarations`
+// (not empty), given by their instructions as printed (PrintRaw): the same
+// modules and verdicts, without a copy of the declarations per snippet (a
+// support sweep's forms share the standard register file).
+absl::StatusOr<std::vector<CompilerVerdict>> CheckShared(const CompileOracle& compiler,
+                                                         const std::vector<Declaration>& declarations,
+                                                         const std::vector<std::string>& instructions, PtxVersion ptx,
+                                                         Target target, const BatchOptions& options = {});
+
 // CheckTexts is CheckSnippets for snippets kept as text, such as ones that
 // do not parse (BuildTextModule).
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& compiler,

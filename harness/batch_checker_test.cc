@@ -114,6 +114,24 @@ TEST_F(BatchCheckerTest, BatchVerdictsEqualSingleSnippetVerdicts) {
   }
 }
 
+// CheckShared gives the verdicts CheckSnippets gives the same forms, each
+// with the declarations they share.
+TEST_F(BatchCheckerTest, SharedDeclarationsGiveTheSameVerdicts) {
+  const Target target = *ParseTarget("sm_90");
+  const std::vector<Snippet> pool = Sample(target, 5, 300);
+  std::vector<std::string> instructions;
+  for (const Snippet& snippet : pool) instructions.push_back(PrintRaw(snippet.instruction));
+  absl::StatusOr<std::vector<CompilerVerdict>> snippets = CheckSnippets(*ptxas_, pool, {9, 0}, target);
+  absl::StatusOr<std::vector<CompilerVerdict>> shared =
+      CheckShared(*ptxas_, StandardRegisterFile(), instructions, {9, 0}, target);
+  ASSERT_TRUE(snippets.ok()) << snippets.status();
+  ASSERT_TRUE(shared.ok()) << shared.status();
+  for (size_t i = 0; i < pool.size(); ++i) {
+    EXPECT_EQ((*shared)[i].accepted, (*snippets)[i].accepted) << instructions[i];
+    EXPECT_EQ((*shared)[i].messages, (*snippets)[i].messages) << instructions[i];
+  }
+}
+
 // Several runs at once give the very verdicts one run at a time gives, on
 // enough legal and near-miss forms for several batches and bisections.
 TEST_F(BatchCheckerTest, ParallelRunsGiveTheSameVerdicts) {

@@ -20,14 +20,6 @@ constexpr std::pair<Diagnostic::Severity, const char*> kSeverityNames[] = {
     {Diagnostic::Severity::kFatal, "fatal"},
     {Diagnostic::Severity::kUnrecognised, "unrecognised"}};
 
-// CacheFailure marks a failure of the verdict cache's store as matload's
-// own (a full or failing disk, a store kept locked): the sweep could not
-// judge, and must not publish a report as though it had.
-absl::Status CacheFailure(const absl::Status& status) {
-  return MarkInfrastructure(
-      absl::IsDataLoss(status) ? InfrastructureCause::kOutOfDisk : InfrastructureCause::kHarnessError, status);
-}
-
 // Question is what a cached answer is known by: its form, the target and
 // the module's full text.
 std::string Question(absl::string_view form, Target target, absl::string_view module_text) {
@@ -96,6 +88,11 @@ std::optional<std::vector<std::string>> ReadSassAnswer(const std::string& text, 
 }
 
 }  // namespace
+
+absl::Status CacheFailure(const absl::Status& status) {
+  return MarkInfrastructure(
+      absl::IsDataLoss(status) ? InfrastructureCause::kOutOfDisk : InfrastructureCause::kHarnessError, status);
+}
 
 absl::StatusOr<AssembleResult> CachedCompiler::Assemble(absl::string_view module_text, Target target) const {
   return Answered(Question("assemble/1", target, module_text), /*with_modules=*/false,

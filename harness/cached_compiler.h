@@ -67,6 +67,11 @@ class CachedCompiler : public CompileOracle {
   mutable std::vector<Answer> held_;
 };
 
+// CacheFailure marks a failure of the verdict cache's store as matload's
+// own (a full or failing disk, a store kept locked): the sweep could not
+// judge, and must not publish a report as though it had.
+absl::Status CacheFailure(const absl::Status& status);
+
 // LowerToSassCached is LowerToSass (sass_lowering.h) answered from `cache`
 // under `identity` (ptxas', cuobjdump's and nvdisasm's together) when it
 // holds the answer, and kept there when the lowering succeeds. A cache that

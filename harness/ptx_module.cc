@@ -121,12 +121,13 @@ PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Targ
   for (const Snippet& snippet : snippets) {
     shared_declarations = shared_declarations && snippet.declarations == snippets.front().declarations;
   }
+  if (shared_declarations) {
+    std::vector<std::string> instructions;
+    for (const Snippet& snippet : snippets) instructions.push_back(PrintRaw(snippet.instruction));
+    return BuildSharedModule(snippets.front().declarations, instructions, ptx, target, entry);
+  }
   std::vector<std::string> items;
   for (const Snippet& snippet : snippets) {
-    if (shared_declarations) {
-      items.push_back(PrintRaw(snippet.instruction));
-      continue;
-    }
     const std::vector<Declaration> declarations =
         snippet.declarations.empty() ? ImplicitDeclarations(snippet.instruction) : snippet.declarations;
     std::vector<std::string> lines = DeclarationLines(declarations, /*variables=*/true);
@@ -134,8 +135,15 @@ PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Targ
     lines.push_back(PrintRaw(snippet.instruction));
     items.push_back(absl::StrJoin(lines, "\n"));
   }
-  return WriteModule(ptx, target, entry, shared_declarations ? snippets.front().declarations : std::vector<Declaration>{},
-                     items, /*scoped=*/!shared_declarations);
+  return WriteModule(ptx, target, entry, {}, items, /*scoped=*/true);
+}
+
+PtxModule BuildSharedModule(const std::vector<Declaration>& declarations, const std::vector<std::string>& instructions,
+                            PtxVersion ptx, Target target, absl::string_view entry) {
+  // No snippet, no declarations: the module of no snippet is the same
+  // whatever declarations its snippets would share.
+  return WriteModule(ptx, target, entry, instructions.empty() ? std::vector<Declaration>{} : declarations, instructions,
+                     /*scoped=*/false);
 }
 
 }  // namespace matload

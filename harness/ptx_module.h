@@ -42,6 +42,12 @@ inline constexpr absl::string_view kModuleEntry = "matload_check";
 PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Target target,
                       absl::string_view entry = kModuleEntry);
 
+// BuildSharedModule is BuildModule of snippets that all have
+// `declarations` (not empty), given by their instructions as printed
+// (PrintRaw): the same text, without a copy of the declarations per snippet.
+PtxModule BuildSharedModule(const std::vector<Declaration>& declarations, const std::vector<std::string>& instructions,
+                            PtxVersion ptx, Target target, absl::string_view entry = kModuleEntry);
+
 // BuildTextModule is BuildModule for snippets kept as text (ones that do not
 // parse): each text goes verbatim into a { } scope of its own.
 PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target,

@@ -4,6 +4,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/parser.h"
+#include "reference/printer.h"
 
 namespace matload {
 namespace {
@@ -49,6 +50,20 @@ TEST(PtxModuleTest, SharedDeclarationsAreWrittenOnce) {
     ++count;
   }
   EXPECT_EQ(count, 1u);
+}
+
+// BuildSharedModule writes what BuildModule writes of snippets sharing
+// their declarations, and with no snippet, what BuildModule writes of none.
+TEST(PtxModuleTest, SharedModuleIsTheModuleOfSnippetsSharingDeclarations) {
+  const Snippet first = *ParseSnippet(".reg .b32 d; .reg .b64 a; ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [a];");
+  const Snippet second = *ParseSnippet(".reg .b32 d; .reg .b64 a; ldmatrix.sync.aligned.m8n8.x2.b16 {d, d}, [a];");
+  const Target target = *ParseTarget("sm_90");
+  const PtxModule shared = BuildSharedModule(
+      first.declarations, {PrintRaw(first.instruction), PrintRaw(second.instruction)}, {9, 0}, target, "k");
+  const PtxModule built = BuildModule({first, second}, {9, 0}, target, "k");
+  EXPECT_EQ(shared.text, built.text);
+  EXPECT_EQ(shared.snippet_lines.size(), built.snippet_lines.size());
+  EXPECT_EQ(BuildSharedModule(first.declarations, {}, {9, 0}, target).text, BuildModule({}, {9, 0}, target).text);
 }
 
 }  // namespace

@@ -9,11 +9,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/batch_checker.h"
+#include "harness/cached_check.h"
 #include "harness/cached_compiler.h"
 #include "harness/infrastructure.h"
 #include "harness/ptxas.h"
 #include "harness/runs/case_id.h"
 #include "harness/sass_lowering.h"
+#include "reference/declaration_index.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 #include "reference/legality.h"
@@ -56,10 +58,12 @@ constexpr absl::string_view kNotSelected = "not selected by the run's case filte
 
 // TargetSnippets are the forms one target's sweep compiles: the matrix
 // rows first, then the legal forms in every operand style, then the near
-// misses, each with its case ID; `matrix` marks the matrix rows the case
-// filter took.
+// misses, each with its case ID and its text (PrintRaw); `matrix` marks the
+// matrix rows the case filter took. Every form is written against the
+// standard register file (reference/enumerate.h), which they share.
 struct TargetSnippets {
-  std::vector<Snippet> snippets;
+  std::vector<RawInstruction> instructions;
+  std::vector<std::string> texts;
   std::vector<std::string> ids;
   std::vector<bool> matrix_selected;
 };
@@ -71,16 +75,17 @@ TargetSnippets SelectSnippets(const std::vector<MatrixForm>& matrix, Target targ
   auto offer = [&](RawInstruction raw) {
     std::string id = SupportCaseId(target, raw);
     if (hooks.select && !hooks.select(id)) return false;
-    selected.snippets.push_back({StandardRegisterFile(), std::move(raw)});
+    selected.texts.push_back(PrintRaw(raw));
+    selected.instructions.push_back(std::move(raw));
     selected.ids.push_back(std::move(id));
     return true;
   };
   for (const MatrixForm& form : matrix) selected.matrix_selected.push_back(offer(form.instruction));
-  const size_t matrix_count = selected.snippets.size();
+  const size_t matrix_count = selected.instructions.size();
   for (const Form& form : LegalForms(ptx, target)) offer(ToRaw(form));
-  summary.legal = selected.snippets.size() - matrix_count;
+  summary.legal = selected.instructions.size() - matrix_count;
   for (RawInstruction& raw : NearMissInstructions(ptx, target)) offer(std::move(raw));
-  summary.near_miss = selected.snippets.size() - matrix_count - summary.legal;
+  summary.near_miss = selected.instructions.size() - matrix_count - summary.legal;
   summary.matrix_rows = matrix_count;
   return selected;
 }
@@ -117,19 +122,15 @@ void SpreadMatrixCells(const std::vector<bool>& selected, std::vector<SupportCel
   cells = std::move(spread);
 }
 
-// CheckTarget is CheckSnippets, answered from the verdict cache where
-// `cache` has one. The answers compiled anew are kept only once the check
-// succeeded: the compiler passed the batch checker's probes and nothing
-// failed to run.
+// CheckTarget is CheckShared of the target's forms against the standard
+// register file, answered from the verdict cache where `cache` has one
+// (cached_check.h).
 absl::StatusOr<std::vector<CompilerVerdict>> CheckTarget(const CompileOracle& compiler, const SweepCache& cache,
-                                                         const std::vector<Snippet>& snippets, PtxVersion ptx,
+                                                         const std::vector<std::string>& texts, PtxVersion ptx,
                                                          Target target, const BatchOptions& options) {
-  if (cache.verdicts == nullptr) return CheckSnippets(compiler, snippets, ptx, target, options);
-  CachedCompiler cached(compiler, *cache.verdicts, cache.compiler);
-  absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(cached, snippets, ptx, target, options);
-  if (!verdicts.ok()) return verdicts;
-  if (absl::Status kept = cached.KeepAnswers(); !kept.ok()) return kept;
-  return verdicts;
+  if (cache.verdicts == nullptr) return CheckShared(compiler, StandardRegisterFile(), texts, ptx, target, options);
+  return CheckSharedCached(compiler, *cache.verdicts, cache.compiler, StandardRegisterFile(), texts, ptx, target,
+                           options);
 }
 
 // AddSassLowering gives every matrix cell of `result` that both the model
@@ -178,7 +179,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   TargetSweep result;
   result.summary.target = target.Name();
   TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);
-  const std::vector<Snippet>& snippets = selected.snippets;
+  const size_t count = selected.instructions.size();
   progress.counted(result.summary.legal + result.summary.near_miss);
   const size_t matrix_count = result.summary.matrix_rows;
   result.summary.matrix_rows = matrix.size();
@@ -189,13 +190,16 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   options.judged = [&progress, matrix_count](const std::vector<size_t>& settled) {
     progress.judged(std::count_if(settled.begin(), settled.end(), [&](size_t i) { return i >= matrix_count; }));
   };
-  for (const Snippet& snippet : snippets) options.predicted_legal.push_back(Judge(snippet, ptx, target).legal());
-  std::vector<CompilerVerdict> verdicts(snippets.size());
+  for (const RawInstruction& instruction : selected.instructions) {
+    options.predicted_legal.push_back(JudgedLegal(instruction, StandardDeclarationIndex(), ptx, target));
+  }
+  std::vector<CompilerVerdict> verdicts(count);
   result.summary.compiled = compiler.Supports(target);
   if (result.summary.compiled) {
     BatchReport report;
     options.report = &report;
-    absl::StatusOr<std::vector<CompilerVerdict>> checked = CheckTarget(compiler, cache, snippets, ptx, target, options);
+    absl::StatusOr<std::vector<CompilerVerdict>> checked =
+        CheckTarget(compiler, cache, selected.texts, ptx, target, options);
     if (!checked.ok()) return checked.status();
     verdicts = *std::move(checked);
     result.summary.compiler_runs = report.runs;
@@ -204,7 +208,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     result.summary.unrecognised_lines = std::move(report.unrecognised_lines);
   }
   std::set<std::string> recorded;
-  for (size_t i = 0; i < snippets.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     const bool model_legal = options.predicted_legal[i];
     if (i < matrix_count) {
       // A matrix row is compared like any form: on a target where it is
@@ -224,7 +228,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
       continue;
     }
     Disagreement disagreement{.target = target.Name(),
-                              .instruction = PrintRaw(snippets[i].instruction),
+                              .instruction = selected.texts[i],
                               .model_legal = model_legal,
                               .compiler_messages = verdicts[i].messages};
     if (const DiscrepancyEntry* entry = registry.Find(

@@ -5,9 +5,11 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "reference/declaration_index.h"
 #include "reference/families.h"
 #include "reference/legality.h"
 #include "reference/printer.h"
+#include "reference/qualifier_rules.h"
 #include "reference/register_class.h"
 
 namespace matload {
@@ -69,7 +71,7 @@ class NearMissCollector {
   void Offer(RawInstruction candidate) {
     std::string text = PrintRaw(candidate);
     if (!seen_.insert(text).second) return;
-    if (Judge(Snippet{StandardRegisterFile(), candidate}, ptx_, target_).legal()) return;
+    if (JudgedLegal(candidate, StandardDeclarationIndex(), ptx_, target_)) return;
     result_.push_back(std::move(candidate));
   }
 
@@ -270,7 +272,7 @@ std::vector<QualifierSet> LegalQualifierSets(const FamilySpec& spec, PtxVersion 
   std::vector<QualifierSet> legal;
   QualifierSet current;
   ForEachQualifierSet(spec, current, 0, [&](const QualifierSet& candidate) {
-    if (QualifierReasons(spec, candidate, ptx, target).empty()) legal.push_back(candidate);
+    if (CheckQualifierRules(spec, candidate, ptx, target, nullptr)) legal.push_back(candidate);
   });
   return legal;
 }

@@ -4,11 +4,12 @@
 #include <cctype>
 #include <string>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "reference/declaration_index.h"
 #include "reference/families.h"
 #include "reference/parser.h"
+#include "reference/qualifier_rules.h"
 #include "reference/register_class.h"
 
 namespace matload {
@@ -23,24 +24,15 @@ constexpr SpecRef kAddressRef{"operand.address", "PTX 9.0 6.4.1 Addresses as Ope
                               RuleSource::kMeasured};
 constexpr SpecRef kGuardRef{"operand.guard", "PTX 9.0 9.3 Predicated execution: a guard is a .pred register"};
 
-std::string ClausesText(const std::vector<TargetClause>& clauses) {
-  return absl::StrJoin(clauses, ", ", [](std::string* out, const TargetClause& c) { out->append(c.ToString()); });
-}
-
 // OperandChecker applies the operand signature to the operands as written.
 class OperandChecker {
  public:
-  OperandChecker(const Snippet& snippet, const FamilySpec& spec, const OperandSignature& signature,
-                 std::vector<Reason>& reasons)
-      : snippet_(snippet), spec_(spec), signature_(signature), reasons_(reasons) {
-    // The first declaration of a name counts, as in Snippet::FindDeclaration.
-    for (const Declaration& declaration : snippet.declarations) {
-      declarations_.try_emplace(declaration.name, &declaration);
-    }
-  }
+  OperandChecker(const RawInstruction& instruction, const DeclarationIndex& declarations, const FamilySpec& spec,
+                 const OperandSignature& signature, std::vector<Reason>& reasons)
+      : instruction_(instruction), declarations_(declarations), spec_(spec), signature_(signature), reasons_(reasons) {}
 
   void Check() {
-    const std::vector<Operand>& operands = snippet_.instruction.operands;
+    const std::vector<Operand>& operands = instruction_.operands;
     const absl::Span<const SignatureOperand> slots = signature_.Operands();
     const size_t allowed = slots.size();
     const size_t required = static_cast<size_t>(
@@ -91,12 +83,10 @@ class OperandChecker {
     return layout;
   }
 
-  // FindDeclaration is Snippet::FindDeclaration in constant time, so that a
-  // long destination vector against many declarations stays linear.
-  const Declaration* FindDeclaration(absl::string_view name) const {
-    auto found = declarations_.find(name);
-    return found == declarations_.end() ? nullptr : found->second;
-  }
+  // FindDeclaration looks `name` up in the indexed declarations, in constant
+  // time, so that a long destination vector against many declarations
+  // stays linear.
+  const Declaration* FindDeclaration(absl::string_view name) const { return declarations_.Find(name); }
 
   void Add(ReasonCode code, std::string message, const SpecRef* ref = nullptr) {
     reasons_.push_back({code, ref != nullptr ? *ref : spec_.operands.ref, std::move(message)});
@@ -107,7 +97,7 @@ class OperandChecker {
   void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role, bool check_type = true) {
     const Declaration* declaration = FindDeclaration(name);
     if (declaration == nullptr) {
-      if (!snippet_.declarations.empty()) Add(ReasonCode::kUndeclaredName, absl::StrCat("'", name, "' is not declared"));
+      if (!declarations_.empty()) Add(ReasonCode::kUndeclaredName, absl::StrCat("'", name, "' is not declared"));
       return;
     }
     if (declaration->state_space != ".reg") {
@@ -218,11 +208,11 @@ class OperandChecker {
     }
   }
 
-  const Snippet& snippet_;
+  const RawInstruction& instruction_;
+  const DeclarationIndex& declarations_;
   const FamilySpec& spec_;
   const OperandSignature& signature_;
   std::vector<Reason>& reasons_;
-  absl::flat_hash_map<absl::string_view, const Declaration*> declarations_;
 };
 
 }  // namespace
@@ -230,79 +220,71 @@ class OperandChecker {
 std::vector<Reason> QualifierReasons(const FamilySpec& spec, const QualifierSet& qualifiers, PtxVersion ptx,
                                      Target target) {
   std::vector<Reason> reasons;
-  bool missing = false;
-  for (int axis = 0; axis < static_cast<int>(spec.axes.size()); ++axis) {
-    if (spec.axes[axis].mandatory && !qualifiers.Present(axis)) {
-      missing = true;
-      reasons.push_back({ReasonCode::kMissingQualifier, spec.axes[axis].ref,
-                         absl::StrCat("the ", spec.axes[axis].name, " qualifier is required")});
-    }
-  }
-  for (const Constraint& constraint : spec.constraints) {
-    if (ptx >= constraint.from && constraint.when.Holds(qualifiers) && !constraint.require.Holds(qualifiers)) {
-      missing = missing || constraint.code == ReasonCode::kMissingQualifier;
-      reasons.push_back({constraint.code, constraint.ref, std::string(constraint.message)});
-    }
-  }
-  for (const VersionGate& gate : spec.version_gates) {
-    if (gate.when.Holds(qualifiers) && ptx < gate.minimum) {
-      reasons.push_back({ReasonCode::kPtxVersion, gate.ref,
-                         absl::StrCat(gate.feature, ": requires PTX ISA ", gate.minimum.ToString(), ", not ",
-                                      ptx.ToString())});
-    }
-  }
-  for (const TargetGate& gate : spec.target_gates) {
-    if (!gate.when.Holds(qualifiers)) continue;
-    bool available = false;
-    for (const TargetClause& clause : gate.any_of) available = available || clause.Matches(target, ptx);
-    if (!available) {
-      reasons.push_back({ReasonCode::kTarget, gate.ref,
-                         absl::StrCat(gate.feature, ": not supported on ", target.Name(), " at PTX ISA ",
-                                      ptx.ToString(), "; it needs ", ClausesText(gate.any_of))});
-    }
-  }
-  if (!missing && spec.FindFragment(qualifiers) == nullptr) {
-    reasons.push_back({ReasonCode::kQualifierCombination, spec.fragment_table_ref,
-                       absl::StrCat("no ", spec.MnemonicText(), " form has these qualifiers in ",
-                                    spec.fragment_table_ref.section)});
-  }
+  CheckQualifierRules(spec, qualifiers, ptx, target, &reasons);
   return reasons;
 }
 
-Verdict Judge(const Snippet& snippet, PtxVersion ptx, Target target) {
-  Verdict verdict;
-  std::vector<Reason>& reasons = verdict.reasons_;
-  const RawInstruction& raw = snippet.instruction;
-  const FamilySpec* spec = FindFamily(raw.opcode);
-  if (spec == nullptr) {
+namespace {
+
+// Judged is what judging an instruction finds: every reason it is illegal
+// and, for a legal one, what its CheckedInstruction holds.
+struct Judged {
+  std::vector<Reason> reasons;
+  const FamilySpec* spec = nullptr;
+  QualifierSet qualifiers;
+  std::optional<OperandSignature> signature;
+};
+
+// JudgeIndexed applies every rule of the instruction's family table, its
+// registers looked up in `declarations` (Judge).
+Judged JudgeIndexed(const RawInstruction& raw, const DeclarationIndex& declarations, PtxVersion ptx, Target target) {
+  Judged judged{.spec = FindFamily(raw.opcode)};
+  std::vector<Reason>& reasons = judged.reasons;
+  if (judged.spec == nullptr) {
     reasons.push_back({ReasonCode::kUnknownInstruction, kSyntaxRef,
                        absl::StrCat("'", absl::StrJoin(raw.opcode, "."),
                                     "' is not ", FamilyNamesText())});
-    return verdict;
+    return judged;
   }
+  const FamilySpec& spec = *judged.spec;
   if (!TargetExistsIn(target, ptx)) {
     reasons.push_back({ReasonCode::kTargetNotInPtxVersion, kTargetVersionRef,
                        absl::StrCat(".target ", target.Name(), " does not exist in PTX ISA ", ptx.ToString())});
   }
-  DecodedQualifiers decoded = DecodeQualifiers(*spec, raw.opcode);
+  DecodedQualifiers decoded = DecodeQualifiers(spec, raw.opcode);
   reasons.insert(reasons.end(), decoded.reasons.begin(), decoded.reasons.end());
-  std::vector<Reason> qualifier_reasons = QualifierReasons(*spec, decoded.qualifiers, ptx, target);
-  reasons.insert(reasons.end(), qualifier_reasons.begin(), qualifier_reasons.end());
-  if (raw.guard.has_value() && !snippet.declarations.empty()) {
+  CheckQualifierRules(spec, decoded.qualifiers, ptx, target, &reasons);
+  if (raw.guard.has_value() && !declarations.empty()) {
     std::string predicate = raw.guard->front() == '!' ? raw.guard->substr(1) : *raw.guard;
-    const Declaration* declaration = snippet.FindDeclaration(predicate);
+    const Declaration* declaration = declarations.Find(predicate);
     if (declaration == nullptr || declaration->type != ".pred") {
       reasons.push_back({declaration == nullptr ? ReasonCode::kUndeclaredName : ReasonCode::kRegisterType, kGuardRef,
                          absl::StrCat("guard '", predicate, "' is not a declared .pred register")});
     }
   }
-  std::optional<OperandSignature> signature = spec->Signature(decoded.qualifiers);
-  if (signature.has_value()) OperandChecker(snippet, *spec, *signature, reasons).Check();
-  if (reasons.empty()) {
-    verdict.checked_ = CheckedInstruction(Form{spec->family, raw.guard, decoded.qualifiers, raw.operands}, spec,
-                                          *signature, ptx, target);
+  judged.qualifiers = decoded.qualifiers;
+  judged.signature = spec.Signature(decoded.qualifiers);
+  if (judged.signature.has_value()) OperandChecker(raw, declarations, spec, *judged.signature, reasons).Check();
+  return judged;
+}
+
+}  // namespace
+
+Verdict Judge(const Snippet& snippet, PtxVersion ptx, Target target) {
+  const RawInstruction& raw = snippet.instruction;
+  Judged judged = JudgeIndexed(raw, DeclarationIndex(snippet.declarations), ptx, target);
+  Verdict verdict;
+  verdict.reasons_ = std::move(judged.reasons);
+  if (verdict.reasons_.empty()) {
+    verdict.checked_ = CheckedInstruction(Form{judged.spec->family, raw.guard, judged.qualifiers, raw.operands},
+                                          judged.spec, *judged.signature, ptx, target);
   }
   return verdict;
+}
+
+bool JudgedLegal(const RawInstruction& instruction, const DeclarationIndex& declarations, PtxVersion ptx,
+                 Target target) {
+  return JudgeIndexed(instruction, declarations, ptx, target).reasons.empty();
 }
 
 Verdict JudgeText(absl::string_view text, PtxVersion ptx, Target target) {
