@@ -33,7 +33,7 @@ classes=$("$bin/register_class_vs_ptxas_test" | grep -P '^sm_\d+[af]?\t')
   echo ".src_fmt). Near-miss forms are one qualifier"
   echo "or operand away from a legal form and illegal by the model. Every disagreement is one of"
   echo "the known discrepancies below; 'matching reason' counts the forms both reject where"
-  echo "ptxas's message maps to one of the model's reason codes (harness/diagnostic_classifier.cc)."
+  echo "ptxas's message maps to one of the model's reason codes (harness/compile/diagnostic_classifier.cc)."
   echo
   echo "| target | legal spellings | near-miss | rejected by both | for a matching reason | known discrepancies |"
   echo "| --- | ---: | ---: | ---: | ---: | --- |"

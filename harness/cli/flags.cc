@@ -13,7 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 #include "harness/runs/stable_hash.h"
 
 namespace matload {

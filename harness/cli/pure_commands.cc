@@ -11,7 +11,7 @@
 #include "harness/cli/flags.h"
 #include "harness/cli/forms_command.h"
 #include "harness/cli/model_command.h"
-#include "harness/exit_status.h"
+#include "harness/platform/exit_status.h"
 
 namespace matload {
 namespace {

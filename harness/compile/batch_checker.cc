@@ -1,4 +1,4 @@
-#include "harness/batch_checker.h"
+#include "harness/compile/batch_checker.h"
 
 #include <algorithm>
 #include <functional>
@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
-#include "harness/diagnostic_classifier.h"
-#include "harness/infrastructure.h"
-#include "harness/ptx_module.h"
+#include "harness/compile/diagnostic_classifier.h"
+#include "harness/compile/ptx_module.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 

@@ -1,13 +1,13 @@
 // Batch checking: one compiler run judges many snippets, and every message
 // is traced back to its snippet by line number.
-#ifndef MATLOAD_HARNESS_BATCH_CHECKER_H_
-#define MATLOAD_HARNESS_BATCH_CHECKER_H_
+#ifndef MATLOAD_HARNESS_COMPILE_BATCH_CHECKER_H_
+#define MATLOAD_HARNESS_COMPILE_BATCH_CHECKER_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/compile_oracle.h"
+#include "harness/compile/compile_oracle.h"
 #include "reference/ptx_version.h"
 #include "reference/raw_instruction.h"
 #include "reference/target.h"
@@ -94,7 +94,7 @@ struct BatchOptions {
 //    error; the clean snippets of a failed run are judged again, without the
 //    rejected ones, until that happens, and those guessed illegal from a
 //    module with errors each in a module of its own.
-//  harness/batch_checker_exactness_test.cc holds every sm_90 form of the
+//  harness/compile/batch_checker_exactness_test.cc holds every sm_90 form of the
 //  support sweep batched against the same form alone.
 absl::StatusOr<std::vector<CompilerVerdict>> CheckSnippets(const CompileOracle& compiler,
                                                            const std::vector<Snippet>& snippets, PtxVersion ptx,
@@ -108,4 +108,4 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckTexts(const CompileOracle& com
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_BATCH_CHECKER_H_
+#endif  // MATLOAD_HARNESS_COMPILE_BATCH_CHECKER_H_

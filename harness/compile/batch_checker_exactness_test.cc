@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "harness/batch_checker.h"
-#include "harness/diagnostic_classifier.h"
-#include "harness/ptx_module.h"
-#include "harness/ptxas.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/diagnostic_classifier.h"
+#include "harness/compile/ptx_module.h"
+#include "harness/compile/ptxas.h"
 #include "reference/enumerate.h"
 #include "reference/legality.h"
 #include "reference/printer.h"

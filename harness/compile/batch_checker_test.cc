@@ -1,5 +1,5 @@
-#include "harness/batch_checker.h"
-#include "harness/ptxas.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/ptxas.h"
 
 #include <algorithm>
 #include <random>

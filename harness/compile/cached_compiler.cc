@@ -1,4 +1,4 @@
-#include "harness/cached_compiler.h"
+#include "harness/compile/cached_compiler.h"
 
 #include <algorithm>
 #include <functional>
@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "harness/infrastructure.h"
-#include "harness/sass_lowering.h"
+#include "harness/compile/sass_lowering.h"
+#include "harness/platform/infrastructure.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

@@ -7,8 +7,8 @@
 // Every question names the form of its answer ("assemble/1", "sass/1"):
 // a change to how an answer is written must change that name, so that no
 // answer of the old form is read as one of the new.
-#ifndef MATLOAD_HARNESS_CACHED_COMPILER_H_
-#define MATLOAD_HARNESS_CACHED_COMPILER_H_
+#ifndef MATLOAD_HARNESS_COMPILE_CACHED_COMPILER_H_
+#define MATLOAD_HARNESS_COMPILE_CACHED_COMPILER_H_
 
 #include <functional>
 #include <mutex>
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/compile_oracle.h"
-#include "harness/ptxas.h"
+#include "harness/compile/compile_oracle.h"
+#include "harness/compile/ptxas.h"
 #include "harness/runs/verdict_cache.h"
 #include "reference/ptx_version.h"
 #include "reference/raw_instruction.h"
@@ -78,4 +78,4 @@ absl::StatusOr<std::vector<std::string>> LowerToSassCached(VerdictCache& cache, 
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CACHED_COMPILER_H_
+#endif  // MATLOAD_HARNESS_COMPILE_CACHED_COMPILER_H_

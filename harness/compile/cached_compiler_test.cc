@@ -1,4 +1,4 @@
-#include "harness/cached_compiler.h"
+#include "harness/compile/cached_compiler.h"
 
 #include <unistd.h>
 
@@ -6,9 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "harness/infrastructure.h"
-#include "harness/sass_lowering.h"
-#include "harness/toolchain_identity.h"
+#include "harness/compile/sass_lowering.h"
+#include "harness/compile/toolchain_identity.h"
+#include "harness/platform/infrastructure.h"
 #include "reference/parser.h"
 
 namespace matload {

@@ -1,4 +1,4 @@
-#include "harness/compile_cache.h"
+#include "harness/compile/compile_cache.h"
 
 #include "absl/strings/str_cat.h"
 

@@ -5,8 +5,8 @@
 // libFuzzer runs near-identical inputs over and over. A compiler's verdict
 // on a module text and target never changes within a run, so the answer is
 // kept instead of compiling again.
-#ifndef MATLOAD_HARNESS_COMPILE_CACHE_H_
-#define MATLOAD_HARNESS_COMPILE_CACHE_H_
+#ifndef MATLOAD_HARNESS_COMPILE_COMPILE_CACHE_H_
+#define MATLOAD_HARNESS_COMPILE_COMPILE_CACHE_H_
 
 #include <cstddef>
 #include <memory>
@@ -15,7 +15,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "harness/compile_oracle.h"
+#include "harness/compile/compile_oracle.h"
 
 namespace matload {
 
@@ -50,4 +50,4 @@ class CompileCache : public CompileOracle {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_COMPILE_CACHE_H_
+#endif  // MATLOAD_HARNESS_COMPILE_COMPILE_CACHE_H_

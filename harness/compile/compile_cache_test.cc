@@ -1,7 +1,7 @@
-#include "harness/compile_cache.h"
+#include "harness/compile/compile_cache.h"
 
 #include "gtest/gtest.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 
 namespace matload {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/compile_oracle.h"
+#include "harness/compile/compile_oracle.h"
 
 #include <optional>
 

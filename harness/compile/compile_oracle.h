@@ -1,8 +1,8 @@
 // CompileOracle: anything that can say whether a PTX module assembles for a
 // target, and why not. ptxas, nvJitLink and the CUDA driver's JIT all sit
 // behind this one interface, so batch checking and reports work with each.
-#ifndef MATLOAD_HARNESS_COMPILE_ORACLE_H_
-#define MATLOAD_HARNESS_COMPILE_ORACLE_H_
+#ifndef MATLOAD_HARNESS_COMPILE_COMPILE_ORACLE_H_
+#define MATLOAD_HARNESS_COMPILE_COMPILE_ORACLE_H_
 
 #include <string>
 #include <vector>
@@ -78,4 +78,4 @@ class CompileOracle {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_COMPILE_ORACLE_H_
+#endif  // MATLOAD_HARNESS_COMPILE_COMPILE_ORACLE_H_

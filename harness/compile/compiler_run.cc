@@ -1,11 +1,11 @@
-#include "harness/compiler_run.h"
+#include "harness/compile/compiler_run.h"
 
 #include <string.h>
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "harness/infrastructure.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 namespace {

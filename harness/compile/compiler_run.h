@@ -3,14 +3,14 @@
 // of a signal, exited with a status it never uses for a verdict, or ran
 // past its time limit did not judge the module: that is an infrastructure
 // failure (infrastructure.h), never a rejection.
-#ifndef MATLOAD_HARNESS_COMPILER_RUN_H_
-#define MATLOAD_HARNESS_COMPILER_RUN_H_
+#ifndef MATLOAD_HARNESS_COMPILE_COMPILER_RUN_H_
+#define MATLOAD_HARNESS_COMPILE_COMPILER_RUN_H_
 
 #include <initializer_list>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "harness/subprocess.h"
+#include "harness/platform/subprocess.h"
 
 namespace matload {
 
@@ -28,4 +28,4 @@ absl::Status CheckCompilerRun(const ProcessResult& run, absl::string_view what,
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_COMPILER_RUN_H_
+#endif  // MATLOAD_HARNESS_COMPILE_COMPILER_RUN_H_

@@ -1,4 +1,4 @@
-#include "harness/diagnostic_classifier.h"
+#include "harness/compile/diagnostic_classifier.h"
 
 #include "absl/strings/match.h"
 

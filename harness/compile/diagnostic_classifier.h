@@ -1,8 +1,8 @@
 // Diagnostic classification: which model reason codes a compiler message
 // can stand for. Keeping this one table is what lets matload tell "rejected
 // for the spec's reason" from "rejected for another reason".
-#ifndef MATLOAD_HARNESS_DIAGNOSTIC_CLASSIFIER_H_
-#define MATLOAD_HARNESS_DIAGNOSTIC_CLASSIFIER_H_
+#ifndef MATLOAD_HARNESS_COMPILE_DIAGNOSTIC_CLASSIFIER_H_
+#define MATLOAD_HARNESS_COMPILE_DIAGNOSTIC_CLASSIFIER_H_
 
 #include <vector>
 
@@ -22,4 +22,4 @@ bool IsSummaryMessage(absl::string_view message);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_DIAGNOSTIC_CLASSIFIER_H_
+#endif  // MATLOAD_HARNESS_COMPILE_DIAGNOSTIC_CLASSIFIER_H_

@@ -1,4 +1,4 @@
-#include "harness/ptx_module.h"
+#include "harness/compile/ptx_module.h"
 
 #include <cctype>
 #include <optional>

@@ -1,7 +1,7 @@
 // PtxModule: many snippets in one PTX module, each on lines of its own, so
 // a compiler message can be traced back to its snippet by line number.
-#ifndef MATLOAD_HARNESS_PTX_MODULE_H_
-#define MATLOAD_HARNESS_PTX_MODULE_H_
+#ifndef MATLOAD_HARNESS_COMPILE_PTX_MODULE_H_
+#define MATLOAD_HARNESS_COMPILE_PTX_MODULE_H_
 
 #include <string>
 #include <vector>
@@ -53,4 +53,4 @@ std::vector<Declaration> ImplicitDeclarations(const RawInstruction& instruction)
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_PTX_MODULE_H_
+#endif  // MATLOAD_HARNESS_COMPILE_PTX_MODULE_H_

@@ -1,4 +1,4 @@
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,13 +15,13 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
-#include "harness/compiler_run.h"
-#include "harness/diagnostic_classifier.h"
-#include "harness/environment.h"
-#include "harness/infrastructure.h"
-#include "harness/subprocess.h"
+#include "absl/strings/strip.h"
+#include "harness/compile/compiler_run.h"
+#include "harness/compile/diagnostic_classifier.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/subprocess.h"
 
 namespace matload {
 namespace {

@@ -1,14 +1,14 @@
 // Ptxas: the toolkit's PTX assembler as a compile oracle.
-#ifndef MATLOAD_HARNESS_PTXAS_H_
-#define MATLOAD_HARNESS_PTXAS_H_
+#ifndef MATLOAD_HARNESS_COMPILE_PTXAS_H_
+#define MATLOAD_HARNESS_COMPILE_PTXAS_H_
 
 #include <chrono>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "harness/compile_oracle.h"
 #include "absl/status/statusor.h"
+#include "harness/compile/compile_oracle.h"
 #include "reference/target.h"
 
 namespace matload {
@@ -88,4 +88,4 @@ class Ptxas : public CompileOracle {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_PTXAS_H_
+#endif  // MATLOAD_HARNESS_COMPILE_PTXAS_H_

@@ -1,4 +1,4 @@
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,4 +1,4 @@
-#include "harness/sass_lowering.h"
+#include "harness/compile/sass_lowering.h"
 
 #include <unistd.h>
 
@@ -18,9 +18,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "harness/compiler_run.h"
-#include "harness/environment.h"
-#include "harness/subprocess.h"
+#include "harness/compile/compiler_run.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/subprocess.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
 

@@ -1,14 +1,14 @@
 // SASS lowering: which machine instructions each form compiles to, read
 // with cuobjdump. Triagers use it to see which hardware path a form takes
 // (LDSM, LDS, LDG, LDTM, ...).
-#ifndef MATLOAD_HARNESS_SASS_LOWERING_H_
-#define MATLOAD_HARNESS_SASS_LOWERING_H_
+#ifndef MATLOAD_HARNESS_COMPILE_SASS_LOWERING_H_
+#define MATLOAD_HARNESS_COMPILE_SASS_LOWERING_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 #include "reference/ptx_version.h"
 #include "reference/raw_instruction.h"
 #include "reference/target.h"
@@ -43,4 +43,4 @@ std::string DefaultCuobjdumpPath();
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SASS_LOWERING_H_
+#endif  // MATLOAD_HARNESS_COMPILE_SASS_LOWERING_H_

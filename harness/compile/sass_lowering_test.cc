@@ -1,4 +1,4 @@
-#include "harness/sass_lowering.h"
+#include "harness/compile/sass_lowering.h"
 
 #include <unistd.h>
 

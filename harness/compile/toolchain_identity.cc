@@ -1,4 +1,4 @@
-#include "harness/toolchain_identity.h"
+#include "harness/compile/toolchain_identity.h"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 #include "harness/runs/sha256.h"
 
 namespace matload {

@@ -4,8 +4,8 @@
 // SHA-256 digest of each file it runs from: the ptxas executable, or the
 // nvJitLink shared library. Another build of a toolkit, even of the same
 // version, is another identity, and its answers are asked anew.
-#ifndef MATLOAD_HARNESS_TOOLCHAIN_IDENTITY_H_
-#define MATLOAD_HARNESS_TOOLCHAIN_IDENTITY_H_
+#ifndef MATLOAD_HARNESS_COMPILE_TOOLCHAIN_IDENTITY_H_
+#define MATLOAD_HARNESS_COMPILE_TOOLCHAIN_IDENTITY_H_
 
 #include <string>
 #include <vector>
@@ -30,4 +30,4 @@ absl::StatusOr<std::string> ToolchainIdentity(absl::string_view toolchain, const
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_TOOLCHAIN_IDENTITY_H_
+#endif  // MATLOAD_HARNESS_COMPILE_TOOLCHAIN_IDENTITY_H_

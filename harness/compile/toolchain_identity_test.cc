@@ -1,4 +1,4 @@
-#include "harness/toolchain_identity.h"
+#include "harness/compile/toolchain_identity.h"
 
 #include <stdlib.h>
 
@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/platform/source_tree.h"
 #include "harness/runs/sha256.h"
-#include "harness/source_tree.h"
 
 namespace matload {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/bundle_writer.h"
+#include "harness/conform/bundle_writer.h"
 
 #include <filesystem>
 #include <fstream>
@@ -7,8 +7,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "harness/families/family_runtime.h"
-#include "harness/output_files.h"
-#include "harness/reproducer.h"
+#include "harness/kernels/reproducer.h"
+#include "harness/platform/output_files.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

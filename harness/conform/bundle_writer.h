@@ -6,8 +6,8 @@
 // a diff in element terms, and repro.cpp, which needs only cuda.h. Cases are
 // deduplicated by signature (the family, the outcome class and the mismatch
 // pattern or fault), so a bug that hits every form is one bundle, counted.
-#ifndef MATLOAD_HARNESS_BUNDLE_WRITER_H_
-#define MATLOAD_HARNESS_BUNDLE_WRITER_H_
+#ifndef MATLOAD_HARNESS_CONFORM_BUNDLE_WRITER_H_
+#define MATLOAD_HARNESS_CONFORM_BUNDLE_WRITER_H_
 
 #include <cstdint>
 #include <map>
@@ -16,8 +16,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "harness/case_judge.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
+#include "harness/judge/case_judge.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -77,4 +77,4 @@ class BundleWriter {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_BUNDLE_WRITER_H_
+#endif  // MATLOAD_HARNESS_CONFORM_BUNDLE_WRITER_H_

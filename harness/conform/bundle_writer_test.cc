@@ -1,4 +1,4 @@
-#include "harness/bundle_writer.h"
+#include "harness/conform/bundle_writer.h"
 
 #include <filesystem>
 #include <fstream>

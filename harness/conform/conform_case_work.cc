@@ -1,12 +1,12 @@
-#include "harness/conform_case_work.h"
+#include "harness/conform/conform_case_work.h"
 
 #include <algorithm>
 #include <optional>
 
-#include "harness/bundle_writer.h"
-#include "harness/cuda_driver.h"
-#include "harness/launch_outcome.h"
-#include "harness/launch_pipeline.h"
+#include "harness/conform/bundle_writer.h"
+#include "harness/gpu/cuda_driver.h"
+#include "harness/gpu/launch_outcome.h"
+#include "harness/gpu/launch_pipeline.h"
 
 namespace matload {
 namespace {

@@ -15,8 +15,8 @@
 // Variants of other roles in an item's range are stand-ins: a filler
 // variant runs in their block, unjudged, and a defined item counts them
 // (CaseSummary::undefined, ::predicted) for the items that run them.
-#ifndef MATLOAD_HARNESS_CONFORM_CASE_WORK_H_
-#define MATLOAD_HARNESS_CONFORM_CASE_WORK_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORM_CASE_WORK_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORM_CASE_WORK_H_
 
 #include <cstdint>
 #include <functional>
@@ -26,10 +26,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "harness/case_judge.h"
-#include "harness/case_summary.h"
-#include "harness/program_launch.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/judge/case_judge.h"
+#include "harness/judge/case_summary.h"
 
 namespace matload {
 
@@ -110,4 +110,4 @@ CaseSummary JudgeWithout(const CaseWork& work, const CaseWorkContext& context, c
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORM_CASE_WORK_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORM_CASE_WORK_H_

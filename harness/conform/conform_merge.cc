@@ -1,4 +1,4 @@
-#include "harness/conform_merge.h"
+#include "harness/conform/conform_merge.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/conform_recorder.h"
-#include "harness/conform_report.h"
+#include "harness/conform/conform_recorder.h"
+#include "harness/conform/conform_report.h"
 
 namespace matload {
 namespace {

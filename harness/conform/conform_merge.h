@@ -4,17 +4,17 @@
 // can both hold a "001-ldmatrix-mismatch" with different divergences in it,
 // and one divergence can have a bundle in each. Merging therefore files
 // every bundle signature once, under a number of the merged run's, points
-// every case at it, and adds up the shards' totals (harness/conform_report.h)
+// every case at it, and adds up the shards' totals (harness/conform/conform_report.h)
 // into the summary one run over every case would have written.
-#ifndef MATLOAD_HARNESS_CONFORM_MERGE_H_
-#define MATLOAD_HARNESS_CONFORM_MERGE_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORM_MERGE_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORM_MERGE_H_
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/conformance_run.h"
+#include "harness/conform/conformance_run.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/shard_merge.h"
 #include "nlohmann/json.hpp"
@@ -45,4 +45,4 @@ absl::StatusOr<MergedConform> MergeConformShards(const std::vector<ShardRun>& sh
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORM_MERGE_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORM_MERGE_H_

@@ -1,4 +1,4 @@
-#include "harness/conform_near_miss.h"
+#include "harness/conform/conform_near_miss.h"
 
 #include <map>
 #include <string>
@@ -8,14 +8,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "harness/conform_report.h"
-#include "harness/infrastructure.h"
-#include "harness/interrupt.h"
-#include "harness/isolated_runner.h"
-#include "harness/launch_outcome.h"
-#include "harness/output_files.h"
-#include "harness/program_launch.h"
-#include "harness/support_sweep.h"
+#include "harness/conform/conform_report.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/launch_outcome.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/output_files.h"
+#include "harness/support/support_sweep.h"
 #include "reference/ptx_version.h"
 
 namespace matload {

@@ -4,13 +4,13 @@
 // operand style accepted. Disagreements the discrepancy registry explains
 // are counted apart; the rest are findings. Its cases are recorded as
 // `<support case>.jit_compile` (harness/runs/case_id.h).
-#ifndef MATLOAD_HARNESS_CONFORM_NEAR_MISS_H_
-#define MATLOAD_HARNESS_CONFORM_NEAR_MISS_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORM_NEAR_MISS_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORM_NEAR_MISS_H_
 
 #include "absl/status/status.h"
-#include "harness/conform_recorder.h"
-#include "harness/conformance_run.h"
-#include "harness/discrepancy_registry.h"
+#include "harness/conform/conform_recorder.h"
+#include "harness/conform/conformance_run.h"
+#include "harness/judge/discrepancy_registry.h"
 
 namespace matload {
 
@@ -23,4 +23,4 @@ absl::Status CheckNearMisses(int ordinal, const ConformanceOptions& options, con
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORM_NEAR_MISS_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORM_NEAR_MISS_H_

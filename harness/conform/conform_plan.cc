@@ -1,4 +1,4 @@
-#include "harness/conform_plan.h"
+#include "harness/conform/conform_plan.h"
 
 #include <optional>
 #include <regex>

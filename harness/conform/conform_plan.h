@@ -5,8 +5,8 @@
 // addresses), and what this device cannot run, and why. The variants are
 // not planned: workers make them as they run (conform_case_work.h), so
 // that a run's memory does not grow with --variants.
-#ifndef MATLOAD_HARNESS_CONFORM_PLAN_H_
-#define MATLOAD_HARNESS_CONFORM_PLAN_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORM_PLAN_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORM_PLAN_H_
 
 #include <map>
 #include <memory>
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/conformance_run.h"
-#include "harness/test_program.h"
+#include "harness/conform/conformance_run.h"
+#include "harness/families/test_program.h"
 #include "reference/target.h"
 
 namespace matload {
@@ -36,4 +36,4 @@ absl::StatusOr<ConformPlan> PlanConformance(const ConformanceOptions& options, T
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORM_PLAN_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORM_PLAN_H_

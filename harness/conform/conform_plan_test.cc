@@ -1,4 +1,4 @@
-#include "harness/conform_plan.h"
+#include "harness/conform/conform_plan.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

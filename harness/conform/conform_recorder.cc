@@ -1,11 +1,11 @@
-#include "harness/conform_recorder.h"
+#include "harness/conform/conform_recorder.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <optional>
 
-#include "harness/conform_report.h"
-#include "harness/output_files.h"
+#include "harness/conform/conform_report.h"
+#include "harness/platform/output_files.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

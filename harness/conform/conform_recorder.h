@@ -6,8 +6,8 @@
 // index, in one transaction (harness/runs/run_journal.h). A resumed run's
 // recorder takes all of that back first, so that the run ends as an
 // uninterrupted one would.
-#ifndef MATLOAD_HARNESS_CONFORM_RECORDER_H_
-#define MATLOAD_HARNESS_CONFORM_RECORDER_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORM_RECORDER_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORM_RECORDER_H_
 
 #include <functional>
 #include <map>
@@ -17,10 +17,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "harness/bundle_writer.h"
-#include "harness/case_summary.h"
-#include "harness/conform_tally.h"
-#include "harness/conformance_run.h"
+#include "harness/conform/bundle_writer.h"
+#include "harness/conform/conform_tally.h"
+#include "harness/conform/conformance_run.h"
+#include "harness/judge/case_summary.h"
 #include "harness/runs/case_record.h"
 
 namespace matload {
@@ -104,4 +104,4 @@ TalliedCase Settled(TalliedCase suspect);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORM_RECORDER_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORM_RECORDER_H_

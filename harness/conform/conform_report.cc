@@ -1,4 +1,4 @@
-#include "harness/conform_report.h"
+#include "harness/conform/conform_report.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "harness/output_files.h"
+#include "harness/platform/output_files.h"
 
 namespace matload {
 namespace {

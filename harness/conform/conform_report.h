@@ -3,15 +3,15 @@
 // as data (summary.json), as one line per case (results.tsv), and as the
 // totals a resumed run takes back from the results store. They read
 // ConformanceOptions and ConformanceResult and change nothing.
-#ifndef MATLOAD_HARNESS_CONFORM_REPORT_H_
-#define MATLOAD_HARNESS_CONFORM_REPORT_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORM_REPORT_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORM_REPORT_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "harness/conformance_run.h"
+#include "harness/conform/conformance_run.h"
 #include "harness/runs/case_record.h"
 #include "nlohmann/json.hpp"
 
@@ -53,4 +53,4 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORM_REPORT_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORM_REPORT_H_

@@ -1,4 +1,4 @@
-#include "harness/conform_report.h"
+#include "harness/conform/conform_report.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

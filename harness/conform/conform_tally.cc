@@ -1,4 +1,4 @@
-#include "harness/conform_tally.h"
+#include "harness/conform/conform_tally.h"
 
 namespace matload {
 namespace {

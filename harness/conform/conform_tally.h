@@ -11,8 +11,8 @@
 // that what a run has recorded in the results store and what its totals
 // and bundle index say always agree, however it was interrupted
 // (conformance_run.h).
-#ifndef MATLOAD_HARNESS_CONFORM_TALLY_H_
-#define MATLOAD_HARNESS_CONFORM_TALLY_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORM_TALLY_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORM_TALLY_H_
 
 #include <cstdint>
 #include <map>
@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/case_judge.h"
-#include "harness/case_summary.h"
+#include "harness/judge/case_judge.h"
+#include "harness/judge/case_summary.h"
 #include "harness/runs/case_record.h"
 
 namespace matload {
@@ -97,4 +97,4 @@ class ConformTally {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORM_TALLY_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORM_TALLY_H_

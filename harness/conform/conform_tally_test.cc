@@ -1,4 +1,4 @@
-#include "harness/conform_tally.h"
+#include "harness/conform/conform_tally.h"
 
 #include "gtest/gtest.h"
 

@@ -7,12 +7,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "harness/infrastructure.h"
-#include "harness/conform_report.h"
-#include "harness/conformance_run.h"
-#include "harness/program_launch.h"
-#include "harness/self_test.h"
-#include "harness/subprocess.h"
+#include "harness/conform/conform_report.h"
+#include "harness/conform/conformance_run.h"
+#include "harness/conform/self_test.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/subprocess.h"
 
 namespace matload {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/conformance_run.h"
+#include "harness/conform/conformance_run.h"
 
 #include <algorithm>
 #include <memory>
@@ -9,20 +9,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
-#include "harness/bundle_writer.h"
-#include "harness/conform_case_work.h"
-#include "harness/conform_near_miss.h"
-#include "harness/conform_plan.h"
-#include "harness/conform_recorder.h"
-#include "harness/conform_report.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/infrastructure.h"
-#include "harness/interrupt.h"
-#include "harness/isolated_runner.h"
-#include "harness/launch_outcome.h"
-#include "harness/output_files.h"
+#include "harness/conform/bundle_writer.h"
+#include "harness/conform/conform_case_work.h"
+#include "harness/conform/conform_near_miss.h"
+#include "harness/conform/conform_plan.h"
+#include "harness/conform/conform_recorder.h"
+#include "harness/conform/conform_report.h"
+#include "harness/families/test_program.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/launch_outcome.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/output_files.h"
 #include "harness/runs/case_id.h"
-#include "harness/test_program.h"
 
 namespace matload {
 namespace {

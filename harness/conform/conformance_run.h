@@ -21,8 +21,8 @@
 // the items over several GPUs of one architecture; the results do not
 // depend on which GPU ran what, apart from the bundles' GPU names. A
 // resumed run skips the cases its earlier attempts recorded.
-#ifndef MATLOAD_HARNESS_CONFORMANCE_RUN_H_
-#define MATLOAD_HARNESS_CONFORMANCE_RUN_H_
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_
 
 #include <chrono>
 #include <cstdint>
@@ -32,9 +32,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/case_judge.h"
-#include "harness/planted_bug.h"
-#include "harness/program_launch.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/judge/case_judge.h"
+#include "harness/kernels/planted_bug.h"
 #include "harness/runs/case_filter.h"
 #include "harness/runs/run_journal.h"
 #include "reference/target.h"
@@ -119,4 +119,4 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CONFORMANCE_RUN_H_
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_

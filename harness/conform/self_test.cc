@@ -1,4 +1,4 @@
-#include "harness/self_test.h"
+#include "harness/conform/self_test.h"
 
 #include "absl/strings/str_cat.h"
 

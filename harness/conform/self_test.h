@@ -3,14 +3,14 @@
 // order, a skipped store) is run on the GPU, and must be detected as a
 // mismatch and bundled, in ldmatrix and in wmma.load; the same forms
 // without a bug must pass.
-#ifndef MATLOAD_HARNESS_SELF_TEST_H_
-#define MATLOAD_HARNESS_SELF_TEST_H_
+#ifndef MATLOAD_HARNESS_CONFORM_SELF_TEST_H_
+#define MATLOAD_HARNESS_CONFORM_SELF_TEST_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/conformance_run.h"
+#include "harness/conform/conformance_run.h"
 
 namespace matload {
 
@@ -39,4 +39,4 @@ std::string SelfTestMarkdown(const std::vector<SelfTestRow>& rows);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SELF_TEST_H_
+#endif  // MATLOAD_HARNESS_CONFORM_SELF_TEST_H_

@@ -1,4 +1,4 @@
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"

@@ -5,8 +5,8 @@
 // A variant replays from (form, seed, variant index) alone: its data come
 // from DataStream(seed, index) on both sides, and its operands from
 // OperandRandom(that stream). Both are SplitMix64, fixed by definition.
-#ifndef MATLOAD_HARNESS_TEST_PROGRAM_H_
-#define MATLOAD_HARNESS_TEST_PROGRAM_H_
+#ifndef MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_
+#define MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_
 
 #include <array>
 #include <cstdint>
@@ -18,10 +18,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "harness/data_pattern.h"
-#include "harness/kernel_text.h"
-#include "harness/planted_bug.h"
-#include "harness/split_mix64.h"
+#include "harness/kernels/data_pattern.h"
+#include "harness/kernels/kernel_text.h"
+#include "harness/kernels/planted_bug.h"
+#include "harness/platform/split_mix64.h"
 #include "reference/legality.h"
 #include "reference/outcome.h"
 
@@ -150,4 +150,4 @@ SplitMix64 OperandRandom(std::uint64_t stream);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_TEST_PROGRAM_H_
+#endif  // MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_

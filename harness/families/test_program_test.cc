@@ -1,4 +1,4 @@
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
 
 #include "gtest/gtest.h"
 #include "reference/enumerate.h"

@@ -1,4 +1,4 @@
-#include "harness/cuda_driver.h"
+#include "harness/gpu/cuda_driver.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -9,9 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
-#include "harness/cuda_result.h"
-#include "harness/infrastructure.h"
-#include "harness/isolated_runner.h"
+#include "harness/gpu/cuda_result.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 namespace {

@@ -1,8 +1,8 @@
 // CudaDriver: the CUDA driver API, loaded at run time (dlopen of libcuda),
 // never linked. The same matload binary runs on a machine with no driver,
 // where Open says so plainly and matload works in compile-only mode.
-#ifndef MATLOAD_HARNESS_CUDA_DRIVER_H_
-#define MATLOAD_HARNESS_CUDA_DRIVER_H_
+#ifndef MATLOAD_HARNESS_GPU_CUDA_DRIVER_H_
+#define MATLOAD_HARNESS_GPU_CUDA_DRIVER_H_
 
 #include <cstdint>
 #include <memory>
@@ -13,8 +13,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "harness/compile_oracle.h"
-#include "harness/shared_library.h"
+#include "harness/compile/compile_oracle.h"
+#include "harness/platform/shared_library.h"
 
 namespace matload {
 
@@ -147,4 +147,4 @@ class DriverJit : public CompileOracle {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CUDA_DRIVER_H_
+#endif  // MATLOAD_HARNESS_GPU_CUDA_DRIVER_H_

@@ -1,5 +1,5 @@
-#include "harness/cuda_driver.h"
-#include "harness/infrastructure.h"
+#include "harness/gpu/cuda_driver.h"
+#include "harness/platform/infrastructure.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -7,10 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/batch_checker.h"
-#include "harness/case_judge.h"
-#include "harness/program_launch.h"
-#include "harness/ptxas.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/ptxas.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/judge/case_judge.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
 

@@ -1,6 +1,6 @@
-#include "harness/cuda_result.h"
+#include "harness/gpu/cuda_result.h"
 
-#include "harness/infrastructure.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 

@@ -7,8 +7,8 @@
 // The numbers are CUresult values from CUDA 13.0's cuda.h
 // (/usr/local/cuda/include/cuda.h); matload declares what it uses instead
 // of including cuda.h, so that nothing links against the driver.
-#ifndef MATLOAD_HARNESS_CUDA_RESULT_H_
-#define MATLOAD_HARNESS_CUDA_RESULT_H_
+#ifndef MATLOAD_HARNESS_GPU_CUDA_RESULT_H_
+#define MATLOAD_HARNESS_GPU_CUDA_RESULT_H_
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -45,4 +45,4 @@ bool IsKernelFault(const absl::Status& status);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CUDA_RESULT_H_
+#endif  // MATLOAD_HARNESS_GPU_CUDA_RESULT_H_

@@ -1,7 +1,7 @@
-#include "harness/cuda_result.h"
+#include "harness/gpu/cuda_result.h"
 
 #include "gtest/gtest.h"
-#include "harness/infrastructure.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 namespace {

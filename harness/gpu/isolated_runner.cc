@@ -1,4 +1,4 @@
-#include "harness/isolated_runner.h"
+#include "harness/gpu/isolated_runner.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,8 +14,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "harness/infrastructure.h"
-#include "harness/interrupt.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
 
 namespace matload {
 namespace {

@@ -17,8 +17,8 @@
 // (PR_SET_PDEATHSIG), hold no file descriptor of the parent but their own
 // pipe (so no worker keeps another's pipe open), and are killed, group and
 // all, when they hang or the parent is interrupted (interrupt.h).
-#ifndef MATLOAD_HARNESS_ISOLATED_RUNNER_H_
-#define MATLOAD_HARNESS_ISOLATED_RUNNER_H_
+#ifndef MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_
+#define MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_
 
 #include <chrono>
 #include <functional>
@@ -108,4 +108,4 @@ absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::functi
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_ISOLATED_RUNNER_H_
+#endif  // MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_

@@ -1,4 +1,4 @@
-#include "harness/isolated_runner.h"
+#include "harness/gpu/isolated_runner.h"
 
 #include <unistd.h>
 
@@ -14,10 +14,10 @@
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/exit_status.h"
-#include "harness/infrastructure.h"
-#include "harness/interrupt.h"
-#include "harness/process_tree.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/process_tree.h"
 
 namespace matload {
 namespace {

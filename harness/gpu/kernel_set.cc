@@ -1,4 +1,4 @@
-#include "harness/kernel_set.h"
+#include "harness/gpu/kernel_set.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"

@@ -4,8 +4,8 @@
 // holds (measured with nvJitLink 13.0: 10 ms for one test kernel alone,
 // 70 ms for 16 together), so forms met for the first time are cheaper in
 // sets.
-#ifndef MATLOAD_HARNESS_KERNEL_SET_H_
-#define MATLOAD_HARNESS_KERNEL_SET_H_
+#ifndef MATLOAD_HARNESS_GPU_KERNEL_SET_H_
+#define MATLOAD_HARNESS_GPU_KERNEL_SET_H_
 
 #include <string>
 #include <vector>
@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
 
 namespace matload {
 
@@ -35,4 +35,4 @@ absl::StatusOr<KernelSet> CombineKernels(absl::Span<const TestProgram* const> pr
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_KERNEL_SET_H_
+#endif  // MATLOAD_HARNESS_GPU_KERNEL_SET_H_

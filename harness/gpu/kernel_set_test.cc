@@ -1,9 +1,9 @@
-#include "harness/kernel_set.h"
+#include "harness/gpu/kernel_set.h"
 
 #include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 #include "reference/ptx_version.h"
 
 namespace matload {

@@ -1,9 +1,9 @@
-#include "harness/launch_outcome.h"
+#include "harness/gpu/launch_outcome.h"
 
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "harness/cuda_result.h"
+#include "harness/gpu/cuda_result.h"
 
 namespace matload {
 namespace {

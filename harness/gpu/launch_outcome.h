@@ -3,13 +3,13 @@
 // compiler rejected the kernel, the kernel faulted, the kernel hung), or it
 // could not (an infrastructure failure: the cases are neither passed nor
 // findings, and the launch is retried in a fresh worker).
-#ifndef MATLOAD_HARNESS_LAUNCH_OUTCOME_H_
-#define MATLOAD_HARNESS_LAUNCH_OUTCOME_H_
+#ifndef MATLOAD_HARNESS_GPU_LAUNCH_OUTCOME_H_
+#define MATLOAD_HARNESS_GPU_LAUNCH_OUTCOME_H_
 
 #include <string>
 
-#include "harness/infrastructure.h"
-#include "harness/isolated_runner.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 
@@ -43,4 +43,4 @@ LaunchOutcome ClassifyLaunchError(const absl::Status& error);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_LAUNCH_OUTCOME_H_
+#endif  // MATLOAD_HARNESS_GPU_LAUNCH_OUTCOME_H_

@@ -1,7 +1,7 @@
-#include "harness/launch_outcome.h"
+#include "harness/gpu/launch_outcome.h"
 
 #include "gtest/gtest.h"
-#include "harness/cuda_result.h"
+#include "harness/gpu/cuda_result.h"
 
 namespace matload {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/launch_pipeline.h"
+#include "harness/gpu/launch_pipeline.h"
 
 #include <algorithm>
 #include <atomic>
@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "harness/case_judge.h"
+#include "harness/judge/case_judge.h"
 
 namespace matload {
 namespace {

@@ -12,8 +12,8 @@
 // stream of seeded batches for the throughput benchmark (RunPipeline).
 // Chunks, not fixed slices, so that a thread slowed by anything else on
 // the machine holds up no round.
-#ifndef MATLOAD_HARNESS_LAUNCH_PIPELINE_H_
-#define MATLOAD_HARNESS_LAUNCH_PIPELINE_H_
+#ifndef MATLOAD_HARNESS_GPU_LAUNCH_PIPELINE_H_
+#define MATLOAD_HARNESS_GPU_LAUNCH_PIPELINE_H_
 
 #include <cstdint>
 #include <functional>
@@ -23,7 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
 #include "reference/outcome.h"
 
 namespace matload {
@@ -125,4 +125,4 @@ absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const Pipe
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_LAUNCH_PIPELINE_H_
+#endif  // MATLOAD_HARNESS_GPU_LAUNCH_PIPELINE_H_

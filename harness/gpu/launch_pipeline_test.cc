@@ -1,10 +1,10 @@
-#include "harness/launch_pipeline.h"
+#include "harness/gpu/launch_pipeline.h"
 
 #include <set>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/case_judge.h"
+#include "harness/judge/case_judge.h"
 
 namespace matload {
 namespace {

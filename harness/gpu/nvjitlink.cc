@@ -1,4 +1,4 @@
-#include "harness/nvjitlink.h"
+#include "harness/gpu/nvjitlink.h"
 
 #include <cstdlib>
 
@@ -6,8 +6,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "harness/environment.h"
-#include "harness/infrastructure.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 namespace {

@@ -1,13 +1,13 @@
 // NvJitLink: libnvJitLink as a compile oracle, in process, loaded with dlopen.
-#ifndef MATLOAD_HARNESS_NVJITLINK_H_
-#define MATLOAD_HARNESS_NVJITLINK_H_
+#ifndef MATLOAD_HARNESS_GPU_NVJITLINK_H_
+#define MATLOAD_HARNESS_GPU_NVJITLINK_H_
 
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "harness/compile_oracle.h"
-#include "harness/shared_library.h"
+#include "harness/compile/compile_oracle.h"
+#include "harness/platform/shared_library.h"
 
 namespace matload {
 
@@ -54,4 +54,4 @@ class NvJitLink : public CompileOracle {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_NVJITLINK_H_
+#endif  // MATLOAD_HARNESS_GPU_NVJITLINK_H_

@@ -1,12 +1,12 @@
-#include "harness/nvjitlink.h"
+#include "harness/gpu/nvjitlink.h"
 
 #include <random>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/batch_checker.h"
-#include "harness/ptxas.h"
-#include "harness/test_program.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/ptxas.h"
+#include "harness/families/test_program.h"
 #include "reference/enumerate.h"
 #include "reference/parser.h"
 #include "reference/printer.h"

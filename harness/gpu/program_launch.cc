@@ -1,17 +1,17 @@
-#include "harness/program_launch.h"
+#include "harness/gpu/program_launch.h"
 
 #include <memory>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "harness/infrastructure.h"
-#include "harness/interrupt.h"
-#include "harness/isolated_runner.h"
-#include "harness/nvjitlink.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/nvjitlink.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
 #include "reference/ptx_version.h"
 
 namespace matload {

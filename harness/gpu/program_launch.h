@@ -1,8 +1,8 @@
 // ProgramLaunch: run a TestProgram's variants on the GPU, one block each, in
 // one launch, through either compile path. Only worker processes launch
 // (isolated_runner.h): a fault leaves the CUDA context unusable.
-#ifndef MATLOAD_HARNESS_PROGRAM_LAUNCH_H_
-#define MATLOAD_HARNESS_PROGRAM_LAUNCH_H_
+#ifndef MATLOAD_HARNESS_GPU_PROGRAM_LAUNCH_H_
+#define MATLOAD_HARNESS_GPU_PROGRAM_LAUNCH_H_
 
 #include <chrono>
 #include <cstdint>
@@ -11,8 +11,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "harness/cuda_driver.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
+#include "harness/gpu/cuda_driver.h"
 
 namespace matload {
 
@@ -89,4 +89,4 @@ absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& progra
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_PROGRAM_LAUNCH_H_
+#endif  // MATLOAD_HARNESS_GPU_PROGRAM_LAUNCH_H_

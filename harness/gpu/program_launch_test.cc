@@ -1,4 +1,4 @@
-#include "harness/program_launch.h"
+#include "harness/gpu/program_launch.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,4 +1,4 @@
-#include "harness/case_judge.h"
+#include "harness/judge/case_judge.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // CaseJudge: what became of one case (a form, a variant, a compile path),
 // judged bit for bit against the reference model.
-#ifndef MATLOAD_HARNESS_CASE_JUDGE_H_
-#define MATLOAD_HARNESS_CASE_JUDGE_H_
+#ifndef MATLOAD_HARNESS_JUDGE_CASE_JUDGE_H_
+#define MATLOAD_HARNESS_JUDGE_CASE_JUDGE_H_
 
 #include <cstdint>
 #include <string>
@@ -85,4 +85,4 @@ std::string MismatchPattern(const CaseVerdict& verdict, const LaneValues& expect
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CASE_JUDGE_H_
+#endif  // MATLOAD_HARNESS_JUDGE_CASE_JUDGE_H_

@@ -10,8 +10,8 @@
 // the model calls undefined (run apart, so that their faults cost no
 // defined variant its result) and those a discrepancy-registry entry says
 // fault (confirmed once, conformance_run.h).
-#ifndef MATLOAD_HARNESS_CASE_SUMMARY_H_
-#define MATLOAD_HARNESS_CASE_SUMMARY_H_
+#ifndef MATLOAD_HARNESS_JUDGE_CASE_SUMMARY_H_
+#define MATLOAD_HARNESS_JUDGE_CASE_SUMMARY_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -22,7 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "harness/case_judge.h"
+#include "harness/judge/case_judge.h"
 
 namespace matload {
 
@@ -90,4 +90,4 @@ struct CaseSummary {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_CASE_SUMMARY_H_
+#endif  // MATLOAD_HARNESS_JUDGE_CASE_SUMMARY_H_

@@ -1,4 +1,4 @@
-#include "harness/case_summary.h"
+#include "harness/judge/case_summary.h"
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"

@@ -1,4 +1,4 @@
-#include "harness/discrepancy_registry.h"
+#include "harness/judge/discrepancy_registry.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "harness/source_tree.h"
+#include "harness/platform/source_tree.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

@@ -5,8 +5,8 @@
 // the model applies, the toolchain's message, and a one-line judgement. Tests
 // fail on a disagreement no entry explains, and on an entry that no longer
 // reproduces, so the list stays exactly as long as the truth.
-#ifndef MATLOAD_HARNESS_DISCREPANCY_REGISTRY_H_
-#define MATLOAD_HARNESS_DISCREPANCY_REGISTRY_H_
+#ifndef MATLOAD_HARNESS_JUDGE_DISCREPANCY_REGISTRY_H_
+#define MATLOAD_HARNESS_JUDGE_DISCREPANCY_REGISTRY_H_
 
 #include <regex>
 #include <string>
@@ -75,4 +75,4 @@ std::string DefaultRegistryPath();
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_DISCREPANCY_REGISTRY_H_
+#endif  // MATLOAD_HARNESS_JUDGE_DISCREPANCY_REGISTRY_H_

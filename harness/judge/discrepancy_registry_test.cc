@@ -1,4 +1,4 @@
-#include "harness/discrepancy_registry.h"
+#include "harness/judge/discrepancy_registry.h"
 
 #include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"

@@ -2,14 +2,14 @@
 // something other than the PTX text (a measurement, a secondary source, an
 // inference), and the toolchain's known misdiagnoses, so a reader of
 // support.md sees what the matrix's "legal" and "illegal" stand on.
-#ifndef MATLOAD_HARNESS_RULE_PROVENANCE_H_
-#define MATLOAD_HARNESS_RULE_PROVENANCE_H_
+#ifndef MATLOAD_HARNESS_JUDGE_RULE_PROVENANCE_H_
+#define MATLOAD_HARNESS_JUDGE_RULE_PROVENANCE_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "harness/discrepancy_registry.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "nlohmann/json.hpp"
 #include "reference/spec_ref.h"
 
@@ -35,4 +35,4 @@ void AddRuleProvenance(const DiscrepancyRegistry& registry, absl::string_view to
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_RULE_PROVENANCE_H_
+#endif  // MATLOAD_HARNESS_JUDGE_RULE_PROVENANCE_H_

@@ -1,4 +1,4 @@
-#include "harness/rule_provenance.h"
+#include "harness/judge/rule_provenance.h"
 
 #include <set>
 #include <string>

@@ -14,9 +14,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "harness/batch_checker.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/ptxas.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/ptxas.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "reference/legality.h"
 #include "reference/parser.h"
 

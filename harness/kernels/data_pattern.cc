@@ -1,4 +1,4 @@
-#include "harness/data_pattern.h"
+#include "harness/kernels/data_pattern.h"
 
 #include <algorithm>
 #include <bit>
@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "harness/split_mix64.h"
+#include "harness/platform/split_mix64.h"
 
 namespace matload {
 

@@ -1,8 +1,8 @@
 // DataPattern: the test data of one run, generated the same way on the host
 // and on the device from one 64-bit key, so that any variant replays from
 // (form, seed, variant index) and no window is ever copied to the GPU.
-#ifndef MATLOAD_HARNESS_DATA_PATTERN_H_
-#define MATLOAD_HARNESS_DATA_PATTERN_H_
+#ifndef MATLOAD_HARNESS_KERNELS_DATA_PATTERN_H_
+#define MATLOAD_HARNESS_KERNELS_DATA_PATTERN_H_
 
 #include <cstdint>
 #include <string>
@@ -64,4 +64,4 @@ std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::stri
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_DATA_PATTERN_H_
+#endif  // MATLOAD_HARNESS_KERNELS_DATA_PATTERN_H_

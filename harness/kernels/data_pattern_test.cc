@@ -1,4 +1,4 @@
-#include "harness/data_pattern.h"
+#include "harness/kernels/data_pattern.h"
 
 #include <vector>
 

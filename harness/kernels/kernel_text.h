@@ -11,8 +11,8 @@
 // scratch + b * window_bytes); the warp fills it with the pattern first.
 // Its output is out + b * output_bytes: every destination register of every
 // lane, lane-major, as the registers sit in memory.
-#ifndef MATLOAD_HARNESS_KERNEL_TEXT_H_
-#define MATLOAD_HARNESS_KERNEL_TEXT_H_
+#ifndef MATLOAD_HARNESS_KERNELS_KERNEL_TEXT_H_
+#define MATLOAD_HARNESS_KERNELS_KERNEL_TEXT_H_
 
 #include <algorithm>
 #include <bit>
@@ -23,8 +23,8 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "harness/data_pattern.h"
-#include "harness/planted_bug.h"
+#include "harness/kernels/data_pattern.h"
+#include "harness/kernels/planted_bug.h"
 #include "reference/legality.h"
 
 namespace matload {
@@ -73,4 +73,4 @@ inline void StoreLittleEndian(std::uint64_t value, absl::Span<std::uint8_t> byte
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_KERNEL_TEXT_H_
+#endif  // MATLOAD_HARNESS_KERNELS_KERNEL_TEXT_H_

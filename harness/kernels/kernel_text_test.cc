@@ -1,4 +1,4 @@
-#include "harness/kernel_text.h"
+#include "harness/kernels/kernel_text.h"
 
 #include <array>
 

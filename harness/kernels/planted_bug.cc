@@ -1,4 +1,4 @@
-#include "harness/planted_bug.h"
+#include "harness/kernels/planted_bug.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"

@@ -1,8 +1,8 @@
 // PlantedBug: a bug the self-test plants on purpose, in an emitted kernel or
 // in the expected values, to prove that the harness catches and bundles it.
 // A harness that cannot fail proves nothing.
-#ifndef MATLOAD_HARNESS_PLANTED_BUG_H_
-#define MATLOAD_HARNESS_PLANTED_BUG_H_
+#ifndef MATLOAD_HARNESS_KERNELS_PLANTED_BUG_H_
+#define MATLOAD_HARNESS_KERNELS_PLANTED_BUG_H_
 
 #include <vector>
 
@@ -39,4 +39,4 @@ std::vector<PlantedBug> AllPlantedBugs();
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_PLANTED_BUG_H_
+#endif  // MATLOAD_HARNESS_KERNELS_PLANTED_BUG_H_

@@ -1,4 +1,4 @@
-#include "harness/reproducer.h"
+#include "harness/kernels/reproducer.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"

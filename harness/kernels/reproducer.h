@@ -1,12 +1,12 @@
 // Reproducer: the standalone C++ program a divergence bundle carries. It
 // needs only cuda.h, the bundle's kernel.ptx, record.bin and expected.bin;
 // it runs the one variant through the driver JIT and prints PASS or FAIL.
-#ifndef MATLOAD_HARNESS_REPRODUCER_H_
-#define MATLOAD_HARNESS_REPRODUCER_H_
+#ifndef MATLOAD_HARNESS_KERNELS_REPRODUCER_H_
+#define MATLOAD_HARNESS_KERNELS_REPRODUCER_H_
 
 #include <string>
 
-#include "harness/kernel_text.h"
+#include "harness/kernels/kernel_text.h"
 
 namespace matload {
 
@@ -22,4 +22,4 @@ inline constexpr char kReproducerBuild[] = "g++ -std=c++17 -I$CUDA_HOME/include 
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_REPRODUCER_H_
+#endif  // MATLOAD_HARNESS_KERNELS_REPRODUCER_H_

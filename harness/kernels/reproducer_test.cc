@@ -1,10 +1,10 @@
-#include "harness/reproducer.h"
+#include "harness/kernels/reproducer.h"
 
 #include <filesystem>
 #include <fstream>
 
 #include "gtest/gtest.h"
-#include "harness/subprocess.h"
+#include "harness/platform/subprocess.h"
 
 namespace matload {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -39,7 +39,7 @@ const std::vector<EnvironmentVariable>& EnvironmentVariables() {
 std::optional<std::string> Environment(absl::string_view name) {
   const std::vector<EnvironmentVariable>& table = EnvironmentVariables();
   if (std::none_of(table.begin(), table.end(), [&](const EnvironmentVariable& v) { return v.name == name; })) {
-    std::cerr << "matload: internal error: $" << name << " is not in harness/environment.cc's table\n";
+    std::cerr << "matload: internal error: $" << name << " is not in harness/platform/environment.cc's table\n";
     std::abort();
   }
   const char* value = std::getenv(std::string(name).c_str());

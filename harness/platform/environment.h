@@ -4,8 +4,8 @@
 // matload reads a variable only through Environment, which refuses a name
 // the table lacks. (The test doubles under harness/testing/ read their own
 // variables, which no user sets.)
-#ifndef MATLOAD_HARNESS_ENVIRONMENT_H_
-#define MATLOAD_HARNESS_ENVIRONMENT_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_ENVIRONMENT_H_
+#define MATLOAD_HARNESS_PLATFORM_ENVIRONMENT_H_
 
 #include <optional>
 #include <string>
@@ -44,4 +44,4 @@ bool ReadBy(const EnvironmentVariable& variable, absl::string_view command);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_ENVIRONMENT_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_ENVIRONMENT_H_

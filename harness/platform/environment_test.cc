@@ -1,4 +1,4 @@
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -24,7 +24,8 @@ TEST(EnvironmentTest, AnEmptyVariableIsUnset) {
 }
 
 TEST(EnvironmentTest, AVariableOutsideTheTableIsAProgrammingError) {
-  EXPECT_DEATH(Environment("MATLOAD_NO_SUCH_VARIABLE"), "MATLOAD_NO_SUCH_VARIABLE is not in harness/environment.cc");
+  EXPECT_DEATH(Environment("MATLOAD_NO_SUCH_VARIABLE"),
+               "MATLOAD_NO_SUCH_VARIABLE is not in harness/platform/environment.cc");
 }
 
 TEST(EnvironmentTest, EveryRowSaysWhoReadsItWhatItMeansAndWhatHoldsUnset) {
@@ -49,7 +50,7 @@ TEST(EnvironmentTest, NoOtherSourceReadsTheEnvironment) {
       const std::string path = entry.path().string();
       if (entry.path().extension() != ".cc" && entry.path().extension() != ".h") continue;
       if (path.find("/harness/testing/") != std::string::npos || path.ends_with("_test.cc") ||
-          path.ends_with("/harness/environment.cc")) {
+          path.ends_with("/harness/platform/environment.cc")) {
         continue;
       }
       std::ifstream file(entry.path());

@@ -1,7 +1,7 @@
-#include "harness/exit_status.h"
+#include "harness/platform/exit_status.h"
 
-#include "harness/infrastructure.h"
-#include "harness/interrupt.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
 
 namespace matload {
 

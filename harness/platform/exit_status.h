@@ -7,8 +7,8 @@
 //   4    infrastructure: matload could not judge (GPU lost, compiler crashed, disk full)
 //   128+N  interrupted by signal N (130 for SIGINT, 143 for SIGTERM), after
 //          writing what was judged
-#ifndef MATLOAD_HARNESS_EXIT_STATUS_H_
-#define MATLOAD_HARNESS_EXIT_STATUS_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_EXIT_STATUS_H_
+#define MATLOAD_HARNESS_PLATFORM_EXIT_STATUS_H_
 
 #include "absl/status/status.h"
 
@@ -30,4 +30,4 @@ int ExitStatusFor(const absl::Status& status);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_EXIT_STATUS_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_EXIT_STATUS_H_

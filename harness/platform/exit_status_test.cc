@@ -1,10 +1,10 @@
-#include "harness/exit_status.h"
+#include "harness/platform/exit_status.h"
 
 #include <signal.h>
 
 #include "gtest/gtest.h"
-#include "harness/infrastructure.h"
-#include "harness/interrupt.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
 
 namespace matload {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/infrastructure.h"
+#include "harness/platform/infrastructure.h"
 
 #include <string>
 

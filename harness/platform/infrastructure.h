@@ -5,8 +5,8 @@
 // infrastructure failure means matload could not judge, and a run that
 // meets one it cannot retry away stops with exit status 4
 // (exit_status.h).
-#ifndef MATLOAD_HARNESS_INFRASTRUCTURE_H_
-#define MATLOAD_HARNESS_INFRASTRUCTURE_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_INFRASTRUCTURE_H_
+#define MATLOAD_HARNESS_PLATFORM_INFRASTRUCTURE_H_
 
 #include <optional>
 
@@ -57,4 +57,4 @@ bool IsNoGpu(const absl::Status& status);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_INFRASTRUCTURE_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_INFRASTRUCTURE_H_

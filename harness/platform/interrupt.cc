@@ -1,4 +1,4 @@
-#include "harness/interrupt.h"
+#include "harness/platform/interrupt.h"
 
 #include <signal.h>
 #include <string.h>

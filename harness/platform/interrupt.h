@@ -2,8 +2,8 @@
 // only records the signal; the command's loops poll PendingInterrupt(),
 // stop their workers and child processes, write what was judged and return
 // InterruptedError, which exits 128+signal (exit_status.h).
-#ifndef MATLOAD_HARNESS_INTERRUPT_H_
-#define MATLOAD_HARNESS_INTERRUPT_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_
+#define MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_
 
 #include "absl/status/status.h"
 
@@ -26,4 +26,4 @@ int InterruptSignalOf(const absl::Status& status);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_INTERRUPT_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_

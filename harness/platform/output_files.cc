@@ -1,4 +1,4 @@
-#include "harness/output_files.h"
+#include "harness/platform/output_files.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "harness/infrastructure.h"
+#include "harness/platform/infrastructure.h"
 
 namespace matload {
 

@@ -1,7 +1,7 @@
 // Output files: whole files written at once, and names that are safe and
 // stable on any file system, for bundles, findings and reports.
-#ifndef MATLOAD_HARNESS_OUTPUT_FILES_H_
-#define MATLOAD_HARNESS_OUTPUT_FILES_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_OUTPUT_FILES_H_
+#define MATLOAD_HARNESS_PLATFORM_OUTPUT_FILES_H_
 
 #include <filesystem>
 #include <string>
@@ -24,7 +24,7 @@ absl::Status WriteFile(const std::filesystem::path& path, absl::string_view text
 // that cannot be a directory (a file in the way, no permission, a read-only
 // file system) is kFailedPrecondition naming it, since the user chose it
 // (exit status 2); a disk that failed (full, over quota, an I/O error) is an
-// InfrastructureError kOutOfDisk (exit status 4; harness/infrastructure.h).
+// InfrastructureError kOutOfDisk (exit status 4; harness/platform/infrastructure.h).
 absl::Status CreateDirectories(const std::filesystem::path& path);
 
 // Slug keeps letters and digits and turns everything else into '-':
@@ -33,4 +33,4 @@ std::string Slug(absl::string_view text);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_OUTPUT_FILES_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_OUTPUT_FILES_H_

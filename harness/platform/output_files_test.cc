@@ -1,4 +1,4 @@
-#include "harness/output_files.h"
+#include "harness/platform/output_files.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-#include "harness/process_tree.h"
+#include "harness/platform/process_tree.h"
 
 #include <filesystem>
 #include <fstream>

@@ -2,8 +2,8 @@
 // fuzz needs them to stop a campaign: its libFuzzer parents run their -fork
 // jobs through system(), which makes them ignore SIGINT while a job runs
 // (system(3)), so an interrupt must reach the jobs themselves.
-#ifndef MATLOAD_HARNESS_PROCESS_TREE_H_
-#define MATLOAD_HARNESS_PROCESS_TREE_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_PROCESS_TREE_H_
+#define MATLOAD_HARNESS_PLATFORM_PROCESS_TREE_H_
 
 #include <sys/types.h>
 
@@ -27,4 +27,4 @@ bool WaitUntilEnded(pid_t process, std::chrono::milliseconds limit);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_PROCESS_TREE_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_PROCESS_TREE_H_

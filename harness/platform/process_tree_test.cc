@@ -1,4 +1,4 @@
-#include "harness/process_tree.h"
+#include "harness/platform/process_tree.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -10,7 +10,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/subprocess.h"
+#include "harness/platform/subprocess.h"
 
 namespace matload {
 namespace {

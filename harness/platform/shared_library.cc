@@ -1,4 +1,4 @@
-#include "harness/shared_library.h"
+#include "harness/platform/shared_library.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -1,8 +1,8 @@
 // SharedLibrary: a library loaded at run time with dlopen, never linked, so
 // one matload binary runs on machines with and without the CUDA driver or
 // nvJitLink and says which it found.
-#ifndef MATLOAD_HARNESS_SHARED_LIBRARY_H_
-#define MATLOAD_HARNESS_SHARED_LIBRARY_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_SHARED_LIBRARY_H_
+#define MATLOAD_HARNESS_PLATFORM_SHARED_LIBRARY_H_
 
 #include <memory>
 #include <string>
@@ -60,4 +60,4 @@ class SharedLibrary {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SHARED_LIBRARY_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_SHARED_LIBRARY_H_

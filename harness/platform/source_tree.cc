@@ -1,9 +1,9 @@
-#include "harness/source_tree.h"
+#include "harness/platform/source_tree.h"
 
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 
 namespace matload {
 

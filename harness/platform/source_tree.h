@@ -1,6 +1,6 @@
 // SourceTreePath: where checked-in data (corpora/, reports/) lives.
-#ifndef MATLOAD_HARNESS_SOURCE_TREE_H_
-#define MATLOAD_HARNESS_SOURCE_TREE_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_SOURCE_TREE_H_
+#define MATLOAD_HARNESS_PLATFORM_SOURCE_TREE_H_
 
 #include <string>
 
@@ -14,4 +14,4 @@ std::string SourceTreePath(absl::string_view relative);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SOURCE_TREE_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_SOURCE_TREE_H_

@@ -4,8 +4,8 @@
 // host, on the device (DataWordPtx emits the same arithmetic) and with
 // every standard library, and drawing a variant's operands costs a few
 // multiplications rather than seeding a Mersenne twister.
-#ifndef MATLOAD_HARNESS_SPLIT_MIX64_H_
-#define MATLOAD_HARNESS_SPLIT_MIX64_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_SPLIT_MIX64_H_
+#define MATLOAD_HARNESS_PLATFORM_SPLIT_MIX64_H_
 
 #include <cstdint>
 
@@ -47,4 +47,4 @@ class SplitMix64 {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SPLIT_MIX64_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_SPLIT_MIX64_H_

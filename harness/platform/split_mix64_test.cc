@@ -1,4 +1,4 @@
-#include "harness/split_mix64.h"
+#include "harness/platform/split_mix64.h"
 
 #include "gtest/gtest.h"
 

@@ -1,4 +1,4 @@
-#include "harness/subprocess.h"
+#include "harness/platform/subprocess.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,6 +1,6 @@
 // Subprocess: run a program without a shell and collect its output.
-#ifndef MATLOAD_HARNESS_SUBPROCESS_H_
-#define MATLOAD_HARNESS_SUBPROCESS_H_
+#ifndef MATLOAD_HARNESS_PLATFORM_SUBPROCESS_H_
+#define MATLOAD_HARNESS_PLATFORM_SUBPROCESS_H_
 
 #include <chrono>
 #include <optional>
@@ -67,4 +67,4 @@ class BackgroundProcess {
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SUBPROCESS_H_
+#endif  // MATLOAD_HARNESS_PLATFORM_SUBPROCESS_H_

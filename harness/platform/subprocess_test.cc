@@ -1,5 +1,5 @@
-#include "harness/process_tree.h"
-#include "harness/subprocess.h"
+#include "harness/platform/subprocess.h"
+#include "harness/platform/process_tree.h"
 
 #include <fcntl.h>
 #include <pthread.h>

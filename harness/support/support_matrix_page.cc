@@ -1,4 +1,4 @@
-#include "harness/support_matrix_page.h"
+#include "harness/support/support_matrix_page.h"
 
 #include <algorithm>
 #include <map>
@@ -10,11 +10,11 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "harness/judge/rule_provenance.h"
 #include "harness/report/case_facets.h"
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
-#include "harness/rule_provenance.h"
 
 namespace matload {
 namespace {

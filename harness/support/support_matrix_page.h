@@ -6,15 +6,15 @@
 // row per family that count the disagreements the plain spellings cannot
 // show (near misses, operand styles); and every disagreement with its
 // reproducer, to filter and search.
-#ifndef MATLOAD_HARNESS_SUPPORT_MATRIX_PAGE_H_
-#define MATLOAD_HARNESS_SUPPORT_MATRIX_PAGE_H_
+#ifndef MATLOAD_HARNESS_SUPPORT_SUPPORT_MATRIX_PAGE_H_
+#define MATLOAD_HARNESS_SUPPORT_SUPPORT_MATRIX_PAGE_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/support_sweep.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/support/support_sweep.h"
 
 namespace matload {
 
@@ -32,11 +32,11 @@ struct MatrixPageContext {
 
 // SupportMatrixHtml renders `sweep` as the page. `registry` gives each
 // explained disagreement its model rule, labelled with the rule's source
-// where the PTX text does not state it (harness/rule_provenance.h), and
+// where the PTX text does not state it (harness/judge/rule_provenance.h), and
 // the toolchain's known misdiagnoses, listed in a section of their own.
 absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const DiscrepancyRegistry& registry,
                                               const MatrixPageContext& context);
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SUPPORT_MATRIX_PAGE_H_
+#endif  // MATLOAD_HARNESS_SUPPORT_SUPPORT_MATRIX_PAGE_H_

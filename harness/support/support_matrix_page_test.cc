@@ -1,4 +1,4 @@
-#include "harness/support_matrix_page.h"
+#include "harness/support/support_matrix_page.h"
 
 #include <string>
 

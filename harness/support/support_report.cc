@@ -1,4 +1,4 @@
-#include "harness/support_report.h"
+#include "harness/support/support_report.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -12,11 +12,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
-#include "harness/environment.h"
-#include "harness/output_files.h"
-#include "harness/ptx_module.h"
-#include "harness/rule_provenance.h"
-#include "harness/support_matrix_page.h"
+#include "harness/compile/ptx_module.h"
+#include "harness/judge/rule_provenance.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/output_files.h"
+#include "harness/support/support_matrix_page.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
 #include "reference/parser.h"
@@ -236,7 +236,7 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
 }
 
 // JsonWithProvenance is `json` with the misdiagnoses and unstated rules
-// (harness/rule_provenance.h) added.
+// (harness/judge/rule_provenance.h) added.
 nlohmann::json JsonWithProvenance(nlohmann::json json, const DiscrepancyRegistry& registry,
                                   absl::string_view toolchain) {
   AddRuleProvenance(registry, toolchain, json);

@@ -1,14 +1,14 @@
 // Support reports: a SupportSweep written as Markdown, JSON, an HTML heat
 // map, and one standalone reproducer per distinct disagreement.
-#ifndef MATLOAD_HARNESS_SUPPORT_REPORT_H_
-#define MATLOAD_HARNESS_SUPPORT_REPORT_H_
+#ifndef MATLOAD_HARNESS_SUPPORT_SUPPORT_REPORT_H_
+#define MATLOAD_HARNESS_SUPPORT_SUPPORT_REPORT_H_
 
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/support_sweep.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/support/support_sweep.h"
 
 namespace matload {
 
@@ -41,4 +41,4 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SUPPORT_REPORT_H_
+#endif  // MATLOAD_HARNESS_SUPPORT_SUPPORT_REPORT_H_

@@ -1,4 +1,4 @@
-#include "harness/support_report.h"
+#include "harness/support/support_report.h"
 
 #include <cstdlib>
 

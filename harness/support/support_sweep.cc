@@ -1,4 +1,4 @@
-#include "harness/support_sweep.h"
+#include "harness/support/support_sweep.h"
 
 #include <atomic>
 #include <mutex>
@@ -7,12 +7,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "harness/batch_checker.h"
-#include "harness/cached_compiler.h"
-#include "harness/infrastructure.h"
-#include "harness/ptxas.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/cached_compiler.h"
+#include "harness/compile/ptxas.h"
+#include "harness/compile/sass_lowering.h"
+#include "harness/platform/infrastructure.h"
 #include "harness/runs/case_id.h"
-#include "harness/sass_lowering.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 #include "reference/legality.h"

@@ -4,8 +4,8 @@
 // form is judged by the model and compiled; the result is a matrix of
 // qualifier sets x targets, plus every disagreement, each either explained by
 // the discrepancy registry or not.
-#ifndef MATLOAD_HARNESS_SUPPORT_SWEEP_H_
-#define MATLOAD_HARNESS_SUPPORT_SWEEP_H_
+#ifndef MATLOAD_HARNESS_SUPPORT_SUPPORT_SWEEP_H_
+#define MATLOAD_HARNESS_SUPPORT_SUPPORT_SWEEP_H_
 
 #include <functional>
 #include <map>
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "harness/compile_oracle.h"
-#include "harness/discrepancy_registry.h"
+#include "harness/compile/compile_oracle.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/verdict_cache.h"
 #include "nlohmann/json.hpp"
@@ -163,4 +163,4 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_SUPPORT_SWEEP_H_
+#endif  // MATLOAD_HARNESS_SUPPORT_SUPPORT_SWEEP_H_

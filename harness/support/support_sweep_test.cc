@@ -1,17 +1,17 @@
-#include "harness/support_sweep.h"
+#include "harness/support/support_sweep.h"
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "gmock/gmock.h"
 #include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/infrastructure.h"
-#include "harness/ptxas.h"
-#include "harness/subprocess.h"
-#include "harness/support_report.h"
+#include "harness/compile/ptxas.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/subprocess.h"
+#include "harness/support/support_report.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

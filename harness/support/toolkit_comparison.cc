@@ -1,4 +1,4 @@
-#include "harness/toolkit_comparison.h"
+#include "harness/support/toolkit_comparison.h"
 
 #include <map>
 #include <set>

@@ -1,12 +1,12 @@
 // Toolkit comparison: where several compilers' support sweeps differ, for
 // users bisecting "what changed in this release".
-#ifndef MATLOAD_HARNESS_TOOLKIT_COMPARISON_H_
-#define MATLOAD_HARNESS_TOOLKIT_COMPARISON_H_
+#ifndef MATLOAD_HARNESS_SUPPORT_TOOLKIT_COMPARISON_H_
+#define MATLOAD_HARNESS_SUPPORT_TOOLKIT_COMPARISON_H_
 
 #include <string>
 #include <vector>
 
-#include "harness/support_sweep.h"
+#include "harness/support/support_sweep.h"
 
 namespace matload {
 
@@ -19,4 +19,4 @@ std::string ToolkitComparisonMarkdown(const std::vector<SupportSweep>& sweeps, c
 
 }  // namespace matload
 
-#endif  // MATLOAD_HARNESS_TOOLKIT_COMPARISON_H_
+#endif  // MATLOAD_HARNESS_SUPPORT_TOOLKIT_COMPARISON_H_
