@@ -50,6 +50,7 @@ ABSL_DECLARE_FLAG(int, jobs);
 ABSL_DECLARE_FLAG(std::string, gpus);
 ABSL_DECLARE_FLAG(std::vector<std::string>, fuzzers);
 ABSL_DECLARE_FLAG(bool, ids);
+ABSL_DECLARE_FLAG(bool, families);
 ABSL_DECLARE_FLAG(std::string, cases);
 ABSL_DECLARE_FLAG(std::vector<std::string>, include);
 ABSL_DECLARE_FLAG(std::vector<std::string>, exclude);

@@ -67,6 +67,10 @@ int RunCheckCommand(const std::vector<std::string>& arguments, std::ostream& out
 
 int RunFormsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (!arguments.empty()) return Fail(err, absl::StrCat("forms takes no arguments, got '", arguments[0], "'"));
+  if (absl::GetFlag(FLAGS_families)) {
+    WriteFamilies(out);
+    return kExitClean;
+  }
   absl::StatusOr<Target> target = ParseOneTarget("forms");
   if (!target.ok()) return Fail(err, target.status().message());
   absl::StatusOr<PtxVersion> ptx = ParsePtxFlag();
