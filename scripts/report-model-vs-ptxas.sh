@@ -11,10 +11,10 @@ version=$("$ptxas" --version | sed -n 's/.*, V\([0-9.]*\).*/\1/p')
 out="$root/reports/model-vs-ptxas/ptxas-$version.md"
 mkdir -p "$(dirname "$out")"
 bin="$root/build/default/harness"
-forms=$("$bin/model_vs_ptxas_test" --gtest_filter='ModelVsPtxasTest.*' | grep '^sm_')
-classes=$("$bin/register_class_vs_ptxas_test" | grep -P '^sm_\d+[af]?\t')
-"$bin/spec_examples_test" >/dev/null
-"$bin/model_vs_ptxas_test" --gtest_filter='TargetTableVsPtxasTest.*' >/dev/null
+forms=$("$bin/judge/model_vs_ptxas_test" --gtest_filter='ModelVsPtxasTest.*' | grep '^sm_')
+classes=$("$bin/compile/register_class_vs_ptxas_test" | grep -P '^sm_\d+[af]?\t')
+"$bin/judge/spec_examples_test" >/dev/null
+"$bin/judge/model_vs_ptxas_test" --gtest_filter='TargetTableVsPtxasTest.*' >/dev/null
 {
   echo "# The instruction model against ptxas $version"
   echo
