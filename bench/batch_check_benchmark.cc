@@ -9,9 +9,9 @@
 #include <random>
 
 #include "benchmark/benchmark.h"
-#include "harness/batch_checker.h"
-#include "harness/nvjitlink.h"
-#include "harness/ptxas.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/ptxas.h"
+#include "harness/gpu/nvjitlink.h"
 #include "reference/enumerate.h"
 #include "reference/legality.h"
 

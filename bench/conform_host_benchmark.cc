@@ -5,8 +5,8 @@
 // runs thousands of variants per launch, so this host work bounds the
 // end-to-end checked executions per second (reports/conform/).
 #include "benchmark/benchmark.h"
-#include "harness/case_judge.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
+#include "harness/judge/case_judge.h"
 
 namespace matload {
 namespace {

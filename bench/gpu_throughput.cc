@@ -7,7 +7,7 @@
 // the device and settings are the report's context.
 //
 // Each form runs in a worker process (a fault costs that worker only) for
-// --seconds, through the launch pipeline (harness/launch_pipeline.h): the
+// --seconds, through the launch pipeline (harness/gpu/launch_pipeline.h): the
 // worker keeps the module loaded, and while the GPU runs one batch of
 // --blocks variants, the --threads host threads judge the last batch and
 // make the next one in place. Every block of every timed launch is judged;
@@ -24,7 +24,7 @@
 // was up, and over the parent's wall clock, the workers' start-up included.
 //
 // Without a GPU it says "needs a GPU: ..." on stderr and exits with status
-// 3, as matload does (harness/exit_status.h): it never reports a figure it
+// 3, as matload does (harness/platform/exit_status.h): it never reports a figure it
 // did not measure. A mismatch or a failed worker is exit status 1.
 #include <algorithm>
 #include <chrono>
@@ -43,14 +43,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "benchmark/benchmark.h"
-#include "harness/case_judge.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/exit_status.h"
-#include "harness/isolated_runner.h"
-#include "harness/kernel_set.h"
-#include "harness/launch_pipeline.h"
-#include "harness/program_launch.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/kernel_set.h"
+#include "harness/gpu/launch_pipeline.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/judge/case_judge.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/platform/exit_status.h"
 #include "reference/enumerate.h"
 
 ABSL_FLAG(int, device, 0, "the CUDA device ordinal");
@@ -118,7 +118,7 @@ std::vector<Variant> KeptVariants(const TestProgram& program, int blocks, std::u
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Measure runs in a worker: it runs `program` through the launch pipeline
-// (harness/launch_pipeline.h) on the GPU and reports its stats. The output
+// (harness/gpu/launch_pipeline.h) on the GPU and reports its stats. The output
 // comes back into page-locked host memory where `pinned`, else into
 // ordinary (pageable) memory.
 absl::StatusOr<std::string> Measure(const TestProgram& program, int device, const PipelineOptions& options,

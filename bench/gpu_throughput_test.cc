@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/exit_status.h"
-#include "harness/subprocess.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/subprocess.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

@@ -30,8 +30,8 @@
 #include "harness/cli/command_line.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/pure_commands.h"
-#include "harness/environment.h"
-#include "harness/exit_status.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/exit_status.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/environment.h"
-#include "harness/output_files.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/output_files.h"
 #include "harness/runs/stable_hash.h"
 
 namespace matload {

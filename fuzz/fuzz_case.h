@@ -30,10 +30,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "harness/data_pattern.h"
 #include "harness/families/family_runtime.h"
 #include "harness/families/runtime_inputs.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
+#include "harness/kernels/data_pattern.h"
 #include "reference/legality.h"
 #include "reference/outcome.h"
 #include "reference/ptx_version.h"

@@ -58,7 +58,7 @@ constexpr bool kQuadAlongCols = true;
 constexpr bool kQuadAlongRows = false;
 
 // The layouts measured on the H100 with element-tagged data, for the forms
-// no source covers, as the fitted bases of harness/wmma_device_test.cc.
+// no source covers, as the fitted bases of harness/gpu/wmma_device_test.cc.
 constexpr SpecRef kHopperMeasurement{
     "wmma.layout.sm90.measured",
     "measured on an H100 (sm_90), driver 580.159.04, CUDA 13.0, 2026-11-22: reports/gpu-checks/wmma-h100-2026-11-22",

@@ -35,7 +35,7 @@ cases="$root/corpora/fuzz/cases"
 mkdir -p "$cases"
 rm -f "$cases"/seed-*
 for target in sm_75 sm_80 sm_90 sm_100a sm_103a sm_110a sm_120a; do
-  for family in ldmatrix wmma.load tcgen05.ld; do
+  for family in $("$matload" forms --families); do
     "$matload" forms --target "$target" | awk -v f="$family." 'index($0, f) == 1 && ++seen % 13 == 1 && ++n <= 6'
     "$matload" forms --target "$target" --illegal | awk -v f="$family." 'index($0, f) == 1 && ++seen % 97 == 1 && ++n <= 2'
   done | awk -v dir="$cases" -v target="$target" '{

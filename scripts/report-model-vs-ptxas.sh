@@ -11,10 +11,10 @@ version=$("$ptxas" --version | sed -n 's/.*, V\([0-9.]*\).*/\1/p')
 out="$root/reports/model-vs-ptxas/ptxas-$version.md"
 mkdir -p "$(dirname "$out")"
 bin="$root/build/default/harness"
-forms=$("$bin/model_vs_ptxas_test" --gtest_filter='ModelVsPtxasTest.*' | grep '^sm_')
-classes=$("$bin/register_class_vs_ptxas_test" | grep -P '^sm_\d+[af]?\t')
-"$bin/spec_examples_test" >/dev/null
-"$bin/model_vs_ptxas_test" --gtest_filter='TargetTableVsPtxasTest.*' >/dev/null
+forms=$("$bin/judge/model_vs_ptxas_test" --gtest_filter='ModelVsPtxasTest.*' | grep '^sm_')
+classes=$("$bin/compile/register_class_vs_ptxas_test" | grep -P '^sm_\d+[af]?\t')
+"$bin/judge/spec_examples_test" >/dev/null
+"$bin/judge/model_vs_ptxas_test" --gtest_filter='TargetTableVsPtxasTest.*' >/dev/null
 {
   echo "# The instruction model against ptxas $version"
   echo
@@ -33,7 +33,7 @@ classes=$("$bin/register_class_vs_ptxas_test" | grep -P '^sm_\d+[af]?\t')
   echo ".src_fmt). Near-miss forms are one qualifier"
   echo "or operand away from a legal form and illegal by the model. Every disagreement is one of"
   echo "the known discrepancies below; 'matching reason' counts the forms both reject where"
-  echo "ptxas's message maps to one of the model's reason codes (harness/diagnostic_classifier.cc)."
+  echo "ptxas's message maps to one of the model's reason codes (harness/compile/diagnostic_classifier.cc)."
   echo
   echo "| target | legal spellings | near-miss | rejected by both | for a matching reason | known discrepancies |"
   echo "| --- | ---: | ---: | ---: | ---: | --- |"

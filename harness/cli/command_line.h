@@ -3,7 +3,7 @@
 // flag (status 1) and on --help (status 1), and accepts any command's flags
 // for every command; this walks argv itself and sets each flag through
 // Abseil's reflection API (absl/flags/reflection.h), so that every problem
-// is a status the caller turns into exit status 2 (harness/exit_status.h).
+// is a status the caller turns into exit status 2 (harness/platform/exit_status.h).
 #ifndef MATLOAD_HARNESS_CLI_COMMAND_LINE_H_
 #define MATLOAD_HARNESS_CLI_COMMAND_LINE_H_
 

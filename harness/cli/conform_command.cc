@@ -9,12 +9,12 @@
 #include "harness/cli/progress_reporter.h"
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
-#include "harness/conform_report.h"
-#include "harness/interrupt.h"
-#include "harness/output_files.h"
-#include "harness/planted_bug.h"
-#include "harness/program_launch.h"
-#include "harness/self_test.h"
+#include "harness/conform/conform_report.h"
+#include "harness/conform/self_test.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/kernels/planted_bug.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/output_files.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

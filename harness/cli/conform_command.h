@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "harness/conformance_run.h"
-#include "harness/exit_status.h"
+#include "harness/conform/conformance_run.h"
+#include "harness/platform/exit_status.h"
 #include "harness/runs/baseline.h"
 #include "harness/runs/run_journal.h"
 

@@ -13,7 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 #include "harness/runs/stable_hash.h"
 
 namespace matload {
@@ -51,6 +51,7 @@ MATLOAD_FLAG(bool, json, false, "check model runs diff", "", "write JSON.");
 MATLOAD_FLAG(std::string, file, "", "check", "FILE", "read snippets from this file, one per line ('#' lines skipped).");
 MATLOAD_FLAG(bool, illegal, false, "forms", "", "print the near-miss illegal forms instead of the legal ones.");
 MATLOAD_FLAG(bool, ids, false, "forms", "", "print each form's case ID (as support names it) before its spelling.");
+MATLOAD_FLAG(bool, families, false, "forms", "", "print the families' mnemonics, one per line, instead of forms.");
 MATLOAD_FLAG(std::string, compiler, "ptxas", "support", "ptxas|nvjitlink|driver",
              "the compiler to hold the model against.");
 MATLOAD_FLAG(std::vector<std::string>, ptxas, {}, "support", "P,...",

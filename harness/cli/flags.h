@@ -3,7 +3,7 @@
 // and the range of every numeric one. The command-line parser
 // (harness/cli/command_line.h), the help, the README examples test and the
 // CLI fuzz target all read it; the environment variables' table is
-// harness/environment.h.
+// harness/platform/environment.h.
 #ifndef MATLOAD_HARNESS_CLI_FLAGS_H_
 #define MATLOAD_HARNESS_CLI_FLAGS_H_
 
@@ -50,6 +50,7 @@ ABSL_DECLARE_FLAG(int, jobs);
 ABSL_DECLARE_FLAG(std::string, gpus);
 ABSL_DECLARE_FLAG(std::vector<std::string>, fuzzers);
 ABSL_DECLARE_FLAG(bool, ids);
+ABSL_DECLARE_FLAG(bool, families);
 ABSL_DECLARE_FLAG(std::string, cases);
 ABSL_DECLARE_FLAG(std::vector<std::string>, include);
 ABSL_DECLARE_FLAG(std::vector<std::string>, exclude);
@@ -71,8 +72,8 @@ namespace matload {
 
 // kMaxConformVariants is the most variants per form `matload conform`
 // takes: a variant's index, with the seed its replay key, is an int
-// (harness/test_program.h). Memory does not grow with the count: workers
-// stream the variants (harness/conform_case_work.h).
+// (harness/families/test_program.h). Memory does not grow with the count: workers
+// stream the variants (harness/conform/conform_case_work.h).
 inline constexpr int kMaxConformVariants = std::numeric_limits<int>::max();
 
 // kMaxDeviceOrdinal is the largest GPU ordinal --device and --devices take.
@@ -97,7 +98,7 @@ const std::vector<FlagRow>& MatloadFlags();
 const std::vector<CommandSpec>& MatloadCommands();
 
 // EnvironmentHelp is the environment variables' table
-// (harness/environment.h) as help: those `command` reads, or with an empty
+// (harness/platform/environment.h) as help: those `command` reads, or with an empty
 // `command` every one with its readers; "" when there are none.
 std::string EnvironmentHelp(absl::string_view command);
 

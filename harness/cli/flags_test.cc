@@ -11,7 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 
 namespace matload {
 namespace {

@@ -1,7 +1,9 @@
 #include "harness/cli/forms_command.h"
 
+#include "harness/families/family_runtime.h"
 #include "harness/runs/case_id.h"
 #include "reference/enumerate.h"
+#include "reference/families.h"
 #include "reference/printer.h"
 
 namespace matload {
@@ -22,6 +24,10 @@ size_t WriteForms(PtxVersion ptx, Target target, const FormsListing& listing, st
     ++written;
   }
   return written;
+}
+
+void WriteFamilies(std::ostream& out) {
+  for (const FamilyRuntime* runtime : AllFamilyRuntimes()) out << SpecOf(runtime->family()).MnemonicText() << "\n";
 }
 
 }  // namespace matload

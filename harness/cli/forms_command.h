@@ -21,6 +21,12 @@ struct FormsListing {
 // and returns how many it wrote.
 size_t WriteForms(PtxVersion ptx, Target target, const FormsListing& listing, std::ostream& out);
 
+// WriteFamilies prints every family's mnemonic ("wmma.load"), one per line,
+// in the order conform runs them (AllFamilyRuntimes()), so that scripts
+// (scripts/make-fuzz-seeds.sh) take the family list from the registry
+// instead of naming the families.
+void WriteFamilies(std::ostream& out);
+
 }  // namespace matload
 
 #endif  // MATLOAD_HARNESS_CLI_FORMS_COMMAND_H_

@@ -21,6 +21,12 @@ TEST(FormsCommandTest, PrintsOneCanonicalSpellingPerLine) {
   EXPECT_THAT(lines, ::testing::Not(Contains(::testing::HasSubstr("tcgen05"))));
 }
 
+TEST(FormsCommandTest, FamiliesAreListedInConformsOrder) {
+  std::ostringstream out;
+  WriteFamilies(out);
+  EXPECT_EQ(out.str(), "ldmatrix\nwmma.load\ntcgen05.ld\n");
+}
+
 TEST(FormsCommandTest, IllegalPrintsNearMisses) {
   std::ostringstream out;
   WriteForms({9, 0}, *ParseTarget("sm_100a"), {.illegal = true}, out);

@@ -23,11 +23,11 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "harness/cli/progress_reporter.h"
-#include "harness/exit_status.h"
-#include "harness/interrupt.h"
-#include "harness/output_files.h"
-#include "harness/process_tree.h"
-#include "harness/subprocess.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/output_files.h"
+#include "harness/platform/process_tree.h"
+#include "harness/platform/subprocess.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -172,7 +172,7 @@ std::string SummaryJson(const std::vector<Campaign>& campaigns, std::int64_t ela
 }
 
 // Fail reports `status` as matload fuzz's failure and returns its exit
-// status (harness/exit_status.h).
+// status (harness/platform/exit_status.h).
 int Fail(const absl::Status& status, std::ostream& err) {
   err << "matload fuzz: " << status.message() << "\n";
   return ExitStatusFor(status);
@@ -348,7 +348,7 @@ struct CampaignEnd {
 };
 
 // WatchCampaigns polls the fuzzers once a second until all have ended, a
-// deadline passed or SIGINT/SIGTERM arrived (harness/interrupt.h; for
+// deadline passed or SIGINT/SIGTERM arrived (harness/platform/interrupt.h; for
 // either it stops them with InterruptCampaigns), reading their progress
 // into `campaigns`, a row per target into `coverage` every 10 s and the
 // executions so far to `progress`.

@@ -17,9 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/exit_status.h"
-#include "harness/source_tree.h"
-#include "harness/subprocess.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/source_tree.h"
+#include "harness/platform/subprocess.h"
 
 namespace matload {
 namespace {

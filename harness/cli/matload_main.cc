@@ -1,7 +1,7 @@
 // matload: differential fuzzing and conformance for PTX warp-level matrix
 // loads (wmma.load, ldmatrix, tcgen05.ld). The commands, their flags and
 // their synopses are in harness/cli/flags.cc, the environment variables in
-// harness/environment.cc; `matload --help` prints them.
+// harness/platform/environment.cc; `matload --help` prints them.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -29,11 +29,11 @@
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_command.h"
 #include "harness/cli/version_command.h"
-#include "harness/cuda_driver.h"
-#include "harness/environment.h"
-#include "harness/exit_status.h"
-#include "harness/interrupt.h"
-#include "harness/program_launch.h"
+#include "harness/gpu/cuda_driver.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/interrupt.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard.h"

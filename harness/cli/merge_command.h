@@ -5,7 +5,7 @@
 // directory of its own holding the shards' bundles and the reports the
 // unsharded command writes, rendered from the merged cases and artifacts:
 // support's reports; conform's summaries, results.tsv and bundle index
-// (harness/conform_merge.h). The shards' run
+// (harness/conform/conform_merge.h). The shards' run
 // directories must be reachable from here for their bundles (a shared file
 // system, as on a Slurm cluster).
 #ifndef MATLOAD_HARNESS_CLI_MERGE_COMMAND_H_

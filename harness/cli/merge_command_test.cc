@@ -15,10 +15,10 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/exit_status.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/source_tree.h"
+#include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
-#include "harness/source_tree.h"
-#include "harness/subprocess.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

@@ -13,10 +13,10 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/exit_status.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/source_tree.h"
+#include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
-#include "harness/source_tree.h"
-#include "harness/subprocess.h"
 
 namespace matload {
 namespace {

@@ -39,7 +39,7 @@ class ProgressReporter {
   // ForStderr reports on stderr, redrawing when it is a terminal and
   // otherwise printing a line every `interval_seconds` (--progress_seconds),
   // with a tick of one second when `tick`. A command that forks workers
-  // which may write to stderr (conform, selftest: harness/isolated_runner.h)
+  // which may write to stderr (conform, selftest: harness/gpu/isolated_runner.h)
   // goes without: a fork while the tick thread held stderr's lock would
   // leave the worker's stderr locked for good.
   static Options ForStderr(int interval_seconds, bool tick);

@@ -11,7 +11,7 @@
 #include "harness/cli/flags.h"
 #include "harness/cli/forms_command.h"
 #include "harness/cli/model_command.h"
-#include "harness/exit_status.h"
+#include "harness/platform/exit_status.h"
 
 namespace matload {
 namespace {
@@ -67,6 +67,10 @@ int RunCheckCommand(const std::vector<std::string>& arguments, std::ostream& out
 
 int RunFormsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (!arguments.empty()) return Fail(err, absl::StrCat("forms takes no arguments, got '", arguments[0], "'"));
+  if (absl::GetFlag(FLAGS_families)) {
+    WriteFamilies(out);
+    return kExitClean;
+  }
   absl::StatusOr<Target> target = ParseOneTarget("forms");
   if (!target.ok()) return Fail(err, target.status().message());
   absl::StatusOr<PtxVersion> ptx = ParsePtxFlag();

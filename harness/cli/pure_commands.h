@@ -15,7 +15,7 @@ namespace matload {
 // PureCommand runs one command on its positional arguments and the flags
 // already set (harness/cli/flags.h), writes its result to `out` and any
 // error, as "matload: ...", to `err`, and returns the exit status
-// (harness/exit_status.h).
+// (harness/platform/exit_status.h).
 using PureCommand = int (*)(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
 // RunCheckCommand is `matload check`: the verdict on a snippet or a file.

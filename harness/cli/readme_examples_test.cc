@@ -16,7 +16,7 @@
 #include "gtest/gtest.h"
 #include "harness/cli/command_line.h"
 #include "harness/cli/flags.h"
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 
 namespace matload {
 namespace {

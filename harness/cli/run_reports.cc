@@ -4,7 +4,7 @@
 #include <system_error>
 
 #include "absl/status/statusor.h"
-#include "harness/output_files.h"
+#include "harness/platform/output_files.h"
 #include "harness/report/diff_report.h"
 #include "harness/report/run_report.h"
 

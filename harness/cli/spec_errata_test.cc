@@ -27,8 +27,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
-#include "harness/source_tree.h"
-#include "harness/subprocess.h"
+#include "harness/platform/source_tree.h"
+#include "harness/platform/subprocess.h"
 
 namespace matload {
 namespace {

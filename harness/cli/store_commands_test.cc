@@ -5,12 +5,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "absl/flags/flag.h"
 #include "harness/cli/flags.h"
-#include "harness/exit_status.h"
+#include "harness/platform/exit_status.h"
 #include "harness/runs/results_store.h"
 
 namespace matload {

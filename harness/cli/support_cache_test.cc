@@ -14,9 +14,9 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/exit_status.h"
-#include "harness/source_tree.h"
-#include "harness/subprocess.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/source_tree.h"
+#include "harness/platform/subprocess.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

@@ -21,19 +21,19 @@
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_reports.h"
-#include "harness/cuda_driver.h"
-#include "harness/discrepancy_registry.h"
-#include "harness/environment.h"
-#include "harness/exit_status.h"
-#include "harness/infrastructure.h"
-#include "harness/nvjitlink.h"
-#include "harness/output_files.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
+#include "harness/compile/sass_lowering.h"
+#include "harness/compile/toolchain_identity.h"
+#include "harness/gpu/cuda_driver.h"
+#include "harness/gpu/nvjitlink.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/output_files.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
-#include "harness/sass_lowering.h"
-#include "harness/support_sweep.h"
-#include "harness/toolchain_identity.h"
+#include "harness/support/support_sweep.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -118,7 +118,7 @@ absl::Status Unjudged(const std::string& name, const SupportSweep& sweep) {
   return InfrastructureError(
       InfrastructureCause::kCompilerOutputNotUnderstood,
       absl::StrCat(name, " left ", unjudged, " forms unjudged: errors on no line kept recurring until the batch ",
-                   "checker's bisection bound (harness/batch_checker.h); no report was written"));
+                   "checker's bisection bound (harness/compile/batch_checker.h); no report was written"));
 }
 
 // OptionsJson is what decides a support run's cases and verdicts: a

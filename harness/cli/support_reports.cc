@@ -7,9 +7,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "harness/output_files.h"
-#include "harness/support_report.h"
-#include "harness/toolkit_comparison.h"
+#include "harness/platform/output_files.h"
+#include "harness/support/support_report.h"
+#include "harness/support/toolkit_comparison.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

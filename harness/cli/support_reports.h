@@ -1,5 +1,5 @@
 // Support reports of a run (`matload support`): each compiler's report
-// (harness/support_report.h) in the run directory, and the comparison of
+// (harness/support/support_report.h) in the run directory, and the comparison of
 // several; written as a sweep ends, or rendered again from the results
 // store alone, with no compiler at hand, for the merged run of a sharded
 // sweep (`matload merge`). A run stores what that takes: each target's
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "harness/discrepancy_registry.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "harness/runs/run_journal.h"
-#include "harness/support_sweep.h"
+#include "harness/support/support_sweep.h"
 
 namespace matload {
 

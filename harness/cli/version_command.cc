@@ -7,10 +7,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "harness/cuda_driver.h"
-#include "harness/environment.h"
-#include "harness/nvjitlink.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
+#include "harness/gpu/cuda_driver.h"
+#include "harness/gpu/nvjitlink.h"
+#include "harness/platform/environment.h"
 #include "harness/runs/build_info.h"
 
 namespace matload {

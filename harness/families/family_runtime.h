@@ -22,7 +22,7 @@
 #include "absl/status/statusor.h"
 #include "harness/families/model_invariants.h"
 #include "harness/families/runtime_inputs.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
 #include "nlohmann/json.hpp"
 #include "reference/family_spec.h"
 #include "reference/legality.h"

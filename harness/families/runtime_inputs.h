@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "harness/data_pattern.h"
-#include "harness/kernel_text.h"
+#include "harness/kernels/data_pattern.h"
+#include "harness/kernels/kernel_text.h"
 #include "reference/outcome.h"
 
 namespace matload {

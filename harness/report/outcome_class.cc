@@ -7,7 +7,7 @@ namespace matload {
 OutcomeClass ClassOf(absl::string_view outcome, bool finding) {
   if (outcome == "flake") return OutcomeClass::kFlake;
   if (finding) return OutcomeClass::kFinding;
-  // The words of harness/case_judge.h (CaseClassToken), support_sweep.cc
+  // The words of harness/judge/case_judge.h (CaseClassToken), support_sweep.cc
   // and harness/cli/fuzz_command.cc that are not findings.
   static const auto* const kByWord = new absl::flat_hash_map<absl::string_view, OutcomeClass>{
       {"pass", OutcomeClass::kAgree},

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "harness/report/case_facets.h"
-#include "harness/without_home.h"
+#include "harness/platform/without_home.h"
 
 namespace matload {
 namespace {
@@ -26,7 +26,7 @@ std::string TimeText(absl::Time time) {
 std::string OrNone(const std::string& text) { return text.empty() ? "none" : text; }
 
 // kBundleFiles are the files of a bundle the table links when they exist:
-// a conform bundle's (harness/bundle_writer.h) and a fuzz finding's.
+// a conform bundle's (harness/conform/bundle_writer.h) and a fuzz finding's.
 constexpr const char* kBundleFiles[] = {"case.json", "kernel.ptx", "repro.cpp", "diff.txt",
                                         "finding.md", "module.ptx", "repro.sh", "case.txt"};
 

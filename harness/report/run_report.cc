@@ -14,7 +14,7 @@
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
-#include "harness/without_home.h"
+#include "harness/platform/without_home.h"
 
 namespace matload {
 namespace {

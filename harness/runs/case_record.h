@@ -58,7 +58,7 @@ struct RunRecord {
   // judge everything), "interrupted" (SIGINT or SIGTERM), or "killed" (it
   // stopped without saying why: found so when resumed or listed).
   std::string status = "running";
-  int exit_status = -1;  // harness/exit_status.h; -1 while it runs
+  int exit_status = -1;  // harness/platform/exit_status.h; -1 while it runs
 
   friend bool operator==(const RunRecord&, const RunRecord&) = default;
 };

@@ -15,7 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
-#include "harness/environment.h"
+#include "harness/platform/environment.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

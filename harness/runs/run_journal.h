@@ -81,7 +81,7 @@ class RunJournal {
   // Ended is the run's record as Finish(exit_status, now) will store it,
   // for what is written before the run ends (its report).
   RunRecord Ended(int exit_status, absl::Time now) const;
-  // Finish ends the run with `exit_status` (harness/exit_status.h), which
+  // Finish ends the run with `exit_status` (harness/platform/exit_status.h), which
   // decides its status word, at `now`, and releases it.
   absl::Status Finish(int exit_status, absl::Time now = absl::Now());
 

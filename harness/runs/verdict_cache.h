@@ -4,13 +4,13 @@
 //
 // An answer depends only on the toolchain and the question (a PTX module and
 // what was asked of it), so it is kept under the toolchain's identity (its
-// version and the digest of its binary: harness/toolchain_identity.h) and
+// version and the digest of its binary: harness/compile/toolchain_identity.h) and
 // the SHA-256 digest of the question's full text. Each row also holds a
 // seal: the digest of its identity, question digest and answer together. A
 // row that does not match its seal (damaged, or written by anything but
 // this class) is never used: the question is asked again, and the new
 // answer replaces the row. What answers mean is the caller's business
-// (harness/cached_compiler.h); this store keeps text.
+// (harness/compile/cached_compiler.h); this store keeps text.
 #ifndef MATLOAD_HARNESS_RUNS_VERDICT_CACHE_H_
 #define MATLOAD_HARNESS_RUNS_VERDICT_CACHE_H_
 

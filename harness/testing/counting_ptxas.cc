@@ -4,7 +4,7 @@
 // becomes the real ptxas ($MATLOAD_PTXAS, which ctest sets to the
 // toolkit's, else /usr/local/cuda/bin/ptxas), which does the work. It is a program, not a
 // script, because the verdict cache knows a compiler by its binary's
-// digest and keeps no answer of a script (harness/toolchain_identity.h).
+// digest and keeps no answer of a script (harness/compile/toolchain_identity.h).
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // A fake libcuda.so.1 for the fault-injection rig (fault_rig_test.cc): the
-// entry points matload resolves (harness/cuda_driver.cc), serving one fake
+// entry points matload resolves (harness/gpu/cuda_driver.cc), serving one fake
 // sm_90 device from host memory. Its kernels store nothing, so every
 // defined case reads back the poison and is a mismatch: what matters here
 // is how matload classifies what the driver does, chosen by
@@ -23,7 +23,7 @@
 // can be checked for what they do with them.
 // Launches of test kernels are counted across processes (every worker is
 // one) in the directory MATLOAD_FAKE_CUDA_STATE, under a lock; the device
-// probe's empty kernel (kCalibrationEntry, harness/program_launch.h) is
+// probe's empty kernel (kCalibrationEntry, harness/gpu/program_launch.h) is
 // neither counted nor failed.
 #include <fcntl.h>
 #include <signal.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fake_ptxas.sh: a ptxas that fails on purpose, for the tests that check
 # matload's compile oracles tell a broken compiler from a verdict
-# (harness/fake_ptxas_test.cc, harness/cli/matload_cli_test.cc). It is for
+# (harness/compile/fake_ptxas_test.cc, harness/cli/matload_cli_test.cc). It is for
 # injecting faults only; the real path is tested with the real ptxas.
 #
 # MATLOAD_FAKE_PTXAS picks the fault. Where a mode needs real behaviour it

@@ -1,7 +1,7 @@
 // The fault-injection rig: `matload conform` run against the fake driver of
 // fake_libcuda.cc, one injected failure per test. Each test asserts the
 // outcome class (a finding, or an infrastructure failure that is never
-// one), the exit status (harness/exit_status.h), and that the cases judged
+// one), the exit status (harness/platform/exit_status.h), and that the cases judged
 // before a failure are kept. The fake GPU's kernels store nothing, so every
 // case it runs to completion is judged a mismatch.
 #include <fcntl.h>
@@ -25,9 +25,9 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/process_tree.h"
+#include "harness/platform/process_tree.h"
+#include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
-#include "harness/subprocess.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -49,7 +49,7 @@ struct ConformRun {
   size_t bundles = 0;                 // bundle directories
 
   // Count is how many variants ended in `outcome` (a case class token,
-  // harness/case_judge.h), from each case's counts by outcome.
+  // harness/judge/case_judge.h), from each case's counts by outcome.
   size_t Count(const std::string& outcome) const {
     size_t count = 0;
     for (const std::string& line : results) {

@@ -21,8 +21,8 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
-#include "harness/subprocess.h"
 
 namespace matload {
 namespace {

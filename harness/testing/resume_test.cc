@@ -18,8 +18,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
-#include "harness/subprocess.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "harness/data_pattern.h"
 #include "harness/families/family_runtime.h"
+#include "harness/kernels/data_pattern.h"
 #include "reference/ldmatrix_semantics.h"
 #include "reference/ldmatrix_table.h"
 #include "reference/printer.h"

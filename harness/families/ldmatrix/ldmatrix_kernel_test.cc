@@ -1,7 +1,7 @@
 #include "harness/families/ldmatrix/ldmatrix_kernel.h"
 
 #include "gtest/gtest.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 #include "reference/enumerate.h"
 #include "reference/ldmatrix_table.h"
 

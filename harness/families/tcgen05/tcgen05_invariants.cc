@@ -1,7 +1,7 @@
 #include "harness/families/tcgen05/tcgen05_invariants.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/data_pattern.h"
+#include "harness/kernels/data_pattern.h"
 #include "reference/printer.h"
 #include "reference/tcgen05_ld_table.h"
 #include "reference/tcgen05_semantics.h"

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "harness/data_pattern.h"
+#include "harness/kernels/data_pattern.h"
 #include "reference/form.h"
 #include "reference/outcome.h"
 #include "reference/printer.h"

@@ -1,5 +1,5 @@
 // Tcgen05Kernel: the PTX kernel that runs one checked tcgen05.ld form, one
-// variant per block (harness/kernel_text.h). It allocates all of the CTA's
+// variant per block (harness/kernels/kernel_text.h). It allocates all of the CTA's
 // Tensor Memory, fills warp 0's lane quarter with the data pattern, runs
 // the load, and stores every destination register. Only sm_100a, sm_103a
 // and sm_110a GPUs can run it; elsewhere it is compile-checked.
@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "harness/kernel_text.h"
-#include "harness/planted_bug.h"
+#include "harness/kernels/kernel_text.h"
+#include "harness/kernels/planted_bug.h"
 #include "reference/legality.h"
 
 namespace matload {

@@ -1,7 +1,7 @@
 #include "harness/families/tcgen05/tcgen05_kernel.h"
 
 #include "gtest/gtest.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 #include "reference/enumerate.h"
 #include "reference/tcgen05_ld_table.h"
 

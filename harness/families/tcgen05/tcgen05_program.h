@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "harness/test_program.h"
+#include "harness/families/test_program.h"
 
 namespace matload {
 

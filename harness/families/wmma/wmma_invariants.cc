@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "harness/data_pattern.h"
 #include "harness/families/family_runtime.h"
+#include "harness/kernels/data_pattern.h"
 #include "reference/printer.h"
 #include "reference/runtime_ub.h"
 #include "reference/wmma_load_table.h"

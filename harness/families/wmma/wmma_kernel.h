@@ -1,13 +1,13 @@
 // WmmaKernel: the PTX kernel that runs one checked wmma.load form, one
-// variant per block (harness/kernel_text.h), for the GPU half of the
+// variant per block (harness/kernels/kernel_text.h), for the GPU half of the
 // differential.
 #ifndef MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_
 #define MATLOAD_HARNESS_FAMILIES_WMMA_WMMA_KERNEL_H_
 
 #include <string>
 
-#include "harness/kernel_text.h"
-#include "harness/planted_bug.h"
+#include "harness/kernels/kernel_text.h"
+#include "harness/kernels/planted_bug.h"
 #include "reference/legality.h"
 #include "reference/run_geometry.h"
 

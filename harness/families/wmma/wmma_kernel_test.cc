@@ -1,7 +1,7 @@
 #include "harness/families/wmma/wmma_kernel.h"
 
 #include "gtest/gtest.h"
-#include "harness/ptxas.h"
+#include "harness/compile/ptxas.h"
 #include "reference/enumerate.h"
 #include "reference/printer.h"
 #include "reference/wmma_load_table.h"

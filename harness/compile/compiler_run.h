@@ -1,0 +1,31 @@
+// CompilerRun: whether one run of an external compiler (ptxas, cuobjdump)
+// ended in a way that can be read as a verdict at all. A compiler that died
+// of a signal, exited with a status it never uses for a verdict, or ran
+// past its time limit did not judge the module: that is an infrastructure
+// failure (infrastructure.h), never a rejection.
+#ifndef MATLOAD_HARNESS_COMPILE_COMPILER_RUN_H_
+#define MATLOAD_HARNESS_COMPILE_COMPILER_RUN_H_
+
+#include <initializer_list>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "harness/platform/subprocess.h"
+
+namespace matload {
+
+// kPtxasRejectionExitCode is the status ptxas exits with when it rejects a
+// module (measured with ptxas 13.0.88: every rejection harness/
+// model_vs_ptxas_test.cc meets comes with it, and Ptxas checks each one).
+inline constexpr int kPtxasRejectionExitCode = 255;
+
+// CheckCompilerRun is OK when `run` exited with one of `verdict_exit_codes`;
+// otherwise an InfrastructureError: kCompilerHung when it timed out,
+// kCompilerCrashed when a signal ended it or it exited with another status.
+// `what` names the run in the message ("ptxas 13.0.88 -arch=sm_90").
+absl::Status CheckCompilerRun(const ProcessResult& run, absl::string_view what,
+                              std::initializer_list<int> verdict_exit_codes);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_COMPILE_COMPILER_RUN_H_

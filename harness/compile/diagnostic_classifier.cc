@@ -1,0 +1,82 @@
+#include "harness/compile/diagnostic_classifier.h"
+
+#include "absl/strings/match.h"
+
+namespace matload {
+namespace {
+
+using RC = ReasonCode;
+
+struct Pattern {
+  absl::string_view fragment;  // a piece of the ptxas message
+  std::vector<ReasonCode> codes;
+};
+
+// The patterns, most specific first; the first that matches wins. Each was
+// seen from ptxas 13.0.88 (reports/model-vs-ptxas/ptxas-13.0.88.md).
+const std::vector<Pattern>& Patterns() {
+  static const auto* const kPatterns = new std::vector<Pattern>{
+      {"Parsing error", {RC::kSyntax}},
+      {"syntax error", {RC::kSyntax}},
+      {"does not support .target", {RC::kTargetNotInPtxVersion}},
+      {"requires PTX ISA .version", {RC::kPtxVersion}},
+      {"not supported on .target", {RC::kTarget}},
+      {"requires .target", {RC::kTarget}},
+      {"Not a name of any known instruction", {RC::kUnknownInstruction, RC::kMisplacedQualifier}},
+      {"Unknown modifier", {RC::kUnknownQualifier, RC::kMisplacedQualifier}},
+      {"Multiple", {RC::kDuplicateQualifier}},
+      {"Unexpected number of state spaces", {RC::kDuplicateQualifier}},
+      {"State space mismatch", {RC::kStateSpaceMismatch}},
+      {"State space incorrect", {RC::kUnknownQualifier}},
+      {"No state space qualifier expected", {RC::kUnknownQualifier}},
+      {"Illegal modifier 'Component'", {RC::kDuplicateQualifier}},
+      {"Illegal modifier '.b6x16_p32.b8x16'", {RC::kMisplacedQualifier}},
+      {"Illegal modifier '.b4x16_p64.b8x16'", {RC::kMisplacedQualifier}},
+      {"Illegal modifier", {RC::kQualifierCombination, RC::kUnknownQualifier}},
+      {"modifier required", {RC::kMissingQualifier, RC::kDuplicateQualifier}},
+      {"Modifier required", {RC::kMissingQualifier}},
+      {"is required for instruction", {RC::kMissingQualifier}},
+      {"Reduction operation is required", {RC::kMissingQualifier}},
+      {"Unexpected number of 'format conversion'", {RC::kQualifierCombination}},
+      {"Unexpected number of instruction types", {RC::kQualifierCombination}},
+      {"Unexpected instruction types", {RC::kQualifierCombination, RC::kDuplicateQualifier, RC::kMissingQualifier}},
+      {"Incorrect instruction type", {RC::kQualifierCombination}},
+      {"Incorrect no. of matrix", {RC::kQualifierCombination}},
+      {"Illegal type", {RC::kQualifierCombination}},
+      {"Illegal matrix shape", {RC::kQualifierCombination}},
+      {"Illegal alayout", {RC::kQualifierCombination}},
+      {"not allowed for", {RC::kQualifierCombination}},
+      {"require for instruction", {RC::kQualifierCombination}},
+      {"Unexpected number of arguments", {RC::kOperandCount}},
+      {"Vector expected", {RC::kOperandKind}},
+      {"Vector of size", {RC::kVectorLength, RC::kOperandKind}},
+      {"vector size", {RC::kVectorLength, RC::kOperandKind}},
+      {"Result register required", {RC::kOperandKind}},
+      {"Immediate addresses allowed only", {RC::kAddressForm}},
+      {"as address operand", {RC::kRegisterType}},
+      {"Unknown symbol", {RC::kUndeclaredName}},
+      {"Illegal expression", {RC::kUndeclaredName, RC::kOperandKind}},
+      {"does not match formal parameter", {RC::kRegisterType}},
+      {"Arguments mismatch",
+       {RC::kRegisterType, RC::kOperandCount, RC::kOperandKind, RC::kAddressForm, RC::kVectorLength}},
+  };
+  return *kPatterns;
+}
+
+}  // namespace
+
+bool IsSummaryMessage(absl::string_view message) {
+  // ptxas's closing line, and nvJitLink's.
+  return absl::StrContains(message, "Ptx assembly aborted due to errors") ||
+         absl::StrContains(message, "NVJITLINK_ERROR_PTX_COMPILE");
+}
+
+std::vector<ReasonCode> ClassifyPtxasMessage(absl::string_view message) {
+  if (IsSummaryMessage(message)) return {};
+  for (const Pattern& pattern : Patterns()) {
+    if (absl::StrContains(message, pattern.fragment)) return pattern.codes;
+  }
+  return {};
+}
+
+}  // namespace matload

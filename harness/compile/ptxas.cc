@@ -1,0 +1,264 @@
+#include "harness/compile/ptxas.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <utility>
+
+#include "absl/cleanup/cleanup.h"
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "harness/compile/compiler_run.h"
+#include "harness/compile/diagnostic_classifier.h"
+#include "harness/platform/environment.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/subprocess.h"
+
+namespace matload {
+namespace {
+
+// kQuotedOutput bounds how much of ptxas's output a message quotes.
+constexpr size_t kQuotedOutput = 400;
+
+absl::StatusOr<std::string> WriteTemporaryFile(absl::string_view text) {
+  std::string path = absl::StrCat(TemporaryDirectory(), "/matload-XXXXXX.ptx");
+  int fd = mkostemps(path.data(), 4, O_CLOEXEC);
+  if (fd < 0) return absl::InternalError(absl::StrCat("cannot create a temporary file ", path));
+  absl::Cleanup close_fd = [fd] { close(fd); };
+  size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n <= 0) {
+      unlink(path.c_str());
+      return absl::InternalError(absl::StrCat("cannot write ", path));
+    }
+    written += static_cast<size_t>(n);
+  }
+  return path;
+}
+
+// Digits is the length of the run of decimal digits that starts `text`.
+size_t Digits(absl::string_view text) {
+  size_t count = 0;
+  while (count < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[count]))) ++count;
+  return count;
+}
+
+// ReleaseIn finds the release in ptxas --version's "..., V13.0.88" line:
+// the first ", V" followed by three dot-separated numbers. One pass, no
+// regular expression, whatever the output's length.
+std::optional<std::string> ReleaseIn(absl::string_view output) {
+  for (size_t at = output.find(", V"); at != absl::string_view::npos; at = output.find(", V", at + 1)) {
+    const absl::string_view rest = output.substr(at + 3);
+    size_t end = 0;
+    bool release = true;
+    for (int part = 0; part < 3 && release; ++part) {
+      if (part > 0) release = end < rest.size() && rest[end++] == '.';
+      const size_t digits = release ? Digits(rest.substr(end)) : 0;
+      release = digits > 0;
+      end += digits;
+    }
+    if (release) return std::string(rest.substr(0, end));
+  }
+  return std::nullopt;
+}
+
+// ArchesIn collects the quoted -arch values ('sm_90', 'sm_90a', 'sm_100f')
+// that ptxas --help lists, in one pass.
+absl::flat_hash_set<std::string> ArchesIn(absl::string_view output) {
+  absl::flat_hash_set<std::string> arches;
+  for (size_t at = output.find("'sm_"); at != absl::string_view::npos; at = output.find("'sm_", at + 1)) {
+    const absl::string_view rest = output.substr(at + 1);
+    size_t end = 3 + Digits(rest.substr(3));
+    if (end == 3) continue;
+    if (end < rest.size() && (rest[end] == 'a' || rest[end] == 'f')) ++end;
+    if (end < rest.size() && rest[end] == '\'') arches.insert(std::string(rest.substr(0, end)));
+  }
+  return arches;
+}
+
+// RunForAnswer runs `path` with one flag and checks that it answered at all.
+absl::StatusOr<ProcessResult> RunForAnswer(const std::string& path, absl::string_view flag,
+                                           std::chrono::milliseconds timeout) {
+  absl::StatusOr<ProcessResult> run = RunProcess({path, std::string(flag)}, timeout);
+  if (!run.ok()) return run.status();
+  if (absl::Status ended = CheckCompilerRun(*run, absl::StrCat(path, " ", flag), {0}); !ended.ok()) return ended;
+  return run;
+}
+
+// NotPtxas is the error for a program whose answer to `flag` is not
+// ptxas's: the path given is not a ptxas, a problem with what the user gave.
+absl::Status NotPtxas(const std::string& path, absl::string_view flag, absl::string_view expected,
+                      const ProcessResult& run) {
+  return absl::FailedPreconditionError(absl::StrCat(path, " ", flag, " printed no ", expected, ": '",
+                                                    run.standard_output.substr(0, kQuotedOutput), "'"));
+}
+
+// HasErrorMessage says whether `diagnostics` hold an error or fatal message
+// in ptxas's format that says more than "aborted due to errors".
+bool HasErrorMessage(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& diagnostic : diagnostics) {
+    const bool error = diagnostic.severity == Diagnostic::Severity::kError ||
+                       diagnostic.severity == Diagnostic::Severity::kFatal;
+    if (error && !IsSummaryMessage(diagnostic.message)) return true;
+  }
+  return false;
+}
+
+// IsElf says whether `bytes` start as an ELF file (a cubin) does.
+bool IsElf(absl::string_view bytes) { return absl::StartsWith(bytes, "\x7f" "ELF"); }
+
+// ModuleFiles are modules written to files 0.ptx, 1.ptx, ... of a
+// temporary directory, removed with it when the ModuleFiles go.
+class ModuleFiles {
+ public:
+  static absl::StatusOr<ModuleFiles> Write(const std::vector<std::string>& modules) {
+    std::string directory = absl::StrCat(TemporaryDirectory(), "/matload-XXXXXX");
+    if (mkdtemp(directory.data()) == nullptr) {
+      return absl::InternalError(absl::StrCat("cannot create a temporary directory ", directory));
+    }
+    ModuleFiles files(std::move(directory));
+    for (size_t i = 0; i < modules.size(); ++i) {
+      files.inputs_.push_back(absl::StrCat(files.directory_, "/", i, ".ptx"));
+      std::ofstream stream(files.inputs_.back(), std::ios::binary);
+      stream << modules[i];
+      if (!stream.flush()) return absl::InternalError(absl::StrCat("cannot write ", files.inputs_.back()));
+    }
+    return files;
+  }
+  ModuleFiles(ModuleFiles&& other) noexcept
+      : directory_(std::exchange(other.directory_, "")), inputs_(std::move(other.inputs_)) {}
+  ModuleFiles& operator=(ModuleFiles&&) = delete;
+  ~ModuleFiles() {
+    if (directory_.empty()) return;
+    for (const std::string& input : inputs_) unlink(input.c_str());
+    unlink(cubin().c_str());
+    rmdir(directory_.c_str());
+  }
+
+  const std::vector<std::string>& inputs() const { return inputs_; }
+  std::string cubin() const { return absl::StrCat(directory_, "/out.cubin"); }
+  // IndexOf is the index of the module written to `file`, or -1.
+  int IndexOf(absl::string_view file) const {
+    absl::string_view name = file;
+    if (!absl::ConsumePrefix(&name, directory_) || !absl::ConsumePrefix(&name, "/") ||
+        !absl::ConsumeSuffix(&name, ".ptx")) {
+      return -1;
+    }
+    int index = -1;
+    if (!absl::SimpleAtoi(name, &index) || index < 0 || static_cast<size_t>(index) >= inputs_.size()) return -1;
+    return index;
+  }
+
+ private:
+  explicit ModuleFiles(std::string directory) : directory_(std::move(directory)) {}
+
+  std::string directory_;
+  std::vector<std::string> inputs_;
+};
+
+}  // namespace
+
+std::string Ptxas::DefaultPath() {
+  if (std::optional<std::string> path = Environment("MATLOAD_PTXAS")) return *path;
+  return absl::StrCat(EnvironmentOr("CUDA_HOME", "/usr/local/cuda"), "/bin/ptxas");
+}
+
+absl::StatusOr<Ptxas> Ptxas::Open(std::string path, std::chrono::milliseconds timeout) {
+  absl::StatusOr<ProcessResult> version = RunForAnswer(path, "--version", timeout);
+  if (!version.ok()) return version.status();
+  std::optional<std::string> release = ReleaseIn(version->standard_output);
+  if (!release.has_value()) return NotPtxas(path, "--version", "ptxas release", *version);
+  absl::StatusOr<ProcessResult> help = RunForAnswer(path, "--help", timeout);
+  if (!help.ok()) return help.status();
+  absl::flat_hash_set<std::string> arches = ArchesIn(help->standard_output);
+  if (arches.empty()) return NotPtxas(path, "--help", "sm_ target", *help);
+  return Ptxas(std::move(path), *std::move(release), std::move(arches), timeout);
+}
+
+absl::StatusOr<Ptxas::Compiled> Ptxas::Run(const std::vector<std::string>& inputs, const std::string& cubin_path,
+                                           Target target) const {
+  if (!Supports(target)) {
+    return absl::UnimplementedError(absl::StrCat("ptxas ", version_, " cannot assemble for ", target.Name()));
+  }
+  const std::string arch = absl::StrCat("-arch=", target.Name());
+  std::vector<std::string> argv = {path_, arch};
+  argv.insert(argv.end(), inputs.begin(), inputs.end());
+  argv.insert(argv.end(), {"-o", cubin_path});
+  absl::StatusOr<ProcessResult> run = RunProcess(argv, timeout_);
+  if (!run.ok()) return run.status();
+  const std::string what = absl::StrCat(path_, " (ptxas ", version_, ") ", arch);
+  if (absl::Status ended = CheckCompilerRun(*run, what, {0, kPtxasRejectionExitCode}); !ended.ok()) return ended;
+  Compiled compiled{.assembled = {.accepted = run->exit_code == 0,
+                                  .diagnostics = ParsePtxasDiagnostics(run->standard_error)}};
+  if (!compiled.assembled.accepted) {
+    if (HasErrorMessage(compiled.assembled.diagnostics)) return compiled;
+    return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                               absl::StrCat(what, " rejected a module without an error message in ptxas's format: '",
+                                            run->standard_error.substr(0, kQuotedOutput), "'"));
+  }
+  std::ifstream stream(cubin_path, std::ios::binary);
+  compiled.cubin.assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+  if (!IsElf(compiled.cubin)) {
+    return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                               absl::StrCat(what, " accepted a module but wrote no ELF cubin (", compiled.cubin.size(),
+                                            " bytes)"));
+  }
+  return compiled;
+}
+
+absl::StatusOr<Ptxas::Compiled> Ptxas::Compile(absl::string_view module_text, Target target) const {
+  absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
+  if (!file.ok()) return file.status();
+  const std::string cubin_path = *file + ".cubin";
+  absl::Cleanup remove_files = [&] {
+    unlink(file->c_str());
+    unlink(cubin_path.c_str());
+  };
+  return Run({*file}, cubin_path, target);
+}
+
+absl::StatusOr<AssembleResult> Ptxas::AssembleModules(const std::vector<std::string>& modules, Target target) const {
+  if (modules.empty() || modules.size() > kMaxModulesPerRun) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ptxas assembles 1 to ", kMaxModulesPerRun, " modules per run, not ", modules.size()));
+  }
+  absl::StatusOr<ModuleFiles> files = ModuleFiles::Write(modules);
+  if (!files.ok()) return files.status();
+  absl::StatusOr<Compiled> compiled = Run(files->inputs(), files->cubin(), target);
+  if (!compiled.ok()) return compiled.status();
+  for (Diagnostic& diagnostic : compiled->assembled.diagnostics) {
+    diagnostic.module = files->IndexOf(diagnostic.file);
+  }
+  return std::move(compiled->assembled);
+}
+
+absl::StatusOr<AssembleResult> Ptxas::Assemble(absl::string_view module_text, Target target) const {
+  absl::StatusOr<Compiled> compiled = Compile(module_text, target);
+  if (!compiled.ok()) return compiled.status();
+  return std::move(compiled->assembled);
+}
+
+absl::StatusOr<std::string> Ptxas::CompileToCubin(absl::string_view module_text, Target target) const {
+  absl::StatusOr<Compiled> compiled = Compile(module_text, target);
+  if (!compiled.ok()) return compiled.status();
+  if (!compiled->assembled.accepted) {
+    std::string messages;
+    for (const Diagnostic& diagnostic : compiled->assembled.diagnostics) {
+      absl::StrAppend(&messages, messages.empty() ? "" : "; ", diagnostic.message);
+    }
+    return absl::FailedPreconditionError(absl::StrCat("ptxas ", version_, " rejected the module: ", messages));
+  }
+  return std::move(compiled->cubin);
+}
+
+}  // namespace matload

@@ -1,0 +1,91 @@
+// Ptxas: the toolkit's PTX assembler as a compile oracle.
+#ifndef MATLOAD_HARNESS_COMPILE_PTXAS_H_
+#define MATLOAD_HARNESS_COMPILE_PTXAS_H_
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "harness/compile/compile_oracle.h"
+#include "reference/target.h"
+
+namespace matload {
+
+// Ptxas runs one ptxas binary, without a shell. A run that crashed, hung,
+// exited with a status ptxas never gives a verdict with, accepted without
+// writing an ELF cubin, or rejected without one error message in ptxas's
+// format is an InfrastructureError (infrastructure.h), never a verdict.
+class Ptxas : public CompileOracle {
+ public:
+  // kDefaultTimeout bounds one ptxas run: far above any real run (a module
+  // of 512 ldmatrix snippets takes about 0.05 s with ptxas 13.0.88 on 2
+  // cores), so that only a hung ptxas meets it, even on a loaded machine.
+  static constexpr std::chrono::milliseconds kDefaultTimeout = std::chrono::seconds(120);
+  // kMaxModulesPerRun bounds AssembleModules' modules.
+  static constexpr size_t kMaxModulesPerRun = 4096;
+
+  // Open checks that `path` runs and reads its version and the -arch values
+  // it accepts from --version and --help. Every run of it, these included,
+  // is killed after `timeout` (tests make it short). A program that
+  // crashes or hangs on them is an InfrastructureError; one that answers,
+  // but not as ptxas does, is not a ptxas: kFailedPrecondition.
+  static absl::StatusOr<Ptxas> Open(std::string path, std::chrono::milliseconds timeout = kDefaultTimeout);
+
+  // DefaultPath is $MATLOAD_PTXAS, else $CUDA_HOME/bin/ptxas, else
+  // /usr/local/cuda/bin/ptxas.
+  static std::string DefaultPath();
+
+  const std::string& path() const { return path_; }
+
+  std::string Tool() const override { return "ptxas"; }
+  std::string Version() const override { return version_; }
+  // Supports says whether this ptxas accepts `target` as -arch.
+  bool Supports(Target target) const override { return arches_.contains(target.Name()); }
+  // Assemble writes `module_text` to a temporary file and runs ptxas on it,
+  // writing a temporary cubin, so that an acceptance is checked to have
+  // produced one.
+  absl::StatusOr<AssembleResult> Assemble(absl::string_view module_text, Target target) const override;
+  // MaxModulesPerRun: ptxas takes many input files in one run and reads each
+  // on its own, so that one module's errors do not hide another's (measured
+  // with ptxas 13.0.88: it reports only the first wmma operand-lowering
+  // error of a file, but the first of each file). The bound keeps the
+  // command line short.
+  size_t MaxModulesPerRun() const override { return kMaxModulesPerRun; }
+  // AssembleModules writes each module to a file of its own in a temporary
+  // directory and runs ptxas once on all of them, with the checks Assemble
+  // makes. A message naming a file that is none of the modules (ptxas's
+  // "<builtin>" helpers) has module -1.
+  absl::StatusOr<AssembleResult> AssembleModules(const std::vector<std::string>& modules,
+                                                 Target target) const override;
+  // CompileToCubin assembles `module_text` and returns the cubin, for the
+  // offline compile path (the driver loads it without its JIT). A module
+  // ptxas rejects is kFailedPrecondition with ptxas's messages.
+  absl::StatusOr<std::string> CompileToCubin(absl::string_view module_text, Target target) const;
+
+ private:
+  // Compiled is one run's verdict and, when accepted, its cubin.
+  struct Compiled {
+    AssembleResult assembled;
+    std::string cubin;
+  };
+  // Compile is Assemble and CompileToCubin's one run of ptxas.
+  absl::StatusOr<Compiled> Compile(absl::string_view module_text, Target target) const;
+  // Run runs ptxas on `inputs` for `target`, writing `cubin`, and reads its
+  // verdict as Compile does.
+  absl::StatusOr<Compiled> Run(const std::vector<std::string>& inputs, const std::string& cubin, Target target) const;
+
+  Ptxas(std::string path, std::string version, absl::flat_hash_set<std::string> arches,
+        std::chrono::milliseconds timeout)
+      : path_(std::move(path)), version_(std::move(version)), arches_(std::move(arches)), timeout_(timeout) {}
+
+  std::string path_;
+  std::string version_;
+  absl::flat_hash_set<std::string> arches_;
+  std::chrono::milliseconds timeout_;
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_COMPILE_PTXAS_H_

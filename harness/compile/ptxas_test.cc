@@ -1,0 +1,83 @@
+#include "harness/compile/ptxas.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(PtxasDiagnosticsTest, ParsesLineErrorsAndFatals) {
+  std::vector<Diagnostic> diagnostics = ParsePtxasDiagnostics(
+      "ptxas /tmp/a.ptx, line 6; error   : Unknown modifier '.x3'\n"
+      "ptxas /tmp/a.ptx, line 9; warning : something odd\n"
+      "ptxas /tmp/a.ptx, line 12; fatal   : Parsing error near 'ldmatrix': syntax error\n"
+      "ptxas fatal   : Ptx assembly aborted due to errors\n"
+      "an unexpected line\n");
+  ASSERT_EQ(diagnostics.size(), 5u);
+  EXPECT_EQ(diagnostics[0].line, 6);
+  EXPECT_EQ(diagnostics[0].severity, Diagnostic::Severity::kError);
+  EXPECT_EQ(diagnostics[0].message, "Unknown modifier '.x3'");
+  EXPECT_EQ(diagnostics[1].severity, Diagnostic::Severity::kWarning);
+  EXPECT_EQ(diagnostics[2].severity, Diagnostic::Severity::kFatal);
+  EXPECT_EQ(diagnostics[2].line, 12);
+  EXPECT_EQ(diagnostics[3].line, 0);
+  EXPECT_EQ(diagnostics[4].message, "an unexpected line") << "unrecognised lines are kept, never dropped";
+  EXPECT_EQ(diagnostics[4].severity, Diagnostic::Severity::kUnrecognised);
+}
+
+TEST(PtxasTest, OpensTheToolkitPtxas) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  EXPECT_THAT(ptxas->Version(), ::testing::MatchesRegex("[0-9]+\\.[0-9]+\\.[0-9]+"));
+  EXPECT_TRUE(ptxas->Supports(*ParseTarget("sm_90")));
+}
+
+TEST(PtxasTest, AssemblesAndRejects) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  absl::StatusOr<AssembleResult> good = ptxas->Assemble(
+      ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n", sm90);
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_TRUE(good->accepted);
+  absl::StatusOr<AssembleResult> bad = ptxas->Assemble(
+      ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 d; .reg .b64 a;\n"
+      "ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];\nret;\n}\n",
+      sm90);
+  ASSERT_TRUE(bad.ok()) << bad.status();
+  EXPECT_FALSE(bad->accepted);
+  ASSERT_FALSE(bad->diagnostics.empty());
+  EXPECT_EQ(bad->diagnostics[0].line, 7);
+  EXPECT_THAT(bad->diagnostics[0].message, HasSubstr("Unknown modifier '.x3'"));
+}
+
+// The offline path's cubin is an ELF file; a rejected module says why.
+TEST(PtxasTest, CompilesToACubinOrSaysWhyNot) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  absl::StatusOr<std::string> cubin =
+      ptxas->CompileToCubin(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n", sm90);
+  ASSERT_TRUE(cubin.ok()) << cubin.status();
+  EXPECT_EQ(cubin->substr(0, 4), "\x7f" "ELF");
+  absl::StatusOr<std::string> rejected = ptxas->CompileToCubin(
+      ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nbogus;\nret;\n}\n", sm90);
+  EXPECT_EQ(rejected.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(rejected.status().message(), HasSubstr("rejected the module"));
+}
+
+TEST(PtxasTest, ReportsWhatItCannotDo) {
+  EXPECT_EQ(Ptxas::Open("/nonexistent/ptxas").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(Ptxas::Open("/bin/true").status().code(), absl::StatusCode::kFailedPrecondition);
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok());
+  // CUDA 13 dropped offline compilation for Volta (CUDA 13.0 release notes).
+  absl::StatusOr<AssembleResult> volta = ptxas->Assemble("", *ParseTarget("sm_70"));
+  EXPECT_EQ(volta.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(volta.status().message()), HasSubstr("cannot assemble for sm_70"));
+}
+
+}  // namespace
+}  // namespace matload

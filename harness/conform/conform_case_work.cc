@@ -1,0 +1,182 @@
+#include "harness/conform/conform_case_work.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "harness/conform/bundle_writer.h"
+#include "harness/gpu/cuda_driver.h"
+#include "harness/gpu/launch_outcome.h"
+#include "harness/gpu/launch_pipeline.h"
+
+namespace matload {
+namespace {
+
+// Made is one variant of an item, the model's prediction and its role.
+struct Made {
+  Variant variant;
+  Outcome expected;
+  VariantRole role = VariantRole::kDefined;
+  std::string entry;  // the registry entry that predicts its fault, if any
+};
+
+// Make makes the item's variant `index` on host thread `thread`.
+Made Make(const CaseWork& work, const CaseWorkContext& context, std::int64_t index, int thread) {
+  Made made{.variant = work.program->MakeVariant(work.seed, static_cast<int>(index), work.undefined)};
+  made.expected = work.program->Expect(made.variant);
+  if (!std::holds_alternative<Undefined>(made.expected) && context.predict) {
+    made.entry = context.predict(made.variant, thread);
+  }
+  made.role = RoleOf(made.expected, made.entry);
+  return made;
+}
+
+// CountLeftOut counts a variant a defined item does not run, for the items
+// that will.
+void CountLeftOut(const CaseWork& work, const Made& made, CaseSummary& summary) {
+  if (work.take != VariantRole::kDefined) return;
+  if (made.role == VariantRole::kUndefined) ++summary.undefined;
+  if (made.role == VariantRole::kPredicted)
+    summary.predicted[made.entry].Add({.count = 1, .first = made.variant.index});
+}
+
+// Signature is a finding's bundle signature (bundle_writer.h); others have none.
+std::string Signature(const TestProgram& program, const Variant& variant, const Outcome& expected,
+                      const CaseVerdict& verdict) {
+  if (!IsFinding(verdict.kind)) return "";
+  return BundleSignature({.program = &program, .variant = variant, .verdict = verdict, .expected = expected});
+}
+
+// CaseBatches is an item as the pipeline's batches: block b of batch k is
+// the item's index k * blocks + b, or a filler where that variant's role
+// is not the item's.
+class CaseBatches : public BatchSource {
+ public:
+  CaseBatches(const CaseWork& work, const CaseWorkContext& context, size_t blocks, Made filler,
+              std::vector<CaseSummary>& summaries)
+      : work_(work), context_(context), blocks_(blocks), filler_(std::move(filler)), summaries_(summaries) {}
+
+  size_t BlocksIn(std::uint64_t batch) const override {
+    const size_t first = batch * blocks_;
+    return first >= work_.size() ? 0 : std::min(blocks_, work_.size() - first);
+  }
+
+  bool Fill(int thread, std::uint64_t batch, size_t block, Variant& variant, Outcome& expected) const override {
+    Made made = Make(work_, context_, work_.IndexAt(batch * blocks_ + block), thread);
+    if (Takes(work_, made.role, made.entry)) {
+      variant = made.variant;
+      StoreOutcome(std::move(made.expected), expected);
+      return true;
+    }
+    CountLeftOut(work_, made, summaries_[thread]);
+    variant = filler_.variant;
+    return false;
+  }
+
+ private:
+  const CaseWork& work_;
+  const CaseWorkContext& context_;
+  const size_t blocks_;
+  const Made filler_;
+  std::vector<CaseSummary>& summaries_;  // per host thread
+};
+
+// FirstTaken is the first variant the item runs, if any.
+std::optional<Made> FirstTaken(const CaseWork& work, const CaseWorkContext& context) {
+  for (size_t position = 0; position < work.size(); ++position) {
+    Made made = Make(work, context, work.IndexAt(position), 0);
+    if (Takes(work, made.role, made.entry)) return made;
+  }
+  return std::nullopt;
+}
+
+// Rejection is the verdict on every variant of a form whose module
+// `error` says the compiler rejected, if it says so.
+std::optional<CaseVerdict> Rejection(const absl::Status& error) {
+  const LaunchOutcome outcome = ClassifyLaunchError(error);
+  if (outcome.kind != LaunchOutcome::Kind::kCompileRejected) return std::nullopt;
+  return CaseVerdict{.kind = CaseClass::kLegalRejected, .detail = outcome.detail};
+}
+
+// RunPipelined runs the item through the launch pipeline on the worker's
+// GPU, with `filler` in the blocks of variants it does not take.
+absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkContext& context, Made filler) {
+  absl::StatusOr<DriverJit*> jit = WorkerJit(context.device);
+  if (!jit.ok()) return jit.status();
+  absl::StatusOr<std::string> image = ProgramImage(*work.program, work.path);
+  if (!image.ok()) return image.status();
+  const TestProgram& program = *work.program;
+  std::vector<CaseSummary> summaries(context.threads);
+  const size_t blocks = std::min<size_t>(context.blocks, work.size());
+  const CaseBatches source(work, context, blocks, std::move(filler), summaries);
+  const PipelineLaunch launch =
+      [&](int slot, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+    const DriverJit::KernelLaunch kernel = KernelLaunchFor(program, variants.size(), records);
+    absl::StatusOr<absl::Span<std::uint8_t>> output = (*jit)->PinnedOutput(slot, kernel.output_bytes);
+    if (!output.ok()) return output.status();
+    if (absl::Status status = (*jit)->LaunchInto(*image, kernel, *output); !status.ok()) return status;
+    return *output;
+  };
+  const BlockJudge judge = [&](int thread, const Variant& variant, const Outcome& expected,
+                               absl::Span<const std::uint8_t> output) {
+    const CaseVerdict verdict = JudgeOutput(expected, output);
+    const auto* values = std::get_if<LaneValues>(&expected);
+    summaries[thread].Add(variant.index, verdict, true, values != nullptr ? values->words.size() : 0,
+                          Signature(program, variant, expected, verdict), output, context.device, context.keep);
+    return !IsFinding(verdict.kind);
+  };
+  absl::StatusOr<PipelineStats> ran =
+      RunBatches(program, {.blocks = static_cast<int>(blocks), .threads = context.threads}, source, launch, judge);
+  if (!ran.ok()) return ran.status();
+  CaseSummary summary;
+  for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);
+  return summary;
+}
+
+}  // namespace
+
+const std::string& FaultTextMemo::Find(int thread, const std::string& text,
+                                       const std::function<std::string(const std::string&)>& compute) {
+  absl::flat_hash_map<std::string, std::string>& answers = answers_[thread];
+  auto found = answers.find(text);
+  if (found == answers.end()) found = answers.emplace(text, compute(text)).first;
+  return found->second;
+}
+
+VariantRole RoleOf(const Outcome& expected, const std::string& predicted_entry) {
+  if (std::holds_alternative<Undefined>(expected)) return VariantRole::kUndefined;
+  return predicted_entry.empty() ? VariantRole::kDefined : VariantRole::kPredicted;
+}
+
+bool Takes(const CaseWork& work, VariantRole role, const std::string& entry) {
+  if (work.take == VariantRole::kAny) return true;
+  return role == work.take && (role != VariantRole::kPredicted || entry == work.entry);
+}
+
+CaseSummary JudgeWithout(const CaseWork& work, const CaseWorkContext& context, const CaseVerdict& verdict) {
+  CaseSummary summary;
+  for (size_t position = 0; position < work.size(); ++position) {
+    const Made made = Make(work, context, work.IndexAt(position), 0);
+    if (!Takes(work, made.role, made.entry)) {
+      CountLeftOut(work, made, summary);
+      continue;
+    }
+    summary.Add(made.variant.index, verdict, false, 0, Signature(*work.program, made.variant, made.expected, verdict),
+                {}, context.device, context.keep);
+  }
+  return summary;
+}
+
+absl::StatusOr<CaseSummary> RunCaseWork(const CaseWork& work, const CaseWorkContext& context) {
+  if (work.verdict.has_value()) return JudgeWithout(work, context, *work.verdict);
+  std::optional<Made> filler = FirstTaken(work, context);
+  if (!filler.has_value()) return JudgeWithout(work, context, {});
+  absl::StatusOr<CaseSummary> summary = RunPipelined(work, context, *std::move(filler));
+  if (summary.ok()) return summary;
+  if (std::optional<CaseVerdict> rejection = Rejection(summary.status()); rejection.has_value()) {
+    return JudgeWithout(work, context, *rejection);
+  }
+  return summary.status();
+}
+
+}  // namespace matload

@@ -1,0 +1,140 @@
+#include "harness/conform/conform_recorder.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+
+#include "harness/conform/conform_report.h"
+#include "harness/platform/output_files.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace {
+
+// ReadArtifact is the artifact `key` of the run, if an earlier attempt stored it.
+absl::StatusOr<std::optional<std::string>> ReadArtifact(RunJournal& journal, absl::string_view key) {
+  return journal.Artifact(std::string(key));
+}
+
+}  // namespace
+
+bool Retryable(absl::string_view outcome) {
+  return outcome == "mismatch" || outcome == "unexpected_fault" || outcome == "missing_fault" || outcome == "timeout";
+}
+
+TalliedCase Settled(TalliedCase suspect) {
+  CaseRecord& record = suspect.record;
+  if (record.attempts.empty()) return suspect;
+  const bool differs = std::any_of(record.attempts.begin(), record.attempts.end(),
+                                   [&](const std::string& attempt) { return attempt != record.outcome; });
+  record.attempts.insert(record.attempts.begin(), record.outcome);
+  if (differs) record.outcome = "flake";
+  return suspect;
+}
+
+ConformRecorder::ConformRecorder(const ConformanceOptions& options, ConformanceResult& result)
+    : options_(options),
+      result_(result),
+      bundles_((std::filesystem::path(options.run_directory) / "bundles").string()),
+      tally_(options.first_failures) {}
+
+absl::Status ConformRecorder::TakeBack() {
+  RunJournal* journal = options_.journal;
+  if (journal == nullptr || !journal->resumed()) return absl::OkStatus();
+  absl::StatusOr<std::vector<CaseRecord>> cases = journal->Cases();
+  if (!cases.ok()) return cases.status();
+  cases_ = *std::move(cases);
+  absl::StatusOr<std::optional<std::string>> near_miss = ReadArtifact(*journal, kNearMissKey);
+  absl::StatusOr<std::optional<std::string>> totals = ReadArtifact(*journal, kTotalsKey);
+  absl::StatusOr<std::optional<std::string>> bundles = ReadArtifact(*journal, kBundlesKey);
+  for (const absl::Status& status : {near_miss.status(), totals.status(), bundles.status()}) {
+    if (!status.ok()) return status;
+  }
+  if (near_miss->has_value()) markers_.insert(std::string(kNearMissKey));
+  if (!totals->has_value() || !bundles->has_value()) return absl::OkStatus();
+  if (absl::Status restored = AddTotals(nlohmann::json::parse(**totals, nullptr, false), result_); !restored.ok()) {
+    return restored;
+  }
+  return bundles_.Restore(nlohmann::json::parse(**bundles, nullptr, false));
+}
+
+absl::Status ConformRecorder::Add(const std::string& id, const BundleCase& bundle_case, JudgedVariant judged) {
+  const CaseVerdict& verdict = bundle_case.verdict;
+  judged.kind = verdict.kind;
+  judged.detail = verdict.detail.substr(0, verdict.detail.find('\n'));
+  if (IsFinding(verdict.kind)) {
+    absl::StatusOr<std::string> filed = bundles_.Add(bundle_case);
+    if (!filed.ok()) return filed.status();
+    judged.bundle = *filed;
+  }
+  tally_.Add(id, judged);
+  return absl::OkStatus();
+}
+
+absl::Status ConformRecorder::AddSummary(const std::string& id, const CaseSummary& summary,
+                                         const std::function<BundleCase(const FailureSample&)>& bundle_case) {
+  std::vector<std::pair<std::int64_t, const std::string*>> by_index;
+  for (const auto& [signature, sample] : summary.samples) by_index.emplace_back(sample.index, &signature);
+  std::sort(by_index.begin(), by_index.end());
+  std::map<std::string, std::string> filed;
+  for (const auto& [index, signature] : by_index) {
+    absl::StatusOr<std::string> directory = bundles_.Add(bundle_case(summary.samples.at(*signature)));
+    if (!directory.ok()) return directory.status();
+    filed[*signature] = *directory;
+  }
+  tally_.AddSummary(id, summary, filed);
+  return absl::OkStatus();
+}
+
+absl::Status ConformRecorder::CommitComplete(bool final) {
+  std::vector<TalliedCase> complete = tally_.TakeAll();
+  if (final) {
+    for (TalliedCase& suspect : suspects_) complete.push_back(Settled(std::move(suspect)));
+    suspects_.clear();
+  }
+  std::vector<CaseRecord> records;
+  for (TalliedCase& tallied : complete) {
+    if (!final && options_.retries > 0 && Retryable(tallied.record.outcome)) {
+      suspects_.push_back(std::move(tallied));
+      continue;
+    }
+    AddToTotals(tallied);
+    records.push_back(std::move(tallied.record));
+  }
+  if (records.empty()) return absl::OkStatus();
+  return Commit(std::move(records), {});
+}
+
+void ConformRecorder::AddToTotals(TalliedCase& tallied) {
+  for (const auto& [kind, count] : tallied.classes) result_.counts[tallied.family][kind] += count;
+  result_.executions += tallied.executions;
+  result_.words_compared += tallied.words_compared;
+  result_.findings += tallied.findings;
+  for (std::string& miss : tallied.registry_misses) result_.registry_misses.push_back(std::move(miss));
+  for (const auto& [directory, cases] : tallied.bundle_cases) bundles_.Count(directory, cases);
+  CaseRecord& record = tallied.record;
+  if (!record.bundle.empty()) {
+    record.bundle = std::filesystem::path(record.bundle).lexically_relative(options_.run_directory).string();
+  }
+  if (record.outcome == "flake") ++result_.flakes;
+}
+
+absl::Status ConformRecorder::Commit(std::vector<CaseRecord> records, std::map<std::string, std::string> artifacts) {
+  if (options_.journal != nullptr) {
+    artifacts[std::string(kTotalsKey)] = TotalsJson(result_).dump();
+    artifacts[std::string(kBundlesKey)] = bundles_.State().dump();
+    if (absl::Status recorded = options_.journal->Record(records, artifacts); !recorded.ok()) return recorded;
+  }
+  for (CaseRecord& record : records) cases_.push_back(std::move(record));
+  return absl::OkStatus();
+}
+
+absl::Status ConformRecorder::WriteResults(const std::string& identity) {
+  result_.bundles = bundles_.distinct();
+  std::sort(cases_.begin(), cases_.end(), [](const CaseRecord& a, const CaseRecord& b) { return a.id < b.id; });
+  const std::filesystem::path table = std::filesystem::path(options_.run_directory) / "results.tsv";
+  if (absl::Status written = WriteFile(table, CaseTable(identity, cases_)); !written.ok()) return written;
+  return bundles_.WriteIndex();
+}
+
+}  // namespace matload

@@ -1,0 +1,695 @@
+#include "harness/conform/conformance_run.h"
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "harness/conform/bundle_writer.h"
+#include "harness/conform/conform_case_work.h"
+#include "harness/conform/conform_near_miss.h"
+#include "harness/conform/conform_plan.h"
+#include "harness/conform/conform_recorder.h"
+#include "harness/conform/conform_report.h"
+#include "harness/families/test_program.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/launch_outcome.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/output_files.h"
+#include "harness/runs/case_id.h"
+
+namespace matload {
+namespace {
+
+// kInfrastructureAttempts is how often an item that could not be judged
+// (an infrastructure failure) is tried, each time in a fresh worker, before
+// the run stops with that failure.
+constexpr int kInfrastructureAttempts = 3;
+
+// kBlocksPerLaunch bounds a pipelined launch: large enough that a launch
+// costs little next to its blocks, small enough that a worker's two
+// batches stay within tens of megabytes.
+constexpr int kBlocksPerLaunch = 16384;
+
+// kVariantsPerWorkerChunk is about how many variants one worker runs in a
+// chunk, and kMostItemsPerWorker the most items: a chunk is recorded in one
+// transaction, so a SIGKILL costs at most the chunk in flight
+// (harness/runs/run_journal.h), and a worker's CUDA context and JIT are
+// set up once per chunk.
+constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 22;
+constexpr size_t kMostItemsPerWorker = 32;
+
+// kThreadsPerCore is how many pipeline threads a worker runs per core of its share.
+constexpr int kThreadsPerCore = 2;
+
+// kSingleSlotsPerSlot widens the waves of items of one variant each.
+constexpr size_t kSingleSlotsPerSlot = 4;
+
+// Item is one work item of a chunk: some of one case's variants.
+struct Item {
+  size_t case_index = 0;  // into Run::cases_
+  CaseWork work;
+  int confirms = -1;  // the Prediction this item confirms, or -1
+  int lineage = -1;   // the Lineage of the fault this item is half of, or -1
+};
+
+// Lineage is a fault or hang that split an item in two: if neither half
+// nor any of theirs fails so again, the fault did not reproduce, and the
+// case is a flake, never a pass.
+struct Lineage {
+  size_t case_index = 0;
+  CaseClass kind = CaseClass::kUnexpectedFault;  // what the first launch did: a fault or a hang
+  std::string what;                              // the item and its fault
+  bool reproduced = false;
+};
+
+// CaseState is a case of the chunk in flight: what its items have left
+// for the next phase.
+struct CaseState {
+  int program = 0;
+  CompilePath path = CompilePath::kDriverJit;
+  std::string id;                            // its defined variants' case
+  std::string undefined_id;                  // its undefined variants' case
+  size_t undefined = 0;                      // undefined variants, for their own items
+  std::map<std::string, LeftOut> predicted;  // variants each registry entry predicts to fault
+  size_t attributed = 0;                     // faults attributed one by one
+};
+
+// Prediction is a registry entry's prediction for one case: its first
+// variant runs alone to confirm it; what happens to the rest depends on that.
+struct Prediction {
+  size_t case_index = 0;
+  std::string entry;
+  LeftOut left_out;
+  bool confirmed = false;
+};
+
+// SplitInTwo is `work`'s two halves.
+std::pair<CaseWork, CaseWork> SplitInTwo(const CaseWork& work) {
+  CaseWork first = work;
+  CaseWork second = work;
+  const size_t half = work.size() / 2;
+  if (work.listed.empty()) {
+    first.end = work.begin + static_cast<std::int64_t>(half);
+    second.begin = first.end;
+  } else {
+    first.listed.assign(work.listed.begin(), work.listed.begin() + static_cast<long>(half));
+    second.listed.assign(work.listed.begin() + static_cast<long>(half), work.listed.end());
+  }
+  return {std::move(first), std::move(second)};
+}
+
+// Devices is the run's GPUs, as their probes found them.
+struct Devices {
+  std::vector<int> ordinals;
+  std::vector<DeviceProbe> probes;  // probes[i] is ordinals[i]'s
+};
+
+// Run holds one conformance run's state in the parent.
+class Run {
+ public:
+  Run(const ConformanceOptions& options, const ConformanceProgress& progress, Devices devices,
+      DiscrepancyRegistry registry)
+      : options_(options),
+        progress_(progress),
+        devices_(std::move(devices)),
+        registry_(std::move(registry)),
+        recorder_(options, result_) {
+    result_.identity = devices_.probes[0].identity;
+    for (size_t i = 1; i < devices_.probes.size(); ++i)
+      absl::StrAppend(&result_.identity, "; ", devices_.probes[i].identity);
+    result_.target = devices_.probes[0].target;
+    // Until a test kernel finishes, a kernel's watchdog scales from the
+    // probe's empty kernel, so even the run's first hang costs seconds.
+    watchdog_.ObserveKernel(std::chrono::duration_cast<std::chrono::milliseconds>(devices_.probes[0].calibration));
+    for (CompilePath path : options_.paths) {
+      if (path == CompilePath::kDriverJit) continue;
+      offline_toolchains_[path] = OfflineToolchain(path).value();  // RunConformance checked it
+    }
+  }
+
+  absl::Status Execute() {
+    if (absl::Status made = CreateDirectories(options_.run_directory); !made.ok()) return made;
+    absl::StatusOr<ConformPlan> plan = PlanConformance(options_, result_.target);
+    if (!plan.ok()) return plan.status();
+    plan_ = *std::move(plan);
+    for (std::string& line : plan_.not_run) result_.not_run.push_back(std::move(line));
+    for (const auto& [family, forms] : plan_.missing_hardware_forms) {
+      if (forms > 0) result_.counts[family][CaseClass::kUnsupported] = forms;
+    }
+    if (absl::Status restored = recorder_.TakeBack(); !restored.ok()) return restored;
+    const size_t chunk = ProgramsPerChunk();
+    for (size_t first = 0; first < plan_.programs.size(); first += chunk) {
+      if (absl::Status status = RunChunk(first, std::min(plan_.programs.size(), first + chunk)); !status.ok())
+        return status;
+    }
+    if (options_.illegal && !recorder_.Recorded(ConformRecorder::kNearMissKey)) {
+      if (absl::Status status = CheckNearMisses(devices_.ordinals[0], options_, registry_, result_, recorder_);
+          !status.ok()) {
+        return status;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // result is what the run has counted; recorder what it has recorded.
+  ConformanceResult& result() { return result_; }
+  ConformRecorder& recorder() { return recorder_; }
+
+ private:
+  // Judgement judges an item that ran (or was judged to have faulted or
+  // hung) on GPU `device`: it is never told of an infrastructure failure.
+  using Judgement = std::function<absl::Status(const Item&, const ItemResult&, const LaunchOutcome&, int device)>;
+
+  // Slots is how many workers run at once: --workers on every GPU.
+  size_t Slots() const { return static_cast<size_t>(options_.workers) * devices_.ordinals.size(); }
+  // SlotsFor is how many workers run `items` at once: Slots(), or, for
+  // items of one variant each (confirmations and faults being pinned,
+  // which mostly cost a worker's start and its end), kSingleSlotsPerSlot
+  // times as many.
+  size_t SlotsFor(const std::vector<Item>& items) const {
+    const bool singles =
+        std::all_of(items.begin(), items.end(), [](const Item& item) { return item.work.size() == 1; });
+    return singles ? std::min(items.size(), kSingleSlotsPerSlot * Slots()) : Slots();
+  }
+  // ItemsPerWorker is how many of a chunk's items one worker takes.
+  size_t ItemsPerWorker() const {
+    return std::clamp<size_t>(kVariantsPerWorkerChunk / static_cast<size_t>(options_.variants), 1, kMostItemsPerWorker);
+  }
+  // ProgramsPerChunk is how many programs one chunk takes: one item per
+  // case for every worker.
+  size_t ProgramsPerChunk() const { return std::max<size_t>(1, Slots() * ItemsPerWorker() / options_.paths.size()); }
+
+  // CaseId names program `program`'s case on `path` (harness/runs/case_id.h).
+  std::string CaseId(int program, CompilePath path, bool undefined) const {
+    return ConformCaseId(plan_.programs[program]->instruction().form(),
+                         plan_.programs[program]->options().shared_address_bits, CompilePathName(path), undefined);
+  }
+  // CaseIdOf is the case an item's variants count in.
+  const std::string& CaseIdOf(const Item& item) const {
+    const CaseState& state = cases_[item.case_index];
+    return item.work.take == VariantRole::kUndefined ? state.undefined_id : state.id;
+  }
+  // Work is an item of case `case_index`'s variants [begin, end) of role `take`.
+  CaseWork Work(size_t case_index, VariantRole take, std::string entry, std::int64_t begin, std::int64_t end) const {
+    const CaseState& state = cases_[case_index];
+    return {.program = plan_.programs[state.program].get(),
+            .path = state.path,
+            .seed = options_.seed,
+            .undefined = options_.undefined,
+            .take = take,
+            .entry = std::move(entry),
+            .begin = begin,
+            .end = end};
+  }
+
+  // RunChunk runs programs [first, last) on every path the run takes and
+  // has not recorded, through every phase, and records their cases.
+  absl::Status RunChunk(size_t first, size_t last) {
+    cases_.clear();
+    case_of_.clear();
+    predictions_.clear();
+    std::vector<Item> forms;
+    for (size_t program = first; program < last; ++program) {
+      for (CompilePath path : options_.paths) {
+        const int index = static_cast<int>(program);
+        const std::string id = CaseId(index, path, false);
+        if (!options_.filter.Selects(id) || (options_.journal != nullptr && options_.journal->Recorded(id))) continue;
+        const std::string family = plan_.programs[program]->instruction().spec().MnemonicText();
+        cases_.push_back({.program = index, .path = path, .id = id, .undefined_id = CaseId(index, path, true)});
+        case_of_[id] = cases_.size() - 1;
+        recorder_.Expect(id, family);
+        recorder_.Expect(cases_.back().undefined_id, family);
+        forms.push_back({cases_.size() - 1, Work(cases_.size() - 1, VariantRole::kDefined, "", 0, options_.variants)});
+      }
+    }
+    result_.launches += forms.size();
+    absl::Status ran = RunPhases(std::move(forms));
+    if (ran.ok()) ran = recorder_.CommitComplete();
+    if (ran.ok()) ran = RetrySuspects();
+    // Cases held for re-runs are kept even when the run stops here.
+    const absl::Status committed = recorder_.CommitComplete(/*final=*/true);
+    return ran.ok() ? committed : ran;
+  }
+
+  // RunPhases runs one chunk's items: every case's defined variants; then
+  // one variant of each registry prediction, alone, to confirm it; then
+  // what the confirmations decide; then the undefined variants.
+  absl::Status RunPhases(std::vector<Item> forms) {
+    const absl::Time start = absl::Now();
+    if (absl::Status status = RunSplitting(std::move(forms), "forms"); !status.ok()) return status;
+    if (absl::Status status = RunSplitting(Confirmations(), "registry confirmations"); !status.ok()) return status;
+    absl::StatusOr<std::vector<Item>> predicted = AfterConfirmations();
+    if (!predicted.ok()) return predicted.status();
+    if (absl::Status status = RunSplitting(*std::move(predicted), "variants the registry predicts to fault");
+        !status.ok()) {
+      return status;
+    }
+    std::vector<Item> undefined;
+    for (size_t i = 0; i < cases_.size(); ++i) {
+      if (cases_[i].undefined > 0) undefined.push_back({i, Work(i, VariantRole::kUndefined, "", 0, options_.variants)});
+    }
+    result_.launches += undefined.size();
+    if (absl::Status status = RunSplitting(std::move(undefined), "undefined variants"); !status.ok()) return status;
+    result_.device_seconds += absl::ToDoubleSeconds(absl::Now() - start);
+    return absl::OkStatus();
+  }
+
+  // Confirmations are one item per registry prediction: its first variant, alone.
+  std::vector<Item> Confirmations() {
+    std::vector<Item> items;
+    for (size_t i = 0; i < cases_.size(); ++i) {
+      for (const auto& [entry, left_out] : cases_[i].predicted) {
+        predictions_.push_back({.case_index = i, .entry = entry, .left_out = left_out});
+        Item item{i, Work(i, VariantRole::kPredicted, entry, 0, 0), static_cast<int>(predictions_.size()) - 1};
+        item.work.listed = {left_out.first};
+        items.push_back(std::move(item));
+      }
+    }
+    return items;
+  }
+
+  // AfterConfirmations records the rest of each confirmed prediction's
+  // variants as known faults, not run (unless --confirm_all_faults), and
+  // returns the items that run the rest of the others: an entry that
+  // over-predicts is a finding, and its variants run like any others.
+  absl::StatusOr<std::vector<Item>> AfterConfirmations() {
+    std::vector<Item> items;
+    for (const Prediction& prediction : predictions_) {
+      const std::int64_t rest = prediction.left_out.first + 1;
+      if (prediction.left_out.count < 2) continue;
+      if (!prediction.confirmed || options_.confirm_all_faults) {
+        items.push_back({prediction.case_index, Work(prediction.case_index, VariantRole::kPredicted, prediction.entry,
+                                                     rest, options_.variants)});
+        continue;
+      }
+      CaseSummary unrun;
+      unrun.AddUnrun(CaseClass::kKnownFault, prediction.left_out.count - 1, rest,
+                     absl::StrCat(prediction.entry, ": not run, the registry predicts this fault"));
+      const CaseState& state = cases_[prediction.case_index];
+      if (absl::Status status = recorder_.AddSummary(state.id, unrun, nullptr); !status.ok()) return status;
+    }
+    return items;
+  }
+
+  // RunSplitting runs `items`, then again, split in two, those a fault or
+  // a hang ended (Split), until every variant is judged.
+  absl::Status RunSplitting(std::vector<Item> items, const std::string& what) {
+    lineages_.clear();
+    while (!items.empty()) {
+      std::vector<Item> again;
+      const Judgement judge = [&](const Item& item, const ItemResult& ran, const LaunchOutcome& outcome, int device) {
+        return Judge(item, ran, outcome, device, again);
+      };
+      if (absl::Status status = RunRounds(items, judge, what); !status.ok()) return status;
+      items = std::move(again);
+    }
+    for (const Lineage& lineage : lineages_) {
+      if (!lineage.reproduced) recorder_.NoteUnreproduced(cases_[lineage.case_index].id, lineage.kind, lineage.what);
+    }
+    return absl::OkStatus();
+  }
+
+  // Judge records what an item judged, or splits it when it faulted or hung.
+  absl::Status Judge(const Item& item, const ItemResult& ran, const LaunchOutcome& outcome, int device,
+                     std::vector<Item>& again) {
+    switch (outcome.kind) {
+      case LaunchOutcome::Kind::kRan: {
+        absl::StatusOr<CaseSummary> summary = CaseSummary::Decode(ran.output);
+        if (!summary.ok()) return summary.status();
+        CaseState& state = cases_[item.case_index];
+        state.undefined += summary->undefined;
+        for (const auto& [entry, left_out] : summary->predicted) state.predicted[entry].Add(left_out);
+        if (item.confirms >= 0) Settle(predictions_[item.confirms], item, summary->Worst());
+        return recorder_.AddSummary(CaseIdOf(item), *summary,
+                                    [&](const FailureSample& sample) { return CaseOf(item, sample); });
+      }
+      case LaunchOutcome::Kind::kKernelFault:
+      case LaunchOutcome::Kind::kKernelHang:
+        return Split(item, outcome, device, again);
+      case LaunchOutcome::Kind::kCompileRejected:  // a worker judges a rejection itself (RunCaseWork)
+      case LaunchOutcome::Kind::kInfrastructure:
+        break;
+    }
+    return absl::InternalError(
+        absl::StrCat("an item came back as '", outcome.detail, "', which the judge cannot take"));
+  }
+
+  // Split decides what becomes of an item whose launch faulted or hung: a
+  // single variant takes the verdict; undefined variants are recorded as
+  // faulted together; once a case has attributed its first
+  // --first_failures faults one by one, the rest of a launch that faulted
+  // takes the fault as a whole; otherwise the item runs again in two halves.
+  absl::Status Split(const Item& item, const LaunchOutcome& outcome, int device, std::vector<Item>& again) {
+    CaseState& state = cases_[item.case_index];
+    const bool hang = outcome.kind == LaunchOutcome::Kind::kKernelHang;
+    if (item.lineage >= 0) lineages_[item.lineage].reproduced = true;
+    if (item.work.size() == 1) return RecordSingle(item, outcome, device);
+    Item judged = item;
+    if (item.work.take == VariantRole::kUndefined) {
+      judged.work.verdict = CaseVerdict{
+          .kind = hang ? CaseClass::kTimeout : CaseClass::kUndefinedFaulted,
+          .detail = absl::StrCat(outcome.detail, " (in a launch of ", state.undefined, " undefined cases)")};
+      again.push_back(std::move(judged));
+      return absl::OkStatus();
+    }
+    const bool attribute_all = options_.confirm_all_faults && item.work.take == VariantRole::kPredicted;
+    if (state.attributed >= options_.first_failures && !attribute_all) {
+      judged.work.verdict =
+          CaseVerdict{.kind = hang ? CaseClass::kTimeout : CaseClass::kUnexpectedFault,
+                      .detail = absl::StrCat(outcome.detail, " (", item.work.size(), " variants from ",
+                                             item.work.IndexAt(0), " on ran in one launch; the case's first ",
+                                             options_.first_failures, " faults were attributed one by one)")};
+      again.push_back(std::move(judged));
+      return absl::OkStatus();
+    }
+    lineages_.push_back({.case_index = item.case_index,
+                         .kind = hang ? CaseClass::kTimeout : CaseClass::kUnexpectedFault,
+                         .what = absl::StrCat(hang ? "a hang" : "a fault", " of ", item.work.size(), " variants from ",
+                                              item.work.IndexAt(0), " on (", outcome.detail,
+                                              ") did not happen again when they ran in two halves")});
+    const int lineage = static_cast<int>(lineages_.size()) - 1;
+    auto [first, second] = SplitInTwo(item.work);
+    again.push_back({item.case_index, std::move(first), item.confirms, lineage});
+    again.push_back({item.case_index, std::move(second), item.confirms, lineage});
+    return absl::OkStatus();
+  }
+
+  // RecordSingle records the fault or hang of an item of one variant.
+  absl::Status RecordSingle(const Item& item, const LaunchOutcome& outcome, int device) {
+    CaseState& state = cases_[item.case_index];
+    BundleCase bundle_case = CaseOf(item, item.work.IndexAt(0), device);
+    if (outcome.kind == LaunchOutcome::Kind::kKernelHang) {
+      bundle_case.verdict = {CaseClass::kTimeout, {}, outcome.detail};
+    } else {
+      const DiscrepancyEntry* known = registry_.Find(bundle_case.program->FaultCaseText(bundle_case.variant),
+                                                     result_.target, Direction::kDeviceFaults, Toolchain(state.path));
+      bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "");
+    }
+    ++state.attributed;
+    if (item.confirms >= 0) Settle(predictions_[item.confirms], item, bundle_case.verdict.kind);
+    return recorder_.Add(CaseIdOf(item), bundle_case, {.index = bundle_case.variant.index});
+  }
+
+  // Settle settles a prediction by its first variant's class, and notes a
+  // registry miss (a finding) when the fault did not happen.
+  void Settle(Prediction& prediction, const Item& item, CaseClass kind) {
+    prediction.confirmed = kind == CaseClass::kKnownFault;
+    if (prediction.confirmed) return;
+    const CaseState& state = cases_[prediction.case_index];
+    const Variant variant =
+        item.work.program->MakeVariant(options_.seed, static_cast<int>(prediction.left_out.first), options_.undefined);
+    recorder_.NoteRegistryMiss(
+        state.id,
+        absl::StrCat(prediction.entry, " predicts a fault for ", item.work.program->Label(), " variant ", variant.index,
+                     " (", variant.kind, ", ", CompilePathName(state.path), "); it was ", CaseClassName(kind)));
+  }
+
+  // CaseOf is the bundle case of the item's variant `index`, run on GPU
+  // `device`, not yet judged.
+  BundleCase CaseOf(const Item& item, std::int64_t index, int device) const {
+    const TestProgram& program = *item.work.program;
+    BundleCase bundle_case{.program = &program,
+                           .variant = program.MakeVariant(options_.seed, static_cast<int>(index), options_.undefined),
+                           .seed = options_.seed,
+                           .compile_path = std::string(CompilePathName(item.work.path)),
+                           .identity = IdentityOf(device)};
+    bundle_case.expected = program.Expect(bundle_case.variant);
+    return bundle_case;
+  }
+
+  // CaseOf is a worker's failure sample as a bundle case, judged again
+  // from its output (the same verdict, with its mismatches).
+  BundleCase CaseOf(const Item& item, const FailureSample& sample) const {
+    BundleCase bundle_case = CaseOf(item, sample.index, sample.device);
+    bundle_case.actual = sample.output;
+    bundle_case.verdict = sample.output.empty() ? CaseVerdict{sample.kind, {}, sample.detail}
+                                                : JudgeOutput(bundle_case.expected, sample.output);
+    return bundle_case;
+  }
+
+  // IdentityOf is GPU `device`'s identity line.
+  const std::string& IdentityOf(int device) const {
+    for (size_t i = 0; i < devices_.ordinals.size(); ++i) {
+      if (devices_.ordinals[i] == device) return devices_.probes[i].identity;
+    }
+    return result_.identity;
+  }
+
+  // Toolchain names a compile path's compiler as the discrepancy registry
+  // does: "driver JIT CUDA 13.0; ...", "ptxas 13.0.88" or "nvJitLink 13.0".
+  const std::string& Toolchain(CompilePath path) const {
+    return path == CompilePath::kDriverJit ? devices_.probes[0].toolchain : offline_toolchains_.at(path);
+  }
+
+  // RetrySuspects re-runs each held case's first failing variants, each
+  // time in fresh workers, up to --retries times. Every attempt's outcome
+  // is kept in the record; a case whose attempts disagree is a "flake",
+  // still a finding, so that nothing a GPU did once is dropped. A re-run
+  // that an infrastructure failure spoils counts as no attempt.
+  absl::Status RetrySuspects() {
+    for (int attempt = 0; attempt < options_.retries && !recorder_.suspects().empty(); ++attempt) {
+      std::vector<Item> items;
+      absl::flat_hash_map<std::string, size_t> suspect_of;
+      for (size_t i = 0; i < recorder_.suspects().size(); ++i) {
+        const CaseRecord& record = recorder_.suspects()[i].record;
+        const size_t case_index = case_of_.at(record.id);
+        Item item{case_index, Work(case_index, VariantRole::kAny, "", 0, 0)};
+        item.work.listed = record.first_failures;
+        items.push_back(std::move(item));
+        suspect_of[record.id] = i;
+      }
+      const Judgement judge = [&](const Item& item, const ItemResult& ran, const LaunchOutcome& outcome,
+                                  int device) -> absl::Status {
+        absl::StatusOr<CaseClass> worst = AttemptClass(item, ran, outcome, device);
+        if (!worst.ok()) return worst.status();
+        recorder_.suspects()[suspect_of.at(CaseIdOf(item))].record.attempts.emplace_back(CaseClassToken(*worst));
+        return absl::OkStatus();
+      };
+      if (absl::Status status = RunRounds(items, judge, "re-runs of failing variants"); !status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+
+  // AttemptClass is the most severe class among a re-run's variants.
+  absl::StatusOr<CaseClass> AttemptClass(const Item& item, const ItemResult& ran, const LaunchOutcome& outcome,
+                                         int device) const {
+    if (outcome.kind == LaunchOutcome::Kind::kRan) {
+      absl::StatusOr<CaseSummary> summary = CaseSummary::Decode(ran.output);
+      if (!summary.ok()) return summary.status();
+      return summary->Worst();
+    }
+    if (outcome.kind == LaunchOutcome::Kind::kKernelHang) return CaseClass::kTimeout;
+    CaseClass worst = CaseClass::kPass;
+    for (size_t position = 0; position < item.work.size(); ++position) {
+      const BundleCase bundle_case = CaseOf(item, item.work.IndexAt(position), device);
+      const DiscrepancyEntry* known =
+          registry_.Find(bundle_case.program->FaultCaseText(bundle_case.variant), result_.target,
+                         Direction::kDeviceFaults, Toolchain(item.work.path));
+      const CaseClass kind = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "").kind;
+      if (Severity(kind) > Severity(worst)) worst = kind;
+    }
+    return worst;
+  }
+
+  // RunRounds runs `items` (RunWaves), then tries again, one worker at a
+  // time, the items an infrastructure failure kept from being judged: a
+  // busy or briefly lost GPU, a crashed worker. One that still fails after
+  // kInfrastructureAttempts stops the run with its cause; everything
+  // judged until then is recorded.
+  absl::Status RunRounds(const std::vector<Item>& items, const Judgement& judge, const std::string& what) {
+    if (items.empty()) return absl::OkStatus();
+    const absl::Time start = absl::Now();
+    std::vector<Item> pending = items;
+    std::vector<LaunchOutcome> failures;
+    for (int attempt = 1; !pending.empty(); ++attempt) {
+      std::vector<Item> unjudged;
+      failures.clear();
+      const size_t slots = attempt == 1 ? SlotsFor(pending) : 1;
+      if (absl::Status status = RunWaves(pending, judge, slots, what, unjudged, failures); !status.ok()) {
+        return status;
+      }
+      result_.infrastructure_retries += unjudged.size();
+      if (!unjudged.empty() && attempt == kInfrastructureAttempts) {
+        return InfrastructureError(
+            failures.front().cause,
+            absl::StrCat(unjudged.front().work.program->Label(), " on ", CompilePathName(unjudged.front().work.path),
+                         " could not be judged in ", kInfrastructureAttempts, " attempts, each in a fresh worker: ",
+                         failures.front().detail, " (", unjudged.size(), " items of ", what, " unjudged)"));
+      }
+      pending = std::move(unjudged);
+    }
+    AddPhase({what, items.size(), absl::ToDoubleSeconds(absl::Now() - start)}, result_.phases);
+    return absl::OkStatus();
+  }
+
+  // RunWaves runs `items` in waves of up to `slots` rounds at once, each
+  // round in worker processes of its own on the GPU its slot names, so that
+  // every GPU and as many cores work. A wave's rounds take its items in
+  // turn, so that each gets forms of every kind, and its items are judged
+  // in their order when its last round ends, however many slots ran them.
+  // Items that could not be judged go to `unjudged`, with why in `failures`.
+  absl::Status RunWaves(const std::vector<Item>& items, const Judgement& judge, size_t slots, const std::string& what,
+                        std::vector<Item>& unjudged, std::vector<LaunchOutcome>& failures) {
+    const size_t per_round = std::clamp<size_t>((items.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
+    for (size_t first = 0; first < items.size(); first += slots * per_round) {
+      const size_t count = std::min(slots * per_round, items.size() - first);
+      const size_t rounds = (count + per_round - 1) / per_round;
+      std::vector<std::vector<const Item*>> members(rounds);
+      for (size_t k = 0; k < count; ++k) members[k % rounds].push_back(&items[first + k]);
+      std::vector<absl::StatusOr<std::vector<ItemResult>>> ran(rounds, absl::UnknownError("not run"));
+      std::vector<std::thread> threads;
+      for (size_t round = 0; round < rounds; ++round) {
+        threads.emplace_back([&, round] { ran[round] = RunRound(members[round], DeviceOf(round)); });
+      }
+      for (std::thread& thread : threads) thread.join();
+      for (size_t k = 0; k < count; ++k) {
+        if (!ran[k % rounds].ok()) return ran[k % rounds].status();
+        const ItemResult& ran_item = (*ran[k % rounds])[k / rounds];
+        const Item& item = items[first + k];
+        if (ran_item.kind == ItemResult::Kind::kNotRun) continue;
+        LaunchOutcome outcome = ClassifyLaunch(ran_item);
+        if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
+          unjudged.push_back(item);
+          failures.push_back(std::move(outcome));
+          continue;
+        }
+        if (absl::Status status = judge(item, ran_item, outcome, DeviceOf(k % rounds)); !status.ok()) return status;
+      }
+      if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
+      progress_(first + count, items.size(), what);
+    }
+    return absl::OkStatus();
+  }
+
+  // DeviceOf is the GPU of worker slot `slot`.
+  int DeviceOf(size_t slot) const { return devices_.ordinals[slot % devices_.ordinals.size()]; }
+
+  // RunRound runs one round's items in worker processes on GPU `device`, in order.
+  absl::StatusOr<std::vector<ItemResult>> RunRound(const std::vector<const Item*>& round, int device) {
+    return RunIsolated(
+        static_cast<int>(round.size()),
+        [&](int index) -> absl::StatusOr<std::string> {
+          const CaseWork& work = round[index]->work;
+          absl::StatusOr<CaseSummary> summary = RunCaseWork(work, Context(work, device));
+          if (!summary.ok()) return summary.status();
+          return summary->Encode();
+        },
+        watchdog_);
+  }
+
+  // Context is what a worker on GPU `device` runs `work` with: host threads
+  // enough to keep the machine's cores busy with every worker at once.
+  // A worker runs kThreadsPerCore host threads per core its share of the
+  // cores, so that a worker with more work left than the others takes
+  // the cores they leave. The registry's answers are remembered per fault
+  // case text.
+  CaseWorkContext Context(const CaseWork& work, int device) const {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = std::max(1, kThreadsPerCore * cores / static_cast<int>(Slots()));
+    const auto memo = std::make_shared<FaultTextMemo>(threads);
+    const auto registry_answer = [this, &work](const std::string& text) -> std::string {
+      const DiscrepancyEntry* known =
+          registry_.Find(text, result_.target, Direction::kDeviceFaults, Toolchain(work.path));
+      return known != nullptr ? known->id : "";
+    };
+    return {.device = device,
+            .threads = threads,
+            .blocks = kBlocksPerLaunch,
+            .keep = options_.first_failures,
+            .predict = [memo, registry_answer, &work](const Variant& variant, int thread) {
+              return memo->Find(thread, work.program->FaultCaseText(variant), registry_answer);
+            }};
+  }
+
+  const ConformanceOptions& options_;
+  const ConformanceProgress& progress_;
+  Devices devices_;
+  // The offline paths' compilers, as the registry names them.
+  absl::flat_hash_map<CompilePath, std::string> offline_toolchains_;
+  DiscrepancyRegistry registry_;
+  ConformPlan plan_;                                  // the programs
+  std::vector<CaseState> cases_;                      // the chunk's cases
+  absl::flat_hash_map<std::string, size_t> case_of_;  // case ID -> index into cases_
+  std::vector<Prediction> predictions_;               // the chunk's registry predictions
+  std::vector<Lineage> lineages_;                     // the faults that split the phase's items
+  ConformanceResult result_;
+  ConformRecorder recorder_;             // after result_, which it counts into
+  Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels
+};
+
+// ProbeDevices probes every GPU the run takes: they must share one architecture.
+absl::StatusOr<Devices> ProbeDevices(const ConformanceOptions& options) {
+  Devices devices{.ordinals = options.devices};
+  for (int ordinal : options.devices) {
+    absl::StatusOr<DeviceProbe> probe = ProbeDevice(ordinal, options.timeout);
+    if (!probe.ok()) return probe.status();
+    if (!devices.probes.empty() && probe->target != devices.probes[0].target) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("--devices: GPU ", ordinal, " is ", probe->target.Name(), " but GPU ", options.devices[0],
+                       " is ", devices.probes[0].target.Name(), "; one run takes GPUs of one architecture"));
+    }
+    devices.probes.push_back(*std::move(probe));
+  }
+  return devices;
+}
+
+// Describe tells the run's journal which toolkits and GPUs it runs on.
+absl::Status Describe(const ConformanceOptions& options, const Devices& devices) {
+  if (options.journal == nullptr) return absl::OkStatus();
+  std::vector<std::string> toolkits;
+  for (CompilePath path : options.paths) {
+    if (path != CompilePath::kDriverJit) toolkits.push_back(*OfflineToolchain(path));
+  }
+  std::vector<std::string> names;
+  std::vector<std::string> uuids;
+  for (const DeviceProbe& probe : devices.probes) {
+    names.push_back(probe.name);
+    uuids.push_back(probe.uuid);
+  }
+  return options.journal->Describe(absl::StrJoin(toolkits, "; "), devices.probes[0].toolchain,
+                                   absl::StrJoin(names, "; "), absl::StrJoin(uuids, "; "));
+}
+
+// CheckOptions refuses what cannot run before anything runs.
+absl::Status CheckOptions(const ConformanceOptions& options) {
+  if (options.variants < 1) return absl::InvalidArgumentError("--variants must be at least 1");
+  if (options.run_directory.empty()) return absl::InvalidArgumentError("a run needs a run directory");
+  if (options.paths.empty()) return absl::InvalidArgumentError("a run needs a compile path");
+  if (options.devices.empty()) return absl::InvalidArgumentError("a run needs a GPU");
+  for (CompilePath path : options.paths) {
+    if (path == CompilePath::kDriverJit) continue;
+    if (absl::StatusOr<std::string> toolchain = OfflineToolchain(path); !toolchain.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "--paths ", CompilePathName(path), ": its compiler is not usable: ", toolchain.status().message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
+                                                 const ConformanceProgress& progress) {
+  if (absl::Status checked = CheckOptions(options); !checked.ok()) return checked;
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (!registry.ok()) return registry.status();
+  absl::StatusOr<Devices> devices = ProbeDevices(options);
+  if (!devices.ok()) return devices.status();
+  if (absl::Status described = Describe(options, *devices); !described.ok()) return described;
+  Run run(options, progress, *std::move(devices), *std::move(registry));
+  const absl::Status executed = run.Execute();
+  if (!executed.ok()) run.result().stopped = std::string(executed.message());
+  if (absl::Status written = run.recorder().WriteResults(run.result().identity); !written.ok()) return written;
+  if (absl::Status written = WriteSummaries(options, run.result()); !written.ok()) return written;
+  if (!executed.ok()) return executed;
+  return run.result();
+}
+
+}  // namespace matload

@@ -1,0 +1,122 @@
+// ConformanceRun: `matload conform`, the mission's core loop on a GPU.
+//
+// Every legal ldmatrix and wmma.load form of the device's target runs with K
+// variants per compile path, streamed through the launch pipeline in a
+// worker (conform_case_work.h), so that the run's memory does not grow
+// with K. Every register of every lane is judged bit for bit against the
+// reference model. A fault or a hang costs one worker, and the item that
+// met it runs again in halves until each of the case's first
+// --first_failures faults is pinned to its variant. Variants the model
+// calls undefined, and those a registry entry predicts to fault, run in
+// launches of their own; one variant per entry and case confirms the
+// prediction and the rest are recorded as known faults, not run. The
+// near-miss illegal forms go through the driver JIT, which must reject
+// them (conform_near_miss.h). Findings become deduplicated bundles.
+//
+// The run is planned (programs), executed chunk by chunk (a few items per
+// worker, through every phase), recorded (each case's summaries gathered
+// into one record, ConformTally, and the chunk's records stored in the
+// results store in one transaction) and rendered (summary.md,
+// summary.json, results.tsv with one line per case). --devices spreads
+// the items over several GPUs of one architecture; the results do not
+// depend on which GPU ran what, apart from the bundles' GPU names. A
+// resumed run skips the cases its earlier attempts recorded.
+#ifndef MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_
+#define MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/judge/case_judge.h"
+#include "harness/kernels/planted_bug.h"
+#include "harness/runs/case_filter.h"
+#include "harness/runs/run_journal.h"
+#include "reference/target.h"
+
+namespace matload {
+
+// ConformanceOptions configure one run.
+struct ConformanceOptions {
+  std::vector<int> devices = {0};    // the GPUs' ordinals
+  int variants = 16;                 // K per form and path
+  std::uint64_t seed = 1;
+  std::string forms;                 // ECMAScript regex over program labels; empty: all
+  std::vector<CompilePath> paths = {CompilePath::kDriverJit};
+  bool undefined = false;            // also run cases the spec leaves undefined (recorded, never compared)
+  bool illegal = true;               // check the near-miss illegal forms through the driver JIT
+  PlantedBug bug = PlantedBug::kNone;  // the self-test's planted bug
+  std::string run_directory;         // results.tsv, summary.md, summary.json, bundles/
+  std::chrono::milliseconds timeout{30000};  // per launch
+  int workers = 8;  // worker processes launching at once, each with its own CUDA context
+  CaseFilter filter;  // the cases the run takes, by case ID (harness/runs/case_id.h)
+  // retries: how often a case that failed (a mismatch, or a fault or hang
+  // the model did not predict) re-runs its first failing variants in fresh
+  // workers; attempts that disagree make it a "flake".
+  int retries = 2;
+  size_t first_failures = 16;  // failing variants a case record names, and faults attributed one by one
+  // confirm_all_faults: run every variant a registry entry predicts to
+  // fault, each fault attributed to its variant, instead of confirming one
+  // per entry and case.
+  bool confirm_all_faults = false;
+  // journal: the run in the results store, which every chunk of finished
+  // cases is recorded in and a resumed run takes back from; null for a
+  // run kept only in its directory (the self-test).
+  RunJournal* journal = nullptr;
+};
+
+// ConformancePhase is one phase of a run's GPU work: what it ran, how many
+// launches, and how long it took (worker start-ups, JIT compiles, launches
+// and judging).
+struct ConformancePhase {
+  std::string what;
+  size_t launches = 0;
+  double seconds = 0;
+};
+
+// ConformanceResult is what a run found.
+struct ConformanceResult {
+  std::string identity;  // GPU, UUID, driver
+  Target target;
+  size_t launches = 0;   // work items of the forms and undefined phases: form x address width x compile path
+  std::map<std::string, std::map<CaseClass, size_t>> counts;  // by family, then class
+  size_t words_compared = 0;
+  size_t findings = 0;
+  size_t bundles = 0;
+  size_t illegal_explained = 0;  // near-miss forms the JIT accepts, explained by the registry
+  std::vector<std::string> not_run;  // what this device cannot run, and why
+  // registry_misses: device-fault entries whose predicted fault did not
+  // happen (each also counts as a finding: the entry is too broad or stale).
+  std::vector<std::string> registry_misses;
+  double device_seconds = 0;  // wall time of the GPU items
+  std::vector<ConformancePhase> phases;  // where device_seconds went, phase by phase
+  size_t executions = 0;      // blocks that ran to completion and were judged
+  // infrastructure_retries counts launches tried again in a fresh worker
+  // because an infrastructure failure kept them from being judged.
+  size_t infrastructure_retries = 0;
+  size_t flakes = 0;  // cases whose re-runs disagreed with their first run
+  // stopped says why the run ended early (an infrastructure failure or an
+  // interruption); empty for a run that judged everything.
+  std::string stopped;
+};
+
+// ConformanceProgress is told after each item: (done, total, label).
+using ConformanceProgress = std::function<void(size_t, size_t, const std::string&)>;
+
+// RunConformance runs it. With no usable GPU it fails with NoGpuError,
+// saying why and that matload is compile-only here. A compile path whose
+// toolkit compiler is missing is a usage error before anything runs. A
+// failure matload cannot retry away (infrastructure.h) or an interruption
+// (interrupt.h) stops the run: what was judged stays in results.tsv, the
+// summaries say why it stopped, and the error is returned.
+absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
+                                                 const ConformanceProgress& progress);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_

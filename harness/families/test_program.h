@@ -1,0 +1,153 @@
+// TestProgram: everything the harness needs to run one checked form on a GPU
+// and judge it: the kernel, the variants (run-time inputs) it serves in one
+// launch, each variant's record, and the reference model's prediction.
+//
+// A variant replays from (form, seed, variant index) alone: its data come
+// from DataStream(seed, index) on both sides, and its operands from
+// OperandRandom(that stream). Both are SplitMix64, fixed by definition.
+#ifndef MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_
+#define MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "harness/kernels/data_pattern.h"
+#include "harness/kernels/kernel_text.h"
+#include "harness/kernels/planted_bug.h"
+#include "harness/platform/split_mix64.h"
+#include "reference/legality.h"
+#include "reference/outcome.h"
+
+namespace matload {
+
+// LdmatrixRows are an ldmatrix variant's operands: each lane's row address,
+// as a byte offset into the shared window.
+struct LdmatrixRows {
+  std::array<std::uint64_t, kWarpLanes> offsets{};
+};
+
+// WmmaPointer are a wmma.load variant's operands: p's byte offset into the
+// window and the stride in elements (the default stride for forms without
+// a stride operand).
+struct WmmaPointer {
+  std::uint64_t offset = 0;
+  std::uint32_t stride = 0;
+};
+
+// Tcgen05Address is a tcgen05.ld variant's operand: the load's TMEM column,
+// relative to warp 0's allocation (lane 0, column 0).
+struct Tcgen05Address {
+  std::uint32_t column = 0;
+};
+
+// Variant is one set of run-time inputs for one form.
+struct Variant {
+  int index = 0;     // with the seed, the replay key
+  // What the generator meant: "scattered-rows", "shared-wide-stride", ...
+  // A name with static storage, so that making a variant never allocates.
+  absl::string_view kind;
+  DataPattern pattern = DataPattern::kRandom;
+  std::uint64_t stream = 0;  // DataStream(seed, index)
+  DataPlacement placement = DataPlacement::kShared;
+  std::variant<LdmatrixRows, WmmaPointer, Tcgen05Address> operands;
+};
+
+// ProgramOptions choose how a form is built into a kernel.
+struct ProgramOptions {
+  int shared_address_bits = 64;  // wmma forms naming .shared: 32 or 64
+  PlantedBug bug = PlantedBug::kNone;
+};
+
+// Opcode spells a form's qualifiers canonically, without operands:
+// "ldmatrix.sync.aligned.m8n8.x4.shared.b16".
+std::string Opcode(const CheckedInstruction& instruction);
+
+// TestProgram is one form's kernel and model.
+class TestProgram {
+ public:
+  // For builds the program of a legal form. A form the model cannot predict
+  // (no known wmma layout on the target) is kNotFound; a planted bug the
+  // family cannot carry is kInvalidArgument.
+  static absl::StatusOr<std::unique_ptr<TestProgram>> For(const CheckedInstruction& instruction,
+                                                          const ProgramOptions& options);
+  // ForOpcode builds the program of the legal form that `opcode` spells
+  // (as Opcode does, "ldmatrix.sync.aligned.m8n8.x4.shared.b16") on
+  // `target` at `ptx`, so benchmarks and users can name forms as text. No
+  // legal form spelt so is kNotFound.
+  static absl::StatusOr<std::unique_ptr<TestProgram>> ForOpcode(absl::string_view opcode, Target target,
+                                                                PtxVersion ptx, const ProgramOptions& options);
+  virtual ~TestProgram() = default;
+
+  const CheckedInstruction& instruction() const { return instruction_; }
+  const ProgramOptions& options() const { return options_; }
+  const KernelFrame& frame() const { return frame_; }
+  // opcode is Opcode(instruction()), spelt once: fault case texts name it
+  // for every variant.
+  const std::string& opcode() const { return opcode_; }
+  const std::string& kernel() const { return kernel_; }
+  const std::string& entry() const { return entry_; }
+  // Label names the program in reports: the opcode, plus the shared address
+  // width where it was chosen ("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 [32-bit address]").
+  std::string Label() const;
+
+  // MakeVariant generates variant `index` of `seed`: a defined case the
+  // model predicts, or with `undefined`, for a share of the indices, a case
+  // it calls undefined, run only to record what the GPU does. Variant 0 is
+  // the tagged-data, default-operand case. A Variant owns no heap memory,
+  // and for ldmatrix and wmma.load making one allocates nothing, so that
+  // host threads can fill a launch's batch in place (tcgen05.ld's check of
+  // each draw runs the model, which does allocate).
+  virtual Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const = 0;
+  // Variants is variants 0..count-1 of `seed` (MakeVariant).
+  std::vector<Variant> Variants(int count, std::uint64_t seed, bool undefined) const;
+  // WriteRecord writes the variant's record for the kernel into `record`,
+  // which holds exactly frame().record_bytes bytes.
+  void WriteRecord(const Variant& variant, absl::Span<std::uint8_t> record) const;
+  // Record is the variant's record, as a new buffer.
+  std::vector<std::uint8_t> Record(const Variant& variant) const;
+  // Expect is the model's prediction for the variant. With the transposed
+  // planted bug it is, on purpose, the transposed form's prediction.
+  virtual Outcome Expect(const Variant& variant) const = 0;
+  // WordSource says, in element terms, where 32-bit word `word` of `lane`'s
+  // registers comes from: "A(3,5) A(3,6)", "m1 (2,8..11)".
+  virtual std::string WordSource(int lane, int word) const = 0;
+  // FaultCaseText is the case text the discrepancy registry matches a fault
+  // of the variant against (discrepancy_registry.h, kDeviceFaults):
+  // the opcode, then the variant's addressing ("; p-mod16=8;
+  // row-pitch-bytes=24; row-pitch-mod16=8" for wmma.load).
+  virtual std::string FaultCaseText(const Variant& variant) const = 0;
+
+ protected:
+  TestProgram(const CheckedInstruction& instruction, const ProgramOptions& options, KernelFrame frame,
+              std::string kernel, std::string entry)
+      : instruction_(instruction), options_(options), frame_(frame), kernel_(std::move(kernel)),
+        entry_(std::move(entry)), opcode_(Opcode(instruction)) {}
+  // WriteOperands writes the family's operands: the record after its
+  // header, frame().record_bytes - kRecordHeaderBytes bytes.
+  virtual void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const = 0;
+
+ private:
+  CheckedInstruction instruction_;
+  ProgramOptions options_;
+  KernelFrame frame_;
+  std::string kernel_;
+  std::string entry_;
+  std::string opcode_;
+};
+
+// OperandRandom is the generator of variant operands for data stream
+// `stream`. It starts from the stream's own mix, so its draws are not the
+// data words of the stream (DataWord).
+SplitMix64 OperandRandom(std::uint64_t stream);
+
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_

@@ -1,0 +1,158 @@
+#include "harness/families/test_program.h"
+
+#include "gtest/gtest.h"
+#include "reference/enumerate.h"
+#include "reference/ldmatrix_table.h"
+#include "reference/tcgen05_ld_table.h"
+#include "reference/wmma_load_table.h"
+
+namespace matload {
+namespace {
+
+std::vector<CheckedInstruction> LegalForms(const FamilySpec& spec, Target target) {
+  std::vector<CheckedInstruction> forms;
+  for (const QualifierSet& qualifiers : LegalQualifierSets(spec, {9, 0}, target)) {
+    std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, {9, 0}, target);
+    if (instruction.has_value()) forms.push_back(*std::move(instruction));
+  }
+  return forms;
+}
+
+// Every legal sm_90 form gets a program whose generated variants are all
+// cases the model predicts, with records of the kernel's size.
+TEST(TestProgramTest, EveryLegalSm90FormsVariantsAreDefinedCases) {
+  int programs = 0;
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    for (const CheckedInstruction& instruction : LegalForms(*spec, Target{90})) {
+      absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(instruction, {});
+      ASSERT_TRUE(program.ok()) << program.status();
+      for (const Variant& variant : (*program)->Variants(12, 7, false)) {
+        EXPECT_EQ((*program)->Record(variant).size(), static_cast<size_t>((*program)->frame().record_bytes));
+        const Outcome outcome = (*program)->Expect(variant);
+        EXPECT_TRUE(std::holds_alternative<LaneValues>(outcome))
+            << (*program)->Label() << " variant " << variant.index << " (" << variant.kind << "): "
+            << std::get<Undefined>(outcome).why;
+      }
+      ++programs;
+    }
+  }
+  EXPECT_EQ(programs, 18 + 352);
+}
+
+// Asked for, a share of the variants are undefined cases, and the model says why.
+TEST(TestProgramTest, UndefinedVariantsAreGeneratedOnRequest) {
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    const CheckedInstruction instruction = LegalForms(*spec, Target{90}).front();
+    std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {});
+    int undefined = 0;
+    for (const Variant& variant : program->Variants(16, 7, true)) {
+      const Outcome outcome = program->Expect(variant);
+      if (const auto* why = std::get_if<Undefined>(&outcome)) {
+        ++undefined;
+        EXPECT_FALSE(why->why.empty());
+      }
+    }
+    EXPECT_EQ(undefined, 4) << program->Label();
+  }
+}
+
+// The same seed replays the same variants; another seed gives others.
+TEST(TestProgramTest, VariantsReplayFromTheSeed) {
+  const CheckedInstruction instruction = LegalForms(wmma::Spec(), Target{90}).back();
+  std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {});
+  const std::vector<Variant> first = program->Variants(8, 99, false);
+  const std::vector<Variant> again = program->Variants(8, 99, false);
+  const std::vector<Variant> other = program->Variants(8, 100, false);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(program->Record(first[i]), program->Record(again[i]));
+    EXPECT_EQ(first[i].kind, again[i].kind);
+  }
+  EXPECT_NE(program->Record(first[5]), program->Record(other[5]));
+}
+
+// The transposed planted bug changes the expectation, not the kernel.
+TEST(TestProgramTest, TransposedBugChangesOnlyTheExpectation) {
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    for (const CheckedInstruction& instruction : LegalForms(*spec, Target{90})) {
+      absl::StatusOr<std::unique_ptr<TestProgram>> planted =
+          TestProgram::For(instruction, {.shared_address_bits = 64, .bug = PlantedBug::kTransposedExpectation});
+      if (!planted.ok()) {
+        EXPECT_EQ(planted.status().code(), absl::StatusCode::kInvalidArgument);
+        continue;
+      }
+      std::unique_ptr<TestProgram> clean = *TestProgram::For(instruction, {});
+      EXPECT_EQ((*planted)->kernel(), clean->kernel());
+      const Variant variant = clean->Variants(2, 3, false)[1];
+      EXPECT_NE(std::get<LaneValues>((*planted)->Expect(variant)), std::get<LaneValues>(clean->Expect(variant)))
+          << clean->Label();
+      break;  // one form per family
+    }
+  }
+}
+
+TEST(TestProgramTest, FormsTheModelCannotRunSaySo) {
+  const CheckedInstruction blackwell_wmma = LegalForms(wmma::Spec(), *ParseTarget("sm_100a")).front();
+  EXPECT_EQ(TestProgram::For(blackwell_wmma, {}).status().code(), absl::StatusCode::kNotFound);
+  const CheckedInstruction tcgen05 = LegalForms(tcgen05::Spec(), *ParseTarget("sm_100a")).front();
+  EXPECT_EQ(TestProgram::For(tcgen05, {.shared_address_bits = 64, .bug = PlantedBug::kTransposedExpectation})
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// Every legal tcgen05.ld form of the Tensor Memory targets gets a program
+// whose variants the model predicts, with the output sized for the
+// destinations and .red's redval.
+TEST(TestProgramTest, EveryLegalTcgen05FormsVariantsAreDefinedCases) {
+  size_t programs = 0;
+  size_t legal = 0;
+  for (const char* name : {"sm_100a", "sm_103a"}) {
+    legal += LegalQualifierSets(tcgen05::Spec(), {9, 0}, *ParseTarget(name)).size();
+    for (const CheckedInstruction& instruction : LegalForms(tcgen05::Spec(), *ParseTarget(name))) {
+      std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {});
+      for (const Variant& variant : program->Variants(6, 11, false)) {
+        const Outcome outcome = program->Expect(variant);
+        ASSERT_TRUE(std::holds_alternative<LaneValues>(outcome))
+            << program->Label() << " variant " << variant.index << ": " << std::get<Undefined>(outcome).why;
+        EXPECT_EQ(std::get<LaneValues>(outcome).lane(0).size() * 4 * kWarpLanes,
+                  static_cast<size_t>(program->frame().output_bytes))
+            << program->Label();
+      }
+      int undefined = 0;
+      for (const Variant& variant : program->Variants(8, 11, true)) {
+        undefined += std::holds_alternative<Undefined>(program->Expect(variant)) ? 1 : 0;
+      }
+      EXPECT_EQ(undefined, 2) << program->Label();
+      ++programs;
+    }
+  }
+  EXPECT_EQ(programs, legal);
+  EXPECT_GT(programs, 0u);
+}
+
+TEST(TestProgramTest, ProgramsAreFoundByTheirOpcode) {
+  absl::StatusOr<std::unique_ptr<TestProgram>> program =
+      TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", Target{90}, {9, 0}, {});
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(Opcode((*program)->instruction()), "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+  // .m16n16 ldmatrix is not an sm_90 form.
+  absl::StatusOr<std::unique_ptr<TestProgram>> missing =
+      TestProgram::ForOpcode("ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8", Target{90}, {9, 0}, {});
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(),
+            "no legal form on sm_90 at PTX 9.0 is spelt 'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8'");
+}
+
+TEST(TestProgramTest, SharedWmmaLabelsNameTheAddressWidth) {
+  for (const CheckedInstruction& instruction : LegalForms(wmma::Spec(), Target{90})) {
+    if (instruction.signature().state_space != StateSpace::kShared) continue;
+    std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {.shared_address_bits = 32});
+    EXPECT_NE(program->Label().find("[32-bit address]"), std::string::npos);
+    EXPECT_EQ(program->Label().find(';'), std::string::npos);
+    return;
+  }
+  FAIL() << "no .shared wmma.load form on sm_90";
+}
+
+}  // namespace
+}  // namespace matload

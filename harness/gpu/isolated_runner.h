@@ -1,0 +1,111 @@
+// IsolatedRunner: run a list of GPU work items in forked worker processes,
+// so that a fault, a hang or a crash costs one worker and one item, never
+// the results already measured.
+//
+// A sticky CUDA error (a misaligned or illegal address) leaves the context
+// unusable for the rest of the process. So the parent never touches CUDA:
+// a worker initialises the driver itself, runs items in order and reports
+// each result through a pipe as a typed record: the status code, its
+// infrastructure mark (infrastructure.h) and the phase the worker was in.
+// The phase lets the parent tell a kernel that hangs (the GPU's doing) from
+// a compiler or driver call that hangs (the environment's), and a worker
+// that dies in either. When an item fails, times out or kills its worker,
+// that item is recorded against the cause, and a fresh worker resumes at
+// the next item.
+//
+// Workers lead process groups of their own, die with the parent
+// (PR_SET_PDEATHSIG), hold no file descriptor of the parent but their own
+// pipe (so no worker keeps another's pipe open), and are killed, group and
+// all, when they hang or the parent is interrupted (interrupt.h).
+#ifndef MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_
+#define MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+
+namespace matload {
+
+// WorkerPhase is what a worker is doing on its item, as it last said.
+enum class WorkerPhase : unsigned char {
+  kStarting,       // initialising the driver, opening the device
+  kCompiling,      // a compiler or the driver's JIT is at work
+  kRunningKernel,  // a kernel was launched and has not finished
+  kFinishing,      // copying results back, judging, reporting
+};
+
+// WorkerPhaseName spells a phase for messages: "starting", "compiling", ...
+const char* WorkerPhaseName(WorkerPhase phase);
+
+// MarkWorkerPhase tells the parent, from inside a worker's item, what the
+// worker does next. Outside a worker it does nothing.
+void MarkWorkerPhase(WorkerPhase phase);
+
+// ItemResult is what became of one work item.
+struct ItemResult {
+  enum class Kind : unsigned char {
+    kDone,      // the item returned a result
+    kFailed,    // the item returned an error (a launch fault, say); its worker was retired
+    kTimedOut,  // the item ran past the watchdog; its worker was killed
+    kCrashed,   // the worker died on the item (a signal or an exit)
+    kNotRun,    // SIGINT or SIGTERM came first (interrupt.h): the item was not run or not finished
+  };
+  Kind kind = Kind::kDone;
+  std::string output;  // the result of kDone; a description of what happened otherwise
+  absl::Status error;  // kFailed: the item's own status, code and infrastructure mark intact
+  WorkerPhase phase = WorkerPhase::kStarting;  // the phase the item ended in
+};
+
+// ItemKindName spells a kind for reports: "done", "failed", "timed out",
+// "crashed", "not run".
+const char* ItemKindName(ItemResult::Kind kind);
+
+// Watchdog decides how long a worker may stay in one phase. Outside a
+// kernel the limit is fixed. A kernel's limit starts there too and, once a
+// kernel has been seen to finish, becomes kKernelFactor times the longest
+// kernel seen, but never under kKernelFloor: so a hung kernel costs seconds,
+// not the whole limit, once the run has calibrated itself on real launches.
+// Shared by the threads of one run.
+class Watchdog {
+ public:
+  static constexpr std::chrono::milliseconds kKernelFloor{2000};
+  static constexpr int kKernelFactor = 20;
+
+  // A Watchdog with `calibrate` false keeps `limit` for kernels too.
+  explicit Watchdog(std::chrono::milliseconds limit, bool calibrate = true) : limit_(limit), calibrate_(calibrate) {}
+
+  // Limit is how long a worker may stay in `phase`.
+  std::chrono::milliseconds Limit(WorkerPhase phase) const;
+  // ObserveKernel records a kernel that finished after `elapsed`.
+  void ObserveKernel(std::chrono::milliseconds elapsed);
+
+ private:
+  const std::chrono::milliseconds limit_;
+  const bool calibrate_;
+  mutable absl::Mutex mutex_;
+  std::chrono::milliseconds longest_kernel_ ABSL_GUARDED_BY(mutex_){-1};
+};
+
+// RunIsolated runs work(i) for every i in [0, count) in worker processes and
+// returns one result per item, in order. `work` runs only in workers, so it
+// may initialise CUDA; the calling process must not have. `watchdog` sets
+// each phase's time limit. It fails only if a worker cannot be started
+// (kInternal). When SIGINT or SIGTERM arrives (interrupt.h), the worker is
+// killed, the items finished so far keep their results, and the rest are
+// kNotRun: the caller judges what finished, then stops.
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
+                                                    Watchdog& watchdog);
+
+// RunIsolated with a fixed `timeout` for every phase of every item.
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
+                                                    std::chrono::milliseconds timeout);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_

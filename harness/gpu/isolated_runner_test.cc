@@ -1,0 +1,204 @@
+#include "harness/gpu/isolated_runner.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
+#include "harness/platform/process_tree.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+using Kind = ItemResult::Kind;
+
+// Items 0-9 return their square, except: 3 fails (as a sticky launch fault
+// would), 5 aborts its worker, 7 hangs. Every other item's result survives.
+TEST(IsolatedRunnerTest, AFaultAHangAndACrashCostOneItemEach) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      10,
+      [](int item) -> absl::StatusOr<std::string> {
+        if (item == 3) return absl::InternalError("cuCtxSynchronize: misaligned address (716)");
+        if (item == 5) std::abort();
+        if (item == 7) pause();
+        return std::to_string(item * item);
+      },
+      std::chrono::milliseconds(500));
+  ASSERT_TRUE(results.ok()) << results.status();
+  ASSERT_EQ(results->size(), 10u);
+  for (int item : {0, 1, 2, 4, 6, 8, 9}) {
+    EXPECT_EQ((*results)[item].kind, Kind::kDone) << item;
+    EXPECT_EQ((*results)[item].output, std::to_string(item * item));
+  }
+  EXPECT_EQ((*results)[3].kind, Kind::kFailed);
+  EXPECT_THAT((*results)[3].output, HasSubstr("misaligned address (716)"));
+  EXPECT_EQ((*results)[5].kind, Kind::kCrashed);
+  EXPECT_THAT((*results)[5].output, HasSubstr("signal 6"));
+  EXPECT_EQ((*results)[7].kind, Kind::kTimedOut);
+  EXPECT_THAT((*results)[7].output, HasSubstr("no result within 500 ms"));
+}
+
+TEST(IsolatedRunnerTest, AWorkerThatExitsEarlyLosesOnlyItsItem) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      3,
+      [](int item) -> absl::StatusOr<std::string> {
+        if (item == 1) _exit(9);
+        return std::string(100000, 'x');  // larger than a pipe buffer
+      },
+      std::chrono::seconds(5));
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].output.size(), 100000u);
+  EXPECT_EQ((*results)[1].kind, Kind::kCrashed);
+  EXPECT_THAT((*results)[1].output, HasSubstr("exited with status 9"));
+  EXPECT_EQ((*results)[2].kind, Kind::kDone);
+}
+
+TEST(IsolatedRunnerTest, AFailuresCodeAndMarkSurviveThePipe) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      3,
+      [](int item) -> absl::StatusOr<std::string> {
+        if (item == 0) return InfrastructureError(InfrastructureCause::kGpuBusy, "cannot open device 0 (46)");
+        if (item == 1) return NoGpuError("the CUDA driver sees no GPU");
+        return absl::FailedPreconditionError("ptxas rejected the module");
+      },
+      std::chrono::seconds(5));
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(InfrastructureCauseOf((*results)[0].error), InfrastructureCause::kGpuBusy);
+  EXPECT_THAT(std::string((*results)[0].error.message()), HasSubstr("cannot open device 0 (46)"));
+  EXPECT_TRUE(IsNoGpu((*results)[1].error));
+  EXPECT_EQ((*results)[2].error.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(InfrastructureCauseOf((*results)[2].error), std::nullopt);
+}
+
+TEST(IsolatedRunnerTest, AHangIsReportedWithThePhaseItHungIn) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      1,
+      [](int) -> absl::StatusOr<std::string> {
+        MarkWorkerPhase(WorkerPhase::kCompiling);
+        pause();
+        return "";
+      },
+      std::chrono::milliseconds(300));
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].kind, Kind::kTimedOut);
+  EXPECT_EQ((*results)[0].phase, WorkerPhase::kCompiling);
+  EXPECT_THAT((*results)[0].output, HasSubstr("while compiling"));
+}
+
+TEST(WatchdogTest, AKernelsLimitFollowsTheLongestKernelSeenWithAFloor) {
+  Watchdog watchdog(std::chrono::seconds(30));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), std::chrono::seconds(30));  // not calibrated yet
+  watchdog.ObserveKernel(std::chrono::milliseconds(1));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), Watchdog::kKernelFloor);
+  watchdog.ObserveKernel(std::chrono::milliseconds(500));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), std::chrono::seconds(10));
+  watchdog.ObserveKernel(std::chrono::seconds(5));
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kRunningKernel), std::chrono::seconds(30));  // never past the limit
+  EXPECT_EQ(watchdog.Limit(WorkerPhase::kCompiling), std::chrono::seconds(30));
+}
+
+TEST(IsolatedRunnerTest, AHungKernelIsCaughtByTheCalibratedLimit) {
+  Watchdog watchdog(std::chrono::seconds(30));
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      2,
+      [](int item) -> absl::StatusOr<std::string> {
+        MarkWorkerPhase(WorkerPhase::kRunningKernel);
+        if (item == 1) pause();
+        usleep(10000);
+        MarkWorkerPhase(WorkerPhase::kFinishing);
+        return "ran";
+      },
+      watchdog);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].kind, Kind::kDone);
+  EXPECT_EQ((*results)[1].kind, Kind::kTimedOut);
+  EXPECT_EQ((*results)[1].phase, WorkerPhase::kRunningKernel);
+  EXPECT_THAT((*results)[1].output, HasSubstr("no result within 2000 ms while running the kernel"));
+}
+
+TEST(IsolatedRunnerTest, AWorkerLeadsAProcessGroupOfItsOwn) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      1, [](int) -> absl::StatusOr<std::string> { return getpgrp() == getpid() ? "leads" : "does not lead"; },
+      std::chrono::seconds(5));
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].output, "leads");
+}
+
+TEST(IsolatedRunnerTest, AWorkerHoldsNoDescriptorOfTheParentButItsOwn) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);  // inheritable on purpose, as another worker's pipe would be
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      1, [&](int) -> absl::StatusOr<std::string> { return fcntl(fds[1], F_GETFD) < 0 ? "closed" : "open"; },
+      std::chrono::seconds(5));
+  close(fds[0]);
+  close(fds[1]);
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].output, "closed");
+}
+
+TEST(IsolatedRunnerTest, AWorkerDiesWithItsParent) {
+  const std::string pid_file = ::testing::TempDir() + "/isolated_runner_worker.pid";
+  std::remove(pid_file.c_str());
+  const pid_t parent = fork();
+  ASSERT_GE(parent, 0);
+  if (parent == 0) {
+    (void)RunIsolated(
+        1,
+        [&](int) -> absl::StatusOr<std::string> {
+          std::ofstream(pid_file) << getpid() << "\n";
+          pause();
+          return "";
+        },
+        std::chrono::seconds(60));
+    _exit(0);
+  }
+  pid_t worker = 0;
+  for (int i = 0; i < 100 && worker == 0; ++i) {
+    usleep(20000);
+    std::ifstream(pid_file) >> worker;
+  }
+  ASSERT_GT(worker, 0) << "the worker never started";
+  kill(parent, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  const bool gone = WaitUntilEnded(worker, std::chrono::seconds(2));
+  EXPECT_TRUE(gone) << "worker " << worker << " outlived its parent";
+  if (!gone) kill(worker, SIGKILL);
+}
+
+TEST(IsolatedRunnerDeathTest, AnInterruptKillsTheWorkersAndEndsWith128PlusTheSignal) {
+  EXPECT_EXIT(
+      {
+        InstallInterruptHandlers();
+        std::thread interrupter([] {
+          usleep(200000);
+          kill(getpid(), SIGTERM);
+        });
+        absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+            1,
+            [](int) -> absl::StatusOr<std::string> {
+              pause();
+              return "";
+            },
+            std::chrono::seconds(60));
+        interrupter.join();
+        if (!results.ok() || (*results)[0].kind != Kind::kNotRun) _exit(1);
+        _exit(ExitStatusFor(InterruptedError(PendingInterrupt())));
+      },
+      ::testing::ExitedWithCode(143), "");
+}
+
+}  // namespace
+}  // namespace matload

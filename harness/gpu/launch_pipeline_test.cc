@@ -1,0 +1,174 @@
+#include "harness/gpu/launch_pipeline.h"
+
+#include <set>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/judge/case_judge.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+// LaunchOutput is what a pipeline launch returns: its slot's output.
+using LaunchOutput = absl::StatusOr<absl::Span<const std::uint8_t>>;
+
+std::unique_ptr<TestProgram> Ldmatrix() {
+  return *TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", Target{90}, {9, 0}, {});
+}
+
+// HostLaunch stands in for the GPU where there is none: each block's output
+// is the model's prediction, as on a conforming GPU, after it checks that
+// every record is its variant's. It keeps an output buffer per slot, as a
+// GPU launch does, and counts its calls.
+struct HostLaunch {
+  explicit HostLaunch(const TestProgram& launched) : program(launched) {}
+
+  const TestProgram& program;
+  int calls = 0;
+  std::vector<std::uint8_t> outputs[2];
+
+  LaunchOutput operator()(int slot, absl::Span<const Variant> variants,
+                                                            absl::Span<const std::uint8_t> records) {
+    ++calls;
+    const size_t record_bytes = program.frame().record_bytes;
+    std::vector<std::uint8_t>& output = outputs[slot];
+    output.clear();
+    for (size_t i = 0; i < variants.size(); ++i) {
+      const std::vector<std::uint8_t> record = program.Record(variants[i]);
+      if (!std::equal(record.begin(), record.end(), records.begin() + static_cast<long>(i * record_bytes))) {
+        return absl::InternalError(absl::StrCat("record ", i, " is not its variant's"));
+      }
+      const std::vector<std::uint8_t> bytes = ExpectedBytes(std::get<LaneValues>(program.Expect(variants[i])));
+      output.insert(output.end(), bytes.begin(), bytes.end());
+    }
+    return output;
+  }
+};
+
+// Forward adapts a HostLaunch, kept by reference, as the pipeline's launch.
+PipelineLaunch Forward(HostLaunch& host) {
+  return [&host](int slot, absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records) {
+    return host(slot, variants, records);
+  };
+}
+
+TEST(LaunchPipelineTest, JudgesEveryBlockOfEveryTimedLaunch) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  HostLaunch host{*program};
+  const absl::StatusOr<PipelineStats> stats =
+      RunPipeline(*program, {.blocks = 50, .threads = 3, .duration = absl::Milliseconds(30)}, Forward(host));
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_GE(stats->launches, 1u);
+  EXPECT_EQ(host.calls, static_cast<int>(stats->launches) + 1);  // and the untimed first launch
+  EXPECT_EQ(stats->checked, stats->launches * 50);
+  EXPECT_EQ(stats->mismatched, 0u);
+}
+
+// Timed launch n runs batch n - 1 (the first timed launch repeats the
+// untimed batch 0), and block i of batch k is variant i of seed + k,
+// whichever thread made it: every block replays from the seed.
+TEST(LaunchPipelineTest, BatchesReplayFromTheirSeeds) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  constexpr int kBlocks = 1100;  // more than two chunks
+  constexpr std::uint64_t kSeed = 40;
+  int call = 0;
+  std::set<std::uint64_t> streams;
+  std::vector<std::uint8_t> output(kBlocks * program->frame().output_bytes);
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = kBlocks, .threads = 3, .duration = absl::Milliseconds(20), .seed = kSeed},
+      [&](int, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t>) -> LaunchOutput {
+        const std::uint64_t batch = call <= 1 ? 0 : call - 1;
+        for (int i = 0; i < kBlocks; ++i) {
+          const Variant expected = program->MakeVariant(kSeed + batch, i, false);
+          EXPECT_EQ(variants[i].stream, expected.stream) << "call " << call << " block " << i;
+          EXPECT_EQ(std::get<LdmatrixRows>(variants[i].operands).offsets,
+                    std::get<LdmatrixRows>(expected.operands).offsets);
+          if (call > 0) streams.insert(variants[i].stream);
+        }
+        ++call;
+        return output;
+      });
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(streams.size(), stats->launches * kBlocks);  // no variant runs twice
+}
+
+// A block that differs from the model is counted, once per launch.
+TEST(LaunchPipelineTest, CountsACorruptBlockInEveryLaunch) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  HostLaunch host{*program};
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = 16, .threads = 2, .duration = absl::Milliseconds(20)},
+      [&](int slot, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t> records) -> LaunchOutput {
+        if (LaunchOutput output = host(slot, variants, records); !output.ok()) {
+          return output;
+        }
+        host.outputs[slot][7 * program->frame().output_bytes + 5] ^= 0x10;
+        return host.outputs[slot];
+      });
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_GE(stats->launches, 1u);
+  EXPECT_EQ(stats->mismatched, stats->launches);
+}
+
+TEST(LaunchPipelineTest, AFailedLaunchEndsTheRunWithItsStatus) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  HostLaunch host{*program};
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = 8, .threads = 2, .duration = absl::Seconds(60)},
+      [&](int slot, absl::Span<const Variant> variants,
+          absl::Span<const std::uint8_t> records) -> LaunchOutput {
+        if (host.calls == 3) return absl::AbortedError("cuCtxSynchronize: an illegal memory access was encountered");
+        return host(slot, variants, records);
+      });
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(stats.status().message(), HasSubstr("illegal memory access"));
+  EXPECT_EQ(host.calls, 3);
+}
+
+// A launch whose output is not one block per variant is a harness error,
+// never judged.
+TEST(LaunchPipelineTest, AnOutputOfTheWrongSizeIsAnInternalError) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  std::vector<std::uint8_t> short_output(3 * program->frame().output_bytes);
+  const absl::StatusOr<PipelineStats> stats = RunPipeline(
+      *program, {.blocks = 4, .threads = 1},
+      [&](int, absl::Span<const Variant>, absl::Span<const std::uint8_t>) -> LaunchOutput {
+        return short_output;
+      });
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(stats.status().message(), HasSubstr("1536 bytes of output for 4 blocks of 512"));
+}
+
+TEST(LaunchPipelineTest, RejectsARunWithNoBlocksOrNoThreads) {
+  const std::unique_ptr<TestProgram> program = Ldmatrix();
+  const auto never = [](int, absl::Span<const Variant>,
+                        absl::Span<const std::uint8_t>) -> LaunchOutput {
+    return absl::InternalError("never launched");
+  };
+  const absl::StatusOr<PipelineStats> no_blocks = RunPipeline(*program, {.blocks = 0, .threads = 4}, never);
+  EXPECT_EQ(no_blocks.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(no_blocks.status().message(), HasSubstr("0 blocks and 4 threads"));
+  EXPECT_EQ(RunPipeline(*program, {.blocks = 8, .threads = 0}, never).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// A stored prediction reuses the slot's buffer, whatever the fresh one's.
+TEST(LaunchPipelineTest, StoreOutcomeKeepsTheSlotsBuffer) {
+  Outcome slot = LaneValues::Zeroed(4);
+  const std::uint32_t* buffer = std::get<LaneValues>(slot).words.data();
+  LaneValues fresh = LaneValues::Zeroed(2, 64);
+  fresh.words[3] = 7;
+  StoreOutcome(fresh, slot);
+  ASSERT_TRUE(std::holds_alternative<LaneValues>(slot));
+  EXPECT_EQ(std::get<LaneValues>(slot), fresh);
+  EXPECT_EQ(std::get<LaneValues>(slot).words.data(), buffer);
+  StoreOutcome(Undefined{.why = "misaligned"}, slot);
+  EXPECT_EQ(std::get<Undefined>(slot).why, "misaligned");
+}
+
+}  // namespace
+}  // namespace matload

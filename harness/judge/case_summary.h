@@ -1,0 +1,93 @@
+// CaseSummary: what a worker judged of one conform case's variants, in a
+// size that does not grow with the variant count: counts by outcome, the
+// first failing variants' indices, and one sample failure per bundle
+// signature (bundle_writer.h), kept with its output so that the run can
+// file its bundle without running it again. A worker streams the variants
+// of a case through the launch pipeline (conform_case_work.h) and sends
+// back one CaseSummary; summaries of parts of a case merge into one.
+//
+// It also counts the variants the worker left out of its launches: those
+// the model calls undefined (run apart, so that their faults cost no
+// defined variant its result) and those a discrepancy-registry entry says
+// fault (confirmed once, conformance_run.h).
+#ifndef MATLOAD_HARNESS_JUDGE_CASE_SUMMARY_H_
+#define MATLOAD_HARNESS_JUDGE_CASE_SUMMARY_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "harness/judge/case_judge.h"
+
+namespace matload {
+
+// FailureSample is the first failing variant (by index) of one bundle
+// signature, and how many of the case's variants share that signature.
+struct FailureSample {
+  std::int64_t index = 0;
+  CaseClass kind = CaseClass::kMismatch;
+  std::string detail;                // the verdict's detail, whole
+  std::vector<std::uint8_t> output;  // the block's output; empty when it never completed
+  int device = 0;                    // the GPU (ordinal) that ran it
+  size_t count = 0;
+};
+
+// LeftOut counts the variants a registry entry predicts to fault, and
+// names the first of them.
+struct LeftOut {
+  size_t count = 0;
+  std::int64_t first = 0;
+
+  // Add counts `other`'s variants too, keeping the first of both.
+  void Add(const LeftOut& other) {
+    if (other.count == 0) return;
+    first = count == 0 ? other.first : std::min(first, other.first);
+    count += other.count;
+  }
+};
+
+// CaseSummary is the merged verdicts of some of a case's variants.
+struct CaseSummary {
+  std::map<CaseClass, size_t> classes;  // judged variants by class
+  size_t executions = 0;                // variants that ran to completion
+  size_t words_compared = 0;
+  std::vector<std::int64_t> first_failures;      // the lowest indices of failing variants, ascending
+  std::map<std::string, FailureSample> samples;  // by bundle signature
+  // note is the lowest-indexed variant's detail among those that are not
+  // findings and have one ("entry: not run, ..."), for a case without failures.
+  std::int64_t note_index = -1;
+  std::string note;
+  size_t undefined = 0;                      // undefined variants left for their own launches
+  std::map<std::string, LeftOut> predicted;  // by registry entry: variants left for its confirmation
+
+  // Add counts variant `index`'s verdict. A finding (IsFinding) keeps its
+  // index among the first `keep` failures and, under `signature`, becomes
+  // the sample when it is the first of its signature; `output` is copied
+  // only then.
+  void Add(std::int64_t index, const CaseVerdict& verdict, bool ran, size_t words, absl::string_view signature,
+           absl::Span<const std::uint8_t> output, int device, size_t keep);
+  // AddUnrun counts `count` variants judged `kind` without running, with
+  // `detail` as their note (a registry's known fault, say).
+  void AddUnrun(CaseClass kind, size_t count, std::int64_t first, absl::string_view detail);
+  // Merge adds `other`, as if its variants had been added here.
+  void Merge(const CaseSummary& other, size_t keep);
+
+  // judged is the number of variants counted in `classes`.
+  size_t judged() const;
+  // Worst is the most severe class counted (Severity, case_judge.h).
+  CaseClass Worst() const;
+
+  // Encode and Decode carry a summary from a worker to the run (JSON). A
+  // text that does not decode is kDataLoss.
+  std::string Encode() const;
+  static absl::StatusOr<CaseSummary> Decode(absl::string_view text);
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_JUDGE_CASE_SUMMARY_H_

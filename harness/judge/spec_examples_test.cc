@@ -1,0 +1,143 @@
+// The spec's own examples (corpora/spec_examples.txt): each is judged by the
+// model for its intended target and must give the recorded verdict; and on
+// ten targets the model's verdict, and its reason, must match ptxas's.
+#include <fstream>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "gtest/gtest.h"
+#include "harness/compile/batch_checker.h"
+#include "harness/compile/diagnostic_classifier.h"
+#include "harness/compile/ptxas.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/platform/source_tree.h"
+#include "reference/legality.h"
+#include "reference/parser.h"
+
+namespace matload {
+namespace {
+
+struct Example {
+  std::string name;
+  std::string target;
+  std::string expect;      // "legal" or "illegal code code..."
+  std::string in_context;  // same, with `ptr` declared; empty if as written
+  std::string text;
+};
+
+std::vector<Example> LoadExamples() {
+  std::ifstream file(SourceTreePath("corpora/spec_examples.txt"));
+  EXPECT_TRUE(file.good()) << "cannot read " << SourceTreePath("corpora/spec_examples.txt");
+  std::vector<Example> examples;
+  Example example;
+  std::string text;
+  while (std::getline(file, text)) {
+    absl::string_view line = text;
+    if (absl::ConsumePrefix(&line, "# ## ")) {
+      example = Example{.name = std::string(line)};
+    } else if (absl::ConsumePrefix(&line, "# target: ")) {
+      example.target = std::string(line);
+    } else if (absl::ConsumePrefix(&line, "# expect: ")) {
+      example.expect = std::string(line);
+    } else if (absl::ConsumePrefix(&line, "# in-context: ")) {
+      example.in_context = std::string(line);
+    } else if (!line.empty() && line[0] != '#') {
+      example.text = std::string(line);
+      examples.push_back(example);
+    }
+  }
+  return examples;
+}
+
+// InContext declares an undeclared address register as .b64, as the spec's
+// surrounding code would.
+std::string InContext(const std::string& text) {
+  absl::StatusOr<Snippet> snippet = ParseSnippet(text);
+  if (!snippet.ok() || snippet->declarations.empty()) return text;
+  for (const Operand& operand : snippet->instruction.operands) {
+    const auto* address = std::get_if<AddressOperand>(&operand);
+    if (address != nullptr && snippet->FindDeclaration(address->base) == nullptr) {
+      return absl::StrCat(".reg .b64 ", address->base, ";\n", text);
+    }
+  }
+  return text;
+}
+
+std::string Describe(const Verdict& verdict) {
+  if (verdict.legal()) return "legal";
+  std::vector<std::string> codes;
+  for (const Reason& reason : verdict.reasons()) codes.emplace_back(ReasonCodeName(reason.code));
+  return absl::StrCat("illegal ", absl::StrJoin(codes, " "));
+}
+
+TEST(SpecExamplesTest, EveryExampleOfTheThreeSectionsIsThere) {
+  std::vector<Example> examples = LoadExamples();
+  ASSERT_EQ(examples.size(), 16u) << "6 ldmatrix, 7 wmma.load and 3 tcgen05.ld examples";
+}
+
+TEST(SpecExamplesTest, ModelVerdictsAreTheRecordedOnes) {
+  for (const Example& example : LoadExamples()) {
+    const Target target = *ParseTarget(example.target);
+    EXPECT_EQ(Describe(JudgeText(example.text, {9, 0}, target)), example.expect) << example.name;
+    if (!example.in_context.empty()) {
+      EXPECT_EQ(Describe(JudgeText(InContext(example.text), {9, 0}, target)), example.in_context) << example.name;
+    }
+  }
+}
+
+TEST(SpecExamplesTest, ModelAgreesWithPtxasOnTenTargets) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  std::vector<std::string> texts;
+  for (const Example& example : LoadExamples()) {
+    texts.push_back(example.text);
+    texts.push_back(InContext(example.text));
+  }
+  int compared = 0;
+  for (const char* name :
+       {"sm_75", "sm_80", "sm_90", "sm_90a", "sm_100a", "sm_100f", "sm_103a", "sm_110a", "sm_120a", "sm_121a"}) {
+    const Target target = *ParseTarget(name);
+    // Parsed snippets go in as snippets (implicit declarations where the
+    // spec gives none); text that does not parse goes in verbatim.
+    for (const std::string& text : texts) {
+      absl::StatusOr<Snippet> snippet = ParseSnippet(text);
+      absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
+          snippet.ok() ? CheckSnippets(*ptxas, {*snippet}, {9, 0}, target)
+                       : CheckTexts(*ptxas, {text}, {9, 0}, target);
+      ASSERT_TRUE(verdicts.ok()) << verdicts.status();
+      const CompilerVerdict& compiler = (*verdicts)[0];
+      const Verdict model = JudgeText(text, {9, 0}, target);
+      ++compared;
+      if (model.legal() != compiler.accepted) {
+        EXPECT_NE(registry->Find(snippet.ok() ? text : "", target,
+                                 compiler.accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
+                                 ptxas->Toolchain()),
+                  nullptr)
+            << name << ": model " << Describe(model) << ", ptxas " << (compiler.accepted ? "accepts" : "rejects")
+            << ":\n"
+            << text;
+        continue;
+      }
+      if (model.legal()) continue;
+      std::set<ReasonCode> compiler_codes;
+      for (const std::string& message : compiler.messages) {
+        for (ReasonCode code : ClassifyPtxasMessage(message)) compiler_codes.insert(code);
+      }
+      bool shared_reason = false;
+      for (const Reason& reason : model.reasons()) shared_reason = shared_reason || compiler_codes.contains(reason.code);
+      EXPECT_TRUE(shared_reason) << name << ": model " << Describe(model) << " but ptxas says "
+                                 << absl::StrJoin(compiler.messages, " | ") << "\n"
+                                 << text;
+    }
+  }
+  EXPECT_EQ(compared, 320);
+}
+
+}  // namespace
+}  // namespace matload

@@ -1,0 +1,92 @@
+#include "harness/kernels/data_pattern.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "harness/platform/split_mix64.h"
+
+namespace matload {
+
+namespace {
+
+// FillWords stores the words at byte offsets [begin, end) (multiples of 4)
+// of `bytes`. The pattern is a template argument, so the word's arithmetic
+// is all the loop does.
+template <DataPattern kPattern>
+void FillWords(std::uint64_t stream, std::uint8_t* bytes, std::uint64_t begin, std::uint64_t end) {
+  static_assert(std::endian::native == std::endian::little, "window words are stored little-endian");
+  for (std::uint64_t i = begin; i < end; i += 4) {
+    const std::uint32_t word = DataWord(kPattern, stream, static_cast<std::uint32_t>(i / 4));
+    std::memcpy(bytes + i, &word, 4);
+  }
+}
+
+}  // namespace
+
+absl::string_view DataPatternName(DataPattern pattern) {
+  return pattern == DataPattern::kTagged ? "tagged" : "random";
+}
+
+absl::StatusOr<DataPattern> ParseDataPattern(absl::string_view name) {
+  for (DataPattern pattern : {DataPattern::kTagged, DataPattern::kRandom}) {
+    if (name == DataPatternName(pattern)) return pattern;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown data pattern '", name, "' (tagged or random)"));
+}
+
+std::uint64_t DataStream(std::uint64_t seed, std::uint64_t variant) {
+  return SplitMix64Output(seed + (variant + 1) * kSplitMix64Gamma);
+}
+
+std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t index) {
+  if (pattern == DataPattern::kTagged) return (2 * index) | ((2 * index + 1) << 16);
+  return static_cast<std::uint32_t>(SplitMix64Output(stream + (std::uint64_t{index} + 1) * kSplitMix64Gamma));
+}
+
+void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window) {
+  FillWindowRange(pattern, stream, window, 0, window.size());
+}
+
+void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window, std::uint64_t first,
+                     std::uint64_t length) {
+  const std::uint64_t end = std::min<std::uint64_t>(window.size() / 4 * 4, first + length);
+  if (pattern == DataPattern::kTagged) {
+    FillWords<DataPattern::kTagged>(stream, window.data(), first / 4 * 4, end);
+  } else {
+    FillWords<DataPattern::kRandom>(stream, window.data(), first / 4 * 4, end);
+  }
+}
+
+std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl::string_view stream,
+                        absl::string_view word) {
+  return absl::StrCat(
+      "  {\n  .reg .b32 %word_tag, %word_high;\n  .reg .b64 %word_z, %word_shifted;\n  .reg .pred %word_tagged;\n",
+      // Tagged: (2i) | (2i + 1) << 16.
+      "  shl.b32 %word_tag, ", index, ", 1;\n  add.u32 %word_high, %word_tag, 1;\n",
+      "  shl.b32 %word_high, %word_high, 16;\n  or.b32 %word_tag, %word_tag, %word_high;\n",
+      // Random: SplitMix64Output(stream + (i + 1) * gamma), low half.
+      "  cvt.u64.u32 %word_z, ", index, ";\n  add.u64 %word_z, %word_z, 1;\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Gamma, ";\n  add.u64 %word_z, %word_z, ", stream, ";\n",
+      "  shr.b64 %word_shifted, %word_z, 30;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Mix1, ";\n",
+      "  shr.b64 %word_shifted, %word_z, 27;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
+      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Mix2, ";\n",
+      "  shr.b64 %word_shifted, %word_z, 31;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
+      "  cvt.u32.u64 ", word, ", %word_z;\n  setp.eq.u32 %word_tagged, ", pattern, ", ",
+      static_cast<std::uint32_t>(DataPattern::kTagged), ";\n  selp.b32 ", word, ", %word_tag, ", word,
+      ", %word_tagged;\n  }\n");
+}
+
+std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::string_view pattern,
+                          absl::string_view stream) {
+  return absl::StrCat("  {\n  .reg .b32 %fill_i, %fill_word;\n  .reg .b64 %fill_at;\n  .reg .pred %fill_more;\n",
+                      "  mov.u32 %fill_i, %tid.x;\nFILL:\n  setp.lt.u32 %fill_more, %fill_i, ", window_bytes / 4,
+                      ";\n  @!%fill_more bra FILLED;\n", DataWordPtx("%fill_i", pattern, stream, "%fill_word"),
+                      "  mul.wide.u32 %fill_at, %fill_i, 4;\n  add.u64 %fill_at, ", window, ", %fill_at;\n",
+                      "  st.u32 [%fill_at], %fill_word;\n  add.u32 %fill_i, %fill_i, 32;\n  bra FILL;\nFILLED:\n  }\n");
+}
+
+}  // namespace matload

@@ -1,0 +1,67 @@
+// DataPattern: the test data of one run, generated the same way on the host
+// and on the device from one 64-bit key, so that any variant replays from
+// (form, seed, variant index) and no window is ever copied to the GPU.
+#ifndef MATLOAD_HARNESS_KERNELS_DATA_PATTERN_H_
+#define MATLOAD_HARNESS_KERNELS_DATA_PATTERN_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace matload {
+
+// DataPattern is how a window's words are made.
+enum class DataPattern : std::uint32_t {
+  // Element-tagged: the 16-bit word at byte offset 2k holds k, so every
+  // element names its own place (with the stride, its row and column).
+  kTagged = 0,
+  // Random: every bit pattern, so floating types see NaN, Inf and
+  // denormals at their natural rate (1 in 32 f16 values each, for example).
+  kRandom = 1,
+};
+
+// DataPatternName spells a pattern for reports: "tagged" or "random".
+absl::string_view DataPatternName(DataPattern pattern);
+
+// ParseDataPattern reads a DataPatternName spelling.
+absl::StatusOr<DataPattern> ParseDataPattern(absl::string_view name);
+
+// DataStream is the key of variant `variant` of a run seeded with `seed`:
+// SplitMix64's output for the state seed + (variant + 1) * golden gamma.
+std::uint64_t DataStream(std::uint64_t seed, std::uint64_t variant);
+
+// DataWord is 32-bit word `index` of a window: for kRandom the low half of
+// SplitMix64's output for the state stream + (index + 1) * golden gamma.
+std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t index);
+
+// FillWindow writes the words of a window whose size is a multiple of 4.
+void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window);
+
+// FillWindowRange writes only the window's words that overlap bytes
+// [first, first + length), clipped to the window: all a prediction needs
+// of a window it reads a little of.
+void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window, std::uint64_t first,
+                     std::uint64_t length);
+
+// DataWordPtx is a PTX block, with registers of its own and no branches,
+// that sets the .b32 register `word` to DataWord(pattern, stream, index):
+// `index` is a .u32 register, `pattern` a .u32 register holding a
+// DataPattern, `stream` a .u64 register.
+std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl::string_view stream,
+                        absl::string_view word);
+
+// FillWindowPtx is a PTX block, with registers of its own, in which a warp
+// writes `window_bytes` (a multiple of 128) bytes of the pattern to the
+// generic address in the .b64 register `window`, one word per lane per
+// step: DataWord(pattern, stream, i) at byte 4i. `pattern` is a .u32
+// register holding a DataPattern, `stream` a .u64 register. The caller
+// synchronises the warp before reading the window.
+std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::string_view pattern,
+                          absl::string_view stream);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_KERNELS_DATA_PATTERN_H_

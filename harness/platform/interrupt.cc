@@ -1,0 +1,57 @@
+#include "harness/platform/interrupt.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include <atomic>
+#include <string>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace matload {
+namespace {
+
+constexpr absl::string_view kSignalUrl = "matload/interrupt-signal";
+
+std::atomic<int> pending_signal{0};
+
+// RecordSignal keeps the first signal; a second restores the default
+// action and raises it, so that an impatient user can always stop matload.
+void RecordSignal(int signal) {
+  int expected = 0;
+  if (pending_signal.compare_exchange_strong(expected, signal)) return;
+  ::signal(signal, SIG_DFL);
+  raise(signal);
+}
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = RecordSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocking poll or read returns EINTR
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int PendingInterrupt() { return pending_signal.load(std::memory_order_relaxed); }
+
+absl::Status InterruptedError(int signal) {
+  absl::Status status(absl::StatusCode::kCancelled, absl::StrCat("interrupted by signal ", signal, " (",
+                                                                 strsignal(signal), "); what was judged is kept"));
+  status.SetPayload(kSignalUrl, absl::Cord(absl::StrCat(signal)));
+  return status;
+}
+
+int InterruptSignalOf(const absl::Status& status) {
+  const absl::optional<absl::Cord> payload = status.GetPayload(kSignalUrl);
+  int signal = 0;
+  if (!payload.has_value() || !absl::SimpleAtoi(std::string(*payload), &signal)) return 0;
+  return signal;
+}
+
+}  // namespace matload

@@ -1,0 +1,29 @@
+// Interrupt: SIGINT and SIGTERM end a long command in order. The handler
+// only records the signal; the command's loops poll PendingInterrupt(),
+// stop their workers and child processes, write what was judged and return
+// InterruptedError, which exits 128+signal (exit_status.h).
+#ifndef MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_
+#define MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_
+
+#include "absl/status/status.h"
+
+namespace matload {
+
+// InstallInterruptHandlers makes SIGINT and SIGTERM record themselves
+// instead of killing the process. A second signal while the first is
+// being handled ends the process at once, with the usual status.
+void InstallInterruptHandlers();
+
+// PendingInterrupt is the signal received since the handlers were
+// installed, or 0.
+int PendingInterrupt();
+
+// InterruptedError is a kCancelled status naming `signal`.
+absl::Status InterruptedError(int signal);
+
+// InterruptSignalOf is the signal an InterruptedError names, or 0.
+int InterruptSignalOf(const absl::Status& status);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_
