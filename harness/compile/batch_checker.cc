@@ -21,12 +21,6 @@ namespace matload {
 
 namespace {
 
-// kMaxBatch bounds the snippets in one module. Measured on this project's
-// 2-core machine: large enough that a module's own cost (its register file,
-// its kernel) is amortised, small enough that bisecting an unattributed
-// error re-assembles little.
-constexpr size_t kMaxBatch = 512;
-
 // kCanary is the canary module's one instruction: no compiler knows it,
 // so every compiler must reject it with an error on its line.
 constexpr absl::string_view kCanary = "matload_canary_must_be_rejected;";
@@ -328,9 +322,10 @@ absl::Status Attributed(const Batch& batch, const Run& judged, bool accepted, co
       }
     }
   }
-  for (size_t first = 0; first < were_alone.size(); first += kMaxBatch) {
-    again.emplace_back(were_alone.begin() + static_cast<long>(first),
-                       were_alone.begin() + static_cast<long>(std::min(were_alone.size(), first + kMaxBatch)));
+  for (size_t first = 0; first < were_alone.size(); first += kMaxSnippetsPerModule) {
+    again.emplace_back(
+        were_alone.begin() + static_cast<long>(first),
+        were_alone.begin() + static_cast<long>(std::min(were_alone.size(), first + kMaxSnippetsPerModule)));
   }
   again.insert(again.end(), alone.begin(), alone.end());
   AddRuns(batch, again, more);
@@ -362,7 +357,7 @@ absl::StatusOr<std::vector<Run>> Judge(const Batch& batch, const Run& pending) {
   return more;
 }
 
-// FirstBatches deals snippets 0..count-1 into modules of at most kMaxBatch,
+// FirstBatches deals snippets 0..count-1 into modules of at most kMaxSnippetsPerModule,
 // in order, and the modules into runs, keeping the snippets guessed legal
 // apart from the others.
 std::vector<Run> FirstBatches(const Batch& batch, size_t count) {
@@ -373,9 +368,9 @@ std::vector<Run> FirstBatches(const Batch& batch, size_t count) {
       if (batch.predicted_legal.empty() ? legal : batch.predicted_legal[i] == legal) group.push_back(i);
     }
     Run modules;
-    for (size_t first = 0; first < group.size(); first += kMaxBatch) {
+    for (size_t first = 0; first < group.size(); first += kMaxSnippetsPerModule) {
       modules.emplace_back(group.begin() + static_cast<long>(first),
-                           group.begin() + static_cast<long>(std::min(group.size(), first + kMaxBatch)));
+                           group.begin() + static_cast<long>(std::min(group.size(), first + kMaxSnippetsPerModule)));
     }
     std::vector<Run> legal_or_not;
     AddRuns(batch, modules, legal_or_not);

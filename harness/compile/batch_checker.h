@@ -38,6 +38,13 @@ struct BatchReport {
   static constexpr size_t kMaxUnrecognisedLines = 8;
 };
 
+// kMaxSnippetsPerModule bounds the snippets in one module. Measured on this
+// project's 2-core machine: large enough that a module's own cost (its
+// register file, its kernel) is amortised, small enough that bisecting an
+// unattributed error re-assembles little. It decides how many runs a check
+// takes, not a verdict (cached_check.h keys its answers by it).
+inline constexpr size_t kMaxSnippetsPerModule = 512;
+
 // BatchOptions says how CheckSnippets schedules its compiler runs. No option
 // changes a verdict; they change how many runs it takes to reach them.
 struct BatchOptions {

@@ -15,8 +15,8 @@ namespace {
 std::string WholeQuestion(const CompileOracle& compiler, const std::vector<Declaration>& declarations,
                           const std::vector<std::string>& instructions, PtxVersion ptx, Target target,
                           const BatchOptions& options) {
-  std::string question = absl::StrCat("check-shared/1 ", target.Name(), " ", ptx.ToString(), " ",
-                                      compiler.MaxModulesPerRun(), " ", options.max_bisection_runs, "\n");
+  std::string question = absl::StrCat("check-shared/1 ", target.Name(), " ", ptx.ToString(), " ", kMaxSnippetsPerModule,
+                                      " ", compiler.MaxModulesPerRun(), " ", options.max_bisection_runs, "\n");
   for (const Declaration& declaration : declarations) {
     absl::StrAppend(&question, declaration.state_space, " ", declaration.type, " ", declaration.name, "\n");
   }

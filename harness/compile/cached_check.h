@@ -5,12 +5,14 @@
 //
 // The answer ("check-shared/1") is known by everything the batch checker's
 // runs depend on: the target, the PTX version, the shared declarations,
-// every form's text and the model's guess on it, in order, the compiler's
-// modules per run and the bisection bound. It holds each form's verdict and
-// the BatchReport, so that a warm sweep reports what the cold one did. Its
-// verdicts do not depend on how the batch checker splits its runs (each is
-// the verdict of a module of its own), but its run counts do: a change to
-// that split (kMaxBatch, the bisection) must change the answer's name.
+// every form's text and the model's guess on it, in order, the snippets per
+// module (kMaxSnippetsPerModule), the compiler's modules per run and the
+// bisection bound. It holds each form's verdict and the BatchReport, so
+// that a warm sweep reports what the cold one did. Its verdicts do not
+// depend on how the batch checker splits its runs (each is the verdict of a
+// module of its own), but its run counts do, which is why the split is in
+// the key; a change to how the bisection proceeds must still change the
+// answer's name.
 #ifndef MATLOAD_HARNESS_CACHED_CHECK_H_
 #define MATLOAD_HARNESS_CACHED_CHECK_H_
 
