@@ -2,10 +2,10 @@
 // side by side in one run on one core. The model's layouts are compiled once
 // per form (as a GPU run uses them); each iteration is one execution.
 #include "benchmark/benchmark.h"
-#include "reference/ldmatrix_semantics.h"
-#include "reference/tcgen05_semantics.h"
+#include "families/ldmatrix/ldmatrix_semantics.h"
+#include "families/tcgen05/tcgen05_semantics.h"
+#include "families/wmma/wmma_semantics.h"
 #include "reference/test_support.h"
-#include "reference/wmma_semantics.h"
 
 namespace matload {
 namespace {

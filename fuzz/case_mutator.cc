@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "families/ldmatrix/ldmatrix_table.h"
+#include "families/tcgen05/tcgen05_semantics.h"
+#include "families/wmma/wmma_load_table.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 #include "reference/form.h"
-#include "reference/ldmatrix_table.h"
 #include "reference/register_class.h"
 #include "reference/run_geometry.h"
-#include "reference/tcgen05_semantics.h"
-#include "reference/wmma_load_table.h"
 
 namespace matload {
 namespace {

@@ -2,8 +2,8 @@
 // under random forms and random run-time inputs. Each invariant runs the
 // model twice, on inputs the spec says must give related results, so a
 // model bug shows as a contradiction with no GPU and no compiler involved.
-// Each family's FamilyRuntime checks its own (harness/families/<family>/
-// *_invariants.cc):
+// Each family's FamilyRuntime checks its own (families/<family>/
+// <family>_runtime.cc):
 //
 //  - relocated rows (ldmatrix) and columns (tcgen05.ld): the same bytes at
 //    another address load the same registers;

@@ -1,10 +1,10 @@
 #include "reference/enumerate.h"
 
 #include "absl/container/flat_hash_set.h"
+#include "families/ldmatrix/ldmatrix_table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/families.h"
-#include "reference/ldmatrix_table.h"
 #include "reference/legality.h"
 #include "reference/printer.h"
 

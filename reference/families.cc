@@ -6,15 +6,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
-#include "reference/ldmatrix_table.h"
-#include "reference/tcgen05_ld_table.h"
-#include "reference/wmma_load_table.h"
-
 namespace matload {
 
 const std::vector<const FamilySpec*>& AllFamilies() {
-  static const auto* const kFamilies =
-      new std::vector<const FamilySpec*>{&wmma::Spec(), &ldmatrix::Spec(), &tcgen05::Spec()};
+  static const auto* const kFamilies = new std::vector<const FamilySpec*>{
+#define MATLOAD_FAMILY(folder, enumerator, conform_rank) &folder::Spec(),
+#include "families/families.def"
+#undef MATLOAD_FAMILY
+  };
   return *kFamilies;
 }
 
@@ -25,7 +24,7 @@ const FamilySpec& SpecOf(Family family) {
   // A Family value without a table is a programming error no input can
   // cause; answering with another family's table would judge every form
   // of it by the wrong rules.
-  std::cerr << "matload: no FamilySpec for family " << static_cast<int>(family) << " (reference/families.cc)\n";
+  std::cerr << "matload: no FamilySpec for family " << static_cast<int>(family) << " (families/families.def)\n";
   std::abort();
 }
 

@@ -1,16 +1,25 @@
-// The registry of instruction families: the three tables, found by opcode.
+// The registry of instruction families (families/families.def): the tables,
+// found by family and by opcode.
 #ifndef MATLOAD_REFERENCE_FAMILIES_H_
 #define MATLOAD_REFERENCE_FAMILIES_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "reference/family_spec.h"
 
 namespace matload {
 
-// AllFamilies lists the family tables: wmma.load, ldmatrix, tcgen05.ld.
+// Each family's table is <folder>::Spec(), in families/<folder>/.
+#define MATLOAD_FAMILY(folder, enumerator, conform_rank) \
+  namespace folder {                                     \
+  const FamilySpec& Spec();                              \
+  }
+#include "families/families.def"
+#undef MATLOAD_FAMILY
+
+// AllFamilies lists the family tables, in the registry's order
+// (families/families.def): wmma.load, ldmatrix, tcgen05.ld.
 const std::vector<const FamilySpec*>& AllFamilies();
 
 // SpecOf returns the table of `family`. A family without one aborts,

@@ -23,8 +23,13 @@
 
 namespace matload {
 
-// Family identifies an instruction family.
-enum class Family : unsigned char { kWmmaLoad, kLdmatrix, kTcgen05Ld };
+// Family identifies an instruction family: one enumerator per line of the
+// registry, families/families.def, in its order.
+enum class Family : unsigned char {
+#define MATLOAD_FAMILY(folder, enumerator, conform_rank) k##enumerator,
+#include "families/families.def"
+#undef MATLOAD_FAMILY
+};
 
 // kMaxAxes bounds the qualifier axes of any family (tcgen05.ld has the most).
 inline constexpr int kMaxAxes = 12;
@@ -238,6 +243,9 @@ struct RuntimeRule {
   SpecRef ref;
 };
 
+struct ModelInferences;   // reference/inferred_rules.h
+struct RuntimeCondition;  // reference/runtime_ub.h
+
 // FamilySpec is the whole description of one instruction family.
 struct FamilySpec {
   Family family;
@@ -251,6 +259,19 @@ struct FamilySpec {
   SpecRef fragment_table_ref;              // cited when no row matches
   OperandRules operands;
   std::vector<RuntimeRule> runtime_rules;
+  // refine_runtime_condition adds a family's numbers to one of its runtime
+  // conditions (the alignment, the default stride, the lanes whose
+  // addresses count: runtime_ub.h); nullptr where the rule says all.
+  void (*refine_runtime_condition)(const QualifierSet&, const OperandSignature&, RuntimeCondition&) = nullptr;
+  // inferred_rules are the places where the model decides what the spec
+  // leaves open (inferred_rules.h), and `inferences` says which of them a
+  // form's modelled execution rests on; nullptr where none does.
+  std::vector<SpecRef> inferred_rules;
+  // model_sources are the other data the model rests on that the PTX text
+  // does not give (wmma.load's measured fragment layouts), for the
+  // support report's list of rules the spec does not state.
+  std::vector<SpecRef> model_sources;
+  ModelInferences (*inferences)(const QualifierSet&) = nullptr;
 
   // MnemonicText joins the mnemonic tokens: "wmma.load".
   std::string MnemonicText() const;

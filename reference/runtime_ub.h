@@ -41,24 +41,6 @@ struct RuntimeCondition {
 // its family table's RuntimeRules, on its target.
 std::vector<RuntimeCondition> RuntimeConditions(const CheckedInstruction& instruction);
 
-// WmmaDefaultStride is the default stride of a wmma.load form, in elements:
-// the leading dimension of the matrix as stored (PTX 9.7.14.4.2).
-int WmmaDefaultStride(const QualifierSet& qualifiers);
-
-// WmmaFragmentBytes is the per-thread fragment size of a wmma.load form, the
-// unit of its alignment rule (PTX 9.7.14.4.2).
-int WmmaFragmentBytes(const QualifierSet& qualifiers, const OperandSignature& signature);
-
-// WmmaAlignedStrideAbove is the smallest stride above `stride`, in elements,
-// at which every row or column starts fragment-aligned: the next stride a
-// generator may use without meeting kMisalignedStride.
-std::uint32_t WmmaAlignedStrideAbove(const QualifierSet& qualifiers, const OperandSignature& signature,
-                                     std::uint32_t stride);
-
-// LdmatrixAddressLanes is the set of lanes whose row addresses ldmatrix
-// uses: 8 (or 16 for .m16n16) per matrix from lane 0 up.
-std::uint32_t LdmatrixAddressLanes(const QualifierSet& qualifiers);
-
 }  // namespace matload
 
 #endif  // MATLOAD_REFERENCE_RUNTIME_UB_H_

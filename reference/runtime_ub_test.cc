@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "families/wmma/wmma_load_table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/test_support.h"
-#include "reference/wmma_load_table.h"
 
 namespace matload {
 namespace {

@@ -2,7 +2,10 @@
 # Checks that harness/ keeps to its rooms (harness/CMakeLists.txt): every
 # source lies in a room's folder, a room includes only itself and the rooms
 # below it in MATLOAD_ROOMS's order, and reference/ includes nothing of
-# harness/ and nothing of CUDA. Prints each breach and exits 1; run by ctest
+# harness/ and nothing of CUDA. A family folder, families/<family>/, holds
+# both halves of a family: its run-time half (<family>_runtime.cc) belongs
+# to the families room, and everything else in it is reference/'s, held to
+# reference/'s rule. Prints each breach and exits 1; run by ctest
 # as rooms_test.
 #   scripts/check-rooms.sh [SOURCE_DIR]
 set -euo pipefail
@@ -45,12 +48,23 @@ while IFS=: read -r file _ included; do
   fi
 done < <(grep -rn --include='*.h' --include='*.cc' '^#include "harness/' harness/*/ || true)
 
+# A family's run-time half is in the families room: it includes no room above it.
+while IFS=: read -r file _ included; do
+  target=$(sed -n 's|.*"harness/\([^/"]*\)/.*|\1|p' <<<"$included")
+  if [[ -z $target || ! -v rank[$target] ]]; then
+    breach "$file includes ${included#\#include } from no room"
+  elif ((rank[$target] > rank[families])); then
+    breach "$file (a run-time half, in families/) includes ${included#\#include } from $target/, a higher room"
+  fi
+done < <(grep -n '^#include "harness/' families/*/*_runtime.cc /dev/null || true)
+
 while IFS= read -r line; do
   breach "reference/ must stay free of harness/ and CUDA: $line"
-done < <(grep -rnE --include='*.h' --include='*.cc' '^#include ["<](harness/|cuda|nvrtc|nvJitLink)' reference || true)
+done < <(grep -rnE --include='*.h' --include='*.cc' '^#include ["<](harness/|cuda|nvrtc|nvJitLink|families/.*_runtime)' \
+  reference $(ls -d families/*/ 2>/dev/null) | grep -v '_runtime\.cc:' || true)
 
 if ((breaches > 0)); then
   echo "check-rooms: $breaches breach(es); the rooms and their order are in harness/CMakeLists.txt" >&2
   exit 1
 fi
-echo "check-rooms: ${#rooms[@]} rooms (${rooms[*]}), every include downward; reference/ free of harness/ and CUDA"
+echo "check-rooms: ${#rooms[@]} rooms (${rooms[*]}), every include downward; reference/ and the families' static halves free of harness/ and CUDA"

@@ -22,7 +22,7 @@ rm -f "$corpus"/seed-*
 } >"$root/fuzz/ptx.dict"
 
 n=0
-grep -v '^#' "$root/corpora/spec_examples.txt" | grep . | while IFS= read -r line; do
+cat "$root"/families/*/*_spec_examples.txt | grep -v '^#' | grep . | while IFS= read -r line; do
   n=$((n + 1)); printf '%s' "$line" >"$corpus/seed-example-$n"
 done
 for target in sm_75 sm_90 sm_103a sm_120a; do

@@ -20,7 +20,9 @@ if "$matload" devices; then gpu=1; else gpu=0; fi
 
 echo
 echo "== The spec's examples, judged by the model on every target at PTX 9.0"
-"$matload" check --target all --file "$root/corpora/spec_examples.txt" >"$out-examples.txt" 2>&1 || true
+cat "$root"/families/*/*_spec_examples.txt >"$out-examples.in"
+"$matload" check --target all --file "$out-examples.in" >"$out-examples.txt" 2>&1 || true
+rm -f "$out-examples.in"
 mkdir -p "$out" && mv "$out-examples.txt" "$out/spec-examples.txt"
 grep -c . "$out/spec-examples.txt" | xargs printf '%s verdicts in build/main-job/spec-examples.txt\n'
 

@@ -11,128 +11,16 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "harness/families/family_runtime.h"
 #include "nlohmann/json.hpp"
 #include "reference/inferred_rules.h"
-#include "reference/ldmatrix_semantics.h"
 #include "reference/legality.h"
 #include "reference/parser.h"
 #include "reference/raw_instruction.h"
 #include "reference/spec_ref.h"
-#include "reference/tcgen05_semantics.h"
-#include "reference/wmma_semantics.h"
 
 namespace matload {
 namespace {
-
-// Provenance is where one bit range of one register came from, in words.
-struct Provenance {
-  int first_bit;
-  int last_bit;
-  std::string source;  // "a(9,3)" or "tmem(lane 3, column 5)"
-};
-
-// ModelResult is a modelled execution: each lane's registers (words, low
-// first) and each register's provenance.
-struct ModelResult {
-  Outcome outcome;
-  int register_bits = 32;
-  std::vector<std::vector<std::vector<Provenance>>> provenance;  // [lane][register]
-};
-
-// LdmatrixSourceText says where one destination byte came from. Without
-// decompression that is a byte of a 16-byte source row; with it, an element
-// of the row's packed field (16 elements of `decompression` bits, LSB first
-// from the row's first byte: ldmatrix.infer.decompress-padding), so it names
-// the element and its bits, not a byte the decompressed row never had.
-std::string LdmatrixSourceText(const LdmatrixElement& e, int decompression) {
-  const std::string element = absl::StrCat("m", e.matrix, "(", e.row, ",", e.col, ")");
-  if (decompression == 0) {
-    return absl::StrCat(element, " byte ", e.byte, " from lane ", e.address_lane, "'s row byte ", e.source_byte);
-  }
-  const int first_bit = decompression * e.source_byte;
-  return absl::StrCat(element, " from lane ", e.address_lane, "'s row element ", e.source_byte, " (", decompression,
-                      "-bit, row bits ", first_bit, "-", first_bit + decompression - 1, ")");
-}
-
-absl::StatusOr<ModelResult> RunLdmatrix(const CheckedInstruction& instruction, const std::vector<std::uint8_t>& window,
-                                        const ModelOptions& options) {
-  const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
-  std::vector<std::uint64_t> rows = options.row_addresses;
-  if (rows.empty()) {
-    for (int lane = 0; lane < kWarpLanes; ++lane) rows.push_back(16 * lane);
-  }
-  if (rows.size() != kWarpLanes) return absl::InvalidArgumentError("--row-addresses needs 32 addresses, one per lane");
-  MemoryImage memory;
-  memory.shared = window;
-  ModelResult result{
-      ExecuteLdmatrix(instruction, layout, memory, LdmatrixRowAddresses(instruction, memory, rows)), 32, {}};
-  result.provenance.assign(kWarpLanes, std::vector<std::vector<Provenance>>(layout.registers()));
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int reg = 0; reg < layout.registers(); ++reg) {
-      for (int byte = 0; byte < 4; ++byte) {
-        result.provenance[lane][reg].push_back(
-            {8 * byte, 8 * byte + 7, LdmatrixSourceText(layout.At(lane, reg, byte), layout.decompression())});
-      }
-    }
-  }
-  return result;
-}
-
-absl::StatusOr<ModelResult> RunWmma(const CheckedInstruction& instruction, const std::vector<std::uint8_t>& window,
-                                    const ModelOptions& options) {
-  absl::StatusOr<WmmaFragment> fragment = WmmaFragment::For(instruction);
-  if (!fragment.ok()) return fragment.status();
-  MemoryImage memory;
-  memory.shared = window;
-  memory.global = window;
-  const bool shared = instruction.signature().state_space == StateSpace::kShared;
-  const std::uint64_t address = shared ? options.base : memory.global_base + options.base;
-  ModelResult result{ExecuteWmmaLoad(instruction, *fragment, memory, {{address}, options.stride}),
-                     fragment->register_bits(), {}};
-  result.provenance.assign(kWarpLanes, std::vector<std::vector<Provenance>>(fragment->registers()));
-  const char* matrix = "abc";
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int reg = 0; reg < fragment->registers(); ++reg) {
-      for (int bit = 0; bit < fragment->register_bits(); bit += fragment->element_bits()) {
-        const WmmaBitSource source = fragment->Provenance(lane, reg, bit);
-        result.provenance[lane][reg].push_back({bit, bit + fragment->element_bits() - 1,
-                                                absl::StrCat(std::string(1, matrix[source.matrix]), "(",
-                                                             source.element.row, ",", source.element.col, ")")});
-      }
-    }
-  }
-  return result;
-}
-
-absl::StatusOr<ModelResult> RunTcgen05(const CheckedInstruction& instruction, const std::vector<std::uint8_t>& window,
-                                       const ModelOptions& options) {
-  TensorMemory tmem;
-  for (int lane = 0; lane < kTmemLanes; ++lane) {
-    for (int column = 0; column < kTmemColumns; ++column) {
-      const size_t at = 4 * (static_cast<size_t>(lane) * kTmemColumns + column) % window.size();
-      tmem.Set(lane, column, window[at] | window[at + 1] << 8 | window[at + 2] << 16 |
-                                 static_cast<std::uint32_t>(window[at + 3]) << 24);
-    }
-  }
-  const Tcgen05Layout layout = Tcgen05Layout::For(instruction);
-  const auto taddr = static_cast<std::uint32_t>(options.base);
-  ModelResult result{ExecuteTcgen05Ld(instruction, layout, tmem, taddr, /*warp=*/0), 32, {}};
-  const std::int64_t split = HalfSplitOffset(instruction).value_or(0);
-  result.provenance.assign(kWarpLanes, std::vector<std::vector<Provenance>>(layout.registers()));
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int reg = 0; reg < layout.registers(); ++reg) {
-      for (int half = 0; half < 2; ++half) {
-        const Tcgen05Source& source = layout.At(lane, reg, half);
-        const TmemCell cell = ResolveSource(source, taddr, split);
-        result.provenance[lane][reg].push_back(
-            {16 * half, 16 * half + 15,
-             absl::StrCat("tmem(lane ", cell.lane, ", column ", cell.column, ") bits ", source.cell_bit, "-",
-                          source.cell_bit + 15)});
-      }
-    }
-  }
-  return result;
-}
 
 // WrittenOperands are the run-time operands an instruction's text fixes:
 // its address operand and, for wmma.load, the operand after it.
@@ -176,14 +64,13 @@ absl::StatusOr<ModelOptions> WithWrittenOperands(const CheckedInstruction& instr
                                                    options.base, " is below 0"));
   }
   options.base = static_cast<std::uint64_t>(base);
-  if (instruction.spec().family == Family::kLdmatrix) {
-    if (options.row_addresses.empty()) {
-      for (int lane = 0; lane < kWarpLanes; ++lane) options.row_addresses.push_back(immediate ? 0 : 16 * lane);
-    }
-    for (std::uint64_t& row : options.row_addresses) row += address.offset;
-    options.base = 0;
+  // Per-lane addresses (ldmatrix's rows) take the written offset too; each
+  // family reads the operands its roles name (FamilyRuntime::Explain).
+  if (options.row_addresses.empty()) {
+    for (int lane = 0; lane < kWarpLanes; ++lane) options.row_addresses.push_back(immediate ? 0 : 16 * lane);
   }
-  if (instruction.spec().family != Family::kWmmaLoad || !written.stride.has_value()) {
+  for (std::uint64_t& row : options.row_addresses) row += address.offset;
+  if (!instruction.signature().stride || !written.stride.has_value()) {
     if (options.stride.has_value()) {
       return absl::InvalidArgumentError(
           "--stride: the instruction has no stride operand, so it loads at its default stride");
@@ -290,18 +177,11 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
   if (!honoured.ok()) return honoured.status();
   absl::StatusOr<std::vector<std::uint8_t>> window = FillPattern(options.data, kModelWindowBytes);
   if (!window.ok()) return window.status();
-  absl::StatusOr<ModelResult> result;
-  switch (checked.spec().family) {
-    case Family::kLdmatrix:
-      result = RunLdmatrix(checked, *window, *honoured);
-      break;
-    case Family::kWmmaLoad:
-      result = RunWmma(checked, *window, *honoured);
-      break;
-    case Family::kTcgen05Ld:
-      result = RunTcgen05(checked, *window, *honoured);
-      break;
-  }
+  const RuntimeInputs inputs{.rows = honoured->row_addresses,
+                             .offset = honoured->base,
+                             .stride = honoured->stride,
+                             .column = static_cast<std::uint32_t>(honoured->base)};
+  absl::StatusOr<ModelExplanation> result = RuntimeOf(checked.spec().family).Explain(checked, *window, inputs);
   if (!result.ok()) return result.status();
   const ModelInferences inferences = InferencesFor(checked);
   const nlohmann::json inference_list = InferenceList(inferences);
@@ -333,13 +213,13 @@ absl::Status WriteModel(absl::string_view instruction, const ModelOptions& optio
       const std::string hex = RegisterHex(values.lane(lane), reg, result->register_bits);
       // tcgen05.ld.red's redval follows the registers and has no layout entry.
       const bool loaded = reg < static_cast<int>(result->provenance[lane].size());
-      const std::vector<Provenance> pieces =
+      const std::vector<BitSource> pieces =
           loaded ? result->provenance[lane][reg]
-                 : std::vector<Provenance>{{0, 31, "redval: the reduction over the lane's loaded values"}};
+                 : std::vector<BitSource>{{0, 31, "redval: the reduction over the lane's loaded values"}};
       const std::vector<SpecRef>& inferred = loaded ? inferences.every_register : inferences.reduction;
       nlohmann::json json_pieces = nlohmann::json::array();
       std::vector<std::string> text_pieces;
-      for (const Provenance& piece : pieces) {
+      for (const BitSource& piece : pieces) {
         const std::string bits = absl::StrCat(piece.first_bit, "-", piece.last_bit);
         json_pieces.push_back({{"bits", bits}, {"from", piece.source}, {"inferred", RuleIds(inferred)}});
         text_pieces.push_back(absl::StrCat("[", bits, "] ", piece.source, InferenceLabel(inferred)));

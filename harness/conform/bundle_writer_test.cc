@@ -4,9 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "families/ldmatrix/ldmatrix_table.h"
 #include "gtest/gtest.h"
 #include "reference/enumerate.h"
-#include "reference/ldmatrix_table.h"
 
 namespace matload {
 namespace {

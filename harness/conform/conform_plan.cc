@@ -53,7 +53,7 @@ void NoteMissingHardware(const FamilyRuntime& runtime, Target target, ConformPla
   plan.missing_hardware_forms[family] = forms;
   plan.not_run.push_back(absl::StrCat(family, ": ", forms, " legal forms on ", absl::StrJoin(names, "/"), " need ",
                                       need->hardware, ", which ", target.Name(),
-                                      " lacks; their kernels are compile-checked (", need->kernel_test, ")"));
+                                      " lacks; their kernels are compile-checked (family_kernels_test)"));
 }
 
 }  // namespace

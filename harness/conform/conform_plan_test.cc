@@ -20,7 +20,7 @@ TEST(ConformPlanTest, EverySm90FormIsPlanned) {
   ASSERT_EQ(plan->not_run.size(), 1u);
   EXPECT_EQ(plan->not_run[0],
             "tcgen05.ld: 558 legal forms on sm_100a/sm_103a/sm_110a need Tensor Memory, which sm_90 lacks; their "
-            "kernels are compile-checked (tcgen05_kernel_test)");
+            "kernels are compile-checked (family_kernels_test)");
 }
 
 // sm_100a has Tensor Memory: nothing is left to other GPUs.

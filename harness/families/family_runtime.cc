@@ -3,20 +3,29 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "harness/families/ldmatrix/ldmatrix_runtime.h"
-#include "harness/families/tcgen05/tcgen05_runtime.h"
-#include "harness/families/wmma/wmma_runtime.h"
+#include <algorithm>
+#include <utility>
+
 #include "reference/families.h"
 
 namespace matload {
 namespace {
 
-// Registered lists every family's descriptor, one line per family, in the
-// order conform runs the families (ldmatrix first: results.tsv's lines and
-// the bundles' numbers follow it).
+// Registered lists every family's descriptor (families/families.def), in
+// the order conform runs the families: by conform_rank, so ldmatrix first
+// (results.tsv's lines and the bundles' numbers follow it).
 const std::vector<const FamilyRuntime*>& Registered() {
-  static const auto* const kRegistered =
-      new std::vector<const FamilyRuntime*>{&LdmatrixRuntime(), &WmmaRuntime(), &Tcgen05Runtime()};
+  static const auto* const kRegistered = [] {
+    std::vector<std::pair<int, const FamilyRuntime*>> ranked = {
+#define MATLOAD_FAMILY(folder, enumerator, conform_rank) {conform_rank, &folder::Runtime()},
+#include "families/families.def"
+#undef MATLOAD_FAMILY
+    };
+    std::sort(ranked.begin(), ranked.end());
+    auto* runtimes = new std::vector<const FamilyRuntime*>;
+    for (const auto& [rank, runtime] : ranked) runtimes->push_back(runtime);
+    return runtimes;
+  }();
   return *kRegistered;
 }
 
@@ -31,8 +40,7 @@ const FamilyRuntime* Find(Family family) {
 // Unregistered aborts: a table without a run-time half is a build mistake
 // that no input can cause, and carrying on would mis-run every form of it.
 [[noreturn]] void Unregistered(Family family) {
-  std::cerr << "matload: no FamilyRuntime for family " << static_cast<int>(family)
-            << " (harness/families/family_runtime.cc)\n";
+  std::cerr << "matload: no FamilyRuntime for family " << static_cast<int>(family) << " (families/families.def)\n";
   std::abort();
 }
 

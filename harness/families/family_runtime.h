@@ -8,9 +8,9 @@
 // fuzzers reach a family only through RuntimeOf, so none of them switches on
 // the family. docs/adding-a-family.md says how a new family gets one.
 //
-// The descriptors live on the harness side (harness/families/<family>/),
-// not in reference/, because their programs write CUDA kernels; reference/
-// stays free of CUDA and of harness/.
+// A descriptor lives beside its table, in families/<family>/, but is built
+// into harness/'s families room, not into reference/, because its programs
+// write CUDA kernels; reference/ stays free of CUDA and of harness/.
 #ifndef MATLOAD_HARNESS_FAMILIES_FAMILY_RUNTIME_H_
 #define MATLOAD_HARNESS_FAMILIES_FAMILY_RUNTIME_H_
 
@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "harness/families/model_explanation.h"
 #include "harness/families/model_invariants.h"
 #include "harness/families/runtime_inputs.h"
 #include "harness/families/test_program.h"
@@ -30,11 +32,10 @@
 namespace matload {
 
 // HardwareNeed is what a family needs of a GPU beyond its target's
-// instructions ("Tensor Memory"), and the test that compile-checks the
-// family's kernels where no such GPU runs them.
+// instructions ("Tensor Memory"). Where no GPU has it, family_kernels_test
+// still compile-checks the family's kernels.
 struct HardwareNeed {
   std::string hardware;
-  std::string kernel_test;
 };
 
 // FamilyRuntime is one family's run-time descriptor. Each family has exactly
@@ -76,6 +77,15 @@ class FamilyRuntime {
   virtual void CheckInvariants(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
                                std::vector<InvariantViolation>& violations) const = 0;
 
+  // Explain runs the reference model once, as `matload model` does: memory
+  // (and, for tcgen05.ld, Tensor Memory, lane-major) holds `window`, and
+  // the operands are `inputs`' (the rows, the offset or column, the
+  // stride). A form the model cannot predict, or inputs the family cannot
+  // take, is kInvalidArgument or kNotFound.
+  virtual absl::StatusOr<ModelExplanation> Explain(const CheckedInstruction& instruction,
+                                                   absl::Span<const std::uint8_t> window,
+                                                   const RuntimeInputs& inputs) const = 0;
+
   // NeededHardware is what a GPU must have, beyond its target's
   // instructions, to run this family, or nullopt. On a target without the
   // family, conform says how many forms it leaves to GPUs that have it.
@@ -87,6 +97,15 @@ class FamilyRuntime {
 // and a placement the form can address (a form that names .shared or
 // .global is placed there). The fuzzers run their cases so.
 Variant VariantFor(const CheckedInstruction& instruction, const RuntimeInputs& runtime);
+
+// Each family's descriptor is <folder>::Runtime(), in
+// families/<folder>/<folder>_runtime.cc.
+#define MATLOAD_FAMILY(folder, enumerator, conform_rank) \
+  namespace folder {                                     \
+  const FamilyRuntime& Runtime();                        \
+  }
+#include "families/families.def"
+#undef MATLOAD_FAMILY
 
 // AllFamilyRuntimes lists the descriptors, one per table of AllFamilies(),
 // in the order conform runs them. A table without a descriptor aborts.

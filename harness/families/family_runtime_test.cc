@@ -38,7 +38,7 @@ TEST(FamilyRuntimeTest, VariantForPadsRowsAndPlacesLdmatrixInShared) {
   const RuntimeInputs runtime{.placement = DataPlacement::kGlobal, .rows = {48, 64}};
   const Variant variant = VariantFor(Check("ldmatrix.sync.aligned.m8n8.x4.b16 {a, b, c, d}, [p];", "sm_90"), runtime);
   EXPECT_EQ(variant.placement, DataPlacement::kShared);
-  const std::array<std::uint64_t, kWarpLanes>& rows = std::get<LdmatrixRows>(variant.operands).offsets;
+  const std::array<std::uint64_t, kWarpLanes>& rows = variant.operands.lane_addresses;
   EXPECT_EQ(rows[0], 48u);
   EXPECT_EQ(rows[1], 64u);
   EXPECT_EQ(rows[2], 32u);
@@ -50,8 +50,8 @@ TEST(FamilyRuntimeTest, VariantForTakesTheDefaultStrideAndTheNamedSpace) {
   const Variant variant = VariantFor(
       Check("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {a0,a1,a2,a3,a4,a5,a6,a7}, [p];", "sm_90"), runtime);
   EXPECT_EQ(variant.placement, DataPlacement::kGlobal);
-  EXPECT_EQ(std::get<WmmaPointer>(variant.operands).offset, 64u);
-  EXPECT_EQ(std::get<WmmaPointer>(variant.operands).stride, 16u);
+  EXPECT_EQ(variant.operands.address, 64u);
+  EXPECT_EQ(variant.operands.stride, 16u);
 }
 
 TEST(FamilyRuntimeTest, InputsComeBackFromTheVariant) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "reference/ldmatrix_table.h"
+#include "families/ldmatrix/ldmatrix_table.h"
 
 namespace matload {
 

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -27,24 +26,21 @@
 
 namespace matload {
 
-// LdmatrixRows are an ldmatrix variant's operands: each lane's row address,
-// as a byte offset into the shared window.
-struct LdmatrixRows {
-  std::array<std::uint64_t, kWarpLanes> offsets{};
-};
-
-// WmmaPointer are a wmma.load variant's operands: p's byte offset into the
-// window and the stride in elements (the default stride for forms without
-// a stride operand).
-struct WmmaPointer {
-  std::uint64_t offset = 0;
+// VariantOperands are a variant's run-time operands, by role (OperandRole,
+// reference/family_spec.h): one struct for every family, as RuntimeInputs
+// (runtime_inputs.h) is for the fuzzers. A family uses the roles its
+// operands have and leaves the others zero.
+struct VariantOperands {
+  // Each lane's own address, a byte offset into the window: ldmatrix's rows.
+  std::array<std::uint64_t, kWarpLanes> lane_addresses{};
+  // The warp's one address: a byte offset into the window (wmma.load's p),
+  // or a Tensor Memory column relative to warp 0's allocation (tcgen05.ld's
+  // taddr).
+  std::uint64_t address = 0;
+  // The stride in elements (wmma.load): the form's default where it writes
+  // no stride operand.
   std::uint32_t stride = 0;
-};
-
-// Tcgen05Address is a tcgen05.ld variant's operand: the load's TMEM column,
-// relative to warp 0's allocation (lane 0, column 0).
-struct Tcgen05Address {
-  std::uint32_t column = 0;
+  friend bool operator==(const VariantOperands&, const VariantOperands&) = default;
 };
 
 // Variant is one set of run-time inputs for one form.
@@ -56,7 +52,7 @@ struct Variant {
   DataPattern pattern = DataPattern::kRandom;
   std::uint64_t stream = 0;  // DataStream(seed, index)
   DataPlacement placement = DataPlacement::kShared;
-  std::variant<LdmatrixRows, WmmaPointer, Tcgen05Address> operands;
+  VariantOperands operands;
 };
 
 // ProgramOptions choose how a form is built into a kernel.

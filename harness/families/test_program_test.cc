@@ -1,10 +1,10 @@
 #include "harness/families/test_program.h"
 
+#include "families/ldmatrix/ldmatrix_table.h"
+#include "families/tcgen05/tcgen05_ld_table.h"
+#include "families/wmma/wmma_load_table.h"
 #include "gtest/gtest.h"
 #include "reference/enumerate.h"
-#include "reference/ldmatrix_table.h"
-#include "reference/tcgen05_ld_table.h"
-#include "reference/wmma_load_table.h"
 
 namespace matload {
 namespace {

@@ -84,8 +84,7 @@ TEST(LaunchPipelineTest, BatchesReplayFromTheirSeeds) {
         for (int i = 0; i < kBlocks; ++i) {
           const Variant expected = program->MakeVariant(kSeed + batch, i, false);
           EXPECT_EQ(variants[i].stream, expected.stream) << "call " << call << " block " << i;
-          EXPECT_EQ(std::get<LdmatrixRows>(variants[i].operands).offsets,
-                    std::get<LdmatrixRows>(expected.operands).offsets);
+          EXPECT_EQ(variants[i].operands.lane_addresses, expected.operands.lane_addresses);
           if (call > 0) streams.insert(variants[i].stream);
         }
         ++call;

@@ -14,6 +14,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "families/wmma/wmma_load_table.h"
+#include "families/wmma/wmma_semantics.h"
 #include "gtest/gtest.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/program_launch.h"
@@ -21,8 +23,6 @@
 #include "harness/platform/infrastructure.h"
 #include "reference/enumerate.h"
 #include "reference/runtime_ub.h"
-#include "reference/wmma_load_table.h"
-#include "reference/wmma_semantics.h"
 
 namespace matload {
 namespace {
@@ -49,11 +49,11 @@ absl::flat_hash_map<std::vector<std::uint64_t>, MatrixCoord> Signatures(const Te
   for (const Variant& variant : variants) {
     std::vector<std::uint8_t> window(program.frame().window_bytes);
     FillWindow(variant.pattern, variant.stream, absl::MakeSpan(window));
-    const WmmaPointer& pointer = std::get<WmmaPointer>(variant.operands);
+    const VariantOperands& pointer = variant.operands;
     for (int r = 0; r < dims.row; ++r) {
       for (int c = 0; c < dims.col; ++c) {
         values[r * dims.col + c].push_back(ReadPackedBits(
-            window, 8 * pointer.offset + WmmaElementOffsetBits(qualifiers, {r, c}, pointer.stride), bits));
+            window, 8 * pointer.address + WmmaElementOffsetBits(qualifiers, {r, c}, pointer.stride), bits));
       }
     }
   }

@@ -8,7 +8,6 @@
 #include "reference/inferred_rules.h"
 #include "reference/register_class.h"
 #include "reference/table_builders.h"
-#include "reference/wmma_layouts.h"
 
 namespace matload {
 namespace {
@@ -37,8 +36,8 @@ std::vector<SpecRef> UnstatedRules() {
   std::vector<SpecRef> all = {kRegisterClassRef, kDuplicateQualifierRef, kQualifierOrderRef};
   for (const FamilySpec* spec : AllFamilies()) {
     for (const SpecRef& rule : RulesOf(*spec)) all.push_back(rule);
+    all.insert(all.end(), spec->model_sources.begin(), spec->model_sources.end());
   }
-  for (const WmmaLayoutEntry& layout : WmmaLayoutTable()) all.push_back(layout.source);
   for (const SpecRef& rule : InferredRules()) all.push_back(rule);
   std::map<absl::string_view, SpecRef> by_id;
   for (const SpecRef& rule : all) {

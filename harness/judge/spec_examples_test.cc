@@ -1,6 +1,19 @@
-// The spec's own examples (corpora/spec_examples.txt): each is judged by the
+// The spec's own examples, copied by hand into each family's folder
+// (families/<family>/<family>_spec_examples.txt): each is judged by the
 // model for its intended target and must give the recorded verdict; and on
 // ten targets the model's verdict, and its reason, must match ptxas's.
+//
+// The files hold one snippet per line as `matload check --file` reads them:
+// the spec's declarations and instruction, line breaks joined and its //
+// comments dropped, otherwise verbatim (the missing ';' of wmma.load example
+// 3 stays). Before each snippet:
+//   '# ## <section> example <n>: <spec comment>'
+//   '# target: T'       a target the example is meant for (judged at PTX 9.0)
+//   '# expect: legal' or '# expect: illegal <reason-code> ...'
+//   '# in-context: ...' the verdict with the undeclared address register
+//                       declared .b64, as the spec's surrounding code would
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -15,6 +28,7 @@
 #include "harness/compile/ptxas.h"
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/source_tree.h"
+#include "reference/families.h"
 #include "reference/legality.h"
 #include "reference/parser.h"
 
@@ -29,10 +43,21 @@ struct Example {
   std::string text;
 };
 
-std::vector<Example> LoadExamples() {
-  std::ifstream file(SourceTreePath("corpora/spec_examples.txt"));
-  EXPECT_TRUE(file.good()) << "cannot read " << SourceTreePath("corpora/spec_examples.txt");
-  std::vector<Example> examples;
+// ExampleFiles are every family folder's examples file, in path order.
+std::vector<std::filesystem::path> ExampleFiles() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& folder : std::filesystem::directory_iterator(SourceTreePath("families"))) {
+    const std::filesystem::path file = folder.path() / (folder.path().filename().string() + "_spec_examples.txt");
+    if (std::filesystem::exists(file)) files.push_back(file);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// ReadExamples adds the examples of one file to `examples`.
+void ReadExamples(const std::filesystem::path& path, std::vector<Example>& examples) {
+  std::ifstream file(path);
+  EXPECT_TRUE(file.good()) << "cannot read " << path;
   Example example;
   std::string text;
   while (std::getline(file, text)) {
@@ -50,6 +75,15 @@ std::vector<Example> LoadExamples() {
       examples.push_back(example);
     }
   }
+}
+
+// LoadExamples is every family's examples; every registered family has a
+// file of them.
+std::vector<Example> LoadExamples() {
+  const std::vector<std::filesystem::path> files = ExampleFiles();
+  EXPECT_EQ(files.size(), AllFamilies().size());
+  std::vector<Example> examples;
+  for (const std::filesystem::path& path : files) ReadExamples(path, examples);
   return examples;
 }
 

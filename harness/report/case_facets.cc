@@ -3,8 +3,10 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "harness/runs/case_id.h"
+#include "reference/families.h"
 
 namespace matload {
 namespace {
@@ -53,9 +55,13 @@ bool IsPath(absl::string_view token) {
   return token == "driver_jit" || token == "ptxas_cubin" || token == "nvjitlink_cubin" || token == "jit_compile";
 }
 
-// IsFamily says whether `token` is a family of the grammar in docs/case-ids.md.
+// IsFamily says whether `token` is a registered family's token
+// (FamilyToken, docs/case-ids.md).
 bool IsFamily(absl::string_view token) {
-  return token == "ldmatrix" || token == "wmma_load" || token == "tcgen05_ld";
+  for (const FamilySpec* spec : AllFamilies()) {
+    if (token == FamilyToken(*spec)) return true;
+  }
+  return false;
 }
 
 }  // namespace

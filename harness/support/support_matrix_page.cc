@@ -10,12 +10,15 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "harness/judge/rule_provenance.h"
 #include "harness/report/case_facets.h"
 #include "harness/report/data_block.h"
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
+#include "harness/runs/case_id.h"
+#include "reference/families.h"
 
 namespace matload {
 namespace {
@@ -73,8 +76,15 @@ std::string Opcode(absl::string_view instruction) {
 // FacetsOfForm reads the facets of `opcode` on `target` as of the case ID
 // it would have (docs/case-ids.md): the family's '.' and '::' written '_'.
 CaseFacets FacetsOfForm(const std::string& target, const std::string& opcode) {
-  return FacetsOf(absl::StrCat(
-      target, ".", absl::StrReplaceAll(opcode, {{"wmma.load", "wmma_load"}, {"tcgen05.ld", "tcgen05_ld"}, {"::", "_"}})));
+  std::string form = absl::StrReplaceAll(opcode, {{"::", "_"}});
+  for (const FamilySpec* spec : AllFamilies()) {
+    absl::string_view rest = form;
+    if (absl::ConsumePrefix(&rest, absl::StrCat(spec->MnemonicText(), "."))) {
+      form = absl::StrCat(FamilyToken(*spec), ".", rest);
+      break;
+    }
+  }
+  return FacetsOf(absl::StrCat(target, ".", form));
 }
 
 // FamilyOf is the family among `families` whose opcodes `opcode` starts, or "".

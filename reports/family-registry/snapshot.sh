@@ -46,12 +46,27 @@ for f in "$work/support"/*.md; do strip <"$f" >"$out/support-$(basename "$f")"; 
   "$matload" model --target sm_90 --data iota8 --stride 24 'wmma.load.c.sync.aligned.col.m16n16k16.f32 {r0,r1,r2,r3,r4,r5,r6,r7}, [p], s;'
   "$matload" model --target sm_90 --data iota8 'ldmatrix.sync.aligned.m8n8.x4.trans.b16 {a,b,c,d}, [p+32];'
   "$matload" model --target sm_100a --data iota32 --json 'tcgen05.ld.sync.aligned.16x64b.x2.b32 {r0, r1}, [taddr];'
-} >"$out/model.txt" 2>&1 || true
+  # The operands a text writes and the flags that give the rest.
+  "$matload" model --target sm_90 --data iota16 --row-addresses "$(seq -s, 0 32 992)" 'ldmatrix.sync.aligned.m8n8.x2.shared.b16 {a,b}, [p+16];'
+  "$matload" model --target sm_90 --data random:3 'ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [48];'
+  "$matload" model --target sm_90 --data iota8 --base 64 'wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p+32], 48;'
+  "$matload" model --target sm_90 --data iota8 --stride 8 'wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];'
+  "$matload" model --target sm_100a --data iota16 --base 7 'tcgen05.ld.sync.aligned.16x32bx2.x2.pack::16b.b32 {r0, r1}, [taddr], 8;'
+  "$matload" model --target sm_100a --data random:5 --base 3 'tcgen05.ld.red.sync.aligned.32x32b.x2.f32.min.abs {r0, r1}, redval, [taddr];'
+} 2>&1 | strip >"$out/model.txt" || true
 
 # Forms with case IDs, legal and near miss, and the spec examples' verdicts.
 for target in sm_75 sm_90 sm_100a sm_120a; do
   "$matload" forms --target "$target" --ids | sha256sum | sed "s/-$/forms $target/"
   "$matload" forms --target "$target" --illegal | sha256sum | sed "s/-$/illegal $target/"
 done >"$out/forms.sha"
-"$matload" check --target all --file "$root/corpora/spec_examples.txt" >"$out/spec-examples.txt" 2>&1 || true
+# The examples in the registry's order of old (ldmatrix, wmma.load, tcgen05.ld), from
+# corpora/spec_examples.txt before 2f5b360's successor, from the family folders after it.
+examples=$work/spec-examples.in
+if [[ -f $root/corpora/spec_examples.txt ]]; then
+  cp "$root/corpora/spec_examples.txt" "$examples"
+else
+  cat "$root"/families/{ldmatrix,wmma,tcgen05}/*_spec_examples.txt >"$examples"
+fi
+"$matload" check --target all --file "$examples" 2>&1 | strip >"$out/spec-examples.txt" || true
 echo "snapshot in $out"

@@ -1,0 +1,383 @@
+// ldmatrix's run-time half: the kernel that runs one ldmatrix form, its test
+// program, the invariants the reference fuzzer holds its model to, and the
+// descriptor that hands them to conform, the bundle writer, the fuzzers and
+// `matload model`. families/families.def registers it as ldmatrix::Runtime(),
+// declared in harness/families/family_runtime.h.
+#include "harness/families/family_runtime.h"
+
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "families/ldmatrix/ldmatrix_semantics.h"
+#include "families/ldmatrix/ldmatrix_table.h"
+#include "harness/families/model_invariants.h"
+#include "harness/families/runtime_inputs.h"
+#include "harness/families/test_program.h"
+#include "harness/kernels/data_pattern.h"
+#include "harness/kernels/kernel_text.h"
+#include "harness/kernels/planted_bug.h"
+#include "reference/enumerate.h"
+#include "reference/form.h"
+#include "reference/legality.h"
+#include "reference/outcome.h"
+#include "reference/printer.h"
+#include "reference/run_geometry.h"
+#include "reference/runtime_ub.h"
+
+namespace matload {
+namespace {
+
+// kLdmatrixEntry is the kernel's name.
+constexpr char kLdmatrixEntry[] = "matload_ldmatrix";
+
+// The kernel: one variant per block (harness/kernels/kernel_text.h).
+// LdmatrixFrame is the kernel's geometry: a 4 KiB shared window, and a
+// record whose operands are 32 .u64 row offsets into it, lane i's at byte
+// 16 + 8i.
+KernelFrame LdmatrixFrame(const CheckedInstruction& instruction) {
+  return {.record_bytes = kRecordHeaderBytes + 8 * kWarpLanes,
+          .window_bytes = kLdmatrixWindowBytes,
+          .output_bytes = kWarpLanes * instruction.signature().destination_count * 4,
+          .has_shared_window = true};
+}
+
+// LdmatrixKernel writes the kernel: lane i's row address is the shared
+// window plus its row offset (through a generic pointer when the form names
+// no state space); the warp executes the form once and stores every
+// destination register. `bug` plants a self-test bug (kNone for none).
+std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug) {
+  const int registers = instruction.signature().destination_count;
+  const bool explicit_shared = instruction.form().qualifiers.Present(ldmatrix::kStateSpace);
+  Form form = instruction.form();
+  std::vector<std::string> destination;
+  for (int i = 0; i < registers; ++i) destination.push_back(absl::StrCat("%v", i));
+  form.operands = {VectorOperand{destination}, AddressOperand{explicit_shared ? "%shared_row" : "%generic_row", 0}};
+  form.guard.reset();
+
+  std::string ptx = KernelPrologue(instruction, kLdmatrixEntry, LdmatrixFrame(instruction));
+  absl::StrAppend(&ptx, "  .reg .b32 %shared_row;\n  .reg .b64 %offset, %generic_row, %shared_row64;\n",
+                  "  .reg .b32 %v<", registers, ">;\n",
+                  // This lane's row address.
+                  "  mul.wide.u32 %block_at, %lane, 8;\n  add.u64 %block_at, %record, %block_at;\n",
+                  "  ld.global.u64 %offset, [%block_at+", kRecordHeaderBytes, "];\n");
+  if (bug == PlantedBug::kOffByOneRow) absl::StrAppend(&ptx, "  add.u64 %offset, %offset, 16;\n");
+  absl::StrAppend(&ptx, "  add.u64 %generic_row, %window, %offset;\n",
+                  "  cvta.to.shared.u64 %shared_row64, %generic_row;\n  cvt.u32.u64 %shared_row, %shared_row64;\n",
+                  "  ", PrintForm(form), "\n", StoreRegistersAndReturn(registers, 32, bug));
+  return ptx;
+}
+
+// The test program: the variants, their records and the model's prediction
+// (harness/families/test_program.h).
+constexpr int kWindowRows = kLdmatrixWindowBytes / ldmatrix::kRowBytes;
+
+// RowGenerator names the ways lanes' row addresses are drawn.
+enum class RowGenerator { kContiguous, kScattered, kRepeated, kReversed, kMisaligned };
+
+absl::string_view RowGeneratorName(RowGenerator generator) {
+  switch (generator) {
+    case RowGenerator::kContiguous: return "contiguous-rows";
+    case RowGenerator::kScattered: return "scattered-rows";
+    case RowGenerator::kRepeated: return "repeated-rows";
+    case RowGenerator::kReversed: return "reversed-rows";
+    case RowGenerator::kMisaligned: return "misaligned-row";
+  }
+  return "";
+}
+
+// RowOffsets draws each lane's row byte offset.
+std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, SplitMix64& random) {
+  std::array<std::uint64_t, kWarpLanes> rows;
+  const std::uint64_t base = random.Below(kWindowRows - kWarpLanes);
+  switch (generator) {
+    case RowGenerator::kContiguous:
+      for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + lane;
+      break;
+    case RowGenerator::kReversed:
+      for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + kWarpLanes - 1 - lane;
+      break;
+    case RowGenerator::kRepeated:
+      for (std::uint64_t& row : rows) row = base + random.Below(4);
+      break;
+    case RowGenerator::kScattered:
+    case RowGenerator::kMisaligned: {
+      // Distinct rows, uniformly: redraw a row another lane holds.
+      std::bitset<kWindowRows> taken;
+      for (std::uint64_t& row : rows) {
+        do {
+          row = random.Below(kWindowRows);
+        } while (taken[row]);
+        taken[row] = true;
+      }
+      break;
+    }
+  }
+  for (std::uint64_t& row : rows) row *= ldmatrix::kRowBytes;
+  if (generator == RowGenerator::kMisaligned) rows[random.Below(8)] += 4 * (1 + random.Below(3));
+  return rows;
+}
+
+class LdmatrixProgram : public TestProgram {
+ public:
+  LdmatrixProgram(const CheckedInstruction& instruction, const ProgramOptions& options,
+                  const CheckedInstruction& expected_form)
+      : TestProgram(instruction, options, LdmatrixFrame(instruction), LdmatrixKernel(instruction, options.bug),
+                    kLdmatrixEntry),
+        expected_form_(expected_form),
+        expected_layout_(LdmatrixLayout::For(expected_form)),
+        layout_(LdmatrixLayout::For(instruction)) {
+    address_space_.shared.resize(frame().window_bytes);
+  }
+
+  Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const override {
+    Variant variant{.index = index,
+                    .kind = "",
+                    .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
+                    .stream = DataStream(seed, index),
+                    .placement = DataPlacement::kShared,
+                    .operands = {}};
+    SplitMix64 random = OperandRandom(variant.stream);
+    RowGenerator generator = static_cast<RowGenerator>(index % 4);
+    if (undefined && index % 4 == 3) generator = RowGenerator::kMisaligned;
+    std::array<std::uint64_t, kWarpLanes>& offsets = variant.operands.lane_addresses;
+    // Redraw the rare defined draw that the model calls undefined (and the
+    // reverse), then fall back to contiguous rows from 0. Definedness
+    // depends on the addresses alone, so the check reads no data.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      offsets = RowOffsets(generator, random);
+      const bool defined = !LdmatrixAddressHazard(expected_form_, expected_layout_, address_space_,
+                                                  LdmatrixRowAddresses(expected_form_, address_space_, offsets))
+                                .has_value();
+      if (defined == (generator != RowGenerator::kMisaligned)) break;
+      if (attempt == 7) {
+        generator = RowGenerator::kContiguous;
+        for (int lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = lane * ldmatrix::kRowBytes;
+      }
+    }
+    variant.kind = RowGeneratorName(generator);
+    return variant;
+  }
+
+  Outcome Expect(const Variant& variant) const override {
+    // Only the rows the lanes name are read.
+    const std::array<std::uint64_t, kWarpLanes>& offsets = variant.operands.lane_addresses;
+    MemoryImage memory;
+    memory.shared.resize(frame().window_bytes);
+    for (std::uint64_t offset : offsets) {
+      FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(memory.shared), offset, ldmatrix::kRowBytes);
+    }
+    return ExecuteLdmatrix(expected_form_, expected_layout_, memory,
+                           LdmatrixRowAddresses(expected_form_, memory, offsets));
+  }
+
+  std::string WordSource(int lane, int word) const override {
+    std::string text;
+    for (int byte = 0; byte < 4; ++byte) {
+      const LdmatrixElement& element = layout_.At(lane, word, byte);
+      if (element.byte != 0 && byte != 0) continue;  // one entry per element
+      absl::StrAppend(
+          &text, text.empty() ? "" : " ",
+          absl::StrFormat("m%d(%d,%d) via lane %d", element.matrix, element.row, element.col, element.address_lane));
+    }
+    return text;
+  }
+
+  std::string FaultCaseText(const Variant& variant) const override {
+    return absl::StrCat(opcode(), "; rows=", variant.kind);
+  }
+
+ protected:
+  void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const override {
+    const std::array<std::uint64_t, kWarpLanes>& offsets = variant.operands.lane_addresses;
+    for (int lane = 0; lane < kWarpLanes; ++lane) StoreLittleEndian(offsets[lane], operands.subspan(8 * lane, 8));
+  }
+
+ private:
+  CheckedInstruction expected_form_;
+  LdmatrixLayout expected_layout_;
+  LdmatrixLayout layout_;
+  // address_space_ is a window of zeros: where the generator's definedness
+  // check resolves row addresses (it reads no data).
+  MemoryImage address_space_;
+};
+
+// NewLdmatrixProgram builds the program. With the transposed planted bug it
+// fails (kInvalidArgument) when the form has no legal .trans twin.
+absl::StatusOr<std::unique_ptr<TestProgram>> NewLdmatrixProgram(const CheckedInstruction& instruction,
+                                                                const ProgramOptions& options) {
+  std::optional<CheckedInstruction> expected_form = instruction;
+  if (options.bug == PlantedBug::kTransposedExpectation) {
+    QualifierSet transposed = instruction.form().qualifiers;
+    transposed.Set(ldmatrix::kTrans, transposed.Present(ldmatrix::kTrans) ? kAbsent : 0);
+    expected_form = StandardInstruction(ldmatrix::Spec(), transposed, instruction.ptx(), instruction.target());
+    if (!expected_form.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(Opcode(instruction), " has no legal .trans twin to plant"));
+    }
+  }
+  return std::make_unique<LdmatrixProgram>(instruction, options, *expected_form);
+}
+
+// The reference fuzzer's invariants (harness/families/model_invariants.h).
+// CheckLdmatrixInvariants runs the model on a legal form at a case's inputs and
+// adds every invariant it breaks to `violations`. A form the model cannot
+// predict, or inputs it calls undefined, add nothing.
+void CheckLdmatrixInvariants(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
+                             std::vector<InvariantViolation>& violations) {
+  constexpr size_t kWindowBytes = kLdmatrixWindowBytes;
+  MemoryImage memory;
+  memory.shared.resize(kWindowBytes);
+  FillWindow(runtime.pattern, runtime.stream, absl::MakeSpan(memory.shared));
+  const std::array<std::uint64_t, kWarpLanes> rows = VariantFor(instruction, runtime).operands.lane_addresses;
+  const auto execute = [&](const CheckedInstruction& form, const LdmatrixLayout& form_layout, const MemoryImage& image,
+                           absl::Span<const std::uint64_t> offsets) {
+    return ExecuteLdmatrix(form, form_layout, image, LdmatrixRowAddresses(form, image, offsets));
+  };
+  const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
+  const Outcome outcome = execute(instruction, layout, memory, rows);
+  const LaneValues* values = ValuesOf(outcome);
+  if (values == nullptr) return;
+
+  // Relocation: copy one used lane's row past the window and point there.
+  const std::uint32_t used = LdmatrixAddressLanes(instruction.form().qualifiers);
+  const int lane = static_cast<int>(runtime.stream % kWarpLanes);
+  if ((used >> lane) & 1) {
+    MemoryImage extended = memory;
+    extended.shared.resize(kWindowBytes + ldmatrix::kRowBytes);
+    std::copy_n(memory.shared.begin() + static_cast<long>(rows[lane]), ldmatrix::kRowBytes,
+                extended.shared.begin() + kWindowBytes);
+    std::array<std::uint64_t, kWarpLanes> moved = rows;
+    moved[lane] = kWindowBytes;
+    const Outcome relocated = execute(instruction, layout, extended, moved);
+    if (ValuesOf(relocated) == nullptr || *ValuesOf(relocated) != *values) {
+      violations.push_back({"relocated-row", absl::StrCat("lane ", lane, "'s row moved from ", rows[lane], " to ",
+                                                          kWindowBytes, " changed the result")});
+    }
+  }
+
+  for (const CheckedInstruction& smaller : SmallerNums(instruction, ldmatrix::kNum)) {
+    const LdmatrixLayout smaller_layout = LdmatrixLayout::For(smaller);
+    const Outcome prefix = execute(smaller, smaller_layout, memory, rows);
+    if (ValuesOf(prefix) == nullptr) continue;  // fewer lanes' addresses are checked the same way
+    if (auto violation =
+            PrefixViolation(*ValuesOf(prefix), *values, smaller_layout.registers(), PrintForm(smaller.form()))) {
+      violations.push_back(*violation);
+    }
+  }
+
+  // .trans: the byte of (matrix, row, col) in one is that of (matrix, col,
+  // row) in the other.
+  const bool transposed = instruction.form().qualifiers.Present(ldmatrix::kTrans);
+  const std::optional<CheckedInstruction> other = Sibling(instruction, ldmatrix::kTrans, transposed ? kAbsent : 0);
+  if (!other.has_value()) return;
+  const LdmatrixLayout other_layout = LdmatrixLayout::For(*other);
+  const Outcome other_outcome = execute(*other, other_layout, memory, rows);
+  if (ValuesOf(other_outcome) == nullptr) return;
+  const auto mine = LoadedElementBytes(layout, *values);
+  const auto theirs = LoadedElementBytes(other_layout, *ValuesOf(other_outcome));
+  for (const auto& [element, byte] : mine) {
+    const auto [matrix, row, col, part] = element;
+    auto it = theirs.find({matrix, col, row, part});
+    if (it == theirs.end() || it->second != byte) {
+      violations.push_back(
+          {"trans", absl::StrCat("matrix ", matrix, " element (", row, ",", col, ") byte ", part, " is not element (",
+                                 col, ",", row, ") of ", PrintForm(other->form()))});
+      return;
+    }
+  }
+}
+
+// LdmatrixSourceText says where one destination byte came from. Without
+// decompression that is a byte of a 16-byte source row; with it, an element
+// of the row's packed field (16 elements of `decompression` bits, LSB first
+// from the row's first byte: ldmatrix.infer.decompress-padding), so it names
+// the element and its bits, not a byte the decompressed row never had.
+std::string LdmatrixSourceText(const LdmatrixElement& e, int decompression) {
+  const std::string element = absl::StrCat("m", e.matrix, "(", e.row, ",", e.col, ")");
+  if (decompression == 0) {
+    return absl::StrCat(element, " byte ", e.byte, " from lane ", e.address_lane, "'s row byte ", e.source_byte);
+  }
+  const int first_bit = decompression * e.source_byte;
+  return absl::StrCat(element, " from lane ", e.address_lane, "'s row element ", e.source_byte, " (", decompression,
+                      "-bit, row bits ", first_bit, "-", first_bit + decompression - 1, ")");
+}
+
+// The descriptor (harness/families/family_runtime.h).
+// LdmatrixDescriptor: a variant's operands are each lane's row offset
+// (VariantOperands::lane_addresses); ldmatrix reads shared memory only.
+class LdmatrixDescriptor final : public FamilyRuntime {
+ public:
+  Family family() const override { return Family::kLdmatrix; }
+
+  absl::StatusOr<std::unique_ptr<TestProgram>> NewProgram(const CheckedInstruction& instruction,
+                                                          const ProgramOptions& options) const override {
+    return NewLdmatrixProgram(instruction, options);
+  }
+
+  nlohmann::json OperandsJson(const Variant& variant) const override {
+    return {{"row_offsets", variant.operands.lane_addresses}};
+  }
+
+  void SetOperands(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
+                   Variant& variant) const override {
+    const std::vector<std::uint64_t> padded = PaddedRows(runtime);
+    variant.operands = {};
+    std::copy_n(padded.begin(), kWarpLanes, variant.operands.lane_addresses.begin());
+    variant.placement = DataPlacement::kShared;
+  }
+
+  void SetInputs(const Variant& variant, RuntimeInputs& runtime) const override {
+    const std::array<std::uint64_t, kWarpLanes>& rows = variant.operands.lane_addresses;
+    runtime.rows.assign(rows.begin(), rows.end());
+  }
+
+  absl::StatusOr<ModelExplanation> Explain(const CheckedInstruction& instruction, absl::Span<const std::uint8_t> window,
+                                           const RuntimeInputs& inputs) const override {
+    const LdmatrixLayout layout = LdmatrixLayout::For(instruction);
+    std::vector<std::uint64_t> rows = inputs.rows;
+    if (rows.empty()) {
+      for (int lane = 0; lane < kWarpLanes; ++lane) rows.push_back(16 * lane);
+    }
+    if (rows.size() != kWarpLanes)
+      return absl::InvalidArgumentError("--row-addresses needs 32 addresses, one per lane");
+    MemoryImage memory;
+    memory.shared.assign(window.begin(), window.end());
+    ModelExplanation result{
+        ExecuteLdmatrix(instruction, layout, memory, LdmatrixRowAddresses(instruction, memory, rows)), 32, {}};
+    result.provenance.assign(kWarpLanes, std::vector<std::vector<BitSource>>(layout.registers()));
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      for (int reg = 0; reg < layout.registers(); ++reg) {
+        for (int byte = 0; byte < 4; ++byte) {
+          result.provenance[lane][reg].push_back(
+              {8 * byte, 8 * byte + 7, LdmatrixSourceText(layout.At(lane, reg, byte), layout.decompression())});
+        }
+      }
+    }
+    return result;
+  }
+
+  void CheckInvariants(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
+                       std::vector<InvariantViolation>& violations) const override {
+    CheckLdmatrixInvariants(instruction, runtime, violations);
+  }
+};
+
+}  // namespace
+
+namespace ldmatrix {
+
+const FamilyRuntime& Runtime() {
+  static const auto* const kDescriptor = new LdmatrixDescriptor;
+  return *kDescriptor;
+}
+
+}  // namespace ldmatrix
+}  // namespace matload

@@ -1,0 +1,79 @@
+// Hand-copied checks of the ldmatrix table against PTX 9.0 9.7.14.5.15.
+#include "families/ldmatrix/ldmatrix_table.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "reference/test_support.h"
+
+namespace matload {
+namespace {
+
+using ::matload::testing::Codes;
+using ::matload::testing::JudgeAt;
+using ::matload::testing::RegisterCount;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+
+// "consisting of 1, 2, or 4 32-bit registers as per the value of .num"; for
+// 16x16 "two destination registers r0 and r1" per matrix; for 8x16 one.
+TEST(LdmatrixTableTest, RegisterCountsFromTheSpec) {
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];"), 1);
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m8n8.x2.b16 {a}, [p];"), 2);
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m8n8.x4.b16 {a}, [p];"), 4);
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m16n16.x1.trans.b8 {a}, [p];"), 2);
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m16n16.x2.trans.b8 {a}, [p];"), 4);
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m8n16.x1.b8x16.b6x16_p32 {a}, [p];"), 1);
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m8n16.x4.b8x16.b4x16_p64 {a}, [p];"), 4);
+}
+
+TEST(LdmatrixTableTest, M16n16RulesFromTheDescription) {
+  // "When .shape is .m16n16, only .x1 and .x2 are valid values for .num."
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m16n16.x4.trans.b8 {a,b,c,d,e,f,g,h}, [p];", "sm_100a")),
+              Contains(ReasonCode::kQualifierCombination));
+  // "for 16x16 matrices, .trans is mandatory."
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m16n16.x1.b8 {a, b}, [p];", "sm_100a")),
+              ElementsAre(ReasonCode::kQualifierCombination));
+  // The .m8n16 syntax line has no {.trans}.
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.trans.b8x16.b6x16_p32 {a}, [p];", "sm_100a")),
+              ElementsAre(ReasonCode::kQualifierCombination));
+}
+
+TEST(LdmatrixTableTest, VersionNotesFromTheSpec) {
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_75", "6.4")),
+              Contains(ReasonCode::kPtxVersion));
+  EXPECT_TRUE(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_75", "6.5").legal());
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {a}, [p];", "sm_90", "7.8")),
+              ElementsAre());
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {a}, [p];", "sm_80", "7.7")),
+              ElementsAre(ReasonCode::kPtxVersion));
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m16n16.x1.trans.b8 {a, b}, [p];", "sm_100a", "8.5")),
+              Contains(ReasonCode::kPtxVersion));
+}
+
+TEST(LdmatrixTableTest, TargetNotesFromTheSpec) {
+  const char* kNewShape = "ldmatrix.sync.aligned.m16n16.x1.trans.b8 {a, b}, [p];";
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p];", "sm_72", "6.5")),
+              Contains(ReasonCode::kTarget));
+  for (const char* target : {"sm_100a", "sm_110a", "sm_120a", "sm_100f", "sm_103a", "sm_103f", "sm_110f", "sm_120f",
+                             "sm_121a", "sm_121f"}) {
+    EXPECT_TRUE(JudgeAt(kNewShape, target).legal()) << target;
+  }
+  for (const char* target : {"sm_90", "sm_90a", "sm_100", "sm_103", "sm_120", "sm_121"}) {
+    EXPECT_THAT(Codes(JudgeAt(kNewShape, target)), Contains(ReasonCode::kTarget)) << target;
+  }
+  // Family-specific support starts at PTX ISA 8.8; sm_101a is the 8.x name of sm_110a.
+  EXPECT_TRUE(JudgeAt(kNewShape, "sm_101a", "8.6").legal());
+  EXPECT_TRUE(JudgeAt(kNewShape, "sm_120a", "8.7").legal());
+  EXPECT_TRUE(JudgeAt(kNewShape, "sm_103a", "8.8").legal());
+}
+
+TEST(LdmatrixTableTest, FormatsArePairsInOrder) {
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.b8x16 {a}, [p];", "sm_100a")),
+              Contains(ReasonCode::kQualifierCombination));
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.b6x16_p32.b8x16 {a}, [p];", "sm_100a")),
+              ElementsAre(ReasonCode::kMisplacedQualifier));
+  EXPECT_TRUE(JudgeAt("ldmatrix.sync.aligned.m8n16.b8x16.x1.b6x16_p32 {a}, [p];", "sm_100a").legal());
+}
+
+}  // namespace
+}  // namespace matload

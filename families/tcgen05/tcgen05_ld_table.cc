@@ -1,0 +1,152 @@
+#include "families/tcgen05/tcgen05_ld_table.h"
+
+#include "reference/inferred_rules.h"
+#include "reference/table_builders.h"
+
+namespace matload::tcgen05 {
+namespace {
+
+// tcgen05.ld .pack::16b: the Packing figure is an image; which 16-bit halves
+// are taken and where they go is the model's choice.
+constexpr SpecRef kInferredPack16bHalves{
+    "tcgen05.ld.infer.pack-16b-halves",
+    "inferred from PTX 9.0 9.7.16.10.4.1 (a 16-bit element sits in the low half of its 32-bit cell) and CuTe *_16b "
+    "layouts: the low halves of columns 2c (bits 0-15) and 2c+1 (bits 16-31); docs/spec-decisions.md",
+    RuleSource::kInferred};
+// tcgen05.ld.red .f32: NaN handling and the canonical NaN are not defined.
+constexpr SpecRef kInferredRedNan{
+    "tcgen05.ld.infer.red-nan",
+    "inferred from redux.sync .f32 (PTX 9.0 9.7.13.12): NaN inputs are skipped unless .NaN, all-NaN or .NaN with "
+    "a NaN gives 0x7fffffff, -0.0 < +0.0; docs/spec-decisions.md",
+    RuleSource::kInferred};
+// tcgen05.ld.red .abs: not defined in the tcgen05 section.
+constexpr SpecRef kInferredRedAbs{
+    "tcgen05.ld.infer.red-abs",
+    "inferred from redux.sync .f32 .abs (PTX 9.0 9.7.13.12): the reduction is over absolute values, the registers "
+    "still get the loaded data; docs/spec-decisions.md",
+    RuleSource::kInferred};
+
+// Inferences says which of the rules above a form's modelled execution
+// rests on (FamilySpec::inferences).
+ModelInferences Inferences(const QualifierSet& q) {
+  ModelInferences inferences;
+  if (q.Present(kPack)) inferences.every_register = {kInferredPack16bHalves};
+  if (q.Present(kRed) && q.Get(kType) == kF32) {
+    inferences.reduction = {kInferredRedNan};
+    if (q.Present(kAbs)) inferences.reduction.push_back(kInferredRedAbs);
+  }
+  return inferences;
+}
+
+constexpr SpecRef kSyntax{"tcgen05.ld.syntax", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Syntax"};
+constexpr SpecRef kTable49{"tcgen05.ld.table49", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Table 49 (.num x .shape)"};
+constexpr SpecRef kRedNum{"tcgen05.ld.red-num", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Description: with .red, .num "
+                                                "must be at least .x2"};
+constexpr SpecRef kRedShapes{"tcgen05.ld.red-shapes", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Syntax: .red takes .shape3 "
+                                                      "(.32x32b) or .shape4 (.16x32bx2)"};
+constexpr SpecRef kIntroduced{"tcgen05.ld.ptx.introduced", "PTX 9.0 9.7.16.8.3 tcgen05.ld, PTX ISA Notes: 8.6"};
+constexpr SpecRef kRedVersion{"tcgen05.ld.ptx.red", "PTX 9.0 9.7.16.8.3 tcgen05.ld, PTX ISA Notes: .red in 8.8"};
+constexpr SpecRef kTargets{"tcgen05.ld.target", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Target ISA Notes"};
+constexpr SpecRef kRedTargets{"tcgen05.ld.target.red", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Target ISA Notes: "
+                                                       "tcgen05.ld.red"};
+constexpr SpecRef kOperands{"tcgen05.ld.operands", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Syntax: r, [redval,] [taddr] "
+                                                   "{, immHalfSplitoff}"};
+constexpr SpecRef kUniformUb{"tcgen05.ld.ub.uniform-taddr", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Description: all "
+                                                            "threads must give the same taddr"};
+constexpr SpecRef kQuarterUb{"tcgen05.ld.ub.lane-quarter", "PTX 9.0 9.7.16.8.1: warp (rank % 4) = q may access "
+                                                           "only TMEM lanes 32q..32q+31"};
+constexpr SpecRef kDivergenceUb{"tcgen05.ld.ub.divergence", "PTX 9.0 9.7.16.8.3 tcgen05.ld, Description: .aligned; "
+                                                            "no exited thread"};
+
+FamilySpec Build() {
+  FamilySpec spec{.family = Family::kTcgen05Ld,
+                  .mnemonic = {"tcgen05", "ld"},
+                  .section = {"tcgen05.ld", "PTX 9.0 9.7.16.8.3 tcgen05.ld"}};
+  spec.axes = {
+      {.name = "red", .spellings = {".red"}, .placement = Placement::kRightAfterMnemonic, .ref = kSyntax},
+      PresenceAxis("sync", ".sync", /*mandatory=*/true, kSyntax),
+      PresenceAxis("aligned", ".aligned", /*mandatory=*/true, kSyntax),
+      {.name = "shape", .spellings = {".16x64b", ".16x128b", ".16x256b", ".32x32b", ".16x32bx2"}, .mandatory = true,
+       .ref = kSyntax},
+      {.name = "num", .spellings = {".x1", ".x2", ".x4", ".x8", ".x16", ".x32", ".x64", ".x128"}, .mandatory = true,
+       .ref = kSyntax},
+      PresenceAxis("pack", ".pack::16b", /*mandatory=*/false, kSyntax),
+      {.name = "redOp", .spellings = {".min", ".max"}, .ref = kSyntax},
+      PresenceAxis("abs", ".abs", /*mandatory=*/false, kSyntax),
+      PresenceAxis("NaN", ".NaN", /*mandatory=*/false, kSyntax),
+      {.name = "type", .spellings = {".b32", ".u32", ".s32", ".f32"}, .mandatory = true, .ref = kSyntax},
+  };
+  const ReasonCode kCombination = ReasonCode::kQualifierCombination;
+  spec.constraints = {
+      {{{Absent(kRed)}}, {{OneOf(kType, {kB32})}}, kCombination, "a load without .red is .b32", kSyntax},
+      {{{Absent(kRed)}}, {{Absent(kRedOp), Absent(kAbs), Absent(kNaN)}}, kCombination,
+       ".min/.max, .abs and .NaN belong to tcgen05.ld.red", kSyntax},
+      {{{Present(kRed)}}, {{Present(kRedOp)}}, ReasonCode::kMissingQualifier, "tcgen05.ld.red needs .min or .max",
+       kSyntax},
+      {{{Present(kRed)}}, {{OneOf(kType, {kU32, kS32, kF32})}}, kCombination, "tcgen05.ld.red is .u32, .s32 or .f32",
+       kSyntax},
+      {{{Present(kRed)}}, {{Absent(kPack)}}, kCombination, "tcgen05.ld.red does not take .pack::16b", kSyntax},
+      {{{Present(kRed)}}, {{OneOf(kShape, {k32x32b, k16x32bx2})}}, kCombination,
+       "tcgen05.ld.red takes only .32x32b and .16x32bx2", kRedShapes},
+      {{{Present(kRed)}}, {{NoneOf(kNum, {kX1})}}, kCombination, "tcgen05.ld.red needs .num of at least .x2",
+       kRedNum},
+      {{{Present(kAbs)}}, {{OneOf(kType, {kF32})}}, kCombination, ".abs is for .f32 only", kSyntax},
+      {{{Present(kNaN)}}, {{OneOf(kType, {kF32})}}, kCombination, ".NaN is for .f32 only", kSyntax},
+  };
+  spec.version_gates = {
+      {{}, {8, 6}, "tcgen05.ld", kIntroduced},
+      {{{Present(kRed)}}, {8, 8}, "tcgen05.ld.red", kRedVersion},
+  };
+  spec.target_gates = {
+      {{},
+       {Exactly("sm_100a"), Exactly("sm_101a"), Exactly("sm_110a"), FamilyFrom("sm_100f", {8, 8}),
+        FamilyFrom("sm_101f", {8, 8}), FamilyFrom("sm_110f")},
+       "tcgen05.ld", kTargets},
+      {{{Present(kRed)}},
+       {Exactly("sm_101a"), Exactly("sm_110a"), FamilyFrom("sm_101f", {8, 8}), FamilyFrom("sm_103f", {8, 8}),
+        FamilyFrom("sm_110f")},
+       "tcgen05.ld.red", kRedTargets},
+  };
+  // Table 49, copied row by row: registers per (.num, .shape); "NA" cells
+  // have no row.
+  const int kOneColumnShapes[] = {k16x32bx2, k16x64b, k32x32b};
+  for (int num = kX1; num <= kX128; ++num) {
+    const int base = 1 << num;
+    for (int shape : kOneColumnShapes) {
+      spec.fragments.push_back({{{OneOf(kShape, {shape}), OneOf(kNum, {num})}}, base, RegisterClass::kAny32, kTable49});
+    }
+    if (num <= kX64) {
+      spec.fragments.push_back({{{OneOf(kShape, {k16x128b}), OneOf(kNum, {num})}}, 2 * base, RegisterClass::kAny32,
+                                kTable49});
+    }
+    if (num <= kX32) {
+      spec.fragments.push_back({{{OneOf(kShape, {k16x256b}), OneOf(kNum, {num})}}, 4 * base, RegisterClass::kAny32,
+                                kTable49});
+    }
+  }
+  spec.fragment_table_ref = kTable49;
+  spec.operands = {.address = AddressKind::kTensorMemory,
+                   .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
+                              {OperandRole::kReductionValue, "redval", Condition{{Present(kRed)}}},
+                              {OperandRole::kAddress, "taddr", std::nullopt},
+                              {OperandRole::kOffset, "immHalfSplitoff", Condition{{OneOf(kShape, {k16x32bx2})}}}},
+                   .ref = kOperands};
+  spec.runtime_rules = {
+      {RuntimeHazard::kNonUniformOperands, {}, {}, "taddr differs between lanes", kUniformUb},
+      {RuntimeHazard::kTmemLaneOutsideWarpQuarter, {}, {}, "the warp addresses TMEM lanes outside its quarter",
+       kQuarterUb},
+      {RuntimeHazard::kDivergentExecution, {}, {}, "not every lane executes it", kDivergenceUb},
+  };
+  spec.inferred_rules = {kInferredPack16bHalves, kInferredRedNan, kInferredRedAbs};
+  spec.inferences = Inferences;
+  return spec;
+}
+
+}  // namespace
+
+const FamilySpec& Spec() {
+  static const FamilySpec* const kSpec = new FamilySpec(Build());
+  return *kSpec;
+}
+
+}  // namespace matload::tcgen05

@@ -1,0 +1,398 @@
+// wmma's run-time half: the kernel that runs one wmma.load form, its test
+// program, the invariants the reference fuzzer holds its model to, and the
+// descriptor that hands them to conform, the bundle writer, the fuzzers and
+// `matload model`. families/families.def registers it as wmma::Runtime(),
+// declared in harness/families/family_runtime.h.
+#include "harness/families/family_runtime.h"
+
+#include <cstdint>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "families/wmma/wmma_load_table.h"
+#include "families/wmma/wmma_semantics.h"
+#include "harness/families/model_invariants.h"
+#include "harness/families/runtime_inputs.h"
+#include "harness/families/test_program.h"
+#include "harness/kernels/data_pattern.h"
+#include "harness/kernels/kernel_text.h"
+#include "harness/kernels/planted_bug.h"
+#include "reference/enumerate.h"
+#include "reference/form.h"
+#include "reference/legality.h"
+#include "reference/memory_image.h"
+#include "reference/outcome.h"
+#include "reference/printer.h"
+#include "reference/register_class.h"
+#include "reference/run_geometry.h"
+#include "reference/runtime_ub.h"
+
+namespace matload {
+namespace {
+
+// kWmmaEntry is the kernel's name.
+constexpr char kWmmaEntry[] = "matload_wmma_load";
+
+// The kernel: one variant per block (harness/kernels/kernel_text.h).
+// WmmaFrame is the kernel's geometry: a 16 KiB window, shared or global as
+// each record says (a form naming .global has no shared window), and a
+// record whose operands are p's byte offset into the window (.u64 at 16)
+// and the stride in elements (.u32 at 24; the default stride for forms
+// without a stride operand).
+KernelFrame WmmaFrame(const CheckedInstruction& instruction) {
+  const OperandSignature& signature = instruction.signature();
+  return {.record_bytes = kRecordHeaderBytes + 16,
+          .window_bytes = kWmmaWindowBytes,
+          .output_bytes = kWarpLanes * signature.destination_count * RegisterClassBits(signature.destination_class) / 8,
+          .has_shared_window = signature.state_space != StateSpace::kGlobal};
+}
+
+// WmmaKernel writes the kernel: p is the window plus the offset, as a
+// generic address when the form names no state space, else in the form's
+// space (a .shared address in a register of `shared_address_bits`, 32 or
+// 64). The warp executes the form once, with the record's stride where the
+// form has a stride operand, and stores every destination register. `bug`
+// plants a self-test bug (kNone for none).
+std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address_bits, PlantedBug bug) {
+  const OperandSignature& signature = instruction.signature();
+  const int registers = signature.destination_count;
+  const int register_bits = RegisterClassBits(signature.destination_class);
+  std::string address = "%generic_p";
+  if (signature.state_space == StateSpace::kGlobal) address = "%global_p";
+  if (signature.state_space == StateSpace::kShared) address = shared_address_bits == 32 ? "%shared_p32" : "%shared_p64";
+  Form form = instruction.form();
+  std::vector<std::string> destination;
+  for (int i = 0; i < registers; ++i) destination.push_back(absl::StrCat("%v", i));
+  form.operands = {VectorOperand{destination}, AddressOperand{address, 0}};
+  if (signature.stride) form.operands.push_back(RegisterOperand{"%stride"});
+  form.guard.reset();
+
+  std::string ptx = KernelPrologue(instruction, kWmmaEntry, WmmaFrame(instruction));
+  absl::StrAppend(&ptx, "  .reg .b32 %stride, %shared_p32, %pitch;\n",
+                  "  .reg .b64 %offset, %generic_p, %global_p, %shared_p64, %pitch64;\n", "  .reg .b", register_bits,
+                  " %v<", registers, ">;\n", "  ld.global.u64 %offset, [%record+", kRecordHeaderBytes, "];\n",
+                  "  ld.global.u32 %stride, [%record+", kRecordHeaderBytes + 8, "];\n");
+  if (bug == PlantedBug::kOffByOneRow) {
+    // One row (or column) further on: stride elements of the form's type.
+    const int element_bits = wmma::ElementBits(static_cast<wmma::Type>(instruction.form().qualifiers.Get(wmma::kType)));
+    absl::StrAppend(&ptx, "  mul.lo.u32 %pitch, %stride, ", element_bits, ";\n  shr.u32 %pitch, %pitch, 3;\n",
+                    "  cvt.u64.u32 %pitch64, %pitch;\n  add.u64 %offset, %offset, %pitch64;\n");
+  }
+  absl::StrAppend(&ptx, "  add.u64 %generic_p, %window, %offset;\n");
+  if (signature.state_space == StateSpace::kGlobal) {
+    absl::StrAppend(&ptx, "  cvta.to.global.u64 %global_p, %generic_p;\n");
+  } else if (signature.state_space == StateSpace::kShared) {
+    absl::StrAppend(&ptx, "  cvta.to.shared.u64 %shared_p64, %generic_p;\n  cvt.u32.u64 %shared_p32, %shared_p64;\n");
+  }
+  absl::StrAppend(&ptx, "  ", PrintForm(form), "\n", StoreRegistersAndReturn(registers, register_bits, bug));
+  return ptx;
+}
+
+// The test program: the variants, their records and the model's prediction
+// (harness/families/test_program.h).
+// PointerGenerator names the ways p and the stride are drawn.
+enum class PointerGenerator { kDefault, kOffset, kWideStride, kMisalignedPointer, kShortStride };
+
+// VariantKind names a variant by where its data sit and how its pointer
+// was drawn: "shared-wide-stride". The names are in PointerGenerator's order.
+absl::string_view VariantKind(DataPlacement placement, PointerGenerator generator) {
+  static constexpr absl::string_view kGlobal[] = {"global-default", "global-offset", "global-wide-stride",
+                                                  "global-misaligned-p", "global-short-stride"};
+  static constexpr absl::string_view kShared[] = {"shared-default", "shared-offset", "shared-wide-stride",
+                                                  "shared-misaligned-p", "shared-short-stride"};
+  static_assert(std::size(kGlobal) == static_cast<size_t>(PointerGenerator::kShortStride) + 1);
+  static_assert(std::size(kShared) == std::size(kGlobal));
+  return (placement == DataPlacement::kShared ? kShared : kGlobal)[static_cast<int>(generator)];
+}
+
+class WmmaProgram : public TestProgram {
+ public:
+  WmmaProgram(const CheckedInstruction& instruction, const ProgramOptions& options, WmmaFragment fragment,
+              const CheckedInstruction& expected_form, WmmaFragment expected_fragment)
+      : TestProgram(instruction, options, WmmaFrame(instruction),
+                    WmmaKernel(instruction, options.shared_address_bits, options.bug), kWmmaEntry),
+        fragment_(fragment),
+        expected_form_(expected_form),
+        expected_fragment_(expected_fragment),
+        default_stride_(WmmaDefaultStride(instruction.form().qualifiers)) {
+    for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
+      if (condition.hazard == RuntimeHazard::kMisalignedAddress) alignment_ = *condition.alignment_bytes;
+    }
+    const StateSpace space = instruction.signature().state_space;
+    if (space != StateSpace::kShared) placements_.push_back(DataPlacement::kGlobal);
+    if (space != StateSpace::kGlobal) placements_.push_back(DataPlacement::kShared);
+  }
+
+  Variant MakeVariant(std::uint64_t seed, int index, bool undefined) const override {
+    const QualifierSet& qualifiers = instruction().form().qualifiers;
+    const bool has_stride = instruction().signature().stride;
+    Variant variant{.index = index,
+                    .kind = "",
+                    .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
+                    .stream = DataStream(seed, index),
+                    .placement = placements_[index % placements_.size()],
+                    .operands = {}};
+    SplitMix64 random = OperandRandom(variant.stream);
+    PointerGenerator generator = index == 0                     ? PointerGenerator::kDefault
+                                 : has_stride && index % 3 == 2 ? PointerGenerator::kWideStride
+                                                                : PointerGenerator::kOffset;
+    if (undefined && index % 4 == 3) {
+      generator = has_stride && index % 8 == 7 ? PointerGenerator::kShortStride : PointerGenerator::kMisalignedPointer;
+    }
+    VariantOperands& pointer = variant.operands;
+    pointer.stride = default_stride_;
+    if (generator == PointerGenerator::kWideStride) {
+      for (std::uint64_t steps = 1 + random.Below(3); steps > 0; --steps) {
+        const std::uint32_t wider = WmmaAlignedStrideAbove(qualifiers, instruction().signature(), pointer.stride);
+        if (WmmaExtentBytes(qualifiers, wider) > static_cast<std::uint64_t>(frame().window_bytes) / 2) break;
+        pointer.stride = wider;
+      }
+    }
+    if (generator == PointerGenerator::kShortStride) pointer.stride = default_stride_ - 1;
+    if (generator != PointerGenerator::kDefault) {
+      const std::uint64_t room = frame().window_bytes - WmmaExtentBytes(qualifiers, pointer.stride);
+      pointer.address = alignment_ * random.Below(room / alignment_ + 1);
+    }
+    if (generator == PointerGenerator::kMisalignedPointer)
+      pointer.address = (pointer.address | 2) % frame().window_bytes;
+    variant.kind = VariantKind(variant.placement, generator);
+    return variant;
+  }
+
+  Outcome Expect(const Variant& variant) const override {
+    const VariantOperands& pointer = variant.operands;
+    // Only the matrix's extent from p is read.
+    std::vector<std::uint8_t> window(frame().window_bytes);
+    FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(window), pointer.address,
+                    WmmaExtentBytes(instruction().form().qualifiers, pointer.stride));
+    MemoryImage memory;
+    const StateSpace named = instruction().signature().state_space;
+    std::uint64_t address = memory.global_base + pointer.address;
+    if (variant.placement == DataPlacement::kShared) {
+      memory.shared = std::move(window);
+      address = named == StateSpace::kShared ? pointer.address : memory.shared_generic_base + pointer.address;
+    } else {
+      memory.global = std::move(window);
+    }
+    const int address_bits = named == StateSpace::kShared ? options().shared_address_bits : 64;
+    return ExecuteWmmaLoad(
+        expected_form_, expected_fragment_, memory,
+        {{address, address_bits},
+         instruction().signature().stride ? std::optional<std::uint32_t>(pointer.stride) : std::nullopt});
+  }
+
+  std::string WordSource(int lane, int word) const override {
+    const int words_per_register = fragment_.register_bits() / 32;
+    const int reg = word / words_per_register;
+    const int first_bit = (word % words_per_register) * 32;
+    const char matrix = "ABC"[fragment_.Provenance(lane, reg, first_bit).matrix];
+    std::string text;
+    const int step = std::max(1, fragment_.element_bits());
+    for (int bit = first_bit; bit < first_bit + 32 && bit < fragment_.register_bits(); bit += step) {
+      const WmmaBitSource source = fragment_.Provenance(lane, reg, bit);
+      if (source.bit != 0) continue;
+      if (bit - first_bit >= 4 * step) {
+        absl::StrAppend(&text, " ...");
+        break;
+      }
+      absl::StrAppend(&text, text.empty() ? "" : " ",
+                      absl::StrFormat("%c(%d,%d)", matrix, source.element.row, source.element.col));
+    }
+    return text;
+  }
+
+  std::string FaultCaseText(const Variant& variant) const override {
+    const std::uint64_t pitch = std::uint64_t{variant.operands.stride} * fragment_.element_bits() / 8;
+    return absl::StrCat(opcode(), "; p-mod16=", variant.operands.address % 16, "; row-pitch-bytes=", pitch,
+                        "; row-pitch-mod16=", pitch % 16);
+  }
+
+ protected:
+  void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const override {
+    const VariantOperands& pointer = variant.operands;
+    StoreLittleEndian(pointer.address, operands.subspan(0, 8));
+    StoreLittleEndian(pointer.stride, operands.subspan(8));
+  }
+
+ private:
+  WmmaFragment fragment_;
+  CheckedInstruction expected_form_;
+  WmmaFragment expected_fragment_;
+  std::uint32_t default_stride_;  // the stride of forms without a stride operand
+  int alignment_ = 32;
+  std::vector<DataPlacement> placements_;
+};
+
+// NewWmmaProgram builds the program. A form with no known layout on its
+// target is kNotFound (the model cannot predict it).
+absl::StatusOr<std::unique_ptr<TestProgram>> NewWmmaProgram(const CheckedInstruction& instruction,
+                                                            const ProgramOptions& options) {
+  absl::StatusOr<WmmaFragment> fragment = WmmaFragment::For(instruction);
+  if (!fragment.ok()) return fragment.status();
+  std::optional<CheckedInstruction> expected_form = instruction;
+  if (options.bug == PlantedBug::kTransposedExpectation) {
+    QualifierSet transposed = instruction.form().qualifiers;
+    transposed.Set(wmma::kLayout, transposed.Has(wmma::kLayout, wmma::kRow) ? wmma::kCol : wmma::kRow);
+    expected_form = StandardInstruction(wmma::Spec(), transposed, instruction.ptx(), instruction.target());
+    if (!expected_form.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(Opcode(instruction), " has no legal transposed twin to plant"));
+    }
+  }
+  absl::StatusOr<WmmaFragment> expected_fragment = WmmaFragment::For(*expected_form);
+  if (!expected_fragment.ok()) return expected_fragment.status();
+  return std::make_unique<WmmaProgram>(instruction, options, *fragment, *expected_form, *expected_fragment);
+}
+
+// The reference fuzzer's invariants (harness/families/model_invariants.h).
+// CheckWmmaInvariants runs the model on a legal form at a case's inputs and
+// adds every invariant it breaks to `violations`. A form the model cannot
+// predict, or inputs it calls undefined, add nothing.
+void CheckWmmaInvariants(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
+                         std::vector<InvariantViolation>& violations) {
+  absl::StatusOr<WmmaFragment> fragment = WmmaFragment::For(instruction);
+  if (!fragment.ok()) return;  // no layout known on this target: nothing to predict
+  const QualifierSet& qualifiers = instruction.form().qualifiers;
+  const MatrixCoord dims = WmmaMatrixDims(qualifiers);
+  for (const std::string& line : FragmentCoverageViolations(
+           dims.row, dims.col, fragment->elements(), [&](int lane, int x) { return fragment->Element(lane, x); })) {
+    violations.push_back({"coverage", line});
+  }
+
+  // The same random logical matrix, stored as the form's layout says at the
+  // case's stride, offset and placement...
+  const Variant variant = VariantFor(instruction, runtime);
+  const VariantOperands pointer = variant.operands;
+  // kLargestImage keeps a hand-written case's huge offset or stride from
+  // allocating gigabytes; such loads only leave the window on a GPU anyway.
+  constexpr std::uint64_t kLargestImage = 1 << 20;
+  if (pointer.address + WmmaExtentBytes(qualifiers, pointer.stride) > kLargestImage) return;
+  const int bits = fragment->element_bits();
+  std::vector<std::uint64_t> matrix(static_cast<size_t>(dims.row * dims.col));
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    const std::uint64_t word =
+        DataWord(DataPattern::kRandom, runtime.stream, static_cast<std::uint32_t>(2 * i)) |
+        std::uint64_t{DataWord(DataPattern::kRandom, runtime.stream, static_cast<std::uint32_t>(2 * i + 1))} << 32;
+    matrix[i] = bits == 64 ? word : word & ((std::uint64_t{1} << bits) - 1);
+  }
+  const auto load = [&](const CheckedInstruction& form, std::uint32_t stride, std::uint64_t offset,
+                        DataPlacement placement) -> std::optional<LaneValues> {
+    const QualifierSet& q = form.form().qualifiers;
+    MemoryImage memory;
+    std::vector<std::uint8_t>& bytes = placement == DataPlacement::kShared ? memory.shared : memory.global;
+    bytes.assign(offset + WmmaExtentBytes(q, stride), 0);
+    StoreWmmaMatrix(q, stride, matrix, absl::MakeSpan(bytes).subspan(offset));
+    const StateSpace named = form.signature().state_space;
+    const std::uint64_t address = placement == DataPlacement::kGlobal ? memory.global_base + offset
+                                  : named == StateSpace::kShared      ? offset
+                                                                      : memory.shared_generic_base + offset;
+    absl::StatusOr<WmmaFragment> layout = WmmaFragment::For(form);
+    if (!layout.ok()) return std::nullopt;
+    const Outcome outcome = ExecuteWmmaLoad(
+        form, *layout, memory, {{address}, form.signature().stride ? std::optional(stride) : std::nullopt});
+    if (const LaneValues* values = ValuesOf(outcome)) return *values;
+    return std::nullopt;
+  };
+  const std::optional<LaneValues> as_case = load(instruction, pointer.stride, pointer.address, variant.placement);
+  if (!as_case.has_value()) return;  // undefined at these inputs
+
+  // ...and as the other layout says, at its default stride, at offset 0.
+  // PTX promises no such equality: a fragment may feed wmma.mma only with
+  // the layout it was loaded with (PTX 9.7.14.4.1). Volta's A and B fragments
+  // do depend on it (docs/spec-decisions.md wmma.layout.*), so their table rows name a layout, and
+  // only rows for both storage orders promise the same fragment.
+  if (fragment->entry().layout.has_value()) return;
+  const std::optional<CheckedInstruction> other =
+      Sibling(instruction, wmma::kLayout, qualifiers.Has(wmma::kLayout, wmma::kRow) ? wmma::kCol : wmma::kRow);
+  if (!other.has_value()) return;  // sub-byte A and B have one layout only
+  const std::optional<LaneValues> as_other =
+      load(*other, static_cast<std::uint32_t>(WmmaDefaultStride(other->form().qualifiers)), 0, variant.placement);
+  if (as_other.has_value() && *as_other != *as_case) {
+    violations.push_back(
+        {"layout", absl::StrCat("the same matrix loaded by ", PrintForm(other->form()), " gives another fragment")});
+  }
+}
+
+// The descriptor (harness/families/family_runtime.h).
+// WmmaDescriptor: a variant's operands are p's offset and the stride
+// (VariantOperands::address and stride). A form naming .shared is built at both address widths.
+class WmmaDescriptor final : public FamilyRuntime {
+ public:
+  Family family() const override { return Family::kWmmaLoad; }
+
+  absl::StatusOr<std::unique_ptr<TestProgram>> NewProgram(const CheckedInstruction& instruction,
+                                                          const ProgramOptions& options) const override {
+    return NewWmmaProgram(instruction, options);
+  }
+
+  std::vector<int> AddressWidths(const CheckedInstruction& instruction) const override {
+    if (instruction.signature().state_space == StateSpace::kShared) return {32, 64};
+    return {64};
+  }
+
+  nlohmann::json OperandsJson(const Variant& variant) const override {
+    const VariantOperands& pointer = variant.operands;
+    return {{"offset", pointer.address}, {"stride", pointer.stride}};
+  }
+
+  void SetOperands(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
+                   Variant& variant) const override {
+    const auto default_stride = static_cast<std::uint32_t>(WmmaDefaultStride(instruction.form().qualifiers));
+    variant.operands = {.address = runtime.offset, .stride = runtime.stride.value_or(default_stride)};
+  }
+
+  void SetInputs(const Variant& variant, RuntimeInputs& runtime) const override {
+    const VariantOperands& pointer = variant.operands;
+    runtime.offset = pointer.address;
+    runtime.stride = pointer.stride;
+  }
+
+  absl::StatusOr<ModelExplanation> Explain(const CheckedInstruction& instruction, absl::Span<const std::uint8_t> window,
+                                           const RuntimeInputs& inputs) const override {
+    absl::StatusOr<WmmaFragment> fragment = WmmaFragment::For(instruction);
+    if (!fragment.ok()) return fragment.status();
+    MemoryImage memory;
+    memory.shared.assign(window.begin(), window.end());
+    memory.global = memory.shared;
+    const bool shared = instruction.signature().state_space == StateSpace::kShared;
+    const std::uint64_t address = shared ? inputs.offset : memory.global_base + inputs.offset;
+    ModelExplanation result{
+        ExecuteWmmaLoad(instruction, *fragment, memory, {{address}, inputs.stride}), fragment->register_bits(), {}};
+    result.provenance.assign(kWarpLanes, std::vector<std::vector<BitSource>>(fragment->registers()));
+    const char* matrix = "abc";
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      for (int reg = 0; reg < fragment->registers(); ++reg) {
+        for (int bit = 0; bit < fragment->register_bits(); bit += fragment->element_bits()) {
+          const WmmaBitSource source = fragment->Provenance(lane, reg, bit);
+          result.provenance[lane][reg].push_back({bit, bit + fragment->element_bits() - 1,
+                                                  absl::StrCat(std::string(1, matrix[source.matrix]), "(",
+                                                               source.element.row, ",", source.element.col, ")")});
+        }
+      }
+    }
+    return result;
+  }
+
+  void CheckInvariants(const CheckedInstruction& instruction, const RuntimeInputs& runtime,
+                       std::vector<InvariantViolation>& violations) const override {
+    CheckWmmaInvariants(instruction, runtime, violations);
+  }
+};
+
+}  // namespace
+
+namespace wmma {
+
+const FamilyRuntime& Runtime() {
+  static const auto* const kDescriptor = new WmmaDescriptor;
+  return *kDescriptor;
+}
+
+}  // namespace wmma
+}  // namespace matload

@@ -1,0 +1,146 @@
+// Every registered family's kernels against the real ptxas: each family's
+// run-time half (families/<family>/<family>_runtime.cc) is tested here
+// through its descriptor, so a new family's kernels are checked without a
+// test of their own. The oracle is ptxas, not the tables.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "gtest/gtest.h"
+#include "harness/compile/ptxas.h"
+#include "harness/families/family_runtime.h"
+#include "reference/enumerate.h"
+#include "reference/families.h"
+
+namespace matload {
+namespace {
+
+constexpr PtxVersion kPtx{9, 0};
+
+// kTargets are targets whose forms differ: the oldest with ldmatrix, Hopper,
+// and the Blackwell kinds (which no lent GPU can run).
+constexpr const char* kTargets[] = {"sm_75", "sm_90", "sm_100a", "sm_110a", "sm_120a"};
+
+// Kernels is every kernel conform would run of `family` on `target`: one
+// per legal form and address width. Forms the model cannot predict there
+// (NewProgram's kNotFound) have none.
+std::vector<std::string> Kernels(const FamilyRuntime& family, Target target) {
+  std::vector<std::string> kernels;
+  const FamilySpec& spec = SpecOf(family.family());
+  for (const QualifierSet& qualifiers : LegalQualifierSets(spec, kPtx, target)) {
+    const std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, kPtx, target);
+    EXPECT_TRUE(instruction.has_value());
+    if (!instruction.has_value()) continue;
+    for (int bits : family.AddressWidths(*instruction)) {
+      auto program = family.NewProgram(*instruction, {.shared_address_bits = bits});
+      if (absl::IsNotFound(program.status())) continue;
+      EXPECT_TRUE(program.ok()) << program.status();
+      if (!program.ok()) continue;
+      // One ptxas run takes them all as one program, so each entry needs a
+      // name of its own.
+      const std::string& entry = (*program)->entry();
+      kernels.push_back(absl::StrReplaceAll((*program)->kernel(), {{entry, absl::StrCat(entry, "_", kernels.size())}}));
+    }
+  }
+  return kernels;
+}
+
+// FirstRejection is ptxas's first message about a rejected batch, with the
+// kernel it names.
+std::string FirstRejection(const AssembleResult& result, const std::vector<std::string>& kernels) {
+  if (result.diagnostics.empty()) return "rejected, with no message";
+  const Diagnostic& first = result.diagnostics.front();
+  const bool named = first.module >= 0 && first.module < static_cast<int>(kernels.size());
+  return absl::StrCat(first.message, "\n", named ? kernels[first.module] : "");
+}
+
+// Every family's every legal form on every kind of target gives a kernel
+// ptxas accepts, one ptxas run per family and target.
+TEST(FamilyKernelsTest, EveryLegalFormsKernelAssembles) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  for (const FamilyRuntime* family : AllFamilyRuntimes()) {
+    int assembled = 0;
+    for (const char* name : kTargets) {
+      const Target target = *ParseTarget(name);
+      const std::vector<std::string> kernels = Kernels(*family, target);
+      if (kernels.empty()) continue;
+      ASSERT_LE(kernels.size(), Ptxas::kMaxModulesPerRun);
+      absl::StatusOr<AssembleResult> result = ptxas->AssembleModules(kernels, target);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_TRUE(result->accepted) << name << ": " << FirstRejection(*result, kernels);
+      assembled += kernels.size();
+    }
+    EXPECT_GT(assembled, 0) << SpecOf(family->family()).MnemonicText() << " has no kernel on any target";
+  }
+}
+
+// WidestForm is the first legal form of `family` on `target` with the most
+// destination registers, so that every planted bug shows in its kernel.
+std::optional<CheckedInstruction> WidestForm(const FamilyRuntime& family, Target target) {
+  const FamilySpec& spec = SpecOf(family.family());
+  std::optional<CheckedInstruction> widest;
+  for (const QualifierSet& qualifiers : LegalQualifierSets(spec, kPtx, target)) {
+    std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, kPtx, target);
+    if (instruction.has_value() &&
+        (!widest.has_value() || instruction->signature().destination_count > widest->signature().destination_count)) {
+      widest = std::move(instruction);
+    }
+  }
+  return widest;
+}
+
+// Every planted bug a family can carry still gives a kernel ptxas accepts,
+// and each kernel bug changes it: the self-test runs real kernels, not
+// broken modules. Checked on Hopper, or where the family first runs.
+TEST(FamilyKernelsTest, EveryPlantedBugAssemblesAndChangesTheKernel) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  std::vector<PlantedBug> bugs = AllPlantedBugs();
+  bugs.push_back(PlantedBug::kHangingBlock);
+  for (const FamilyRuntime* family : AllFamilyRuntimes()) {
+    const Target target = *ParseTarget(family->NeededHardware().has_value() ? "sm_100a" : "sm_90");
+    const std::optional<CheckedInstruction> form = WidestForm(*family, target);
+    ASSERT_TRUE(form.has_value());
+    auto clean = family->NewProgram(*form, {});
+    ASSERT_TRUE(clean.ok()) << clean.status();
+    for (PlantedBug bug : bugs) {
+      auto program = family->NewProgram(*form, {.bug = bug});
+      if (absl::IsInvalidArgument(program.status())) continue;  // a bug the family cannot carry
+      ASSERT_TRUE(program.ok()) << program.status();
+      const std::string& kernel = (*program)->kernel();
+      absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_TRUE(result->accepted) << PlantedBugName(bug) << ": " << FirstRejection(*result, {kernel});
+      // The transposed bug lives in the expected values, not in the kernel.
+      EXPECT_EQ(kernel == (*clean)->kernel(), bug == PlantedBug::kTransposedExpectation) << PlantedBugName(bug);
+    }
+  }
+}
+
+// A form that names .global reads only global memory: its kernel declares
+// no shared window.
+TEST(FamilyKernelsTest, GlobalFormsHaveNoSharedWindow) {
+  const Target target{90};
+  int global_forms = 0;
+  for (const FamilyRuntime* family : AllFamilyRuntimes()) {
+    const FamilySpec& spec = SpecOf(family->family());
+    for (const QualifierSet& qualifiers : LegalQualifierSets(spec, kPtx, target)) {
+      const std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, kPtx, target);
+      ASSERT_TRUE(instruction.has_value());
+      auto program = family->NewProgram(*instruction, {});
+      if (!program.ok()) continue;
+      const bool global = instruction->signature().state_space == StateSpace::kGlobal;
+      global_forms += global;
+      EXPECT_EQ((*program)->frame().has_shared_window, !global) << (*program)->Label();
+      EXPECT_EQ((*program)->kernel().find(".shared .align") == std::string::npos, global) << (*program)->Label();
+    }
+  }
+  EXPECT_GT(global_forms, 0);
+}
+
+}  // namespace
+}  // namespace matload
