@@ -8,9 +8,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "families/ldmatrix/ldmatrix_table.h"
-#include "families/tcgen05/tcgen05_semantics.h"
-#include "families/wmma/wmma_load_table.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 #include "reference/form.h"
@@ -36,6 +33,15 @@ const T& Pick(std::mt19937_64& random, const std::vector<T>& values) {
 const FamilySpec& SpecOrAny(const RawInstruction& instruction, std::mt19937_64& random) {
   const FamilySpec* spec = FindFamily(instruction.opcode);
   return spec != nullptr ? *spec : *Pick(random, AllFamilies());
+}
+
+// FirstWithStateSpaces is the first registered family whose forms name a
+// state space, for spellings that are foreign to the others.
+const FamilySpec& FirstWithStateSpaces() {
+  for (const FamilySpec* spec : AllFamilies()) {
+    if (spec->operands.state_space_axis != kAbsent) return *spec;
+  }
+  return *AllFamilies().front();
 }
 
 // QualifierStart is the index of the first opcode token after the mnemonic.
@@ -194,10 +200,11 @@ void MutateQualifiers(Mutation mutation, std::mt19937_64& random, Snippet& snipp
       return;
     }
     case Mutation::kChangeStateSpace: {
-      // A family without a state-space axis gets wmma.load's spellings:
-      // foreign to it, on purpose.
-      const FamilySpec& with_space = spec.operands.state_space_axis != kAbsent ? spec : wmma::Spec();
+      // A family without a state-space axis gets another family's
+      // spellings: foreign to it, on purpose.
+      const FamilySpec& with_space = spec.operands.state_space_axis != kAbsent ? spec : FirstWithStateSpaces();
       const int axis = with_space.operands.state_space_axis;
+      if (axis == kAbsent) return;  // no registered family names a state space
       std::vector<std::string> kept(opcode.begin(), opcode.begin() + static_cast<long>(start));
       for (size_t i = start; i < opcode.size(); ++i) {
         if (AxisOfToken(with_space, opcode[i]) != axis) kept.push_back(opcode[i]);
@@ -316,7 +323,7 @@ void MutateRuntime(Mutation mutation, std::mt19937_64& random, RuntimeInputs& ru
       return;
     }
     case Mutation::kChangeLaneAddress: {
-      constexpr std::uint64_t kRow = ldmatrix::kRowBytes;
+      constexpr std::uint64_t kRow = kLaneRowBytes;
       constexpr std::uint64_t kWindowRows = kLdmatrixWindowBytes / kRow;
       runtime.rows = PaddedRows(runtime);
       std::uint64_t& row = runtime.rows[Below(random, kMaxRowEntries)];

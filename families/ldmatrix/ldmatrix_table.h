@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "reference/family_spec.h"
+#include "reference/run_geometry.h"
 
 namespace matload::ldmatrix {
 
@@ -26,8 +27,8 @@ const FamilySpec& Spec();
 int RowsPerMatrix(Shape shape);
 
 // kRowBytes is the size of every source row: 8 x 16-bit, 16 x 8-bit, or
-// packed 6/4-bit data with its padding.
-inline constexpr int kRowBytes = 16;
+// packed 6/4-bit data with its padding (the run geometry's lane row).
+inline constexpr int kRowBytes = kLaneRowBytes;
 
 }  // namespace matload::ldmatrix
 

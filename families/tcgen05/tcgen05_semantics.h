@@ -15,13 +15,9 @@
 
 #include "reference/legality.h"
 #include "reference/outcome.h"
+#include "reference/run_geometry.h"
 
 namespace matload {
-
-// kTmemLanes and kTmemColumns are the size of one CTA's Tensor Memory on
-// sm_100a/sm_100f: 128 lanes of 512 32-bit columns (PTX 9.7.16.1).
-inline constexpr int kTmemLanes = 128;
-inline constexpr int kTmemColumns = 512;
 
 // kTmemLanesPerWarp is the size of a warp's lane quarter: warp w reaches only
 // lanes 32*(w%4) .. 32*(w%4)+31 (PTX 9.7.16.8.1).

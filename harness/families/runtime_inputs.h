@@ -35,7 +35,7 @@ struct RuntimeInputs {
 inline constexpr size_t kMaxRowEntries = kWarpLanes;
 
 // PaddedRows is every lane's row offset: `rows`, then contiguous rows
-// (lane i at i * ldmatrix::kRowBytes) for the lanes it does not name.
+// (lane i at i * kLaneRowBytes, run_geometry.h) for the lanes it does not name.
 std::vector<std::uint64_t> PaddedRows(const RuntimeInputs& runtime);
 
 }  // namespace matload

@@ -48,11 +48,11 @@ for f in "$work/support"/*.md; do strip <"$f" >"$out/support-$(basename "$f")"; 
   "$matload" model --target sm_100a --data iota32 --json 'tcgen05.ld.sync.aligned.16x64b.x2.b32 {r0, r1}, [taddr];'
   # The operands a text writes and the flags that give the rest.
   "$matload" model --target sm_90 --data iota16 --row-addresses "$(seq -s, 0 32 992)" 'ldmatrix.sync.aligned.m8n8.x2.shared.b16 {a,b}, [p+16];'
-  "$matload" model --target sm_90 --data random:3 'ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [48];'
+  "$matload" model --target sm_90 --data random:3 'ldmatrix.sync.aligned.m8n8.x1.b16 {a}, [p+48];'
   "$matload" model --target sm_90 --data iota8 --base 64 'wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p+32], 48;'
   "$matload" model --target sm_90 --data iota8 --stride 8 'wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];'
   "$matload" model --target sm_100a --data iota16 --base 7 'tcgen05.ld.sync.aligned.16x32bx2.x2.pack::16b.b32 {r0, r1}, [taddr], 8;'
-  "$matload" model --target sm_100a --data random:5 --base 3 'tcgen05.ld.red.sync.aligned.32x32b.x2.f32.min.abs {r0, r1}, redval, [taddr];'
+  "$matload" model --target sm_110a --data random:5 --base 3 'tcgen05.ld.red.sync.aligned.32x32b.x2.f32.min.abs {r0, r1}, redval, [taddr];'
 } 2>&1 | strip >"$out/model.txt" || true
 
 # Forms with case IDs, legal and near miss, and the spec examples' verdicts.
