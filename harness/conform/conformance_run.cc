@@ -41,8 +41,11 @@ constexpr int kBlocksPerLaunch = 16384;
 // chunk, and kMostItemsPerWorker the most items: a chunk is recorded in one
 // transaction, so a SIGKILL costs at most the chunk in flight
 // (harness/runs/run_journal.h), and a worker's CUDA context and JIT are
-// set up once per chunk.
-constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 22;
+// set up once per chunk. Worker starts are the costly part: the host runs
+// them one at a time, about 0.25 s each, however many GPUs it has
+// (bench/worker_start_benchmark, reports/bench/worker-starts-h100x2-2026-11-26/),
+// so a chunk is as large as a few seconds of the GPU's work allow.
+constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 25;
 constexpr size_t kMostItemsPerWorker = 32;
 
 // kThreadsPerCore is how many pipeline threads a worker runs per core of its share.
