@@ -68,14 +68,16 @@ struct TargetSnippets {
   std::vector<bool> matrix_selected;
 };
 
-// SelectSnippets lists what `target`'s sweep compiles, as the case filter chooses.
+// SelectSnippets lists what `target`'s sweep compiles, as the case filter
+// chooses, naming the forms with `names`, which the sweep's targets share.
 TargetSnippets SelectSnippets(const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
-                              const SweepHooks& hooks, TargetSummary& summary) {
+                              const SweepHooks& hooks, InstructionCaseIds& names, TargetSummary& summary) {
   TargetSnippets selected;
   auto offer = [&](RawInstruction raw) {
-    std::string id = SupportCaseId(target, raw);
+    std::string text = PrintRaw(raw);
+    std::string id = SupportCaseId(target, names.Of(raw, text));
     if (hooks.select && !hooks.select(id)) return false;
-    selected.texts.push_back(PrintRaw(raw));
+    selected.texts.push_back(std::move(text));
     selected.instructions.push_back(std::move(raw));
     selected.ids.push_back(std::move(id));
     return true;
@@ -172,13 +174,16 @@ struct TargetProgress {
   std::function<void(size_t forms)> judged;
 };
 
+// SweepTarget sweeps one target: it selects its forms, judges them by the
+// model and `compiler` (from `cache` where it can) and compares the two,
+// naming the forms with `names`, which the sweep's targets share.
 absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
                                         const std::string& cuobjdump, const SweepHooks& hooks, const SweepCache& cache,
-                                        const TargetProgress& progress) {
+                                        InstructionCaseIds& names, const TargetProgress& progress) {
   TargetSweep result;
   result.summary.target = target.Name();
-  TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);
+  TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, names, result.summary);
   const size_t count = selected.instructions.size();
   progress.counted(result.summary.legal + result.summary.near_miss);
   const size_t matrix_count = result.summary.matrix_rows;
@@ -324,6 +329,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
                                              const Progress& progress, const std::string& cuobjdump,
                                              const SweepHooks& hooks, const SweepCache& cache) {
   const std::vector<MatrixForm> matrix = MatrixForms(ptx);
+  InstructionCaseIds names;
   std::vector<absl::StatusOr<TargetSweep>> results(targets.size(), absl::UnknownError("not run"));
   std::vector<bool> taken_back(targets.size(), false);
   std::atomic<size_t> next{0};
@@ -357,7 +363,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
                                                }};
       results[i] = recorded.has_value() ? *std::move(recorded)
                                         : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks,
-                                                      cache, target_progress);
+                                                      cache, names, target_progress);
       if (results[i].ok() && !taken_back[i] && hooks.record) {
         if (absl::Status status = hooks.record(targets[i], *results[i]); !status.ok()) results[i] = status;
       }
