@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -19,6 +20,23 @@
 
 namespace matload {
 namespace {
+
+// LatestInIdOrder is `cases`, recorded in that order, as the store keeps
+// them: in case ID order (byte order, as std::string compares), each ID
+// once, with its last record (AddCases replaces a case recorded again).
+std::vector<CaseRecord> LatestInIdOrder(const std::vector<CaseRecord>& cases) {
+  std::vector<const CaseRecord*> order;
+  order.reserve(cases.size());
+  for (const CaseRecord& record : cases) order.push_back(&record);
+  std::stable_sort(order.begin(), order.end(), [](const CaseRecord* a, const CaseRecord* b) { return a->id < b->id; });
+  std::vector<CaseRecord> latest;
+  latest.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (i + 1 < order.size() && order[i + 1]->id == order[i]->id) continue;  // recorded again later
+    latest.push_back(*order[i]);
+  }
+  return latest;
+}
 
 // HostName is this machine's name, or "unknown".
 std::string HostName() {
@@ -197,8 +215,8 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::TakeBack(const RunStart&
   run->exit_status = -1;
   run->ended = absl::InfinitePast();
   if (absl::Status updated = store.UpdateRun(*run); !updated.ok()) return updated;
-  return std::unique_ptr<RunJournal>(
-      new RunJournal(std::move(store), *std::move(run), true, std::set<std::string>(ids->begin(), ids->end())));
+  return std::unique_ptr<RunJournal>(new RunJournal(std::move(store), *std::move(run), true,
+                                                    std::unordered_set<std::string>(ids->begin(), ids->end())));
 }
 
 bool RunJournal::Recorded(const std::string& id) const {
@@ -226,12 +244,14 @@ absl::Status RunJournal::Record(absl::Span<const CaseRecord> cases,
   std::lock_guard<std::mutex> lock(mutex_);
   if (absl::Status committed = store_.Commit(run_.id, cases, artifacts); !committed.ok()) return committed;
   for (const CaseRecord& record : cases) recorded_.insert(record.id);
+  written_.insert(written_.end(), cases.begin(), cases.end());
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<CaseRecord>> RunJournal::Cases() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return store_.Cases(run_.id);
+  if (resumed_) return store_.Cases(run_.id);
+  return LatestInIdOrder(written_);
 }
 
 RunRecord RunJournal::Ended(int exit_status, absl::Time now) const {
