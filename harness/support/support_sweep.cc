@@ -195,8 +195,12 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   options.judged = [&progress, matrix_count](const std::vector<size_t>& settled) {
     progress.judged(std::count_if(settled.begin(), settled.end(), [&](size_t i) { return i >= matrix_count; }));
   };
-  for (const RawInstruction& instruction : selected.instructions) {
-    options.predicted_legal.push_back(JudgedLegal(instruction, StandardDeclarationIndex(), ptx, target));
+  // The near misses, last, are judged illegal already (NearMissInstructions,
+  // reference/enumerate.h): the model judges only the forms before them.
+  const size_t first_near_miss = matrix_count + result.summary.legal;
+  for (size_t i = 0; i < count; ++i) {
+    options.predicted_legal.push_back(
+        i < first_near_miss && JudgedLegal(selected.instructions[i], StandardDeclarationIndex(), ptx, target));
   }
   std::vector<CompilerVerdict> verdicts(count);
   result.summary.compiled = compiler.Supports(target);
@@ -267,6 +271,9 @@ absl::StatusOr<SupportSweep> MergeTargets(const std::string& toolchain, PtxVersi
   for (const MatrixForm& form : matrix) {
     sweep.rows.push_back({form.family, form.opcode, PrintRaw(form.instruction), {}});
   }
+  size_t cases = 0;
+  for (const absl::StatusOr<TargetSweep>& result : results) cases += result.ok() ? result->cases.size() : 0;
+  sweep.cases.reserve(cases);
   for (size_t i = 0; i < targets.size(); ++i) {
     if (!results[i].ok()) return results[i].status();
     TargetSweep& result = *results[i];
