@@ -20,8 +20,8 @@
 
 #include <mutex>
 #include <string>
-#include <unordered_map>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "reference/enumerate.h"
 #include "reference/form.h"
@@ -63,7 +63,7 @@ class InstructionCaseIds {
 
  private:
   std::mutex mutex_;
-  std::unordered_map<std::string, std::string> names_;  // by text; guarded by mutex_
+  absl::flat_hash_map<std::string, std::string> names_;  // by text; guarded by mutex_
 };
 
 // ConformCaseId names a conform case: the form with its address width

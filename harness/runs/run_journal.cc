@@ -21,14 +21,14 @@
 namespace matload {
 namespace {
 
-// LatestInIdOrder is `cases`, recorded in that order, as the store keeps
-// them: in case ID order (byte order, as std::string compares), each ID
-// once, with its last record (AddCases replaces a case recorded again).
-std::vector<CaseRecord> LatestInIdOrder(const std::vector<CaseRecord>& cases) {
-  std::vector<const CaseRecord*> order;
-  order.reserve(cases.size());
-  for (const CaseRecord& record : cases) order.push_back(&record);
-  std::stable_sort(order.begin(), order.end(), [](const CaseRecord* a, const CaseRecord* b) { return a->id < b->id; });
+// IdLess orders cases by ID in byte order, as the store reads them back
+// (std::string compares bytes as unsigned char, like SQLite's BINARY).
+bool IdLess(const CaseRecord* a, const CaseRecord* b) { return a->id < b->id; }
+
+// LatestOf is the cases of `order`, sorted by ID, stably, each ID once with
+// its last record, as the store keeps them: AddCases replaces a case
+// recorded again.
+std::vector<CaseRecord> LatestOf(const std::vector<const CaseRecord*>& order) {
   std::vector<CaseRecord> latest;
   latest.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
@@ -36,6 +36,40 @@ std::vector<CaseRecord> LatestInIdOrder(const std::vector<CaseRecord>& cases) {
     latest.push_back(*order[i]);
   }
   return latest;
+}
+
+// InIdOrder is one batch of cases as the store keeps it: in ID order, each
+// ID once with its last record.
+std::vector<CaseRecord> InIdOrder(absl::Span<const CaseRecord> cases) {
+  std::vector<const CaseRecord*> order;
+  order.reserve(cases.size());
+  for (const CaseRecord& record : cases) order.push_back(&record);
+  std::stable_sort(order.begin(), order.end(), IdLess);
+  return LatestOf(order);
+}
+
+// MergedInIdOrder is `batches`, each in ID order (InIdOrder) and recorded
+// in that order, as the store keeps them: in ID order, each ID once with
+// the record of the last batch that has it. Neighbouring batches are
+// merged, stably, until one is left.
+std::vector<CaseRecord> MergedInIdOrder(const std::vector<std::vector<CaseRecord>>& batches) {
+  std::vector<const CaseRecord*> order;
+  std::vector<size_t> bounds = {0};  // where each sorted run of `order` starts, and its end
+  for (const std::vector<CaseRecord>& batch : batches) {
+    for (const CaseRecord& record : batch) order.push_back(&record);
+    bounds.push_back(order.size());
+  }
+  while (bounds.size() > 2) {
+    std::vector<size_t> merged = {0};
+    for (size_t i = 2; i < bounds.size(); i += 2) {
+      std::inplace_merge(order.begin() + bounds[i - 2], order.begin() + bounds[i - 1], order.begin() + bounds[i],
+                         IdLess);
+      merged.push_back(bounds[i]);
+    }
+    if (bounds.size() % 2 == 0) merged.push_back(bounds.back());  // an odd run left over waits a round
+    bounds = std::move(merged);
+  }
+  return LatestOf(order);
 }
 
 // HostName is this machine's name, or "unknown".
@@ -216,7 +250,7 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::TakeBack(const RunStart&
   run->ended = absl::InfinitePast();
   if (absl::Status updated = store.UpdateRun(*run); !updated.ok()) return updated;
   return std::unique_ptr<RunJournal>(new RunJournal(std::move(store), *std::move(run), true,
-                                                    std::unordered_set<std::string>(ids->begin(), ids->end())));
+                                                    absl::flat_hash_set<std::string>(ids->begin(), ids->end())));
 }
 
 bool RunJournal::Recorded(const std::string& id) const {
@@ -241,17 +275,19 @@ absl::Status RunJournal::Describe(const std::string& toolkits, const std::string
 
 absl::Status RunJournal::Record(absl::Span<const CaseRecord> cases,
                                 const std::map<std::string, std::string>& artifacts) {
+  // Sorted before the lock, so that threads sort their own batches at once.
+  std::vector<CaseRecord> batch = resumed_ ? std::vector<CaseRecord>() : InIdOrder(cases);
   std::lock_guard<std::mutex> lock(mutex_);
   if (absl::Status committed = store_.Commit(run_.id, cases, artifacts); !committed.ok()) return committed;
   for (const CaseRecord& record : cases) recorded_.insert(record.id);
-  written_.insert(written_.end(), cases.begin(), cases.end());
+  written_.push_back(std::move(batch));
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<CaseRecord>> RunJournal::Cases() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (resumed_) return store_.Cases(run_.id);
-  return LatestInIdOrder(written_);
+  return MergedInIdOrder(written_);
 }
 
 RunRecord RunJournal::Ended(int exit_status, absl::Time now) const {

@@ -19,9 +19,9 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "harness/runs/case_record.h"
@@ -91,7 +91,7 @@ class RunJournal {
   absl::Status Finish(int exit_status, absl::Time now = absl::Now());
 
  private:
-  RunJournal(ResultsStore store, RunRecord run, bool resumed, std::unordered_set<std::string> recorded)
+  RunJournal(ResultsStore store, RunRecord run, bool resumed, absl::flat_hash_set<std::string> recorded)
       : store_(std::move(store)), run_(std::move(run)), resumed_(resumed), recorded_(std::move(recorded)) {}
 
   // Make and TakeBack are Start's two halves.
@@ -101,9 +101,9 @@ class RunJournal {
   ResultsStore store_;
   RunRecord run_;
   bool resumed_ = false;
-  std::unordered_set<std::string> recorded_;  // the IDs of the cases recorded, by this process or before a resume
-  std::vector<CaseRecord> written_;           // the cases this process recorded, in the order it recorded them
-  mutable std::mutex mutex_;                  // guards store_, run_, recorded_ and written_ across the sweep's threads
+  absl::flat_hash_set<std::string> recorded_;     // the IDs of the cases recorded, by this process or before a resume
+  std::vector<std::vector<CaseRecord>> written_;  // the batches this process recorded, in order, each InIdOrder
+  mutable std::mutex mutex_;  // guards store_, run_, recorded_ and written_ across the sweep's threads
 };
 
 // NewRunId names a new run of `command` started at `now`.

@@ -107,13 +107,17 @@ TEST_F(RunJournalTest, CasesAreTheStoresInIdOrder) {
       {.id = "sm_90.a", .outcome = "flake", .counts = {{"pass", 2}}, .attempts = {"pass", "mismatch"}}};
   const std::vector<CaseRecord> second = {{.id = "sm_90.B", .outcome = "pass", .seconds = 0.25},
                                           {.id = "sm_90.b", .outcome = "legal_rejected", .finding = true}};
-  const std::vector<CaseRecord> expected = {second[0], first[2], second[1], first[1]};
+  const std::vector<CaseRecord> third = {{.id = "sm_90.c", .outcome = "pass"},
+                                         {.id = "sm_90.a", .outcome = "pass"},
+                                         {.id = "sm_90.c", .outcome = "illegal_accepted"}};
+  const std::vector<CaseRecord> expected = {second[0], third[1], second[1], third[2], first[1]};
   {
     std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
     id = journal->run().id;
     ASSERT_TRUE(journal->Record(first).ok());
     ASSERT_TRUE(journal->Record(second).ok());
-    EXPECT_FALSE(journal->Record({{.id = "sm_90.c", .outcome = "pass"}, {.id = "sm_90.d", .attempts = {"\xff"}}}).ok());
+    ASSERT_TRUE(journal->Record(third).ok());
+    EXPECT_FALSE(journal->Record({{.id = "sm_90.e", .outcome = "pass"}, {.id = "sm_90.d", .attempts = {"\xff"}}}).ok());
     EXPECT_EQ(*journal->Cases(), expected);
     EXPECT_EQ(*ResultsStore::Open(root_ / "results.sqlite")->Cases(id), expected);
   }

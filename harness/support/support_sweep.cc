@@ -199,8 +199,8 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   // reference/enumerate.h): the model judges only the forms before them.
   const size_t first_near_miss = matrix_count + result.summary.legal;
   for (size_t i = 0; i < count; ++i) {
-    options.predicted_legal.push_back(
-        i < first_near_miss && JudgedLegal(selected.instructions[i], StandardDeclarationIndex(), ptx, target));
+    options.predicted_legal.push_back(i < first_near_miss &&
+                                      JudgedLegal(selected.instructions[i], StandardDeclarationIndex(), ptx, target));
   }
   std::vector<CompilerVerdict> verdicts(count);
   result.summary.compiled = compiler.Supports(target);
