@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <set>
 #include <thread>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compile/batch_checker.h"
@@ -216,7 +216,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     result.summary.unjudged = report.unjudged;
     result.summary.unrecognised_lines = std::move(report.unrecognised_lines);
   }
-  std::set<std::string> recorded;
+  absl::flat_hash_set<absl::string_view> recorded;  // the IDs of result.cases, in selected.ids
   for (size_t i = 0; i < count; ++i) {
     const bool model_legal = options.predicted_legal[i];
     if (i < matrix_count) {
