@@ -255,6 +255,9 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::TakeBack(const RunStart&
 
 bool RunJournal::Recorded(const std::string& id) const {
   std::lock_guard<std::mutex> lock(mutex_);
+  for (; indexed_ < written_.size(); ++indexed_) {
+    for (const CaseRecord& record : written_[indexed_]) recorded_.insert(record.id);
+  }
   return recorded_.contains(id);
 }
 
@@ -279,8 +282,11 @@ absl::Status RunJournal::Record(absl::Span<const CaseRecord> cases,
   std::vector<CaseRecord> batch = resumed_ ? std::vector<CaseRecord>() : InIdOrder(cases);
   std::lock_guard<std::mutex> lock(mutex_);
   if (absl::Status committed = store_.Commit(run_.id, cases, artifacts); !committed.ok()) return committed;
-  for (const CaseRecord& record : cases) recorded_.insert(record.id);
-  written_.push_back(std::move(batch));
+  if (resumed_) {
+    for (const CaseRecord& record : cases) recorded_.insert(record.id);
+  } else {
+    written_.push_back(std::move(batch));
+  }
   return absl::OkStatus();
 }
 

@@ -101,9 +101,14 @@ class RunJournal {
   ResultsStore store_;
   RunRecord run_;
   bool resumed_ = false;
-  absl::flat_hash_set<std::string> recorded_;     // the IDs of the cases recorded, by this process or before a resume
+  // recorded_ holds the IDs of the cases recorded before a resume and by
+  // this process: at once in a resumed run, else those of the first
+  // `indexed_` batches of written_, indexed only when Recorded asks (a
+  // support sweep never does; it records 600,000 cases).
+  mutable absl::flat_hash_set<std::string> recorded_;
+  mutable size_t indexed_ = 0;
   std::vector<std::vector<CaseRecord>> written_;  // the batches this process recorded, in order, each InIdOrder
-  mutable std::mutex mutex_;  // guards store_, run_, recorded_ and written_ across the sweep's threads
+  mutable std::mutex mutex_;  // guards store_, run_, recorded_, indexed_ and written_ across the sweep's threads
 };
 
 // NewRunId names a new run of `command` started at `now`.

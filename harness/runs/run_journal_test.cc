@@ -120,11 +120,21 @@ TEST_F(RunJournalTest, CasesAreTheStoresInIdOrder) {
     EXPECT_FALSE(journal->Record({{.id = "sm_90.e", .outcome = "pass"}, {.id = "sm_90.d", .attempts = {"\xff"}}}).ok());
     EXPECT_EQ(*journal->Cases(), expected);
     EXPECT_EQ(*ResultsStore::Open(root_ / "results.sqlite")->Cases(id), expected);
+    EXPECT_TRUE(journal->Recorded("sm_90.c"));
+    EXPECT_FALSE(journal->Recorded("sm_90.e"));
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "pass"}}).ok());
+    EXPECT_TRUE(journal->Recorded("sm_90.f"));
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "mismatch"}}).ok());
+    EXPECT_EQ(journal->Cases()->at(expected.size() - 1), (CaseRecord{.id = "sm_90.f", .outcome = "mismatch"}));
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "pass"}}).ok());
   }
   std::unique_ptr<RunJournal> resumed = *RunJournal::Start(Start("", id));
+  EXPECT_TRUE(resumed->Recorded("sm_90.f"));
   ASSERT_TRUE(resumed->Record({{.id = "sm_90.0", .outcome = "pass"}}).ok());
+  EXPECT_TRUE(resumed->Recorded("sm_90.0"));
   std::vector<CaseRecord> all = expected;
   all.insert(all.begin(), {.id = "sm_90.0", .outcome = "pass"});
+  all.insert(all.end() - 1, {.id = "sm_90.f", .outcome = "pass"});  // before "sm_90.é"
   EXPECT_EQ(*resumed->Cases(), all);
 }
 
