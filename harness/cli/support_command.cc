@@ -241,11 +241,14 @@ SweepHooks JournalHooks(const SupportOptions& options, RunJournal& journal, cons
         if (!sweep.ok()) return std::nullopt;
         return *std::move(sweep);
       },
-      .record = [&journal, key, prefix](Target target, const TargetSweep& sweep) {
-        std::vector<CaseRecord> cases = sweep.cases;
-        for (CaseRecord& record : cases) record.id = prefix + record.id;
-        return journal.Record(cases, {{key + target.Name(), TargetSweepJson(sweep).dump()}});
-      },
+      .record =
+          [&journal, key, prefix](Target target, const TargetSweep& sweep) {
+            const std::map<std::string, std::string> artifacts = {{key + target.Name(), TargetSweepJson(sweep).dump()}};
+            if (prefix.empty()) return journal.Record(sweep.cases, artifacts);
+            std::vector<CaseRecord> cases = sweep.cases;
+            for (CaseRecord& record : cases) record.id = prefix + record.id;
+            return journal.Record(cases, artifacts);
+          },
   };
 }
 

@@ -149,7 +149,7 @@ absl::Status WriteSupportReports(const std::vector<CompilerSweep>& sweeps, const
     }
     out << "wrote " << report << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(sweep.seconds)
         << " s; " << Unexplained(sweep.sweep) << " unexplained disagreements\n";
-    compared.push_back(sweep.sweep);
+    if (several) compared.push_back(sweep.sweep);  // a sweep holds every case: copied only to be compared
   }
   if (!several) return absl::OkStatus();
   const std::string path = absl::StrCat(directory, "/compare-ptx", compared.front().ptx.ToString(), ".md");

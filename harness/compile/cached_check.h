@@ -16,6 +16,7 @@
 #ifndef MATLOAD_HARNESS_CACHED_CHECK_H_
 #define MATLOAD_HARNESS_CACHED_CHECK_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,15 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckSharedCached(const CompileOrac
                                                                const std::vector<std::string>& instructions,
                                                                PtxVersion ptx, Target target,
                                                                const BatchOptions& options);
+
+// WholeAnswer is the text a whole check's answer is kept as: {"verdicts":
+// [[accepted, judged, [message, ...]], ...], "report": [runs,
+// bisection_runs, unjudged, [unrecognised line, ...]]}.
+std::string WholeAnswer(const std::vector<CompilerVerdict>& verdicts, const BatchReport& report);
+// ReadWholeAnswer reads what WholeAnswer wrote of `count` forms, setting
+// `report`, or is nullopt (and leaves `report`) for text of any other shape
+// or count, which CheckSharedCached then answers again.
+std::optional<std::vector<CompilerVerdict>> ReadWholeAnswer(const std::string& text, size_t count, BatchReport& report);
 
 }  // namespace matload
 

@@ -154,5 +154,47 @@ TEST_F(CachedCheckTest, AFailedCheckKeepsNothing) {
   EXPECT_EQ(cache_->kept(), 0u);
 }
 
+// A whole answer reads back as it was written, messages and lines with
+// quotes, escapes and non-ASCII text included; text of another shape, or of
+// another count of forms, does not read.
+TEST(WholeAnswerTest, ReadsBackWhatWasWrittenAndNothingElse) {
+  const std::vector<CompilerVerdict> verdicts = {
+      {.accepted = true},
+      {.accepted = false, .messages = {"a \"quoted\" message", "ünï\n\ttab"}},
+      {.accepted = false, .messages = {"kept recurring"}, .judged = false}};
+  const BatchReport report = {.runs = 3, .bisection_runs = 1, .unjudged = 1, .unrecognised_lines = {"odd\\line"}};
+  const std::string text = WholeAnswer(verdicts, report);
+  BatchReport read_report;
+  const std::optional<std::vector<CompilerVerdict>> read = ReadWholeAnswer(text, verdicts.size(), read_report);
+  ASSERT_TRUE(read.has_value()) << text;
+  ExpectSame(*read, read_report, verdicts, report);
+
+  BatchReport untouched{.runs = 99};
+  EXPECT_FALSE(ReadWholeAnswer(text, verdicts.size() - 1, untouched).has_value());
+  for (const std::string& other : {
+           std::string(""),
+           std::string("[]"),
+           std::string("{}"),
+           text + " x",
+           std::string(R"({"verdicts":[[true,true,[]]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[],true]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[1,true,[]]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[1]]]})"),
+           std::string(R"({"report":[1,0,[]],"verdicts":[[true,true,[]]]})"),
+           std::string(R"({"report":[1,0,-1,[]],"verdicts":[[true,true,[]]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[]]],"more":[]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[{"accepted":true}]})"),
+       }) {
+    EXPECT_FALSE(ReadWholeAnswer(other, 1, untouched).has_value()) << other;
+  }
+  EXPECT_EQ(untouched.runs, 99u);
+  const std::optional<std::vector<CompilerVerdict>> reordered =
+      ReadWholeAnswer(R"({"verdicts":[[false,true,["m"]]],"report":[2,0,0,[]]})", 1, untouched);
+  ASSERT_TRUE(reordered.has_value());
+  EXPECT_EQ((*reordered)[0].messages, std::vector<std::string>{"m"});
+  EXPECT_EQ(untouched.runs, 2u);
+}
+
 }  // namespace
 }  // namespace matload

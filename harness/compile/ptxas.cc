@@ -4,11 +4,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
@@ -117,40 +120,103 @@ bool HasErrorMessage(const std::vector<Diagnostic>& diagnostics) {
 // IsElf says whether `bytes` start as an ELF file (a cubin) does.
 bool IsElf(absl::string_view bytes) { return absl::StartsWith(bytes, "\x7f" "ELF"); }
 
-// ModuleFiles are modules written to files 0.ptx, 1.ptx, ... of a
-// temporary directory, removed with it when the ModuleFiles go.
+// ScratchDirectory is a temporary directory for one run's module files:
+// `files` of them, 0.ptx to (files - 1).ptx, are there from earlier runs.
+struct ScratchDirectory {
+  std::string base;  // the TemporaryDirectory it was made in
+  std::string path;
+  size_t files = 0;
+};
+
+// ScratchDirectories lends each run a temporary directory that earlier runs
+// wrote, and the run writes its module files over theirs: a cold support
+// sweep writes tens of thousands of module files, and creating and removing
+// each one cost ext4's inode allocator a tenth of the sweep's CPU. The
+// directories are removed at exit. Threads may share it.
+class ScratchDirectories {
+ public:
+  // Shared is the process's directories, removed at exit.
+  static ScratchDirectories& Shared() {
+    static ScratchDirectories* const shared = [] {
+      auto* directories = new ScratchDirectories();
+      std::atexit([] { Shared().RemoveAll(); });
+      return directories;
+    }();
+    return *shared;
+  }
+
+  // Lend lends a directory under TemporaryDirectory(), made if none is free.
+  absl::StatusOr<ScratchDirectory> Lend() {
+    const std::string base = TemporaryDirectory();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto free = free_.begin(); free != free_.end(); ++free) {
+        if (free->base != base) continue;
+        ScratchDirectory lent = std::move(*free);
+        free_.erase(free);
+        return lent;
+      }
+    }
+    std::string path = absl::StrCat(base, "/matload-XXXXXX");
+    if (mkdtemp(path.data()) == nullptr) {
+      return absl::InternalError(absl::StrCat("cannot create a temporary directory ", path));
+    }
+    return ScratchDirectory{.base = base, .path = std::move(path)};
+  }
+  // GiveBack takes `directory` back for a later run.
+  void GiveBack(ScratchDirectory directory) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(directory));
+  }
+
+ private:
+  // RemoveAll removes the directories not lent, with their files.
+  void RemoveAll() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const ScratchDirectory& directory : free_) {
+      for (size_t i = 0; i < directory.files; ++i) unlink(absl::StrCat(directory.path, "/", i, ".ptx").c_str());
+      rmdir(directory.path.c_str());
+    }
+    free_.clear();
+  }
+
+  std::mutex mutex_;
+  std::vector<ScratchDirectory> free_;  // guarded by mutex_
+};
+
+// ModuleFiles are modules written to files 0.ptx, 1.ptx, ... of a scratch
+// directory (ScratchDirectories), given back when the ModuleFiles go, less
+// the cubin, so that no run reads an earlier run's.
 class ModuleFiles {
  public:
   static absl::StatusOr<ModuleFiles> Write(const std::vector<std::string>& modules) {
-    std::string directory = absl::StrCat(TemporaryDirectory(), "/matload-XXXXXX");
-    if (mkdtemp(directory.data()) == nullptr) {
-      return absl::InternalError(absl::StrCat("cannot create a temporary directory ", directory));
-    }
-    ModuleFiles files(std::move(directory));
+    absl::StatusOr<ScratchDirectory> directory = ScratchDirectories::Shared().Lend();
+    if (!directory.ok()) return directory.status();
+    ModuleFiles files(*std::move(directory));
     for (size_t i = 0; i < modules.size(); ++i) {
-      files.inputs_.push_back(absl::StrCat(files.directory_, "/", i, ".ptx"));
-      std::ofstream stream(files.inputs_.back(), std::ios::binary);
+      files.inputs_.push_back(absl::StrCat(files.directory_.path, "/", i, ".ptx"));
+      files.directory_.files = std::max(files.directory_.files, i + 1);
+      std::ofstream stream(files.inputs_.back(), std::ios::binary | std::ios::trunc);
       stream << modules[i];
       if (!stream.flush()) return absl::InternalError(absl::StrCat("cannot write ", files.inputs_.back()));
     }
     return files;
   }
   ModuleFiles(ModuleFiles&& other) noexcept
-      : directory_(std::exchange(other.directory_, "")), inputs_(std::move(other.inputs_)) {}
+      : directory_(std::exchange(other.directory_, {})), inputs_(std::move(other.inputs_)) {}
   ModuleFiles& operator=(ModuleFiles&&) = delete;
   ~ModuleFiles() {
-    if (directory_.empty()) return;
-    for (const std::string& input : inputs_) unlink(input.c_str());
+    if (directory_.path.empty()) return;
     unlink(cubin().c_str());
-    rmdir(directory_.c_str());
+    ScratchDirectories::Shared().GiveBack(std::move(directory_));
   }
 
   const std::vector<std::string>& inputs() const { return inputs_; }
-  std::string cubin() const { return absl::StrCat(directory_, "/out.cubin"); }
+  std::string cubin() const { return absl::StrCat(directory_.path, "/out.cubin"); }
   // IndexOf is the index of the module written to `file`, or -1.
   int IndexOf(absl::string_view file) const {
     absl::string_view name = file;
-    if (!absl::ConsumePrefix(&name, directory_) || !absl::ConsumePrefix(&name, "/") ||
+    if (!absl::ConsumePrefix(&name, directory_.path) || !absl::ConsumePrefix(&name, "/") ||
         !absl::ConsumeSuffix(&name, ".ptx")) {
       return -1;
     }
@@ -160,9 +226,9 @@ class ModuleFiles {
   }
 
  private:
-  explicit ModuleFiles(std::string directory) : directory_(std::move(directory)) {}
+  explicit ModuleFiles(ScratchDirectory directory) : directory_(std::move(directory)) {}
 
-  std::string directory_;
+  ScratchDirectory directory_;
   std::vector<std::string> inputs_;
 };
 

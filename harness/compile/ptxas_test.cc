@@ -1,5 +1,9 @@
 #include "harness/compile/ptxas.h"
 
+#include <stdlib.h>
+
+#include <filesystem>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -77,6 +81,52 @@ TEST(PtxasTest, ReportsWhatItCannotDo) {
   absl::StatusOr<AssembleResult> volta = ptxas->Assemble("", *ParseTarget("sm_70"));
   EXPECT_EQ(volta.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(volta.status().message()), HasSubstr("cannot assemble for sm_70"));
+}
+
+// Runs write their module files over an earlier run's, in one directory
+// under $TMPDIR, and each run's verdicts are its own modules': a shorter
+// module or fewer modules than the last run's, and no earlier cubin.
+TEST(PtxasTest, RunsWriteTheirModulesOverEarlierRunsFiles) {
+  const std::filesystem::path scratch = std::filesystem::path(testing::TempDir()) / "ptxas_scratch_test";
+  std::filesystem::remove_all(scratch);
+  std::filesystem::create_directories(scratch);
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::string saved = tmpdir == nullptr ? "" : tmpdir;
+  setenv("TMPDIR", scratch.c_str(), 1);
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  const std::string good = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n";
+  const std::string bad =
+      ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 d; .reg .b64 a;\n"
+      "ldmatrix.sync.aligned.m8n8.x3.b16 {d}, [a];\nret;\n}\n";
+  auto directories = [&] {
+    std::vector<std::filesystem::path> found;
+    for (const auto& entry : std::filesystem::directory_iterator(scratch)) found.push_back(entry.path());
+    return found;
+  };
+
+  absl::StatusOr<AssembleResult> first = ptxas->AssembleModules({bad, good}, sm90);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_FALSE(first->accepted);
+  ASSERT_FALSE(first->diagnostics.empty());
+  EXPECT_EQ(first->diagnostics[0].module, 0);
+  ASSERT_EQ(directories().size(), 1u);
+  absl::StatusOr<AssembleResult> second = ptxas->AssembleModules({good}, sm90);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_TRUE(second->accepted);
+  absl::StatusOr<AssembleResult> third = ptxas->AssembleModules({good, bad}, sm90);
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_FALSE(third->accepted);
+  ASSERT_FALSE(third->diagnostics.empty());
+  EXPECT_EQ(third->diagnostics[0].module, 1);
+  ASSERT_EQ(directories().size(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(directories()[0] / "out.cubin"));
+  if (tmpdir == nullptr) {
+    unsetenv("TMPDIR");
+  } else {
+    setenv("TMPDIR", saved.c_str(), 1);
+  }
 }
 
 }  // namespace

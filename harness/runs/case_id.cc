@@ -108,7 +108,22 @@ std::string InstructionCaseId(const RawInstruction& instruction) {
 }
 
 std::string SupportCaseId(Target target, const RawInstruction& instruction) {
-  return absl::StrCat(target.Name(), ".", InstructionCaseId(instruction));
+  return SupportCaseId(target, InstructionCaseId(instruction));
+}
+
+std::string SupportCaseId(Target target, absl::string_view instruction_id) {
+  return absl::StrCat(target.Name(), ".", instruction_id);
+}
+
+std::string InstructionCaseIds::Of(const RawInstruction& instruction, const std::string& text) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto known = names_.find(text); known != names_.end()) return known->second;
+  }
+  std::string name = InstructionCaseId(instruction);
+  std::lock_guard<std::mutex> lock(mutex_);
+  names_.try_emplace(text, name);
+  return name;
 }
 
 std::string ConformCaseId(const Form& form, int address_bits, absl::string_view compile_path, bool undefined) {

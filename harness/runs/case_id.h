@@ -18,8 +18,10 @@
 #ifndef MATLOAD_HARNESS_RUNS_CASE_ID_H_
 #define MATLOAD_HARNESS_RUNS_CASE_ID_H_
 
+#include <mutex>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "reference/enumerate.h"
 #include "reference/form.h"
@@ -47,6 +49,22 @@ std::string InstructionCaseId(const RawInstruction& instruction);
 
 // SupportCaseId names a support-sweep case: the target, then the instruction's name.
 std::string SupportCaseId(Target target, const RawInstruction& instruction);
+// SupportCaseId names it from the instruction's name, InstructionCaseId's.
+std::string SupportCaseId(Target target, absl::string_view instruction_id);
+
+// InstructionCaseIds remembers the names InstructionCaseId gives, by the
+// instruction's text: a name depends on that text alone, and a support
+// sweep names mostly the same instructions on each of its targets, so
+// naming each text once spares most of its naming. Threads may share one.
+class InstructionCaseIds {
+ public:
+  // Of is InstructionCaseId(instruction), where `text` is PrintRaw(instruction).
+  std::string Of(const RawInstruction& instruction, const std::string& text);
+
+ private:
+  std::mutex mutex_;
+  absl::flat_hash_map<std::string, std::string> names_;  // by text; guarded by mutex_
+};
 
 // ConformCaseId names a conform case: the form with its address width
 // (wmma.load's .shared forms run with 32- and 64-bit addresses), the

@@ -71,5 +71,21 @@ TEST(CaseIdTest, NamesAreUniqueAndSurviveARoundTrip) {
   }
 }
 
+// InstructionCaseIds gives InstructionCaseId's names, whether it names a
+// text for the first time or again, as for the same forms on another target.
+TEST(CaseIdTest, RememberedNamesAreInstructionCaseIds) {
+  InstructionCaseIds names;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const char* name : {"sm_90", "sm_100a"}) {
+      const Target target = *ParseTarget(name);
+      for (const RawInstruction& raw : NearMissInstructions(NewestPtxVersion(), target)) {
+        ASSERT_EQ(names.Of(raw, PrintRaw(raw)), InstructionCaseId(raw)) << PrintRaw(raw);
+      }
+      const RawInstruction raw = ToRaw(LegalForms(NewestPtxVersion(), target).front());
+      EXPECT_EQ(SupportCaseId(target, names.Of(raw, PrintRaw(raw))), SupportCaseId(target, raw));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace matload

@@ -187,6 +187,11 @@ class ResultsStore {
   // InsertCases writes `cases` under `run_key`, interning their names.
   // It runs inside a write transaction.
   absl::Status InsertCases(std::int64_t run_key, absl::Span<const CaseRecord> cases);
+  // InternName is the id of case name `name`, adding it if it is new:
+  // `find` looks it up and `add` inserts it (both prepared by InsertCases).
+  // Looking up first spares a second search of the names' index for every
+  // name already there, as all are when a run repeats an earlier one.
+  absl::StatusOr<std::int64_t> InternName(Statement& find, Statement& add, absl::string_view name);
   // InsertArtifact puts `text` under (run_key, key), replacing what was
   // there. It runs inside a write transaction.
   absl::Status InsertArtifact(std::int64_t run_key, absl::string_view key, absl::string_view text);

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -46,6 +47,23 @@ void RawExec(const std::filesystem::path& path, const char* sql) {
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
   sqlite3_close(db);
+}
+
+// RawSelect is what `sql` selects from the database at `path`, read with
+// plain sqlite3: each row's columns joined by '|', the rows by '\n'.
+std::string RawSelect(const std::filesystem::path& path, const char* sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  std::string rows;
+  const auto add_row = [](void* out, int columns, char** values, char**) {
+    auto* text = static_cast<std::string*>(out);
+    if (!text->empty()) text->push_back('\n');
+    for (int i = 0; i < columns; ++i) absl::StrAppend(text, i > 0 ? "|" : "", values[i] == nullptr ? "" : values[i]);
+    return 0;
+  };
+  EXPECT_EQ(sqlite3_exec(db, sql, add_row, &rows, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+  return rows;
 }
 
 // Spawn runs `body` in a child process, whose exit status says whether it
@@ -219,6 +237,25 @@ TEST_F(ResultsStoreTest, AddCasesReplacesARecordedCaseAndCasesAreInByteOrder) {
                                      StoredCase("é", "pass")}));
   EXPECT_EQ(ValueOf(store->CaseIds("run-1")), (std::vector<std::string>{"B", "a", "b", "é"}));
   EXPECT_EQ(ValueOf(store->Cases("run-2")), (std::vector<CaseRecord>{StoredCase("a", "mismatch")}));
+}
+
+TEST_F(ResultsStoreTest, RunsShareCaseNamesAndEmptyResultsAreStoredAsJson) {
+  {
+    absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
+    ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-2"}).ok());
+    ASSERT_TRUE(store->AddCases("run-1", {StoredCase("a", "pass"), FullCase("b")}).ok());
+    ASSERT_TRUE(store->AddCases("run-2", {FullCase("b"), StoredCase("c", "pass"), StoredCase("a", "pass")}).ok());
+    EXPECT_EQ(ValueOf(store->Cases("run-2")),
+              (std::vector<CaseRecord>{StoredCase("a", "pass"), FullCase("b"), StoredCase("c", "pass")}));
+  }
+  EXPECT_EQ(RawSelect(path_, "SELECT id, name FROM case_names ORDER BY id"), "1|a\n2|b\n3|c");
+  EXPECT_EQ(RawSelect(path_,
+                      "SELECT name, counts, first_failures, attempts FROM cases JOIN case_names ON id = name_id "
+                      "WHERE run_key = 2 ORDER BY name"),
+            "a|{}|[]|[]\nb|{\"mismatch\":3,\"pass\":1099511627776}|[4,7,-1,1125899906842624]|[\"pass\",\"mismatch\","
+            "\"pass\"]\nc|{}|[]|[]");
 }
 
 TEST_F(ResultsStoreTest, AddCasesStoresAllOrNone) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -19,6 +20,57 @@
 
 namespace matload {
 namespace {
+
+// IdLess orders cases by ID in byte order, as the store reads them back
+// (std::string compares bytes as unsigned char, like SQLite's BINARY).
+bool IdLess(const CaseRecord* a, const CaseRecord* b) { return a->id < b->id; }
+
+// LatestOf is the cases of `order`, sorted by ID, stably, each ID once with
+// its last record, as the store keeps them: AddCases replaces a case
+// recorded again.
+std::vector<CaseRecord> LatestOf(const std::vector<const CaseRecord*>& order) {
+  std::vector<CaseRecord> latest;
+  latest.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (i + 1 < order.size() && order[i + 1]->id == order[i]->id) continue;  // recorded again later
+    latest.push_back(*order[i]);
+  }
+  return latest;
+}
+
+// InIdOrder is one batch of cases as the store keeps it: in ID order, each
+// ID once with its last record.
+std::vector<CaseRecord> InIdOrder(absl::Span<const CaseRecord> cases) {
+  std::vector<const CaseRecord*> order;
+  order.reserve(cases.size());
+  for (const CaseRecord& record : cases) order.push_back(&record);
+  std::stable_sort(order.begin(), order.end(), IdLess);
+  return LatestOf(order);
+}
+
+// MergedInIdOrder is `batches`, each in ID order (InIdOrder) and recorded
+// in that order, as the store keeps them: in ID order, each ID once with
+// the record of the last batch that has it. Neighbouring batches are
+// merged, stably, until one is left.
+std::vector<CaseRecord> MergedInIdOrder(const std::vector<std::vector<CaseRecord>>& batches) {
+  std::vector<const CaseRecord*> order;
+  std::vector<size_t> bounds = {0};  // where each sorted run of `order` starts, and its end
+  for (const std::vector<CaseRecord>& batch : batches) {
+    for (const CaseRecord& record : batch) order.push_back(&record);
+    bounds.push_back(order.size());
+  }
+  while (bounds.size() > 2) {
+    std::vector<size_t> merged = {0};
+    for (size_t i = 2; i < bounds.size(); i += 2) {
+      std::inplace_merge(order.begin() + bounds[i - 2], order.begin() + bounds[i - 1], order.begin() + bounds[i],
+                         IdLess);
+      merged.push_back(bounds[i]);
+    }
+    if (bounds.size() % 2 == 0) merged.push_back(bounds.back());  // an odd run left over waits a round
+    bounds = std::move(merged);
+  }
+  return LatestOf(order);
+}
 
 // HostName is this machine's name, or "unknown".
 std::string HostName() {
@@ -197,12 +249,15 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::TakeBack(const RunStart&
   run->exit_status = -1;
   run->ended = absl::InfinitePast();
   if (absl::Status updated = store.UpdateRun(*run); !updated.ok()) return updated;
-  return std::unique_ptr<RunJournal>(
-      new RunJournal(std::move(store), *std::move(run), true, std::set<std::string>(ids->begin(), ids->end())));
+  return std::unique_ptr<RunJournal>(new RunJournal(std::move(store), *std::move(run), true,
+                                                    absl::flat_hash_set<std::string>(ids->begin(), ids->end())));
 }
 
 bool RunJournal::Recorded(const std::string& id) const {
   std::lock_guard<std::mutex> lock(mutex_);
+  for (; indexed_ < written_.size(); ++indexed_) {
+    for (const CaseRecord& record : written_[indexed_]) recorded_.insert(record.id);
+  }
   return recorded_.contains(id);
 }
 
@@ -223,15 +278,22 @@ absl::Status RunJournal::Describe(const std::string& toolkits, const std::string
 
 absl::Status RunJournal::Record(absl::Span<const CaseRecord> cases,
                                 const std::map<std::string, std::string>& artifacts) {
+  // Sorted before the lock, so that threads sort their own batches at once.
+  std::vector<CaseRecord> batch = resumed_ ? std::vector<CaseRecord>() : InIdOrder(cases);
   std::lock_guard<std::mutex> lock(mutex_);
   if (absl::Status committed = store_.Commit(run_.id, cases, artifacts); !committed.ok()) return committed;
-  for (const CaseRecord& record : cases) recorded_.insert(record.id);
+  if (resumed_) {
+    for (const CaseRecord& record : cases) recorded_.insert(record.id);
+  } else {
+    written_.push_back(std::move(batch));
+  }
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<CaseRecord>> RunJournal::Cases() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return store_.Cases(run_.id);
+  if (resumed_) return store_.Cases(run_.id);
+  return MergedInIdOrder(written_);
 }
 
 RunRecord RunJournal::Ended(int exit_status, absl::Time now) const {

@@ -96,6 +96,48 @@ TEST_F(RunJournalTest, AResumedRunKeepsItsCasesAndNeedsItsOptions) {
   EXPECT_THAT(again.status().message(), HasSubstr("nothing to resume"));
 }
 
+// A run's cases, whether kept by the journal (a new run) or read back (a
+// resumed one), are the store's: in byte order, a case recorded again
+// replaced, and a batch the store refused not among them.
+TEST_F(RunJournalTest, CasesAreTheStoresInIdOrder) {
+  std::string id;
+  const std::vector<CaseRecord> first = {
+      {.id = "sm_90.b", .outcome = "pass"},
+      {.id = "sm_90.é", .outcome = "pass", .detail = "x"},
+      {.id = "sm_90.a", .outcome = "flake", .counts = {{"pass", 2}}, .attempts = {"pass", "mismatch"}}};
+  const std::vector<CaseRecord> second = {{.id = "sm_90.B", .outcome = "pass", .seconds = 0.25},
+                                          {.id = "sm_90.b", .outcome = "legal_rejected", .finding = true}};
+  const std::vector<CaseRecord> third = {{.id = "sm_90.c", .outcome = "pass"},
+                                         {.id = "sm_90.a", .outcome = "pass"},
+                                         {.id = "sm_90.c", .outcome = "illegal_accepted"}};
+  const std::vector<CaseRecord> expected = {second[0], third[1], second[1], third[2], first[1]};
+  {
+    std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
+    id = journal->run().id;
+    ASSERT_TRUE(journal->Record(first).ok());
+    ASSERT_TRUE(journal->Record(second).ok());
+    ASSERT_TRUE(journal->Record(third).ok());
+    EXPECT_FALSE(journal->Record({{.id = "sm_90.e", .outcome = "pass"}, {.id = "sm_90.d", .attempts = {"\xff"}}}).ok());
+    EXPECT_EQ(*journal->Cases(), expected);
+    EXPECT_EQ(*ResultsStore::Open(root_ / "results.sqlite")->Cases(id), expected);
+    EXPECT_TRUE(journal->Recorded("sm_90.c"));
+    EXPECT_FALSE(journal->Recorded("sm_90.e"));
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "pass"}}).ok());
+    EXPECT_TRUE(journal->Recorded("sm_90.f"));
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "mismatch"}}).ok());
+    EXPECT_EQ(journal->Cases()->at(expected.size() - 1), (CaseRecord{.id = "sm_90.f", .outcome = "mismatch"}));
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "pass"}}).ok());
+  }
+  std::unique_ptr<RunJournal> resumed = *RunJournal::Start(Start("", id));
+  EXPECT_TRUE(resumed->Recorded("sm_90.f"));
+  ASSERT_TRUE(resumed->Record({{.id = "sm_90.0", .outcome = "pass"}}).ok());
+  EXPECT_TRUE(resumed->Recorded("sm_90.0"));
+  std::vector<CaseRecord> all = expected;
+  all.insert(all.begin(), {.id = "sm_90.0", .outcome = "pass"});
+  all.insert(all.end() - 1, {.id = "sm_90.f", .outcome = "pass"});  // before "sm_90.é"
+  EXPECT_EQ(*resumed->Cases(), all);
+}
+
 TEST_F(RunJournalTest, AShardIsStoredWithItsParentAndResumedOnlyAsThatShard) {
   RunStart shard = Start((root_ / "shard").string());
   shard.shard = Shard{.index = 1, .count = 4};

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
-#include <set>
 #include <thread>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/compile/batch_checker.h"
@@ -68,14 +68,16 @@ struct TargetSnippets {
   std::vector<bool> matrix_selected;
 };
 
-// SelectSnippets lists what `target`'s sweep compiles, as the case filter chooses.
+// SelectSnippets lists what `target`'s sweep compiles, as the case filter
+// chooses, naming the forms with `names`, which the sweep's targets share.
 TargetSnippets SelectSnippets(const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
-                              const SweepHooks& hooks, TargetSummary& summary) {
+                              const SweepHooks& hooks, InstructionCaseIds& names, TargetSummary& summary) {
   TargetSnippets selected;
   auto offer = [&](RawInstruction raw) {
-    std::string id = SupportCaseId(target, raw);
+    std::string text = PrintRaw(raw);
+    std::string id = SupportCaseId(target, names.Of(raw, text));
     if (hooks.select && !hooks.select(id)) return false;
-    selected.texts.push_back(PrintRaw(raw));
+    selected.texts.push_back(std::move(text));
     selected.instructions.push_back(std::move(raw));
     selected.ids.push_back(std::move(id));
     return true;
@@ -172,13 +174,16 @@ struct TargetProgress {
   std::function<void(size_t forms)> judged;
 };
 
+// SweepTarget sweeps one target: it selects its forms, judges them by the
+// model and `compiler` (from `cache` where it can) and compares the two,
+// naming the forms with `names`, which the sweep's targets share.
 absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
                                         const std::string& cuobjdump, const SweepHooks& hooks, const SweepCache& cache,
-                                        const TargetProgress& progress) {
+                                        InstructionCaseIds& names, const TargetProgress& progress) {
   TargetSweep result;
   result.summary.target = target.Name();
-  TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, result.summary);
+  TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, names, result.summary);
   const size_t count = selected.instructions.size();
   progress.counted(result.summary.legal + result.summary.near_miss);
   const size_t matrix_count = result.summary.matrix_rows;
@@ -190,8 +195,12 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   options.judged = [&progress, matrix_count](const std::vector<size_t>& settled) {
     progress.judged(std::count_if(settled.begin(), settled.end(), [&](size_t i) { return i >= matrix_count; }));
   };
-  for (const RawInstruction& instruction : selected.instructions) {
-    options.predicted_legal.push_back(JudgedLegal(instruction, StandardDeclarationIndex(), ptx, target));
+  // The near misses, last, are judged illegal already (NearMissInstructions,
+  // reference/enumerate.h): the model judges only the forms before them.
+  const size_t first_near_miss = matrix_count + result.summary.legal;
+  for (size_t i = 0; i < count; ++i) {
+    options.predicted_legal.push_back(i < first_near_miss &&
+                                      JudgedLegal(selected.instructions[i], StandardDeclarationIndex(), ptx, target));
   }
   std::vector<CompilerVerdict> verdicts(count);
   result.summary.compiled = compiler.Supports(target);
@@ -207,7 +216,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     result.summary.unjudged = report.unjudged;
     result.summary.unrecognised_lines = std::move(report.unrecognised_lines);
   }
-  std::set<std::string> recorded;
+  absl::flat_hash_set<absl::string_view> recorded;  // the IDs of result.cases, in selected.ids
   for (size_t i = 0; i < count; ++i) {
     const bool model_legal = options.predicted_legal[i];
     if (i < matrix_count) {
@@ -262,6 +271,9 @@ absl::StatusOr<SupportSweep> MergeTargets(const std::string& toolchain, PtxVersi
   for (const MatrixForm& form : matrix) {
     sweep.rows.push_back({form.family, form.opcode, PrintRaw(form.instruction), {}});
   }
+  size_t cases = 0;
+  for (const absl::StatusOr<TargetSweep>& result : results) cases += result.ok() ? result->cases.size() : 0;
+  sweep.cases.reserve(cases);
   for (size_t i = 0; i < targets.size(); ++i) {
     if (!results[i].ok()) return results[i].status();
     TargetSweep& result = *results[i];
@@ -324,6 +336,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
                                              const Progress& progress, const std::string& cuobjdump,
                                              const SweepHooks& hooks, const SweepCache& cache) {
   const std::vector<MatrixForm> matrix = MatrixForms(ptx);
+  InstructionCaseIds names;
   std::vector<absl::StatusOr<TargetSweep>> results(targets.size(), absl::UnknownError("not run"));
   std::vector<bool> taken_back(targets.size(), false);
   std::atomic<size_t> next{0};
@@ -357,7 +370,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
                                                }};
       results[i] = recorded.has_value() ? *std::move(recorded)
                                         : SweepTarget(compiler, registry, matrix, targets[i], ptx, cuobjdump, hooks,
-                                                      cache, target_progress);
+                                                      cache, names, target_progress);
       if (results[i].ok() && !taken_back[i] && hooks.record) {
         if (absl::Status status = hooks.record(targets[i], *results[i]); !status.ok()) results[i] = status;
       }
