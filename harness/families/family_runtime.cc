@@ -1,9 +1,8 @@
 #include "harness/families/family_runtime.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
-
-#include <algorithm>
 #include <utility>
 
 #include "reference/families.h"
