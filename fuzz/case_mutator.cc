@@ -36,12 +36,12 @@ const FamilySpec& SpecOrAny(const RawInstruction& instruction, std::mt19937_64& 
 }
 
 // FirstWithStateSpaces is the first registered family whose forms name a
-// state space, for spellings that are foreign to the others.
-const FamilySpec& FirstWithStateSpaces() {
+// state space, for spellings that are foreign to the others, or nullptr.
+const FamilySpec* FirstWithStateSpaces() {
   for (const FamilySpec* spec : AllFamilies()) {
-    if (spec->operands.state_space_axis != kAbsent) return *spec;
+    if (spec->operands.state_space_axis != kAbsent) return spec;
   }
-  return *AllFamilies().front();
+  return nullptr;
 }
 
 // QualifierStart is the index of the first opcode token after the mnemonic.
@@ -202,15 +202,15 @@ void MutateQualifiers(Mutation mutation, std::mt19937_64& random, Snippet& snipp
     case Mutation::kChangeStateSpace: {
       // A family without a state-space axis gets another family's
       // spellings: foreign to it, on purpose.
-      const FamilySpec& with_space = spec.operands.state_space_axis != kAbsent ? spec : FirstWithStateSpaces();
-      const int axis = with_space.operands.state_space_axis;
-      if (axis == kAbsent) return;  // no registered family names a state space
+      const FamilySpec* with_space = spec.operands.state_space_axis != kAbsent ? &spec : FirstWithStateSpaces();
+      if (with_space == nullptr) return;  // no registered family names a state space
+      const int axis = with_space->operands.state_space_axis;
       std::vector<std::string> kept(opcode.begin(), opcode.begin() + static_cast<long>(start));
       for (size_t i = start; i < opcode.size(); ++i) {
-        if (AxisOfToken(with_space, opcode[i]) != axis) kept.push_back(opcode[i]);
+        if (AxisOfToken(*with_space, opcode[i]) != axis) kept.push_back(opcode[i]);
       }
       opcode = std::move(kept);
-      if (!OneIn(random, 3)) opcode.insert(random_position(), Token(Pick(random, with_space.axes[axis].spellings)));
+      if (!OneIn(random, 3)) opcode.insert(random_position(), Token(Pick(random, with_space->axes[axis].spellings)));
       return;
     }
     default: return;

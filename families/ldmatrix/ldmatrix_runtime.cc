@@ -40,6 +40,7 @@ namespace {
 constexpr char kLdmatrixEntry[] = "matload_ldmatrix";
 
 // The kernel: one variant per block (harness/kernels/kernel_text.h).
+
 // LdmatrixFrame is the kernel's geometry: a 4 KiB shared window, and a
 // record whose operands are 32 .u64 row offsets into it, lane i's at byte
 // 16 + 8i.
@@ -78,11 +79,13 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug
 
 // The test program: the variants, their records and the model's prediction
 // (harness/families/test_program.h).
+
 constexpr int kWindowRows = kLdmatrixWindowBytes / ldmatrix::kRowBytes;
 
 // RowGenerator names the ways lanes' row addresses are drawn.
 enum class RowGenerator { kContiguous, kScattered, kRepeated, kReversed, kMisaligned };
 
+// RowGeneratorName is the variant kind a generator draws: "scattered-rows", ...
 absl::string_view RowGeneratorName(RowGenerator generator) {
   switch (generator) {
     case RowGenerator::kContiguous: return "contiguous-rows";
@@ -126,6 +129,8 @@ std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, SplitMi
   return rows;
 }
 
+// LdmatrixProgram is the TestProgram of one ldmatrix form: each lane's row
+// offsets drawn by a RowGenerator, the model run on the rows the lanes name.
 class LdmatrixProgram : public TestProgram {
  public:
   LdmatrixProgram(const CheckedInstruction& instruction, const ProgramOptions& options,
@@ -227,6 +232,7 @@ absl::StatusOr<std::unique_ptr<TestProgram>> NewLdmatrixProgram(const CheckedIns
 }
 
 // The reference fuzzer's invariants (harness/families/model_invariants.h).
+
 // CheckLdmatrixInvariants runs the model on a legal form at a case's inputs and
 // adds every invariant it breaks to `violations`. A form the model cannot
 // predict, or inputs it calls undefined, add nothing.
@@ -311,6 +317,7 @@ std::string LdmatrixSourceText(const LdmatrixElement& e, int decompression) {
 }
 
 // The descriptor (harness/families/family_runtime.h).
+
 // LdmatrixDescriptor: a variant's operands are each lane's row offset
 // (VariantOperands::lane_addresses); ldmatrix reads shared memory only.
 class LdmatrixDescriptor final : public FamilyRuntime {

@@ -34,6 +34,7 @@ namespace {
 constexpr char kTcgen05Entry[] = "matload_tcgen05_ld";
 
 // The kernel: one variant per block (harness/kernels/kernel_text.h).
+
 // kFillColumns is how many columns one tcgen05.st of the fill writes.
 constexpr int kFillColumns = 32;
 
@@ -112,6 +113,10 @@ std::string Tcgen05Kernel(const CheckedInstruction& instruction, PlantedBug bug)
 
 // The test program: the variants, their records and the model's prediction
 // (harness/families/test_program.h).
+
+// Tcgen05Program is the TestProgram of one tcgen05.ld form: a TMEM column drawn
+// where the access fits, the model run on Tensor Memory filled from the data
+// stream.
 class Tcgen05Program : public TestProgram {
  public:
   Tcgen05Program(const CheckedInstruction& instruction, const ProgramOptions& options)
@@ -203,6 +208,7 @@ absl::StatusOr<std::unique_ptr<TestProgram>> NewTcgen05Program(const CheckedInst
 }
 
 // The reference fuzzer's invariants (harness/families/model_invariants.h).
+
 // CheckTcgen05Invariants runs the model on a legal form at a case's inputs and
 // adds every invariant it breaks to `violations`. A form the model cannot
 // predict, or inputs it calls undefined, add nothing.
@@ -255,6 +261,7 @@ void CheckTcgen05Invariants(const CheckedInstruction& instruction, const Runtime
 }
 
 // The descriptor (harness/families/family_runtime.h).
+
 // Tcgen05Descriptor: a variant's operand is the TMEM column
 // (VariantOperands::address); running it needs Tensor Memory.
 class Tcgen05Descriptor final : public FamilyRuntime {

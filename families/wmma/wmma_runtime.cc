@@ -41,6 +41,7 @@ namespace {
 constexpr char kWmmaEntry[] = "matload_wmma_load";
 
 // The kernel: one variant per block (harness/kernels/kernel_text.h).
+
 // WmmaFrame is the kernel's geometry: a 16 KiB window, shared or global as
 // each record says (a form naming .global has no shared window), and a
 // record whose operands are p's byte offset into the window (.u64 at 16)
@@ -97,6 +98,7 @@ std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address
 
 // The test program: the variants, their records and the model's prediction
 // (harness/families/test_program.h).
+
 // PointerGenerator names the ways p and the stride are drawn.
 enum class PointerGenerator { kDefault, kOffset, kWideStride, kMisalignedPointer, kShortStride };
 
@@ -112,6 +114,8 @@ absl::string_view VariantKind(DataPlacement placement, PointerGenerator generato
   return (placement == DataPlacement::kShared ? kShared : kGlobal)[static_cast<int>(generator)];
 }
 
+// WmmaProgram is the TestProgram of one wmma.load form: p and the stride drawn
+// by a PointerGenerator, the model run on the matrix's extent from p.
 class WmmaProgram : public TestProgram {
  public:
   WmmaProgram(const CheckedInstruction& instruction, const ProgramOptions& options, WmmaFragment fragment,
@@ -251,6 +255,7 @@ absl::StatusOr<std::unique_ptr<TestProgram>> NewWmmaProgram(const CheckedInstruc
 }
 
 // The reference fuzzer's invariants (harness/families/model_invariants.h).
+
 // CheckWmmaInvariants runs the model on a legal form at a case's inputs and
 // adds every invariant it breaks to `violations`. A form the model cannot
 // predict, or inputs it calls undefined, add nothing.
@@ -320,6 +325,7 @@ void CheckWmmaInvariants(const CheckedInstruction& instruction, const RuntimeInp
 }
 
 // The descriptor (harness/families/family_runtime.h).
+
 // WmmaDescriptor: a variant's operands are p's offset and the stride
 // (VariantOperands::address and stride). A form naming .shared is built at both address widths.
 class WmmaDescriptor final : public FamilyRuntime {
