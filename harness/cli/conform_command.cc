@@ -15,6 +15,7 @@
 #include "harness/kernels/planted_bug.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
+#include "harness/runs/verdict_cache.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -108,6 +109,10 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   if (!journal.ok()) return FailureStatus(journal.status(), err);
   options.run_directory = (*journal)->directory();
   options.journal = journal->get();
+  absl::StatusOr<std::unique_ptr<VerdictCache>> fault_memory =
+      request.no_cache ? std::unique_ptr<VerdictCache>() : VerdictCache::Open(request.start.db);
+  if (!fault_memory.ok()) return FailureStatus(fault_memory.status(), err);
+  options.fault_memory = fault_memory->get();
   err << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
       << options.run_directory << "\n";
   absl::StatusOr<ConformanceResult> result = [&] {

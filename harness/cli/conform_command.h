@@ -30,6 +30,7 @@ struct ConformRequest {
   std::optional<Baseline> baseline;  // expected failures (--baseline)
   bool strict_baseline = false;      // a fixed baseline line is an error too
   int progress_seconds = 10;         // off a terminal, a progress line this often (ProgressReporter)
+  bool no_cache = false;             // no fault memory (ConformanceOptions::fault_memory)
 };
 
 int RunConform(ConformRequest request, std::ostream& out, std::ostream& err);

@@ -113,8 +113,9 @@ MATLOAD_FLAG(std::string, baseline, "", "support conform", "FILE.csv",
              "is a regression (exit 1).");
 MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "",
              "a baseline line that now passes (fixed) is an error too.");
-MATLOAD_FLAG(bool, no_cache, false, "support", "",
-             "compile every form anew: the verdict cache in the results store is neither read nor written.");
+MATLOAD_FLAG(bool, no_cache, false, "support conform", "",
+             "support: compile every form anew; conform: confirm every registry-predicted fault on the GPU again. "
+             "The verdict cache in the results store is neither read nor written.");
 MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support conform fuzz", "I/N",
              "run only shard I of N (I from 0, as $SLURM_ARRAY_TASK_ID), as a shard of one parent run that matload "
              "merge joins; support shards by target, conform by case, fuzz by fuzz target.");

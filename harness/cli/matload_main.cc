@@ -198,7 +198,8 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
                      .start = std::move(start),
                      .baseline = *std::move(baseline),
                      .strict_baseline = absl::GetFlag(FLAGS_strict_baseline),
-                     .progress_seconds = absl::GetFlag(FLAGS_progress_seconds)},
+                     .progress_seconds = absl::GetFlag(FLAGS_progress_seconds),
+                     .no_cache = absl::GetFlag(FLAGS_no_cache)},
                     std::cout, std::cerr);
 }
 

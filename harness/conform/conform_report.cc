@@ -47,17 +47,18 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
   nlohmann::json phases = nlohmann::json::array();
   for (const ConformancePhase& phase : result.phases) phases.push_back({phase.what, phase.launches, phase.seconds});
   nlohmann::json totals = {{"counts", counts},
-          {"launches", result.launches},
-          {"words", result.words_compared},
-          {"findings", result.findings},
-          {"explained", result.illegal_explained},
-          {"misses", result.registry_misses},
-          {"seconds", result.device_seconds},
-          {"phases", phases},
-          {"executions", result.executions},
-          {"retries", result.infrastructure_retries},
-          {"flakes", result.flakes},
-          {"not_run", result.not_run}};
+                           {"launches", result.launches},
+                           {"words", result.words_compared},
+                           {"findings", result.findings},
+                           {"explained", result.illegal_explained},
+                           {"misses", result.registry_misses},
+                           {"seconds", result.device_seconds},
+                           {"phases", phases},
+                           {"executions", result.executions},
+                           {"retries", result.infrastructure_retries},
+                           {"flakes", result.flakes},
+                           {"remembered", result.confirmations_remembered},
+                           {"not_run", result.not_run}};
   if (result.target != Target()) totals["target"] = result.target.Name();
   return totals;
 }
@@ -108,6 +109,8 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
     result.executions += json.at("executions").get<size_t>();
     result.infrastructure_retries += json.at("retries").get<size_t>();
     result.flakes += json.at("flakes").get<size_t>();
+    // Totals recorded before the fault memory (2026-11-26) have no count.
+    result.confirmations_remembered += json.value("remembered", size_t{0});
     JoinWithoutRepeats(json.value("not_run", std::vector<std::string>()), result.not_run);
     return AddTarget(json.value("target", nlohmann::json()), result);
   } catch (const std::exception& error) {
@@ -149,6 +152,7 @@ absl::Status WriteSummaries(const ConformanceOptions& options, const Conformance
                                   {"executions", result.executions},
                                   {"infrastructure_retries", result.infrastructure_retries},
                                   {"flakes", result.flakes},
+                                  {"confirmations_remembered", result.confirmations_remembered},
                                   {"stopped", result.stopped}};
   if (absl::Status written = WriteFile(directory / "summary.md", ConformanceSummaryMarkdown(options, result));
       !written.ok()) {
@@ -193,6 +197,12 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
     phases.push_back(absl::StrFormat("%s %.1f s (%d launches)", phase.what, phase.seconds, phase.launches));
   }
   absl::StrAppend(&text, phases.empty() ? "" : ": ", absl::StrJoin(phases, ", "), ".\n");
+  if (result.confirmations_remembered > 0) {
+    absl::StrAppend(&text, "\n", result.confirmations_remembered,
+                    " registry predictions were taken as confirmed without a launch: the results store remembers "
+                    "each one's fault from a run with the same GPU model, driver, kernel and inputs (--no-cache "
+                    "runs them).\n");
+  }
   if (result.flakes > 0) {
     absl::StrAppend(&text, "\n", result.flakes,
                     " cases failed and then behaved otherwise when re-run: each is a \"flake\" in results.tsv, with "

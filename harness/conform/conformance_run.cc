@@ -2,12 +2,18 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "harness/conform/bundle_writer.h"
 #include "harness/conform/conform_case_work.h"
@@ -247,7 +253,11 @@ class Run {
   absl::Status RunPhases(std::vector<Item> forms) {
     const absl::Time start = absl::Now();
     if (absl::Status status = RunSplitting(std::move(forms), "forms"); !status.ok()) return status;
-    if (absl::Status status = RunSplitting(Confirmations(), "registry confirmations"); !status.ok()) return status;
+    absl::StatusOr<std::vector<Item>> confirmations = Confirmations();
+    if (!confirmations.ok()) return confirmations.status();
+    if (absl::Status status = RunSplitting(*std::move(confirmations), "registry confirmations"); !status.ok()) {
+      return status;
+    }
     absl::StatusOr<std::vector<Item>> predicted = AfterConfirmations();
     if (!predicted.ok()) return predicted.status();
     if (absl::Status status = RunSplitting(*std::move(predicted), "variants the registry predicts to fault");
@@ -264,18 +274,75 @@ class Run {
     return absl::OkStatus();
   }
 
-  // Confirmations are one item per registry prediction: its first variant, alone.
-  std::vector<Item> Confirmations() {
+  // Confirmations are one item per registry prediction: its first variant,
+  // alone, unless the fault memory settles it (Remembered).
+  absl::StatusOr<std::vector<Item>> Confirmations() {
     std::vector<Item> items;
     for (size_t i = 0; i < cases_.size(); ++i) {
       for (const auto& [entry, left_out] : cases_[i].predicted) {
         predictions_.push_back({.case_index = i, .entry = entry, .left_out = left_out});
         Item item{i, Work(i, VariantRole::kPredicted, entry, 0, 0), static_cast<int>(predictions_.size()) - 1};
         item.work.listed = {left_out.first};
-        items.push_back(std::move(item));
+        absl::StatusOr<bool> remembered = Remembered(item);
+        if (!remembered.ok()) return remembered.status();
+        if (!*remembered) items.push_back(std::move(item));
       }
     }
     return items;
+  }
+
+  // Remembered settles a confirmation item from the fault memory, when it
+  // holds that very launch confirmed on the run's GPU model and driver:
+  // its variant is the known fault it was then, recorded without a launch.
+  // Only the driver JIT's launches are remembered: an offline compiler's
+  // binary is no part of the memory's key.
+  absl::StatusOr<bool> Remembered(const Item& item) {
+    if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return false;
+    absl::StatusOr<std::optional<std::string>> found =
+        options_.fault_memory->Find(MemoryIdentity(), ConfirmationQuestion(item));
+    if (!found.ok()) return found.status();
+    if (!found->has_value()) return false;
+    BundleCase bundle_case = CaseOf(item, item.work.IndexAt(0), devices_.ordinals[0]);
+    bundle_case.verdict = {
+        CaseClass::kKnownFault, {}, absl::StrCat(**found, "; remembered, not run again (--no-cache runs it)")};
+    predictions_[item.confirms].confirmed = true;
+    ++result_.confirmations_remembered;
+    if (absl::Status added = recorder_.Add(CaseIdOf(item), bundle_case, {.index = bundle_case.variant.index});
+        !added.ok()) {
+      return added;
+    }
+    return true;
+  }
+
+  // Remember keeps a confirmation item's fault, `detail`, in the fault
+  // memory (Remembered), when the driver JIT ran it.
+  absl::Status Remember(const Item& item, absl::string_view detail) {
+    if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return absl::OkStatus();
+    const std::string run = options_.journal != nullptr ? options_.journal->run().id : options_.run_directory;
+    return options_.fault_memory->Keep(
+        MemoryIdentity(), {{ConfirmationQuestion(item), absl::StrCat(detail, "; confirmed by run ", run)}});
+  }
+
+  // MemoryIdentity is what a remembered confirmation depends on besides
+  // its launch: the run's GPU models and its driver.
+  std::string MemoryIdentity() const {
+    std::set<std::string> models;
+    for (const DeviceProbe& probe : devices_.probes) models.insert(probe.name);
+    return absl::StrCat(absl::StrJoin(models, " + "), "; ", devices_.probes[0].toolchain);
+  }
+
+  // ConfirmationQuestion is everything a confirming launch runs: the
+  // registry entry it confirms, the kernel's PTX and the variant's record
+  // (its operands and data stream), in a launch of that one variant.
+  std::string ConfirmationQuestion(const Item& item) const {
+    const TestProgram& program = *item.work.program;
+    const Variant variant =
+        program.MakeVariant(options_.seed, static_cast<int>(item.work.IndexAt(0)), options_.undefined);
+    const std::vector<std::uint8_t> record = program.Record(variant);
+    return absl::StrCat(
+        "conform fault confirmation, one variant per launch\nentry ", item.work.entry, "\nrecord ",
+        absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(record.data()), record.size())),
+        "\nkernel\n", program.kernel());
   }
 
   // AfterConfirmations records the rest of each confirmed prediction's
@@ -396,7 +463,12 @@ class Run {
       bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "");
     }
     ++state.attributed;
-    if (item.confirms >= 0) Settle(predictions_[item.confirms], item, bundle_case.verdict.kind);
+    if (item.confirms >= 0) {
+      Settle(predictions_[item.confirms], item, bundle_case.verdict.kind);
+      if (predictions_[item.confirms].confirmed) {
+        if (absl::Status kept = Remember(item, bundle_case.verdict.detail); !kept.ok()) return kept;
+      }
+    }
     return recorder_.Add(CaseIdOf(item), bundle_case, {.index = bundle_case.variant.index});
   }
 

@@ -9,7 +9,9 @@
 // --first_failures faults is pinned to its variant. Variants the model
 // calls undefined, and those a registry entry predicts to fault, run in
 // launches of their own; one variant per entry and case confirms the
-// prediction and the rest are recorded as known faults, not run. The
+// prediction and the rest are recorded as known faults, not run; a
+// confirmation the results store remembers for the same GPU model, driver,
+// kernel and inputs is not run again (ConformanceOptions::fault_memory). The
 // near-miss illegal forms go through the driver JIT, which must reject
 // them (conform_near_miss.h). Findings become deduplicated bundles.
 //
@@ -37,6 +39,7 @@
 #include "harness/kernels/planted_bug.h"
 #include "harness/runs/case_filter.h"
 #include "harness/runs/run_journal.h"
+#include "harness/runs/verdict_cache.h"
 #include "reference/target.h"
 
 namespace matload {
@@ -64,6 +67,14 @@ struct ConformanceOptions {
   // fault, each fault attributed to its variant, instead of confirming one
   // per entry and case.
   bool confirm_all_faults = false;
+  // fault_memory: registry faults confirmed on the driver JIT, kept in the
+  // results store's verdict cache (harness/runs/verdict_cache.h) under the
+  // GPUs' model and driver, with the kernel and inputs of the confirming
+  // launch as the question. A prediction whose confirming launch the
+  // memory holds is taken as confirmed without a launch: a worker start
+  // each, serialised host-wide (reports/bench/worker-starts-h100x2-2026-11-26/).
+  // Null (--no-cache) confirms every prediction on the GPU.
+  VerdictCache* fault_memory = nullptr;
   // journal: the run in the results store, which every chunk of finished
   // cases is recorded in and a resumed run takes back from; null for a
   // run kept only in its directory (the self-test).
@@ -100,6 +111,9 @@ struct ConformanceResult {
   // because an infrastructure failure kept them from being judged.
   size_t infrastructure_retries = 0;
   size_t flakes = 0;  // cases whose re-runs disagreed with their first run
+  // confirmations_remembered counts predictions taken as confirmed from
+  // the fault memory, without a launch.
+  size_t confirmations_remembered = 0;
   // stopped says why the run ended early (an infrastructure failure or an
   // interruption); empty for a run that judged everything.
   std::string stopped;

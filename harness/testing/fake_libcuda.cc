@@ -20,7 +20,8 @@
 //   abort-from-launch:K    from launch K on, cuLaunchKernel aborts
 // MATLOAD_FAKE_CUDA_DEVICES=N lists N such devices (default 1), ordinals
 // 0 to N-1, each with a UUID of its own, so that runs over several GPUs
-// can be checked for what they do with them.
+// can be checked for what they do with them. MATLOAD_FAKE_CUDA_NAME is
+// their model's name (default "matload fake GPU").
 // Launches of test kernels are counted across processes (every worker is
 // one) in the directory MATLOAD_FAKE_CUDA_STATE, under a lock; the device
 // probe's empty kernel (kCalibrationEntry, harness/gpu/program_launch.h) is
@@ -128,7 +129,8 @@ CUresult cuDeviceGet(int* device, int ordinal) {
   return kSuccess;
 }
 CUresult cuDeviceGetName(char* name, int length, int) {
-  std::snprintf(name, length, "matload fake GPU");
+  const char* model = std::getenv("MATLOAD_FAKE_CUDA_NAME");
+  std::snprintf(name, length, "%s", model != nullptr ? model : "matload fake GPU");
   return kSuccess;
 }
 CUresult cuDeviceGetAttribute(int* value, int attribute, int) {

@@ -107,9 +107,10 @@ class FaultRigTest : public ::testing::Test {
     return Collect(process.ok() ? *process : ProcessResult{});
   }
 
-  ConformRun Collect(ProcessResult process) const {
+  // Collect is what a conform run left in its run directory `out`.
+  ConformRun Collect(ProcessResult process, const std::string& out_name = "run") const {
     ConformRun run{.process = std::move(process)};
-    const std::filesystem::path out = directory_ / "run";
+    const std::filesystem::path out = directory_ / out_name;
     if (std::ifstream json(out / "summary.json"); json) run.summary = nlohmann::json::parse(json);
     std::ifstream results(out / "results.tsv");
     for (std::string line; std::getline(results, line);) {
@@ -392,6 +393,52 @@ TEST_F(FaultRigTest, ShardsOfAConformRunMergeIntoTheUnshardedRun) {
   };
   EXPECT_EQ(summary("merged"), summary("whole"));
   EXPECT_EQ(summary("whole")["bundles"], 3);
+}
+
+// A registry fault confirmed on the driver JIT is remembered in the results
+// store under the GPU model and driver: the next run of the same launches
+// records the same known faults without launching them. --no-cache, or
+// another GPU model, launches them again. One wmma form on both address
+// widths is two cases: launches 1 and 2 run their defined variants (the
+// fake GPU stores nothing: mismatches), and from launch 3 on each
+// confirmation meets the misaligned address the registry predicts.
+TEST_F(FaultRigTest, AConfirmedFaultIsRememberedForTheSameGpuModelAndDriver) {
+  constexpr char kPredictedForm[] = R"(^wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.shared\.s8)";
+  const auto conform = [&](const std::string& out, std::vector<std::string> extra, const std::string& model) {
+    std::filesystem::remove(directory_ / "state" / "launches");
+    std::vector<std::string> environment = Environment("fault-from-launch:3:716");
+    environment.push_back("MATLOAD_FAKE_CUDA_NAME=" + model);
+    extra.insert(extra.end(), {"--variants", "16", "--workers", "1", "--retries", "0"});
+    absl::StatusOr<ProcessResult> process =
+        RunProcess(Arguments(kPredictedForm, std::move(extra), out), std::chrono::seconds(120), environment);
+    EXPECT_TRUE(process.ok()) << process.status();
+    ConformRun run = Collect(process.ok() ? *process : ProcessResult{}, out);
+    std::ifstream counted(directory_ / "state" / "launches");
+    size_t launches = 0;
+    counted >> launches;
+    return std::pair{std::move(run), launches};
+  };
+  const auto [first, first_launches] = conform("first", {}, "matload fake GPU");
+  EXPECT_EQ(first.process.exit_code, 1) << first.process.standard_error;
+  ASSERT_EQ(first.results.size(), 2u);
+  EXPECT_GT(first.Count("known_fault"), 0u);
+  EXPECT_EQ(first.Count("unexpected_fault"), 0u);
+  EXPECT_EQ(first_launches, 4u);
+  EXPECT_EQ(first.summary["confirmations_remembered"], 0);
+
+  const auto [again, again_launches] = conform("again", {}, "matload fake GPU");
+  EXPECT_EQ(again_launches, 2u) << "the confirmations ran again";
+  EXPECT_EQ(again.results, first.results);
+  EXPECT_EQ(again.summary["confirmations_remembered"], 2);
+  EXPECT_THAT(again.process.standard_output, HasSubstr("2 registry predictions were taken as confirmed"));
+
+  const auto [uncached, uncached_launches] = conform("uncached", {"--no-cache"}, "matload fake GPU");
+  EXPECT_EQ(uncached_launches, 4u);
+  EXPECT_EQ(uncached.results, first.results);
+  const auto [other_model, other_model_launches] = conform("other_model", {}, "matload fake GPU, another model");
+  EXPECT_EQ(other_model_launches, 4u);
+  EXPECT_EQ(other_model.summary["confirmations_remembered"], 0);
+  EXPECT_EQ(other_model.results, first.results);
 }
 
 TEST_F(FaultRigTest, DevicesThatAreNotOrdinalsAreAUsageError) {
