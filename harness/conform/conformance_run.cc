@@ -29,6 +29,7 @@
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
 #include "harness/runs/case_id.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -293,7 +294,9 @@ class Run {
 
   // Remembered settles a confirmation item from the fault memory, when it
   // holds that very launch confirmed on the run's GPU model and driver:
-  // its variant is the known fault it was then, recorded without a launch.
+  // its variant is the known fault it was then, recorded without a launch
+  // and with the same detail. An answer that does not read back is no
+  // memory: the launch runs.
   // Only the driver JIT's launches are remembered: an offline compiler's
   // binary is no part of the memory's key.
   absl::StatusOr<bool> Remembered(const Item& item) {
@@ -301,10 +304,10 @@ class Run {
     absl::StatusOr<std::optional<std::string>> found =
         options_.fault_memory->Find(MemoryIdentity(), ConfirmationQuestion(item));
     if (!found.ok()) return found.status();
-    if (!found->has_value()) return false;
+    const nlohmann::json answer = nlohmann::json::parse(found->value_or(""), nullptr, false);
+    if (!answer.is_object() || !answer.contains("fault") || !answer["fault"].is_string()) return false;
     BundleCase bundle_case = CaseOf(item, item.work.IndexAt(0), devices_.ordinals[0]);
-    bundle_case.verdict = {
-        CaseClass::kKnownFault, {}, absl::StrCat(**found, "; remembered, not run again (--no-cache runs it)")};
+    bundle_case.verdict = {CaseClass::kKnownFault, {}, answer["fault"].get<std::string>()};
     predictions_[item.confirms].confirmed = true;
     ++result_.confirmations_remembered;
     if (absl::Status added = recorder_.Add(CaseIdOf(item), bundle_case, {.index = bundle_case.variant.index});
@@ -315,12 +318,14 @@ class Run {
   }
 
   // Remember keeps a confirmation item's fault, `detail`, in the fault
-  // memory (Remembered), when the driver JIT ran it.
-  absl::Status Remember(const Item& item, absl::string_view detail) {
+  // memory (Remembered), when the driver JIT ran it: the verdict's detail as
+  // it was recorded, so that a run that remembers it records the same, and
+  // the run that confirmed it.
+  absl::Status Remember(const Item& item, const std::string& detail) {
     if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return absl::OkStatus();
     const std::string run = options_.journal != nullptr ? options_.journal->run().id : options_.run_directory;
-    return options_.fault_memory->Keep(
-        MemoryIdentity(), {{ConfirmationQuestion(item), absl::StrCat(detail, "; confirmed by run ", run)}});
+    const nlohmann::json answer = {{"fault", detail}, {"run", run}};
+    return options_.fault_memory->Keep(MemoryIdentity(), {{ConfirmationQuestion(item), answer.dump()}});
   }
 
   // MemoryIdentity is what a remembered confirmation depends on besides
