@@ -105,15 +105,21 @@ absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(const std::string& repor
 
 }  // namespace
 
-absl::Status CheckNearMisses(int ordinal, const ConformanceOptions& options, const DiscrepancyRegistry& registry,
-                             ConformanceResult& result, ConformRecorder& recorder) {
-  absl::StatusOr<std::string> report = SweepOnce(ordinal, options, registry, result.target);
-  for (int attempt = 2; attempt <= kAttempts && InfrastructureCauseOf(report.status()).has_value(); ++attempt) {
-    ++result.infrastructure_retries;
-    report = SweepOnce(ordinal, options, registry, result.target);
+NearMissSweep SweepNearMisses(int ordinal, const ConformanceOptions& options, const DiscrepancyRegistry& registry,
+                              Target target) {
+  NearMissSweep sweep{.report = SweepOnce(ordinal, options, registry, target)};
+  while (sweep.retries + 1 < static_cast<size_t>(kAttempts) &&
+         InfrastructureCauseOf(sweep.report.status()).has_value()) {
+    ++sweep.retries;
+    sweep.report = SweepOnce(ordinal, options, registry, target);
   }
-  if (!report.ok()) return report.status();
-  absl::StatusOr<std::vector<CaseRecord>> records = ReadSweepReport(*report, result);
+  return sweep;
+}
+
+absl::Status RecordNearMisses(NearMissSweep sweep, ConformanceResult& result, ConformRecorder& recorder) {
+  result.infrastructure_retries += sweep.retries;
+  if (!sweep.report.ok()) return sweep.report.status();
+  absl::StatusOr<std::vector<CaseRecord>> records = ReadSweepReport(*sweep.report, result);
   if (!records.ok()) return records.status();
   return recorder.Commit(*std::move(records), {{std::string(ConformRecorder::kNearMissKey), "done"}});
 }

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
@@ -154,18 +155,28 @@ class Run {
       if (forms > 0) result_.counts[family][CaseClass::kUnsupported] = forms;
     }
     if (absl::Status restored = recorder_.TakeBack(); !restored.ok()) return restored;
+    // The near-miss sweep keeps one worker busy with GPU 0's JIT and no
+    // kernel, so it runs beside the forms' workers, on a thread of its own,
+    // and is recorded once they are done.
+    std::optional<NearMissSweep> near_misses;
+    std::thread sweeper;
+    if (options_.illegal && !recorder_.Recorded(ConformRecorder::kNearMissKey)) {
+      near_misses.emplace();
+      sweeper = std::thread([this, &near_misses, target = result_.target] {
+        *near_misses = SweepNearMisses(devices_.ordinals[0], options_, registry_, target);
+      });
+    }
+    absl::Cleanup join = [&sweeper] {
+      if (sweeper.joinable()) sweeper.join();
+    };
     const size_t chunk = ProgramsPerChunk();
     for (size_t first = 0; first < plan_.programs.size(); first += chunk) {
       if (absl::Status status = RunChunk(first, std::min(plan_.programs.size(), first + chunk)); !status.ok())
         return status;
     }
-    if (options_.illegal && !recorder_.Recorded(ConformRecorder::kNearMissKey)) {
-      if (absl::Status status = CheckNearMisses(devices_.ordinals[0], options_, registry_, result_, recorder_);
-          !status.ok()) {
-        return status;
-      }
-    }
-    return absl::OkStatus();
+    std::move(join).Invoke();
+    if (!near_misses.has_value()) return absl::OkStatus();
+    return RecordNearMisses(*std::move(near_misses), result_, recorder_);
   }
 
   // result is what the run has counted; recorder what it has recorded.
