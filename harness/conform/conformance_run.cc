@@ -52,9 +52,11 @@ constexpr int kBlocksPerLaunch = 16384;
 // set up once per chunk. Worker starts are the costly part: the host runs
 // them one at a time, about 0.25 s each, however many GPUs it has
 // (bench/worker_start_benchmark, reports/bench/worker-starts-h100x2-2026-11-26/),
-// so a chunk is as large as a few seconds of the GPU's work allow.
+// so a chunk is as large as a few seconds of the GPU's work allow. At
+// 10^5 variants a form, 128 items a worker make every sm_90 form one
+// chunk: one worker start per slot for the whole forms phase.
 constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 25;
-constexpr size_t kMostItemsPerWorker = 32;
+constexpr size_t kMostItemsPerWorker = 128;
 
 // kThreadsPerCore is how many pipeline threads a worker runs per core of its share.
 constexpr int kThreadsPerCore = 2;
