@@ -307,11 +307,11 @@ class Run {
 
   // Remembered settles a confirmation item from the fault memory, when it
   // holds that very launch confirmed on the run's GPU model and driver:
-  // its variant is the known fault it was then, recorded without a launch
-  // and with the same detail. An answer that does not read back is no
-  // memory: the launch runs.
-  // Only the driver JIT's launches are remembered: an offline compiler's
-  // binary is no part of the memory's key.
+  // its variant is the known fault it was then, recorded and attributed as
+  // RecordSingle would, without a launch and with the same detail. An
+  // answer that does not read back is no memory: the launch runs. Only the
+  // driver JIT's launches are remembered: an offline compiler's binary is
+  // no part of the memory's key.
   absl::StatusOr<bool> Remembered(const Item& item) {
     if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return false;
     absl::StatusOr<std::optional<std::string>> found =
@@ -322,6 +322,7 @@ class Run {
     BundleCase bundle_case = CaseOf(item, item.work.IndexAt(0), devices_.ordinals[0]);
     bundle_case.verdict = {CaseClass::kKnownFault, {}, answer["fault"].get<std::string>()};
     predictions_[item.confirms].confirmed = true;
+    ++cases_[item.case_index].attributed;
     ++result_.confirmations_remembered;
     if (absl::Status added = recorder_.Add(CaseIdOf(item), bundle_case, {.index = bundle_case.variant.index});
         !added.ok()) {
