@@ -282,6 +282,21 @@ TEST_F(FaultRigTest, SigtermStopsTheRunKillsItsWorkersAndKeepsWhatWasJudged) {
   EXPECT_EQ(FakeDriverProcesses(directory_ / "state"), 0) << "a worker outlived matload";
 }
 
+// The near-miss sweep runs beside the forms' workers. The fake driver's JIT
+// accepts the canary module that must be rejected, so the sweep cannot
+// judge: once the forms are done, the run stops with exit 4, naming the
+// sweep, and keeps every form it judged beside it. Nothing of the sweep
+// is a finding.
+TEST_F(FaultRigTest, ANearMissSweepThatCannotJudgeStopsTheRunAndKeepsTheFormsJudgedBesideIt) {
+  const ConformRun run = Conform("normal", kTwoForms, {"--near_miss=true"});
+  EXPECT_EQ(run.process.exit_code, 4) << run.process.standard_error;
+  EXPECT_THAT(run.process.standard_error, HasSubstr("the near-miss sweep through the driver JIT"));
+  EXPECT_THAT(run.summary["stopped"].get<std::string>(), HasSubstr("must be rejected"));
+  EXPECT_EQ(run.Count("mismatch"), 2u * kVariants);
+  EXPECT_EQ(run.Judged(), 2u * kVariants);
+  EXPECT_EQ(run.summary["findings"], 2 * kVariants);
+}
+
 // A fault in a launch of many variants is pinned to its variants by running
 // the launch again in halves: each of the case's first --first_failures
 // faults alone, the rest launch by launch. Every variant is counted once.
