@@ -23,7 +23,7 @@ namespace {
 
 // kAttempts is how often the sweep is tried, each time in a fresh worker,
 // when an infrastructure failure spoils it.
-constexpr int kAttempts = 3;
+constexpr size_t kAttempts = 3;
 
 // CompileCaseId names a conform run's compile check of a support case
 // (harness/runs/case_id.h): the case without its target, on the JIT,
@@ -108,8 +108,7 @@ absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(const std::string& repor
 NearMissSweep SweepNearMisses(int ordinal, const ConformanceOptions& options, const DiscrepancyRegistry& registry,
                               Target target) {
   NearMissSweep sweep{.report = SweepOnce(ordinal, options, registry, target)};
-  while (sweep.retries + 1 < static_cast<size_t>(kAttempts) &&
-         InfrastructureCauseOf(sweep.report.status()).has_value()) {
+  while (sweep.retries + 1 < kAttempts && InfrastructureCauseOf(sweep.report.status()).has_value()) {
     ++sweep.retries;
     sweep.report = SweepOnce(ordinal, options, registry, target);
   }
