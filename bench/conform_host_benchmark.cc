@@ -5,6 +5,7 @@
 // runs thousands of variants per launch, so this host work bounds the
 // end-to-end checked executions per second (reports/conform/).
 #include "benchmark/benchmark.h"
+#include "harness/conform/conform_plan.h"
 #include "harness/families/test_program.h"
 #include "harness/judge/case_judge.h"
 
@@ -68,6 +69,44 @@ void Checked(benchmark::State& state, const TestProgram& program) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// EveryFormChecked: Checked's steps, plus the fault case text a conform
+// worker asks the registry about (conform_case_work.h), for every legal
+// sm_90 form the nightly run plans, taking the forms in turn, a few dozen
+// variants each as a worker's batch does, so that the item cost is the
+// nightly run's mix: about 97% of its forms are wmma.load's.
+void BM_EveryFormChecked(benchmark::State& state) {
+  constexpr int kVariantsPerForm = 32;  // each form's first variants, taken in turn
+  const absl::StatusOr<ConformPlan> plan = PlanConformance({}, Target{90});
+  if (!plan.ok()) return state.SkipWithError(std::string(plan.status().message()).c_str());
+  // outputs[form][i] is what a conforming GPU gives for variant i: the model's bytes.
+  std::vector<std::vector<std::vector<std::uint8_t>>> outputs;
+  std::vector<std::vector<std::uint8_t>> records;
+  for (const auto& program : plan->programs) {
+    records.emplace_back(program->frame().record_bytes);
+    outputs.emplace_back();
+    for (const Variant& variant : program->Variants(kVariantsPerForm, 1, false)) {
+      const Outcome expected = program->Expect(variant);
+      const auto* values = std::get_if<LaneValues>(&expected);
+      outputs.back().push_back(values != nullptr ? ExpectedBytes(*values) : std::vector<std::uint8_t>());
+    }
+  }
+  size_t form = 0;
+  int index = 0;
+  for (auto _ : state) {
+    const TestProgram& program = *plan->programs[form];
+    const Variant variant = program.MakeVariant(1, index, false);
+    program.WriteRecord(variant, absl::MakeSpan(records[form]));
+    benchmark::DoNotOptimize(program.FaultCaseText(variant));
+    const Outcome expected = program.Expect(variant);
+    if (std::holds_alternative<LaneValues>(expected) &&
+        JudgeOutput(expected, outputs[form][index]).kind != CaseClass::kPass) {
+      state.SkipWithError("a block of the model's own bytes failed");
+    }
+    if (++index == kVariantsPerForm) index = 0, form = (form + 1) % plan->programs.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
 void BM_LdmatrixVariants(benchmark::State& state) { Variants(state, *Ldmatrix()); }
 void BM_LdmatrixExpect(benchmark::State& state) { Expect(state, *Ldmatrix()); }
 void BM_LdmatrixJudge(benchmark::State& state) { Judge(state, *Ldmatrix()); }
@@ -84,6 +123,7 @@ BENCHMARK(BM_WmmaExpect);
 BENCHMARK(BM_WmmaJudge);
 BENCHMARK(BM_LdmatrixChecked);
 BENCHMARK(BM_WmmaChecked);
+BENCHMARK(BM_EveryFormChecked);
 
 }  // namespace
 }  // namespace matload

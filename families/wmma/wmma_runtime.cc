@@ -172,24 +172,27 @@ class WmmaProgram : public TestProgram {
 
   Outcome Expect(const Variant& variant) const override {
     const VariantOperands& pointer = variant.operands;
-    // Only the matrix's extent from p is read.
-    std::vector<std::uint8_t> window(frame().window_bytes);
-    FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(window), pointer.address,
-                    WmmaExtentBytes(instruction().form().qualifiers, pointer.stride));
+    // The window is this host thread's, kept from one prediction to the
+    // next, so that none allocates or clears 16 KiB: only the matrix's
+    // lines are written, and the model reads nothing else of it.
+    thread_local std::vector<std::uint8_t> window;
+    window.resize(frame().window_bytes);
+    FillMatrixLines(variant, absl::MakeSpan(window));
     MemoryImage memory;
     const StateSpace named = instruction().signature().state_space;
     std::uint64_t address = memory.global_base + pointer.address;
+    std::vector<std::uint8_t>& space = variant.placement == DataPlacement::kShared ? memory.shared : memory.global;
     if (variant.placement == DataPlacement::kShared) {
-      memory.shared = std::move(window);
       address = named == StateSpace::kShared ? pointer.address : memory.shared_generic_base + pointer.address;
-    } else {
-      memory.global = std::move(window);
     }
+    space = std::move(window);
     const int address_bits = named == StateSpace::kShared ? options().shared_address_bits : 64;
-    return ExecuteWmmaLoad(
+    Outcome outcome = ExecuteWmmaLoad(
         expected_form_, expected_fragment_, memory,
         {{address, address_bits},
          instruction().signature().stride ? std::optional<std::uint32_t>(pointer.stride) : std::nullopt});
+    window = std::move(space);
+    return outcome;
   }
 
   std::string WordSource(int lane, int word) const override {
@@ -226,6 +229,30 @@ class WmmaProgram : public TestProgram {
   }
 
  private:
+  // FillMatrixLines writes the data of every line (row, or column) of the
+  // matrix the model loads for `variant` (expected_form_'s, which a planted
+  // bug may transpose) into `window`: all the bytes the model reads, and
+  // no more. A wide stride spreads a matrix over up to half the
+  // window, so writing its whole extent would cost several times as much.
+  // A line's elements lie between its first and its last; the lines are
+  // the rows or the columns, whichever are the shorter runs of bytes.
+  void FillMatrixLines(const Variant& variant, absl::Span<std::uint8_t> window) const {
+    const QualifierSet& qualifiers = expected_form_.form().qualifiers;
+    // The stride the model takes (ExecuteWmmaLoad): a form without a stride operand has its default.
+    const std::uint32_t stride =
+        instruction().signature().stride ? variant.operands.stride : WmmaDefaultStride(qualifiers);
+    const MatrixCoord dims = WmmaMatrixDims(qualifiers);
+    const auto offset = [&](int row, int col) { return WmmaElementOffsetBits(qualifiers, {row, col}, stride); };
+    const bool by_rows = offset(0, dims.col - 1) - offset(0, 0) < offset(dims.row - 1, 0) - offset(0, 0);
+    for (int line = 0; line < (by_rows ? dims.row : dims.col); ++line) {
+      const std::uint64_t first_bit = by_rows ? offset(line, 0) : offset(0, line);
+      const std::uint64_t end_bit =
+          (by_rows ? offset(line, dims.col - 1) : offset(dims.row - 1, line)) + expected_fragment_.element_bits();
+      FillWindowRange(variant.pattern, variant.stream, window, variant.operands.address + first_bit / 8,
+                      (end_bit + 7) / 8 - first_bit / 8);
+    }
+  }
+
   WmmaFragment fragment_;
   CheckedInstruction expected_form_;
   WmmaFragment expected_fragment_;

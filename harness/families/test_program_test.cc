@@ -1,5 +1,10 @@
 #include "harness/families/test_program.h"
 
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
 #include "families/ldmatrix/ldmatrix_table.h"
 #include "families/tcgen05/tcgen05_ld_table.h"
 #include "families/wmma/wmma_load_table.h"
@@ -37,6 +42,48 @@ TEST(TestProgramTest, EveryLegalSm90FormsVariantsAreDefinedCases) {
     }
   }
   EXPECT_EQ(programs, 18 + 352);
+}
+
+// Predictions keep no state between calls: a host thread that has just
+// predicted hundreds of other variants (wmma.load's keeps its window, and
+// writes only the lines the model reads) predicts each variant as a fresh
+// thread does, for every legal sm_90 form, defined and undefined variants,
+// and with the planted transposed expectation, which reads other lines.
+TEST(TestProgramTest, APredictionDoesNotDependOnTheThreadsEarlierOnes) {
+  // Predictions of `variants` of `program` on a thread of their own, after
+  // `before`: the registers, or why the model predicts none.
+  const auto predict = [](const TestProgram& program, const std::vector<Variant>& before,
+                          const std::vector<Variant>& variants) {
+    std::vector<std::variant<LaneValues, std::string>> outcomes;
+    std::thread([&] {
+      for (const Variant& variant : before) program.Expect(variant);
+      for (const Variant& variant : variants) {
+        const Outcome outcome = program.Expect(variant);
+        if (const auto* values = std::get_if<LaneValues>(&outcome)) {
+          outcomes.emplace_back(*values);
+        } else if (const auto* undefined = std::get_if<Undefined>(&outcome)) {
+          outcomes.emplace_back(undefined->why);
+        } else {
+          outcomes.emplace_back(std::get<MustFault>(outcome).why);
+        }
+      }
+    }).join();
+    return outcomes;
+  };
+  int programs = 0;
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    for (const CheckedInstruction& instruction : LegalForms(*spec, Target{90})) {
+      for (const PlantedBug bug : {PlantedBug::kNone, PlantedBug::kTransposedExpectation}) {
+        absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(instruction, {.bug = bug});
+        if (!program.ok()) continue;  // no transposed twin to plant
+        const std::vector<Variant> variants = (*program)->Variants(24, 7, true);
+        const auto fresh = predict(**program, {}, variants);
+        ASSERT_EQ(predict(**program, (*program)->Variants(200, 8, true), variants), fresh) << (*program)->Label();
+        ++programs;
+      }
+    }
+  }
+  EXPECT_GT(programs, 18 + 352);
 }
 
 // Asked for, a share of the variants are undefined cases, and the model says why.
