@@ -78,7 +78,8 @@ MATLOAD_FLAG(std::string, plant, "none", "conform", "BUG",
              "plant a bug to see it caught: wrong-lane, off-by-one-row, register-order, skipped-store, transposed, "
              "hang.");
 MATLOAD_FLAG(int, workers, 8, "conform", "W",
-             "worker processes launching at once, each with a CUDA context of its own.");
+             "worker processes at once on the host, dealt over --devices (at least one a GPU), each with a "
+             "CUDA context of its own.");
 MATLOAD_FLAG(int, retries, 2, "conform", "N",
              "re-runs of a failing case's first failing variants, each in fresh workers; attempts that disagree make "
              "it a flake.");

@@ -190,8 +190,12 @@ class Run {
   // hung) on GPU `device`: it is never told of an infrastructure failure.
   using Judgement = std::function<absl::Status(const Item&, const ItemResult&, const LaunchOutcome&, int device)>;
 
-  // Slots is how many workers run at once: --workers on every GPU.
-  size_t Slots() const { return static_cast<size_t>(options_.workers) * devices_.ordinals.size(); }
+  // Slots is how many workers run at once: --workers for the host, dealt
+  // over its GPUs, and at least one a GPU. The host's cores and its worker
+  // starts, which it runs one at a time, are what the workers share, not
+  // the GPUs: one GPU's nightly run keeps 25 of 32 cores busy, and its GPU
+  // busy a third of the time (reports/bench/host-bound-h100x2-2026-11-27/).
+  size_t Slots() const { return std::max<size_t>(options_.workers, devices_.ordinals.size()); }
   // SlotsFor is how many workers run `items` at once: Slots(), or, for
   // items of one variant each (confirmations and faults being pinned,
   // which mostly cost a worker's start and its end), kSingleSlotsPerSlot

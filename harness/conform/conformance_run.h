@@ -56,7 +56,7 @@ struct ConformanceOptions {
   PlantedBug bug = PlantedBug::kNone;  // the self-test's planted bug
   std::string run_directory;         // results.tsv, summary.md, summary.json, bundles/
   std::chrono::milliseconds timeout{30000};  // per launch
-  int workers = 8;  // worker processes launching at once, each with its own CUDA context
+  int workers = 8;    // worker processes at once on the host, dealt over its GPUs, each with its own CUDA context
   CaseFilter filter;  // the cases the run takes, by case ID (harness/runs/case_id.h)
   // retries: how often a case that failed (a mismatch, or a fault or hang
   // the model did not predict) re-runs its first failing variants in fresh

@@ -325,7 +325,7 @@ TEST_F(FaultRigTest, AFaultThatDoesNotHappenAgainMakesTheCaseAFlake) {
   EXPECT_EQ(run.summary["flakes"], 1);
 }
 
-// --devices spreads the forms over the GPUs, one worker set per GPU, and
+// --devices spreads the forms over the GPUs, --workers dealt over them, and
 // writes one run with the results of a run on one GPU.
 TEST_F(FaultRigTest, TwoGpusGiveTheResultsOfOne) {
   std::vector<std::string> environment = Environment("normal");
