@@ -180,11 +180,11 @@ class WmmaProgram : public TestProgram {
     FillMatrixLines(variant, absl::MakeSpan(window));
     MemoryImage memory;
     const StateSpace named = instruction().signature().state_space;
-    std::uint64_t address = memory.global_base + pointer.address;
-    std::vector<std::uint8_t>& space = variant.placement == DataPlacement::kShared ? memory.shared : memory.global;
-    if (variant.placement == DataPlacement::kShared) {
-      address = named == StateSpace::kShared ? pointer.address : memory.shared_generic_base + pointer.address;
-    }
+    const bool shared = variant.placement == DataPlacement::kShared;
+    const std::uint64_t address = !shared                        ? memory.global_base + pointer.address
+                                  : named == StateSpace::kShared ? pointer.address
+                                                                 : memory.shared_generic_base + pointer.address;
+    std::vector<std::uint8_t>& space = shared ? memory.shared : memory.global;
     space = std::move(window);
     const int address_bits = named == StateSpace::kShared ? options().shared_address_bits : 64;
     Outcome outcome = ExecuteWmmaLoad(

@@ -23,9 +23,10 @@
 // can be checked for what they do with them. MATLOAD_FAKE_CUDA_NAME is
 // their model's name (default "matload fake GPU").
 // Launches of test kernels are counted across processes (every worker is
-// one) in the directory MATLOAD_FAKE_CUDA_STATE, under a lock; the device
-// probe's empty kernel (kCalibrationEntry, harness/gpu/program_launch.h) is
-// neither counted nor failed.
+// one) in the directory MATLOAD_FAKE_CUDA_STATE, under a lock, and each
+// device that ran one is marked there by a file "launched-on-ORDINAL"; the
+// device probe's empty kernel (kCalibrationEntry, harness/gpu/program_launch.h)
+// is neither counted, marked nor failed.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -96,6 +97,7 @@ long NextLaunch() {
 bool FromLaunch(const char* name, long launch) { return Is(name) && launch >= CurrentMode().k; }
 
 long current_launch = 0;  // this process's last launch, for cuCtxSynchronize; 0 for the calibration kernel
+int retained_device = -1;  // the ordinal whose primary context this process last retained
 
 // The function handles: the probe's calibration kernel, and every other.
 void* const kCalibrationFunction = reinterpret_cast<void*>(0x3);
@@ -143,7 +145,7 @@ CUresult cuDeviceGetUuid_v2(unsigned char* uuid, int device) {
   return kSuccess;
 }
 CUresult cuDevicePrimaryCtxSetFlags_v2(int, unsigned int) { return kSuccess; }
-CUresult cuDevicePrimaryCtxRetain(void** context, int) {
+CUresult cuDevicePrimaryCtxRetain(void** context, int device) {
   if (Is("busy-always")) return kDeviceUnavailable;
   if (Is("busy")) {
     // The lock is held until this process exits, as an exclusive context is.
@@ -151,6 +153,7 @@ CUresult cuDevicePrimaryCtxRetain(void** context, int) {
     if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) return kDeviceUnavailable;
   }
   *context = reinterpret_cast<void*>(0x1);
+  retained_device = device;
   return kSuccess;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
@@ -222,6 +225,8 @@ CUresult cuLaunchKernel(void* function, unsigned, unsigned, unsigned, unsigned, 
   current_launch = 0;
   if (function == kCalibrationFunction) return kSuccess;
   current_launch = NextLaunch();
+  const std::string mark = StatePath(("launched-on-" + std::to_string(retained_device)).c_str());
+  close(open(mark.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   if (FromLaunch("segv-from-launch", current_launch)) raise(SIGSEGV);
   if (FromLaunch("abort-from-launch", current_launch)) std::abort();
   if (FromLaunch("lost-from-launch", current_launch)) {

@@ -325,14 +325,15 @@ TEST_F(FaultRigTest, AFaultThatDoesNotHappenAgainMakesTheCaseAFlake) {
   EXPECT_EQ(run.summary["flakes"], 1);
 }
 
-// --devices spreads the forms over the GPUs, --workers dealt over them, and
-// writes one run with the results of a run on one GPU.
+// --devices spreads the forms over the GPUs, --workers dealt over them
+// (at least one a GPU, so one worker still uses both), and writes one run
+// with the results of a run on one GPU.
 TEST_F(FaultRigTest, TwoGpusGiveTheResultsOfOne) {
   std::vector<std::string> environment = Environment("normal");
   environment.push_back("MATLOAD_FAKE_CUDA_DEVICES=2");
-  const auto run_on = [&](const std::string& devices, const std::string& out) {
+  const auto run_on = [&](const std::string& devices, const std::string& workers, const std::string& out) {
     const std::vector<std::string> arguments =
-        Arguments(kSixForms, {"--variants", "64", "--devices", devices, "--workers", "2", "--retries", "0"}, out);
+        Arguments(kSixForms, {"--variants", "64", "--devices", devices, "--workers", workers, "--retries", "0"}, out);
     absl::StatusOr<ProcessResult> process = RunProcess(arguments, std::chrono::seconds(120), environment);
     EXPECT_TRUE(process.ok()) << process.status();
     EXPECT_EQ(process->exit_code, 1) << process->standard_error;
@@ -343,11 +344,18 @@ TEST_F(FaultRigTest, TwoGpusGiveTheResultsOfOne) {
     }
     return lines;
   };
-  const std::vector<std::string> one = run_on("0", "one");
-  const std::vector<std::string> two = run_on("0,1", "two");
+  // The fake marks each GPU that ran a test kernel (fake_libcuda.cc).
+  const auto launched_on = [&](int ordinal) {
+    return std::filesystem::exists(directory_ / "state" / absl::StrCat("launched-on-", ordinal));
+  };
+  const std::vector<std::string> one = run_on("0", "2", "one");
+  EXPECT_TRUE(launched_on(0));
+  EXPECT_FALSE(launched_on(1));
+  const std::vector<std::string> two = run_on("0,1", "1", "two");
+  EXPECT_TRUE(launched_on(1));
   EXPECT_EQ(one.size(), 6u);
   EXPECT_EQ(two, one);
-  const std::vector<std::string> all = run_on("all", "all");
+  const std::vector<std::string> all = run_on("all", "2", "all");
   EXPECT_EQ(all, one);
   std::ifstream header(directory_ / "two" / "results.tsv");
   std::string identity;
