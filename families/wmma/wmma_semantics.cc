@@ -1,8 +1,10 @@
 #include "families/wmma/wmma_semantics.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -12,30 +14,80 @@ namespace matload {
 namespace {
 
 // Gather copies every lane's fragment elements from `bytes` (the matrix's
-// extent from p, lines `line_bits` apart) into `values`. Element x fills
-// fragment bits x*bits up, low bits first. kBytes > 0 is a whole-byte width,
-// a constant so that each copy compiles to one move into the little-endian
-// words; kBytes == 0 is a sub-byte width (4 or 1 bits), whose elements sit
-// at multiples of their width, so none straddles a byte.
-template <int kBytes>
+// extent from p, lines `line_bits` apart, each starting on a whole byte)
+// into `values`, kCopyBytes bytes a copy (WmmaFragment::copies). The width
+// is a constant, so that each copy compiles to one move. Element x fills
+// fragment bits x*bits up, low bits first.
+template <int kCopyBytes>
 void Gather(const WmmaFragment& fragment, absl::Span<const std::uint8_t> bytes, std::uint64_t line_bits,
             LaneValues& values) {
   static_assert(std::endian::native == std::endian::little, "fragments are assembled as little-endian bytes");
-  const int bits = kBytes > 0 ? 8 * kBytes : fragment.element_bits();
+  auto* const fragment_bytes = reinterpret_cast<std::uint8_t*>(values.words.data());
+  for (const WmmaCopy& copy : fragment.copies()) {
+    const std::uint64_t at = static_cast<std::uint64_t>(copy.line) * line_bits + copy.within_bits;
+    std::memcpy(fragment_bytes + copy.to, bytes.data() + at / 8, kCopyBytes);
+  }
+}
+
+// StorageRun is `count` consecutive fragment elements of `lane`, from
+// `first_element` on, that lie one after another along one storage line
+// from `place` on.
+struct StorageRun {
+  int lane = 0;
+  int first_element = 0;
+  int count = 0;
+  WmmaStoragePlace place;
+};
+
+// StorageRuns groups a fragment's elements into storage runs: element x
+// joins x-1's run when it is the next element along the same line.
+std::vector<StorageRun> StorageRuns(const WmmaFragment& fragment) {
+  std::vector<StorageRun> runs;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
-    auto* const lane_bytes = reinterpret_cast<std::uint8_t*>(values.lane(lane).data());
     for (int x = 0; x < fragment.elements(); ++x) {
       const WmmaStoragePlace& place = fragment.Place(lane, x);
-      const std::uint64_t at =
-          static_cast<std::uint64_t>(place.line) * line_bits + static_cast<std::uint64_t>(place.within) * bits;
-      if constexpr (kBytes > 0) {
-        std::memcpy(lane_bytes + x * kBytes, bytes.data() + at / 8, kBytes);
-      } else {
-        const unsigned element = (bytes[at / 8] >> (at % 8)) & ((1u << bits) - 1);
-        lane_bytes[x * bits / 8] |= static_cast<std::uint8_t>(element << (x * bits % 8));
+      if (!runs.empty()) {
+        StorageRun& last = runs.back();
+        if (last.lane == lane && last.place.line == place.line && last.place.within + last.count == place.within) {
+          ++last.count;
+          continue;
+        }
       }
+      runs.push_back({lane, x, 1, place});
     }
   }
+  return runs;
+}
+
+// CopyPlan is a fragment's WmmaFragment::copies and copy_bytes.
+struct CopyPlan {
+  std::vector<WmmaCopy> copies;
+  int copy_bytes = 0;
+};
+
+// PlanCopies splits the fragment's storage runs into copies of the longest
+// width, a power of two up to 8 bytes, that divides every run, or plans
+// none (copy_bytes 0) when some run does not start and end on whole bytes,
+// in storage and in the fragment alike. No layout in the tables does
+// (WmmaSpecLayerTest).
+CopyPlan PlanCopies(const WmmaFragment& fragment, int lane_bytes) {
+  const int bits = fragment.element_bits();
+  const std::vector<StorageRun> runs = StorageRuns(fragment);
+  CopyPlan plan{.copies = {}, .copy_bytes = 8};
+  for (const StorageRun& run : runs) {
+    if ((run.place.within * bits) % 8 != 0 || (run.first_element * bits) % 8 != 0) return {};
+    while (plan.copy_bytes > 0 && (run.count * bits) % (8 * plan.copy_bytes) != 0) plan.copy_bytes /= 2;
+  }
+  if (plan.copy_bytes == 0) return {};
+  const int elements_per_copy = 8 * plan.copy_bytes / bits;
+  for (const StorageRun& run : runs) {
+    for (int i = 0; i < run.count; i += elements_per_copy) {
+      plan.copies.push_back({.to = run.lane * lane_bytes + (run.first_element + i) * bits / 8,
+                             .line = run.place.line,
+                             .within_bits = (run.place.within + i) * bits});
+    }
+  }
+  return plan;
 }
 
 wmma::Type TypeOf(const QualifierSet& qualifiers) { return static_cast<wmma::Type>(qualifiers.Get(wmma::kType)); }
@@ -123,6 +175,14 @@ absl::StatusOr<WmmaFragment> WmmaFragment::For(const CheckedInstruction& instruc
       fragment.places_.push_back(WmmaStoragePlaceOf(qualifiers, fragment.Element(lane, x)));
     }
   }
+  CopyPlan plan = PlanCopies(fragment, fragment.registers_ * fragment.register_bits_ / 8);
+  if (plan.copy_bytes == 0) {
+    return absl::InternalError(absl::StrCat("layout ", (*entry)->source.id,
+                                            " puts sub-byte elements in runs that are not whole bytes, which the "
+                                            "gather cannot copy"));
+  }
+  fragment.copies_ = std::move(plan.copies);
+  fragment.copy_bytes_ = plan.copy_bytes;
   fragment.conditions_ = RuntimeConditions(instruction);
   return fragment;
 }
@@ -185,21 +245,15 @@ Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragmen
   LaneValues values = LaneValues::Zeroed(fragment.registers() * words_per_register, fragment.register_bits());
   const int bits = fragment.element_bits();
   const std::uint64_t line_bits = std::uint64_t{stride} * bits;
-  switch (bits) {
-    case 8:
-      Gather<1>(fragment, bytes, line_bits, values);
-      break;
-    case 16:
-      Gather<2>(fragment, bytes, line_bits, values);
-      break;
-    case 32:
-      Gather<4>(fragment, bytes, line_bits, values);
-      break;
-    case 64:
+  // Every line starts on a whole byte: a sub-byte form's default stride is
+  // whole bytes, and any other stride must be fragment-aligned
+  // (WmmaSemanticsTest.EveryStrideTheModelTakesStartsLinesOnWholeBytes).
+  switch (fragment.copy_bytes()) {
+    case 1: Gather<1>(fragment, bytes, line_bits, values); break;
+    case 2: Gather<2>(fragment, bytes, line_bits, values); break;
+    case 4: Gather<4>(fragment, bytes, line_bits, values); break;
+    default:  // 8: For plans no other width
       Gather<8>(fragment, bytes, line_bits, values);
-      break;
-    default:
-      Gather<0>(fragment, bytes, line_bits, values);
       break;
   }
   return values;

@@ -43,6 +43,16 @@ struct WmmaStoragePlace {
   std::int32_t within = 0;
 };
 
+// WmmaCopy is one copy of a gather a run at a time: WmmaFragment's
+// copy_bytes() bytes, from `line` lines plus `within_bits` bits past p
+// (one run of elements side by side along that line, whatever the stride)
+// to byte `to` of the warp's fragments, lane after lane.
+struct WmmaCopy {
+  std::int32_t to = 0;
+  std::int32_t line = 0;
+  std::int32_t within_bits = 0;
+};
+
 // WmmaStoragePlaceOf places element (row, col) of the form's matrix.
 WmmaStoragePlace WmmaStoragePlaceOf(const QualifierSet& qualifiers, MatrixCoord element);
 
@@ -51,7 +61,8 @@ WmmaStoragePlace WmmaStoragePlaceOf(const QualifierSet& qualifiers, MatrixCoord 
 // run-time conditions, worked out once so that an execution is a gather.
 class WmmaFragment {
  public:
-  // For finds the form's layout on its target, or NotFound if none is known.
+  // For finds the form's layout on its target, or NotFound if none is known;
+  // kInternal if the layout's runs of sub-byte elements are not whole bytes.
   static absl::StatusOr<WmmaFragment> For(const CheckedInstruction& instruction);
 
   int registers() const { return registers_; }
@@ -72,6 +83,11 @@ class WmmaFragment {
   const WmmaLayoutEntry& entry() const { return *entry_; }
   // Place is where fragment element `element` of `lane` is stored.
   const WmmaStoragePlace& Place(int lane, int element) const { return places_[lane * elements() + element]; }
+  // copies gather the fragment a run of elements at a time, each
+  // copy_bytes() long (1, 2, 4 or 8): the longest that every lane's runs,
+  // side by side in storage, split into evenly.
+  const std::vector<WmmaCopy>& copies() const { return copies_; }
+  int copy_bytes() const { return copy_bytes_; }
   // conditions are the form's run-time conditions (RuntimeConditions).
   const std::vector<RuntimeCondition>& conditions() const { return conditions_; }
 
@@ -84,6 +100,8 @@ class WmmaFragment {
   int rows_ = 0;
   int cols_ = 0;
   std::vector<WmmaStoragePlace> places_;  // lane-major
+  std::vector<WmmaCopy> copies_;
+  int copy_bytes_ = 0;
   std::vector<RuntimeCondition> conditions_;
 };
 
