@@ -234,8 +234,8 @@ class WmmaProgram : public TestProgram {
   // bug may transpose) into `window`: all the bytes the model reads, and
   // no more. A wide stride spreads a matrix over up to half the
   // window, so writing its whole extent would cost several times as much.
-  // A line's elements lie between its first and its last; the lines are
-  // the rows or the columns, whichever are the shorter runs of bytes.
+  // The lines are the rows or the columns, whichever are the shorter runs
+  // of bytes, a pitch apart; lines that touch are written as one range.
   void FillMatrixLines(const Variant& variant, absl::Span<std::uint8_t> window) const {
     const QualifierSet& qualifiers = expected_form_.form().qualifiers;
     // The stride the model takes (ExecuteWmmaLoad): a form without a stride operand has its default.
@@ -243,14 +243,17 @@ class WmmaProgram : public TestProgram {
         instruction().signature().stride ? variant.operands.stride : WmmaDefaultStride(qualifiers);
     const MatrixCoord dims = WmmaMatrixDims(qualifiers);
     const auto offset = [&](int row, int col) { return WmmaElementOffsetBits(qualifiers, {row, col}, stride); };
-    const bool by_rows = offset(0, dims.col - 1) - offset(0, 0) < offset(dims.row - 1, 0) - offset(0, 0);
-    for (int line = 0; line < (by_rows ? dims.row : dims.col); ++line) {
-      const std::uint64_t first_bit = by_rows ? offset(line, 0) : offset(0, line);
-      const std::uint64_t end_bit =
-          (by_rows ? offset(line, dims.col - 1) : offset(dims.row - 1, line)) + expected_fragment_.element_bits();
+    const bool by_rows = offset(0, dims.col - 1) < offset(dims.row - 1, 0);
+    const int lines = by_rows ? dims.row : dims.col;
+    const std::uint64_t length_bits =
+        (by_rows ? offset(0, dims.col - 1) : offset(dims.row - 1, 0)) + expected_fragment_.element_bits();
+    const std::uint64_t pitch_bits = by_rows ? offset(1, 0) : offset(0, 1);
+    const auto fill_bits = [&](std::uint64_t first_bit, std::uint64_t end_bit) {
       FillWindowRange(variant.pattern, variant.stream, window, variant.operands.address + first_bit / 8,
                       (end_bit + 7) / 8 - first_bit / 8);
-    }
+    };
+    if (pitch_bits <= length_bits) return fill_bits(0, (lines - 1) * pitch_bits + length_bits);
+    for (int line = 0; line < lines; ++line) fill_bits(line * pitch_bits, line * pitch_bits + length_bits);
   }
 
   WmmaFragment fragment_;
