@@ -4,39 +4,9 @@
 # README.md): run.sh scaling|profile|side-by-side|final. Each writes its
 # figures under $OUT.
 set -u
-D=build/devcheck
-export LD_LIBRARY_PATH=$PWD/$D/lib MATLOAD_SOURCE_DIR=$PWD
-
-# host: the machine, into $OUT/host.txt.
-host() {
-  { date -u; nvidia-smi --query-gpu=index,name,persistence_mode,driver_version --format=csv,noheader; nproc;
-    lscpu | grep -E 'Model name|Thread|Core|Socket'; } > $OUT/host.txt 2>&1
-}
-
-# run NAME BINARY VARIANTS DEVICES [FLAGS...]: one conform run under
-# /usr/bin/time -v, its span in marks.txt, its figures in figures.txt.
-run() {
-  local name=$1 binary=$2 variants=$3 devices=$4
-  shift 4
-  echo "$(date -u +%T) start $name" >> $OUT/marks.txt
-  /usr/bin/time -v $D/$binary conform --variants $variants --seed 20261126 --devices $devices "$@" --out /tmp/$name \
-    --db /tmp/night.sqlite > /tmp/$name.log 2> /tmp/$name.time-v.txt
-  local rc=$?
-  echo "$(date -u +%T) end $name" >> $OUT/marks.txt
-  echo "$name rc=$rc $(grep -E 'Elapsed|Maximum resident|User time|System time' /tmp/$name.time-v.txt | tr -s ' ' | sed 's/(h:mm:ss or m:ss)//; s/(seconds)//; s/(kbytes)//' | tr '\n' ' ') | $(python3 -c "import json;d=json.load(open('/tmp/$name/summary.json'));print(' '.join('%s=%.1f'%(p['what'].split()[0],p['seconds']) for p in d['phases']), 'exec', d['executions'], 'findings', d['findings'], 'remembered', d['confirmations_remembered'])")" >> $OUT/figures.txt
-  tail -n +2 /tmp/$name/results.tsv > /tmp/$name.rows
-}
-
-# same A B: whether runs A and B have the same results.tsv below the header.
-same() { cmp -s /tmp/$1.rows /tmp/$2.rows && echo "$1 = $2" >> $OUT/equality.txt || echo "$1 DIFFERS from $2" >> $OUT/equality.txt; }
-
-# sampled COMMAND...: COMMAND with nvidia-smi sampling each GPU's kernel time into dmon.txt.
-sampled() {
-  nvidia-smi dmon -s u -d 1 -o T > $OUT/dmon.txt 2>&1 &
-  local dmon=$!
-  "$@"
-  kill $dmon
-}
+# host, run, same and sampled: scripts/device-conform-runs.sh (written
+# out here when these calls ran; moved there unchanged for later reports).
+source scripts/device-conform-runs.sh
 
 # scaling (01ceaae, whose --workers counts per GPU): workers 2 to 16, one GPU and two.
 scaling() {
