@@ -114,6 +114,30 @@ absl::string_view VariantKind(DataPlacement placement, PointerGenerator generato
   return (placement == DataPlacement::kShared ? kShared : kGlobal)[static_cast<int>(generator)];
 }
 
+// StrideOption is a stride a variant may take, with the bytes from p that
+// a load at that stride reads.
+struct StrideOption {
+  std::uint32_t stride = 0;
+  std::uint64_t extent_bytes = 0;
+};
+
+// StrideOptions are the strides a wide-stride variant steps through: the
+// default (the stride of forms without a stride operand), then up to three
+// aligned steps wider (WmmaAlignedStrideAbove), as long as the matrix takes
+// at most half of a `window_bytes` window. Worked out once per program, as
+// every variant draws from them.
+std::vector<StrideOption> StrideOptions(const CheckedInstruction& instruction, int window_bytes) {
+  const QualifierSet& qualifiers = instruction.form().qualifiers;
+  const auto option = [&](std::uint32_t stride) { return StrideOption{stride, WmmaExtentBytes(qualifiers, stride)}; };
+  std::vector<StrideOption> options = {option(static_cast<std::uint32_t>(WmmaDefaultStride(qualifiers)))};
+  while (options.size() < 4 && instruction.signature().stride) {
+    const StrideOption wider = option(WmmaAlignedStrideAbove(qualifiers, instruction.signature(), options.back().stride));
+    if (wider.extent_bytes > static_cast<std::uint64_t>(window_bytes) / 2) break;
+    options.push_back(wider);
+  }
+  return options;
+}
+
 // WmmaProgram is the TestProgram of one wmma.load form: p and the stride drawn
 // by a PointerGenerator, the model run on the matrix's extent from p.
 class WmmaProgram : public TestProgram {
@@ -125,7 +149,7 @@ class WmmaProgram : public TestProgram {
         fragment_(fragment),
         expected_form_(expected_form),
         expected_fragment_(expected_fragment),
-        default_stride_(WmmaDefaultStride(instruction.form().qualifiers)) {
+        strides_(StrideOptions(instruction, frame().window_bytes)) {
     for (const RuntimeCondition& condition : RuntimeConditions(instruction)) {
       if (condition.hazard == RuntimeHazard::kMisalignedAddress) alignment_ = *condition.alignment_bytes;
     }
@@ -151,17 +175,16 @@ class WmmaProgram : public TestProgram {
       generator = has_stride && index % 8 == 7 ? PointerGenerator::kShortStride : PointerGenerator::kMisalignedPointer;
     }
     VariantOperands& pointer = variant.operands;
-    pointer.stride = default_stride_;
-    if (generator == PointerGenerator::kWideStride) {
-      for (std::uint64_t steps = 1 + random.Below(3); steps > 0; --steps) {
-        const std::uint32_t wider = WmmaAlignedStrideAbove(qualifiers, instruction().signature(), pointer.stride);
-        if (WmmaExtentBytes(qualifiers, wider) > static_cast<std::uint64_t>(frame().window_bytes) / 2) break;
-        pointer.stride = wider;
-      }
+    const size_t steps_wider =
+        generator == PointerGenerator::kWideStride ? std::min<size_t>(1 + random.Below(3), strides_.size() - 1) : 0;
+    pointer.stride = strides_[steps_wider].stride;
+    std::uint64_t extent = strides_[steps_wider].extent_bytes;
+    if (generator == PointerGenerator::kShortStride) {
+      pointer.stride = strides_.front().stride - 1;
+      extent = WmmaExtentBytes(qualifiers, pointer.stride);
     }
-    if (generator == PointerGenerator::kShortStride) pointer.stride = default_stride_ - 1;
     if (generator != PointerGenerator::kDefault) {
-      const std::uint64_t room = frame().window_bytes - WmmaExtentBytes(qualifiers, pointer.stride);
+      const std::uint64_t room = frame().window_bytes - extent;
       pointer.address = alignment_ * random.Below(room / alignment_ + 1);
     }
     if (generator == PointerGenerator::kMisalignedPointer)
@@ -259,7 +282,7 @@ class WmmaProgram : public TestProgram {
   WmmaFragment fragment_;
   CheckedInstruction expected_form_;
   WmmaFragment expected_fragment_;
-  std::uint32_t default_stride_;  // the stride of forms without a stride operand
+  std::vector<StrideOption> strides_;
   int alignment_ = 32;
   std::vector<DataPlacement> placements_;
 };
