@@ -5,7 +5,6 @@
 // runs thousands of variants per launch, so this host work bounds the
 // end-to-end checked executions per second (reports/conform/).
 #include "benchmark/benchmark.h"
-#include "harness/conform/conform_case_work.h"
 #include "harness/conform/conform_plan.h"
 #include "harness/families/test_program.h"
 #include "harness/judge/case_judge.h"
@@ -70,10 +69,8 @@ void Checked(benchmark::State& state, const TestProgram& program) {
   state.SetItemsProcessed(state.iterations());
 }
 
-// EveryFormChecked: Checked's steps, plus the registry's answer a conform
-// worker asks its FaultTextMemo for (conform_case_work.h; here a registry
-// that predicts no fault, and a memo per form as a worker keeps per work
-// item), for every legal
+// EveryFormChecked: Checked's steps, plus the fault case text a conform
+// worker asks the registry about (conform_case_work.h), for every legal
 // sm_90 form the nightly run plans, taking the forms in turn, a few dozen
 // variants each as a worker's batch does, so that the item cost is the
 // nightly run's mix: about 97% of its forms are wmma.load's.
@@ -84,8 +81,6 @@ void BM_EveryFormChecked(benchmark::State& state) {
   // outputs[form][i] is what a conforming GPU gives for variant i: the model's bytes.
   std::vector<std::vector<std::vector<std::uint8_t>>> outputs;
   std::vector<std::vector<std::uint8_t>> records;
-  std::vector<FaultTextMemo> memos(plan->programs.size(), FaultTextMemo(1));
-  const auto no_fault = [](const std::string&) { return std::string(); };
   for (const auto& program : plan->programs) {
     records.emplace_back(program->frame().record_bytes);
     outputs.emplace_back();
@@ -101,7 +96,7 @@ void BM_EveryFormChecked(benchmark::State& state) {
     const TestProgram& program = *plan->programs[form];
     const Variant variant = program.MakeVariant(1, index, false);
     program.WriteRecord(variant, absl::MakeSpan(records[form]));
-    benchmark::DoNotOptimize(memos[form].Find(0, program, variant, no_fault));
+    benchmark::DoNotOptimize(program.FaultCaseText(variant));
     const Outcome expected = program.Expect(variant);
     if (std::holds_alternative<LaneValues>(expected) &&
         JudgeOutput(expected, outputs[form][index]).kind != CaseClass::kPass) {

@@ -135,16 +135,12 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
 
 }  // namespace
 
-const std::string& FaultTextMemo::Find(int thread, const TestProgram& program, const Variant& variant,
-                                       absl::FunctionRef<std::string(const std::string&)> compute) {
-  Answers& answers = answers_[thread];
-  const Inputs inputs{variant.kind, variant.operands.address, variant.operands.stride};
-  auto known = answers.by_inputs.find(inputs);
-  if (known != answers.by_inputs.end()) return known->second;
-  const std::string text = program.FaultCaseText(variant);
-  auto found = answers.by_text.find(text);
-  if (found == answers.by_text.end()) found = answers.by_text.emplace(text, compute(text)).first;
-  return answers.by_inputs.emplace(inputs, found->second).first->second;
+const std::string& FaultTextMemo::Find(int thread, const std::string& text,
+                                       const std::function<std::string(const std::string&)>& compute) {
+  absl::flat_hash_map<std::string, std::string>& answers = answers_[thread];
+  auto found = answers.find(text);
+  if (found == answers.end()) found = answers.emplace(text, compute(text)).first;
+  return found->second;
 }
 
 VariantRole RoleOf(const Outcome& expected, const std::string& predicted_entry) {

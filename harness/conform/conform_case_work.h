@@ -22,13 +22,10 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/program_launch.h"
 #include "harness/judge/case_judge.h"
@@ -71,28 +68,18 @@ using FaultPrediction = std::function<std::string(const Variant& variant, int th
 
 // FaultTextMemo remembers the registry's answer for each fault case text
 // (TestProgram::FaultCaseText): a case's variants share a few dozen texts,
-// and a regex search per variant would cost more than the model does. A
-// text depends only on the variant's kind, address and stride, so each
-// answer is also kept under those, and a variant met before costs neither
-// the text nor its hash. Each host thread has answers of its own, so that
-// no lock is taken.
+// and a regex search per variant would cost more than the model does. Each
+// host thread has answers of its own, so that no lock is taken.
 class FaultTextMemo {
  public:
   explicit FaultTextMemo(int threads) : answers_(threads) {}
-  // Find is the answer for `variant` of `program` on `thread`, from
-  // `compute` the first time that thread meets the variant's text.
-  const std::string& Find(int thread, const TestProgram& program, const Variant& variant,
-                          absl::FunctionRef<std::string(const std::string&)> compute);
+  // Find is the answer for `text` on `thread`, from `compute` the first
+  // time that thread asks.
+  const std::string& Find(int thread, const std::string& text,
+                          const std::function<std::string(const std::string&)>& compute);
 
  private:
-  // Inputs are what a fault case text depends on: kind, address, stride.
-  using Inputs = std::tuple<absl::string_view, std::uint64_t, std::uint32_t>;
-  // Answers are one thread's.
-  struct Answers {
-    absl::flat_hash_map<Inputs, std::string> by_inputs;
-    absl::flat_hash_map<std::string, std::string> by_text;
-  };
-  std::vector<Answers> answers_;
+  std::vector<absl::flat_hash_map<std::string, std::string>> answers_;
 };
 
 // CaseWorkContext is what every item of a worker shares.

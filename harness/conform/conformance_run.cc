@@ -702,7 +702,7 @@ class Run {
             .blocks = kBlocksPerLaunch,
             .keep = options_.first_failures,
             .predict = [memo, registry_answer, &work](const Variant& variant, int thread) {
-              return memo->Find(thread, *work.program, variant, registry_answer);
+              return memo->Find(thread, work.program->FaultCaseText(variant), registry_answer);
             }};
   }
 

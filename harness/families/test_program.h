@@ -117,10 +117,7 @@ class TestProgram {
   // FaultCaseText is the case text the discrepancy registry matches a fault
   // of the variant against (discrepancy_registry.h, kDeviceFaults):
   // the opcode, then the variant's addressing ("; p-mod16=8;
-  // row-pitch-bytes=24; row-pitch-mod16=8" for wmma.load). It depends on
-  // nothing but the variant's kind, operands.address and operands.stride,
-  // under which a conform worker remembers the registry's answer
-  // (FaultTextMemo in harness/conform/conform_case_work.h).
+  // row-pitch-bytes=24; row-pitch-mod16=8" for wmma.load).
   virtual std::string FaultCaseText(const Variant& variant) const = 0;
 
  protected:

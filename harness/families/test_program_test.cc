@@ -1,9 +1,7 @@
 #include "harness/families/test_program.h"
 
-#include <functional>
 #include <string>
 #include <thread>
-#include <utility>
 #include <variant>
 #include <vector>
 
@@ -177,42 +175,6 @@ TEST(TestProgramTest, EveryLegalTcgen05FormsVariantsAreDefinedCases) {
   }
   EXPECT_EQ(programs, legal);
   EXPECT_GT(programs, 0u);
-}
-
-// A fault case text depends on nothing but the variant's kind, address and
-// stride, as FaultCaseText promises (conform workers remember the
-// registry's answers under those): changing any other input of a variant,
-// of every legal form of the three families, leaves its text as it was.
-TEST(TestProgramTest, AFaultCaseTextDependsOnlyOnKindAddressAndStride) {
-  // Each of the other inputs, changed.
-  const std::vector<std::function<void(Variant&)>> changes = {
-      [](Variant& v) { v.index += 1000; },
-      [](Variant& v) { v.pattern = v.pattern == DataPattern::kRandom ? DataPattern::kTagged : DataPattern::kRandom; },
-      [](Variant& v) { v.stream ^= 0x5555; },
-      [](Variant& v) {
-        v.placement = v.placement == DataPlacement::kShared ? DataPlacement::kGlobal : DataPlacement::kShared;
-      },
-      [](Variant& v) {
-        for (std::uint64_t& address : v.operands.lane_addresses) address += 16;
-      },
-  };
-  int programs = 0;
-  for (const auto& [spec, target] : {std::pair{&ldmatrix::Spec(), "sm_90"}, std::pair{&wmma::Spec(), "sm_90"},
-                                     std::pair{&tcgen05::Spec(), "sm_100a"}}) {
-    for (const CheckedInstruction& instruction : LegalForms(*spec, *ParseTarget(target))) {
-      std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {});
-      for (const Variant& variant : program->Variants(16, 5, true)) {
-        for (const auto& change : changes) {
-          Variant changed = variant;
-          change(changed);
-          EXPECT_EQ(program->FaultCaseText(changed), program->FaultCaseText(variant))
-              << program->Label() << " variant " << variant.index;
-        }
-      }
-      ++programs;
-    }
-  }
-  EXPECT_EQ(programs, 18 + 352 + static_cast<int>(LegalForms(tcgen05::Spec(), *ParseTarget("sm_100a")).size()));
 }
 
 TEST(TestProgramTest, ProgramsAreFoundByTheirOpcode) {
