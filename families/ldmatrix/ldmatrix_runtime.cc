@@ -22,6 +22,7 @@
 #include "harness/families/model_invariants.h"
 #include "harness/families/runtime_inputs.h"
 #include "harness/families/test_program.h"
+#include "harness/families/thread_window.h"
 #include "harness/kernels/data_pattern.h"
 #include "harness/kernels/kernel_text.h"
 #include "harness/kernels/planted_bug.h"
@@ -176,7 +177,7 @@ class LdmatrixProgram : public TestProgram {
     // Only the rows the lanes name are read.
     const std::array<std::uint64_t, kWarpLanes>& offsets = variant.operands.lane_addresses;
     MemoryImage memory;
-    memory.shared.resize(frame().window_bytes);
+    const ThreadWindow window(memory.shared, frame().window_bytes);
     for (std::uint64_t offset : offsets) {
       FillWindowRange(variant.pattern, variant.stream, absl::MakeSpan(memory.shared), offset, ldmatrix::kRowBytes);
     }

@@ -21,6 +21,7 @@
 #include "harness/families/model_invariants.h"
 #include "harness/families/runtime_inputs.h"
 #include "harness/families/test_program.h"
+#include "harness/families/thread_window.h"
 #include "harness/kernels/data_pattern.h"
 #include "harness/kernels/kernel_text.h"
 #include "harness/kernels/planted_bug.h"
@@ -195,12 +196,6 @@ class WmmaProgram : public TestProgram {
 
   Outcome Expect(const Variant& variant) const override {
     const VariantOperands& pointer = variant.operands;
-    // The window is this host thread's, kept from one prediction to the
-    // next, so that none allocates or clears 16 KiB: only the matrix's
-    // lines are written, and the model reads nothing else of it.
-    thread_local std::vector<std::uint8_t> window;
-    window.resize(frame().window_bytes);
-    FillMatrixLines(variant, absl::MakeSpan(window));
     MemoryImage memory;
     const StateSpace named = instruction().signature().state_space;
     const bool shared = variant.placement == DataPlacement::kShared;
@@ -208,14 +203,13 @@ class WmmaProgram : public TestProgram {
                                   : named == StateSpace::kShared ? pointer.address
                                                                  : memory.shared_generic_base + pointer.address;
     std::vector<std::uint8_t>& space = shared ? memory.shared : memory.global;
-    space = std::move(window);
+    const ThreadWindow window(space, frame().window_bytes);
+    FillMatrixLines(variant, absl::MakeSpan(space));
     const int address_bits = named == StateSpace::kShared ? options().shared_address_bits : 64;
-    Outcome outcome = ExecuteWmmaLoad(
+    return ExecuteWmmaLoad(
         expected_form_, expected_fragment_, memory,
         {{address, address_bits},
          instruction().signature().stride ? std::optional<std::uint32_t>(pointer.stride) : std::nullopt});
-    window = std::move(space);
-    return outcome;
   }
 
   std::string WordSource(int lane, int word) const override {
