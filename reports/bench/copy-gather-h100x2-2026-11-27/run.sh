@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # This report's two device calls, one call each, from the repository root
 # on the lent host, with the stripped binaries carried in build/devcheck
-# (README.md): run.sh call1|call2|call3. Each writes its figures under $OUT.
+# (README.md): run.sh call1|call2|call3|call4. Each writes its figures
+# under $OUT.
 #   call1: the device tests of 7c26686, then the nightly run at 10^6
 #          variants, 46adc34 and 7c26686 alternated on one GPU, and 7c26686
 #          on two; last, perf over a warm 10^6 run of 7c26686.
@@ -9,6 +10,8 @@
 #          since the model did not change), with the nightly run at 10^5 too.
 #   call3: call2's runs for 8e8f666 (f909d9c without its fault-case memo)
 #          against 7c26686, without perf.
+#   call4: 76d49cd (ldmatrix's kept window): its conform and wmma device
+#          tests, and the nightly run at 10^5 against 8e8f666's results.
 # In each call the newer binary is build/devcheck/matload-new (and
 # matload-new-sym, with its symbol table, for perf; TEST-new for its tests).
 set -u
@@ -65,7 +68,7 @@ call2_runs() {
 }
 
 host
-case ${1:?usage: run.sh call1|call2|call3} in
+case ${1:?usage: run.sh call1|call2|call3|call4} in
   call1)
     device_tests cuda_driver_test wmma_device_test conformance_device_test
     sampled nightly_runs 46adc34
@@ -80,6 +83,13 @@ case ${1:?usage: run.sh call1|call2|call3} in
   call3)
     device_tests conformance_device_test
     sampled call2_runs
+    ;;
+  call4)
+    device_tests conformance_device_test wmma_device_test
+    run cold-1e5-old-0 matload-8e8f666 100000 0
+    run warm-1e5-new-0 matload-new 100000 0
+    run warm-1e5-old-0 matload-8e8f666 100000 0
+    for n in warm-1e5-new-0 warm-1e5-old-0; do same cold-1e5-old-0 $n; done
     ;;
   *) echo "run.sh: unknown call '$1'" >&2; exit 2 ;;
 esac
