@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # This report's two device calls, one call each, from the repository root
 # on the lent host, with the stripped binaries carried in build/devcheck
-# (README.md): run.sh call1|call2|call3|call4. Each writes its figures
+# (README.md): run.sh call1|call2|call3|call4|call5. Each writes its figures
 # under $OUT.
 #   call1: the device tests of 7c26686, then the nightly run at 10^6
 #          variants, 46adc34 and 7c26686 alternated on one GPU, and 7c26686
@@ -12,6 +12,7 @@
 #          against 7c26686, without perf.
 #   call4: 76d49cd (ldmatrix's kept window): its conform and wmma device
 #          tests, and the nightly run at 10^5 against 8e8f666's results.
+#   call5: 8e8f666 and 76d49cd alternated at 10^5, three times each.
 # In each call the newer binary is build/devcheck/matload-new (and
 # matload-new-sym, with its symbol table, for perf; TEST-new for its tests).
 set -u
@@ -68,7 +69,7 @@ call2_runs() {
 }
 
 host
-case ${1:?usage: run.sh call1|call2|call3|call4} in
+case ${1:?usage: run.sh call1|call2|call3|call4|call5} in
   call1)
     device_tests cuda_driver_test wmma_device_test conformance_device_test
     sampled nightly_runs 46adc34
@@ -90,6 +91,14 @@ case ${1:?usage: run.sh call1|call2|call3|call4} in
     run warm-1e5-new-0 matload-new 100000 0
     run warm-1e5-old-0 matload-8e8f666 100000 0
     for n in warm-1e5-new-0 warm-1e5-old-0; do same cold-1e5-old-0 $n; done
+    ;;
+  call5)
+    run cold-1e5-old-0 matload-8e8f666 100000 0
+    for r in 1 2 3; do
+      run warm-1e5-old-0-r$r matload-8e8f666 100000 0
+      run warm-1e5-new-0-r$r matload-new 100000 0
+      same cold-1e5-old-0 warm-1e5-new-0-r$r
+    done
     ;;
   *) echo "run.sh: unknown call '$1'" >&2; exit 2 ;;
 esac
