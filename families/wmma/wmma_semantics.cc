@@ -39,13 +39,14 @@ struct StorageRun {
   WmmaStoragePlace place;
 };
 
-// StorageRuns groups a fragment's elements into storage runs: element x
-// joins x-1's run when it is the next element along the same line.
-std::vector<StorageRun> StorageRuns(const WmmaFragment& fragment) {
+// StorageRuns groups a fragment's elements, stored as `qualifiers` say,
+// into storage runs: element x joins x-1's run when it is the next element
+// along the same line.
+std::vector<StorageRun> StorageRuns(const WmmaFragment& fragment, const QualifierSet& qualifiers) {
   std::vector<StorageRun> runs;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int x = 0; x < fragment.elements(); ++x) {
-      const WmmaStoragePlace& place = fragment.Place(lane, x);
+      const WmmaStoragePlace place = WmmaStoragePlaceOf(qualifiers, fragment.Element(lane, x));
       if (!runs.empty()) {
         StorageRun& last = runs.back();
         if (last.lane == lane && last.place.line == place.line && last.place.within + last.count == place.within) {
@@ -70,9 +71,9 @@ struct CopyPlan {
 // none (copy_bytes 0) when some run does not start and end on whole bytes,
 // in storage and in the fragment alike. No layout in the tables does
 // (WmmaSpecLayerTest).
-CopyPlan PlanCopies(const WmmaFragment& fragment, int lane_bytes) {
+CopyPlan PlanCopies(const WmmaFragment& fragment, const QualifierSet& qualifiers, int lane_bytes) {
   const int bits = fragment.element_bits();
-  const std::vector<StorageRun> runs = StorageRuns(fragment);
+  const std::vector<StorageRun> runs = StorageRuns(fragment, qualifiers);
   CopyPlan plan{.copies = {}, .copy_bytes = 8};
   for (const StorageRun& run : runs) {
     if ((run.place.within * bits) % 8 != 0 || (run.first_element * bits) % 8 != 0) return {};
@@ -169,13 +170,7 @@ absl::StatusOr<WmmaFragment> WmmaFragment::For(const CheckedInstruction& instruc
     return absl::InternalError(absl::StrCat("layout ", (*entry)->source.id, " has ", (*entry)->fragment.elements(),
                                             " elements per lane; the form's fragment holds ", fragment.elements()));
   }
-  fragment.places_.reserve(kWarpLanes * fragment.elements());
-  for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int x = 0; x < fragment.elements(); ++x) {
-      fragment.places_.push_back(WmmaStoragePlaceOf(qualifiers, fragment.Element(lane, x)));
-    }
-  }
-  CopyPlan plan = PlanCopies(fragment, fragment.registers_ * fragment.register_bits_ / 8);
+  CopyPlan plan = PlanCopies(fragment, qualifiers, fragment.registers_ * fragment.register_bits_ / 8);
   if (plan.copy_bytes == 0) {
     return absl::InternalError(absl::StrCat("layout ", (*entry)->source.id,
                                             " puts sub-byte elements in runs that are not whole bytes, which the "

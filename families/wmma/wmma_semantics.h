@@ -57,7 +57,7 @@ struct WmmaCopy {
 WmmaStoragePlace WmmaStoragePlaceOf(const QualifierSet& qualifiers, MatrixCoord element);
 
 // WmmaFragment is the compiled layout of one checked wmma.load form: the
-// storage place of every lane's every fragment element, and the form's
+// copies that gather every lane's fragment from storage, and the form's
 // run-time conditions, worked out once so that an execution is a gather.
 class WmmaFragment {
  public:
@@ -81,8 +81,6 @@ class WmmaFragment {
   WmmaBitSource Provenance(int lane, int reg, int bit) const;
   // entry is the table row the layout comes from, with its source.
   const WmmaLayoutEntry& entry() const { return *entry_; }
-  // Place is where fragment element `element` of `lane` is stored.
-  const WmmaStoragePlace& Place(int lane, int element) const { return places_[lane * elements() + element]; }
   // copies gather the fragment a run of elements at a time, each
   // copy_bytes() long (1, 2, 4 or 8): the longest that every lane's runs,
   // side by side in storage, split into evenly.
@@ -99,7 +97,6 @@ class WmmaFragment {
   int element_bits_ = 16;
   int rows_ = 0;
   int cols_ = 0;
-  std::vector<WmmaStoragePlace> places_;  // lane-major
   std::vector<WmmaCopy> copies_;
   int copy_bytes_ = 0;
   std::vector<RuntimeCondition> conditions_;
