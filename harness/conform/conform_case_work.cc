@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "harness/conform/bundle_writer.h"
 #include "harness/gpu/cuda_driver.h"
 #include "harness/gpu/launch_outcome.h"
@@ -130,7 +132,22 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
   if (!ran.ok()) return ran.status();
   CaseSummary summary;
   for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);
+  summary.seconds = {
+      .pipeline = ran->seconds, .launching = ran->launching, .judging = ran->judging, .generating = ran->generating};
   return summary;
+}
+
+// JudgeItem is RunCaseWork's judging, without its clock.
+absl::StatusOr<CaseSummary> JudgeItem(const CaseWork& work, const CaseWorkContext& context) {
+  if (work.verdict.has_value()) return JudgeWithout(work, context, *work.verdict);
+  std::optional<Made> filler = FirstTaken(work, context);
+  if (!filler.has_value()) return JudgeWithout(work, context, {});
+  absl::StatusOr<CaseSummary> summary = RunPipelined(work, context, *std::move(filler));
+  if (summary.ok()) return summary;
+  if (std::optional<CaseVerdict> rejection = Rejection(summary.status()); rejection.has_value()) {
+    return JudgeWithout(work, context, *rejection);
+  }
+  return summary.status();
 }
 
 }  // namespace
@@ -168,15 +185,10 @@ CaseSummary JudgeWithout(const CaseWork& work, const CaseWorkContext& context, c
 }
 
 absl::StatusOr<CaseSummary> RunCaseWork(const CaseWork& work, const CaseWorkContext& context) {
-  if (work.verdict.has_value()) return JudgeWithout(work, context, *work.verdict);
-  std::optional<Made> filler = FirstTaken(work, context);
-  if (!filler.has_value()) return JudgeWithout(work, context, {});
-  absl::StatusOr<CaseSummary> summary = RunPipelined(work, context, *std::move(filler));
-  if (summary.ok()) return summary;
-  if (std::optional<CaseVerdict> rejection = Rejection(summary.status()); rejection.has_value()) {
-    return JudgeWithout(work, context, *rejection);
-  }
-  return summary.status();
+  const absl::Time start = absl::Now();
+  absl::StatusOr<CaseSummary> summary = JudgeItem(work, context);
+  if (summary.ok()) summary->seconds.items += absl::ToDoubleSeconds(absl::Now() - start);
+  return summary;
 }
 
 }  // namespace matload

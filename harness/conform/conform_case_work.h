@@ -101,7 +101,8 @@ bool Takes(const CaseWork& work, VariantRole role, const std::string& entry);
 // summary. A module the compiler rejects is a verdict (legal form
 // rejected) on every variant the item takes; a fault or a hang is not
 // caught here: it ends the worker, and the run splits the item
-// (conformance_run.cc). An item with a verdict runs nothing.
+// (conformance_run.cc). An item with a verdict runs nothing. The summary's
+// `seconds` say where the item's time went.
 absl::StatusOr<CaseSummary> RunCaseWork(const CaseWork& work, const CaseWorkContext& context);
 
 // JudgeWithout judges `work`'s variants as `verdict` without running

@@ -20,6 +20,20 @@ nlohmann::json PhasesJson(const std::vector<ConformancePhase>& phases) {
   return list;
 }
 
+// WorkerSecondsList is `seconds` as the totals keep them.
+nlohmann::json WorkerSecondsList(const WorkerSeconds& seconds) {
+  return {seconds.items, seconds.pipeline, seconds.launching, seconds.judging, seconds.generating};
+}
+
+// WorkerSecondsJson is `seconds` as summary.json names them.
+nlohmann::json WorkerSecondsJson(const WorkerSeconds& seconds) {
+  return {{"items", seconds.items},
+          {"pipeline", seconds.pipeline},
+          {"launching", seconds.launching},
+          {"judging", seconds.judging},
+          {"generating", seconds.generating}};
+}
+
 }  // namespace
 
 std::string TsvField(absl::string_view text) {
@@ -58,6 +72,7 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
                            {"retries", result.infrastructure_retries},
                            {"flakes", result.flakes},
                            {"remembered", result.confirmations_remembered},
+                           {"worker", WorkerSecondsList(result.worker_seconds)},
                            {"not_run", result.not_run}};
   if (result.target != Target()) totals["target"] = result.target.Name();
   return totals;
@@ -111,6 +126,14 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
     result.flakes += json.at("flakes").get<size_t>();
     // Totals recorded before the fault memory (2026-11-26) have no count.
     result.confirmations_remembered += json.value("remembered", size_t{0});
+    // Totals recorded before the workers' seconds (2026-11-27) have none.
+    if (const nlohmann::json& worker = json.value("worker", nlohmann::json::array()); !worker.empty()) {
+      result.worker_seconds.Add({.items = worker.at(0),
+                                 .pipeline = worker.at(1),
+                                 .launching = worker.at(2),
+                                 .judging = worker.at(3),
+                                 .generating = worker.at(4)});
+    }
     JoinWithoutRepeats(json.value("not_run", std::vector<std::string>()), result.not_run);
     return AddTarget(json.value("target", nlohmann::json()), result);
   } catch (const std::exception& error) {
@@ -149,6 +172,7 @@ absl::Status WriteSummaries(const ConformanceOptions& options, const Conformance
                                   {"registry_misses", result.registry_misses},
                                   {"device_seconds", result.device_seconds},
                                   {"phases", PhasesJson(result.phases)},
+                                  {"worker_seconds", WorkerSecondsJson(result.worker_seconds)},
                                   {"executions", result.executions},
                                   {"infrastructure_retries", result.infrastructure_retries},
                                   {"flakes", result.flakes},
@@ -197,6 +221,14 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
     phases.push_back(absl::StrFormat("%s %.1f s (%d launches)", phase.what, phase.seconds, phase.launches));
   }
   absl::StrAppend(&text, phases.empty() ? "" : ": ", absl::StrJoin(phases, ", "), ".\n");
+  if (const WorkerSeconds& worker = result.worker_seconds; worker.items > 0) {
+    absl::StrAppend(
+        &text, "\n",
+        absl::StrFormat("The workers' items took %.1f s, summed over workers; %.1f s of it in the launch "
+                        "pipeline, whose launches took %.1f s while its host threads spent %.1f s "
+                        "judging and %.1f s making variants (the mean of a pipeline's threads).\n",
+                        worker.items, worker.pipeline, worker.launching, worker.judging, worker.generating));
+  }
   if (result.confirmations_remembered > 0) {
     absl::StrAppend(&text, "\n", result.confirmations_remembered,
                     " registry predictions were taken as confirmed without a launch: the results store remembers "

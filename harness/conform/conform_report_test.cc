@@ -7,6 +7,7 @@ namespace matload {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 ConformanceResult TwoFamilies() {
   ConformanceResult result;
@@ -39,6 +40,18 @@ TEST(ConformReportTest, SummarySaysWhereTheGpuPhaseWent) {
   EXPECT_THAT(ConformanceSummaryMarkdown({.paths = {CompilePath::kDriverJit}}, result),
               HasSubstr("GPU phase: 12.5 s for 6 launches (JIT, launch, copy and judging included): forms 10.3 s "
                         "(6 launches), registry confirmations 2.0 s (2 launches).\n"));
+}
+
+// Where the workers' time went: the run says whether they waited on
+// their launches or on their host threads.
+TEST(ConformReportTest, SummarySaysWhereTheWorkersTimeWent) {
+  ConformanceResult result = TwoFamilies();
+  EXPECT_THAT(ConformanceSummaryMarkdown({}, result), Not(HasSubstr("The workers' items")));
+  result.worker_seconds = {.items = 80, .pipeline = 72.5, .launching = 60.25, .judging = 12, .generating = 30};
+  EXPECT_THAT(ConformanceSummaryMarkdown({}, result),
+              HasSubstr("The workers' items took 80.0 s, summed over workers; 72.5 s of it in the launch pipeline, "
+                        "whose launches took 60.2 s while its host threads spent 12.0 s judging and 30.0 s making "
+                        "variants (the mean of a pipeline's threads).\n"));
 }
 
 TEST(ConformReportTest, CaseTableHasOneLinePerCaseOnOneLineEach) {
@@ -76,6 +89,7 @@ TEST(ConformReportTest, TotalsReadBackAsTheyWere) {
   result.words_compared = 2048;
   result.findings = 2;
   result.flakes = 1;
+  result.worker_seconds = {.items = 8, .pipeline = 7, .launching = 6, .judging = 2, .generating = 3};
   ConformanceResult restored{.identity = result.identity};
   ASSERT_TRUE(AddTotals(TotalsJson(result), restored).ok());
   EXPECT_EQ(restored.target, Target{90});
@@ -86,6 +100,8 @@ TEST(ConformReportTest, TotalsReadBackAsTheyWere) {
   EXPECT_EQ(restored.findings, 2u);
   EXPECT_EQ(restored.flakes, 1u);
   EXPECT_EQ(restored.executions, result.executions);
+  EXPECT_EQ(restored.worker_seconds.items, 8);
+  EXPECT_EQ(restored.worker_seconds.generating, 3);
   EXPECT_EQ(ConformanceSummaryMarkdown({}, restored), ConformanceSummaryMarkdown({}, result));
   EXPECT_EQ(AddTotals(nlohmann::json::array(), restored).code(), absl::StatusCode::kDataLoss);
 }
@@ -108,6 +124,16 @@ TEST(ConformReportTest, TwoShardsTotalsAddUp) {
   ASSERT_EQ(merged.phases.size(), 1u);
   EXPECT_EQ(merged.phases[0].launches, 12u);
   EXPECT_EQ(merged.not_run, shard.not_run);
+}
+
+// Totals recorded before the workers' seconds were kept read back as none.
+TEST(ConformReportTest, TotalsWithoutWorkerSecondsReadBack) {
+  nlohmann::json totals = TotalsJson(TwoFamilies());
+  totals.erase("worker");
+  ConformanceResult restored;
+  ASSERT_TRUE(AddTotals(totals, restored).ok());
+  EXPECT_EQ(restored.worker_seconds.items, 0);
+  EXPECT_EQ(restored.executions, 64u);
 }
 
 // Totals of two targets are not one run's: a store that says so is damaged.

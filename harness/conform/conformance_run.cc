@@ -418,6 +418,7 @@ class Run {
         if (!summary.ok()) return summary.status();
         CaseState& state = cases_[item.case_index];
         state.undefined += summary->undefined;
+        result_.worker_seconds.Add(summary->seconds);
         for (const auto& [entry, left_out] : summary->predicted) state.predicted[entry].Add(left_out);
         if (item.confirms >= 0) Settle(predictions_[item.confirms], item, summary->Worst());
         return recorder_.AddSummary(CaseIdOf(item), *summary,

@@ -36,6 +36,7 @@
 #include "absl/status/statusor.h"
 #include "harness/gpu/program_launch.h"
 #include "harness/judge/case_judge.h"
+#include "harness/judge/case_summary.h"
 #include "harness/kernels/planted_bug.h"
 #include "harness/runs/case_filter.h"
 #include "harness/runs/run_journal.h"
@@ -106,6 +107,10 @@ struct ConformanceResult {
   std::vector<std::string> registry_misses;
   double device_seconds = 0;  // wall time of the GPU items
   std::vector<ConformancePhase> phases;  // where device_seconds went, phase by phase
+  // worker_seconds: where the workers' time went, summed over every item
+  // they judged (CaseSummary::seconds), so that a slow run says whether its
+  // workers waited on the GPU or on their host threads.
+  WorkerSeconds worker_seconds;
   size_t executions = 0;      // blocks that ran to completion and were judged
   // infrastructure_retries counts launches tried again in a fresh worker
   // because an infrastructure failure kept them from being judged.

@@ -63,6 +63,14 @@ void CaseSummary::AddUnrun(CaseClass kind, size_t count, std::int64_t first, abs
   KeepNote(*this, first, detail);
 }
 
+void WorkerSeconds::Add(const WorkerSeconds& other) {
+  items += other.items;
+  pipeline += other.pipeline;
+  launching += other.launching;
+  judging += other.judging;
+  generating += other.generating;
+}
+
 void CaseSummary::Merge(const CaseSummary& other, size_t keep) {
   for (const auto& [kind, count] : other.classes) classes[kind] += count;
   executions += other.executions;
@@ -72,6 +80,7 @@ void CaseSummary::Merge(const CaseSummary& other, size_t keep) {
   if (other.note_index >= 0) KeepNote(*this, other.note_index, other.note);
   undefined += other.undefined;
   for (const auto& [entry, left_out] : other.predicted) predicted[entry].Add(left_out);
+  seconds.Add(other.seconds);
 }
 
 size_t CaseSummary::judged() const {
@@ -89,12 +98,14 @@ CaseClass CaseSummary::Worst() const {
 }
 
 std::string CaseSummary::Encode() const {
-  nlohmann::json json = {{"executions", executions},
-                         {"words", words_compared},
-                         {"first_failures", first_failures},
-                         {"note_index", note_index},
-                         {"note", note},
-                         {"undefined", undefined}};
+  nlohmann::json json = {
+      {"executions", executions},
+      {"words", words_compared},
+      {"first_failures", first_failures},
+      {"note_index", note_index},
+      {"note", note},
+      {"undefined", undefined},
+      {"seconds", {seconds.items, seconds.pipeline, seconds.launching, seconds.judging, seconds.generating}}};
   json["classes"] = nlohmann::json::array();
   for (const auto& [kind, count] : classes) json["classes"].push_back({static_cast<int>(kind), count});
   json["samples"] = nlohmann::json::array();
@@ -125,6 +136,12 @@ absl::StatusOr<CaseSummary> CaseSummary::Decode(absl::string_view text) {
     summary.note_index = json.at("note_index").get<std::int64_t>();
     summary.note = json.at("note").get<std::string>();
     summary.undefined = json.at("undefined").get<size_t>();
+    const nlohmann::json& seconds = json.at("seconds");
+    summary.seconds = {.items = seconds.at(0),
+                       .pipeline = seconds.at(1),
+                       .launching = seconds.at(2),
+                       .judging = seconds.at(3),
+                       .generating = seconds.at(4)};
     for (const nlohmann::json& pair : json.at("classes")) {
       summary.classes[static_cast<CaseClass>(pair.at(0).get<int>())] = pair.at(1).get<size_t>();
     }

@@ -51,6 +51,22 @@ struct LeftOut {
   }
 };
 
+// WorkerSeconds is where a worker's time on some variants went, so that a
+// run can say whether its workers wait on their launches, on their host
+// threads or on neither (reports/bench/cores-per-gpu-h100x4-2026-11-27/).
+// Each figure sums over work items; the pipeline's figures are those of
+// PipelineStats (harness/gpu/launch_pipeline.h).
+struct WorkerSeconds {
+  double items = 0;       // from taking an item to its summary
+  double pipeline = 0;    // of that, in the launch pipeline
+  double launching = 0;   // of that, the pipeline's calling thread in launches
+  double judging = 0;     // the pipeline's host threads judging, the mean over threads
+  double generating = 0;  // the host threads making variants and predictions, likewise
+
+  // Add adds `other`'s seconds.
+  void Add(const WorkerSeconds& other);
+};
+
 // CaseSummary is the merged verdicts of some of a case's variants.
 struct CaseSummary {
   std::map<CaseClass, size_t> classes;  // judged variants by class
@@ -64,6 +80,7 @@ struct CaseSummary {
   std::string note;
   size_t undefined = 0;                      // undefined variants left for their own launches
   std::map<std::string, LeftOut> predicted;  // by registry entry: variants left for its confirmation
+  WorkerSeconds seconds;                     // the worker's time on these variants
 
   // Add counts variant `index`'s verdict. A finding (IsFinding) keeps its
   // index among the first `keep` failures and, under `signature`, becomes

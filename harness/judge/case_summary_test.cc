@@ -58,6 +58,20 @@ TEST(CaseSummaryTest, LeftOutVariantsAndNotesMerge) {
   EXPECT_EQ(first.executions, 0u);
 }
 
+TEST(CaseSummaryTest, AWorkersSecondsAddUpAndTravel) {
+  CaseSummary first, second;
+  first.seconds = {.items = 2, .pipeline = 1.5, .launching = 1, .judging = 0.5, .generating = 0.25};
+  second.seconds = {.items = 4, .pipeline = 3, .launching = 2.5, .judging = 1, .generating = 0.5};
+  first.Merge(second, 16);
+  const absl::StatusOr<CaseSummary> decoded = CaseSummary::Decode(first.Encode());
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(decoded->seconds.items, 6);
+  EXPECT_EQ(decoded->seconds.pipeline, 4.5);
+  EXPECT_EQ(decoded->seconds.launching, 3.5);
+  EXPECT_EQ(decoded->seconds.judging, 1.5);
+  EXPECT_EQ(decoded->seconds.generating, 0.75);
+}
+
 TEST(CaseSummaryTest, RoundTripsThroughItsEncoding) {
   CaseSummary summary;
   summary.Add(5, {.kind = CaseClass::kUnexpectedFault, .detail = "line one\nline two"}, false, 0, "fault-sig", {}, 1,
@@ -76,12 +90,14 @@ TEST(CaseSummaryTest, RoundTripsThroughItsEncoding) {
 TEST(CaseSummaryTest, ATextThatIsNotASummaryIsDataLoss) {
   EXPECT_EQ(CaseSummary::Decode("not json").status().code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(CaseSummary::Decode("{}").status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_EQ(CaseSummary::Decode(R"({"executions":1,"words":0,"first_failures":[],"note_index":-1,"note":"",)"
-                                R"("undefined":0,"classes":[],"predicted":{},"samples":[{"signature":"s","index":0,)"
-                                R"("kind":0,"detail":"","device":0,"count":1,"output":"!!"}]})")
-                .status()
-                .code(),
-            absl::StatusCode::kDataLoss);
+  EXPECT_EQ(
+      CaseSummary::Decode(
+          R"({"executions":1,"words":0,"first_failures":[],"note_index":-1,"note":"",)"
+          R"("undefined":0,"seconds":[0,0,0,0,0],"classes":[],"predicted":{},"samples":[{"signature":"s","index":0,)"
+          R"("kind":0,"detail":"","device":0,"count":1,"output":"!!"}]})")
+          .status()
+          .code(),
+      absl::StatusCode::kDataLoss);
 }
 
 }  // namespace

@@ -133,6 +133,12 @@ TEST_F(FaultRigTest, AHealthyFakeGpuHasEveryCaseJudged) {
   EXPECT_EQ(run.summary["stopped"], "");
   EXPECT_EQ(run.summary["infrastructure_retries"], 0);
   EXPECT_GT(run.bundles, 0u);
+  // Where the workers' time went: each part within the one around it.
+  const nlohmann::json& seconds = run.summary["worker_seconds"];
+  EXPECT_GT(seconds["launching"].get<double>(), 0);
+  EXPECT_LE(seconds["launching"].get<double>(), seconds["pipeline"].get<double>());
+  EXPECT_LE(seconds["judging"].get<double>() + seconds["generating"].get<double>(), seconds["pipeline"].get<double>());
+  EXPECT_LE(seconds["pipeline"].get<double>(), seconds["items"].get<double>());
 }
 
 TEST_F(FaultRigTest, NoDeviceAtAllIsCompileOnly) {

@@ -173,7 +173,7 @@ TEST_F(ResumeTest, ConformOnTheFakeGpuKilledAtTenPointsResumesToTheSameResults) 
             ReadText(directory / "results.tsv"),
             WithoutLinesStarting(ReadText(directory / "bundles" / "index.tsv"), "#"),
             WithoutKeys(ReadText(directory / "summary.json"),
-                        {"device_seconds", "phases", "infrastructure_retries", "launches"})};
+                        {"device_seconds", "phases", "worker_seconds", "infrastructure_retries", "launches"})};
       });
 }
 
