@@ -13,22 +13,31 @@
 namespace matload {
 namespace {
 
-// Made is one variant of an item, the model's prediction and its role.
+// Made is one variant of an item and its role.
 struct Made {
   Variant variant;
-  Outcome expected;
   VariantRole role = VariantRole::kDefined;
   std::string entry;  // the registry entry that predicts its fault, if any
 };
 
-// Make makes the item's variant `index` on host thread `thread`.
+// MayBeUndefined says whether the model may call one of `work`'s variants
+// undefined. Without undefined variants asked for, the generator makes
+// only variants the program's own model predicts (TestProgram::MakeVariant;
+// TestProgramTest.WithoutUndefinedEveryVariantIsPredicted). A planted
+// transposed expectation is another form's model, which need not agree.
+bool MayBeUndefined(const CaseWork& work) { return work.undefined || work.program->options().bug != PlantedBug::kNone; }
+
+// Make makes the item's variant `index` on host thread `thread`. The model
+// is asked here only where it may call the variant undefined; the judge
+// asks it in any case.
 Made Make(const CaseWork& work, const CaseWorkContext& context, std::int64_t index, int thread) {
   Made made{.variant = work.program->MakeVariant(work.seed, static_cast<int>(index), work.undefined)};
-  made.expected = work.program->Expect(made.variant);
-  if (!std::holds_alternative<Undefined>(made.expected) && context.predict) {
-    made.entry = context.predict(made.variant, thread);
+  if (MayBeUndefined(work) && std::holds_alternative<Undefined>(work.program->Expect(made.variant))) {
+    made.role = VariantRole::kUndefined;
+    return made;
   }
-  made.role = RoleOf(made.expected, made.entry);
+  if (context.predict) made.entry = context.predict(made.variant, thread);
+  made.role = made.entry.empty() ? VariantRole::kDefined : VariantRole::kPredicted;
   return made;
 }
 
@@ -62,11 +71,10 @@ class CaseBatches : public BatchSource {
     return first >= work_.size() ? 0 : std::min(blocks_, work_.size() - first);
   }
 
-  bool Fill(int thread, std::uint64_t batch, size_t block, Variant& variant, Outcome& expected) const override {
+  bool Fill(int thread, std::uint64_t batch, size_t block, Variant& variant) const override {
     Made made = Make(work_, context_, work_.IndexAt(batch * blocks_ + block), thread);
     if (Takes(work_, made.role, made.entry)) {
       variant = made.variant;
-      StoreOutcome(std::move(made.expected), expected);
       return true;
     }
     CountLeftOut(work_, made, summaries_[thread]);
@@ -119,8 +127,8 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
     if (absl::Status status = (*jit)->LaunchInto(*image, kernel, *output); !status.ok()) return status;
     return *output;
   };
-  const BlockJudge judge = [&](int thread, const Variant& variant, const Outcome& expected,
-                               absl::Span<const std::uint8_t> output) {
+  const BlockJudge judge = [&](int thread, const Variant& variant, absl::Span<const std::uint8_t> output) {
+    const Outcome expected = program.Expect(variant);
     const CaseVerdict verdict = JudgeOutput(expected, output);
     const auto* values = std::get_if<LaneValues>(&expected);
     summaries[thread].Add(variant.index, verdict, true, values != nullptr ? values->words.size() : 0,
@@ -160,11 +168,6 @@ const std::string& FaultTextMemo::Find(int thread, const std::string& text,
   return found->second;
 }
 
-VariantRole RoleOf(const Outcome& expected, const std::string& predicted_entry) {
-  if (std::holds_alternative<Undefined>(expected)) return VariantRole::kUndefined;
-  return predicted_entry.empty() ? VariantRole::kDefined : VariantRole::kPredicted;
-}
-
 bool Takes(const CaseWork& work, VariantRole role, const std::string& entry) {
   if (work.take == VariantRole::kAny) return true;
   return role == work.take && (role != VariantRole::kPredicted || entry == work.entry);
@@ -178,8 +181,10 @@ CaseSummary JudgeWithout(const CaseWork& work, const CaseWorkContext& context, c
       CountLeftOut(work, made, summary);
       continue;
     }
-    summary.Add(made.variant.index, verdict, false, 0, Signature(*work.program, made.variant, made.expected, verdict),
-                {}, context.device, context.keep);
+    const std::string signature =
+        IsFinding(verdict.kind) ? Signature(*work.program, made.variant, work.program->Expect(made.variant), verdict)
+                                : "";
+    summary.Add(made.variant.index, verdict, false, 0, signature, {}, context.device, context.keep);
   }
   return summary;
 }

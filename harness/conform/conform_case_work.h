@@ -91,9 +91,6 @@ struct CaseWorkContext {
   FaultPrediction predict;
 };
 
-// RoleOf is `variant`'s role, given the model's `expected` outcome.
-VariantRole RoleOf(const Outcome& expected, const std::string& predicted_entry);
-
 // Takes says whether `work` runs a variant of `role` predicted by `entry`.
 bool Takes(const CaseWork& work, VariantRole role, const std::string& entry);
 

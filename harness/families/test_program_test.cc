@@ -2,6 +2,7 @@
 
 #include <string>
 #include <thread>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -101,6 +102,36 @@ TEST(TestProgramTest, UndefinedVariantsAreGeneratedOnRequest) {
     }
     EXPECT_EQ(undefined, 4) << program->Label();
   }
+}
+
+// Not asked for, no variant is undefined: the model predicts every one's
+// registers. conform relies on it to leave the model out of making a run's
+// variants (conform_case_work.cc's Make), so that each is predicted once,
+// when its block is judged. Every legal form of sm_90 and sm_100a, 1024
+// variants each (64 for tcgen05.ld, whose generator runs the model on
+// every draw), whose kinds cover every generator's choice. (A planted
+// transposed expectation is another form's model, which may call a variant
+// undefined; conform asks it.)
+TEST(TestProgramTest, WithoutUndefinedEveryVariantIsPredicted) {
+  int programs = 0;
+  for (const auto& [spec, target, count] :
+       {std::tuple{&ldmatrix::Spec(), "sm_90", 1024}, std::tuple{&wmma::Spec(), "sm_90", 1024},
+        std::tuple{&tcgen05::Spec(), "sm_100a", 64}}) {
+    for (const CheckedInstruction& instruction : LegalForms(*spec, *ParseTarget(target))) {
+      absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(instruction, {});
+      ASSERT_TRUE(program.ok()) << program.status();
+      for (const Variant& variant : (*program)->Variants(count, 20261127, false)) {
+        const Outcome outcome = (*program)->Expect(variant);
+        const auto* undefined = std::get_if<Undefined>(&outcome);
+        const auto* fault = std::get_if<MustFault>(&outcome);
+        ASSERT_TRUE(undefined == nullptr && fault == nullptr)
+            << (*program)->Label() << ", variant " << variant.index << " (" << variant.kind
+            << "): " << (undefined != nullptr ? undefined->why : fault->why);
+      }
+      ++programs;
+    }
+  }
+  EXPECT_GT(programs, 400);  // 444 when written: the loops cannot pass empty
 }
 
 // The same seed replays the same variants; another seed gives others.

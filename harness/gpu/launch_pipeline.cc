@@ -19,8 +19,8 @@ using Clock = std::chrono::steady_clock;
 // Seconds is the time since `start`.
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// Batch is one launch's blocks: their variants, predictions and records,
-// which of them are judged, and the output of its launch. Batch b lives in
+// Batch is one launch's blocks: their variants and records, which of them
+// are judged, and the output of its launch. Batch b lives in
 // buffer b % 2: it is made in round b, launched in round b + 1 and judged
 // in round b + 2, by the threads that then make batch b + 2 in its place.
 struct Batch {
@@ -29,7 +29,6 @@ struct Batch {
   size_t used = 0;        // blocks this batch has; 0 for none
   bool launched = false;  // whether `output` is this batch's
   std::vector<Variant> variants;
-  std::vector<Outcome> expected;
   std::vector<std::uint8_t> judged;  // per block: 1 if it is judged
   std::vector<std::uint8_t> records;
   absl::Span<const std::uint8_t> output;  // in the launch's buffer for `slot`
@@ -122,7 +121,6 @@ Pipeline::Pipeline(const TestProgram& program, const BatchRunOptions& options, c
     Batch& batch = batches_[slot];
     batch.slot = slot;
     batch.variants.resize(options.blocks);
-    batch.expected.resize(options.blocks);
     batch.judged.resize(options.blocks);
     batch.records.resize(static_cast<size_t>(options.blocks) * program.frame().record_bytes);
   }
@@ -180,8 +178,7 @@ void Pipeline::Work(int thread) {
       for (size_t i = begin; i < std::min(end, round_.judge_blocks); ++i) {
         if (!judged->judged[i]) continue;
         ++mine.checked;
-        if (!judge_(thread, judged->variants[i], judged->expected[i],
-                    judged->output.subspan(i * block_bytes, block_bytes))) {
+        if (!judge_(thread, judged->variants[i], judged->output.subspan(i * block_bytes, block_bytes))) {
           ++mine.mismatched;
         }
       }
@@ -190,7 +187,7 @@ void Pipeline::Work(int thread) {
     mine.judging += std::chrono::duration<double>(generate_start - judge_start).count();
     if (Batch* made = round_.fill; made != nullptr) {
       for (size_t i = begin; i < std::min(end, made->used); ++i) {
-        made->judged[i] = source_.Fill(thread, made->number, i, made->variants[i], made->expected[i]) ? 1 : 0;
+        made->judged[i] = source_.Fill(thread, made->number, i, made->variants[i]) ? 1 : 0;
         program_.WriteRecord(made->variants[i], absl::MakeSpan(made->records).subspan(i * record_bytes, record_bytes));
       }
     }
@@ -237,15 +234,13 @@ absl::StatusOr<PipelineStats> Pipeline::Run() {
 
 // SeededBatches are the throughput benchmark's batches: block i of batch k
 // is variant i of seed + k, every block judged, for as long as the run
-// lasts. They leave the prediction to the judge (RunPipeline), which
-// compares it while it is hot in cache; a stored one costs a tenth of the
-// rate (reports/bench/conform-scale-h100-2026-11-24).
+// lasts.
 class SeededBatches : public BatchSource {
  public:
   SeededBatches(const TestProgram& program, const PipelineOptions& options) : program_(program), options_(options) {}
 
   size_t BlocksIn(std::uint64_t) const override { return options_.blocks; }
-  bool Fill(int, std::uint64_t batch, size_t block, Variant& variant, Outcome&) const override {
+  bool Fill(int, std::uint64_t batch, size_t block, Variant& variant) const override {
     variant = program_.MakeVariant(options_.seed + batch, static_cast<int>(block), false);
     return true;
   }
@@ -256,18 +251,6 @@ class SeededBatches : public BatchSource {
 };
 
 }  // namespace
-
-void StoreOutcome(Outcome fresh, Outcome& slot) {
-  auto* values = std::get_if<LaneValues>(&fresh);
-  auto* kept = std::get_if<LaneValues>(&slot);
-  if (values == nullptr || kept == nullptr) {
-    slot = std::move(fresh);
-    return;
-  }
-  kept->words.assign(values->words.begin(), values->words.end());
-  kept->words_per_lane = values->words_per_lane;
-  kept->register_bits = values->register_bits;
-}
 
 void JudgeBlocks(const TestProgram& program, absl::Span<const Variant> variants, absl::Span<const std::uint8_t> output,
                  PipelineStats& stats) {
@@ -295,8 +278,7 @@ absl::StatusOr<PipelineStats> RunBatches(const TestProgram& program, const Batch
 absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const PipelineOptions& options,
                                           const PipelineLaunch& launch) {
   const SeededBatches source(program, options);
-  const BlockJudge judge = [&program](int, const Variant& variant, const Outcome&,
-                                      absl::Span<const std::uint8_t> output) {
+  const BlockJudge judge = [&program](int, const Variant& variant, absl::Span<const std::uint8_t> output) {
     return JudgeOutput(program.Expect(variant), output).kind == CaseClass::kPass;
   };
   return RunBatches(

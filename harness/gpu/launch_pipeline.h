@@ -47,26 +47,22 @@ class BatchSource {
   // blocks per launch; 0 means there is no such batch, and the run ends
   // once the batches before it are judged.
   virtual size_t BlocksIn(std::uint64_t batch) const = 0;
-  // Fill makes block `block` of batch `batch`: its variant and, for a judge
-  // that reads it, the model's prediction. It returns whether the block is judged: a block that is
-  // not (a filler, standing in for a variant that must not share this
-  // launch) still runs, so that the batch keeps its shape.
-  // `thread` (0 to threads - 1) is the host thread that asks, so that
-  // state kept per thread needs no lock.
-  virtual bool Fill(int thread, std::uint64_t batch, size_t block, Variant& variant, Outcome& expected) const = 0;
+  // Fill makes block `block` of batch `batch`: its variant. It returns
+  // whether the block is judged: a block that is not (a filler, standing
+  // in for a variant that must not share this launch) still runs, so that
+  // the batch keeps its shape. `thread` (0 to threads - 1) is the host
+  // thread that asks, so that state kept per thread needs no lock.
+  virtual bool Fill(int thread, std::uint64_t batch, size_t block, Variant& variant) const = 0;
 };
 
-// StoreOutcome puts `fresh` into a batch's `slot`, keeping the slot's
-// register buffer: the thread that made `fresh` frees its buffer at once,
-// and no block's buffer passes from thread to thread, which glibc's
-// allocator makes slow.
-void StoreOutcome(Outcome fresh, Outcome& slot);
-
 // BlockJudge judges one block on host thread `thread` (0 to threads - 1)
-// and says whether it passed. Each thread judges its own blocks, so state
-// kept per thread needs no lock.
-using BlockJudge = std::function<bool(int thread, const Variant& variant, const Outcome& expected,
-                                      absl::Span<const std::uint8_t> output)>;
+// and says whether it passed. It asks the model for its prediction then,
+// while the data are hot: a batch keeps no predictions, since storing one
+// for a round costs each execution another kilobyte written to the host's
+// memory and read back, on a path the host already runs at its ceiling
+// (reports/bench/cores-per-gpu-h100x4-2026-11-27/). Each thread judges its
+// own blocks, so state kept per thread needs no lock.
+using BlockJudge = std::function<bool(int thread, const Variant& variant, absl::Span<const std::uint8_t> output)>;
 
 // BatchRunOptions size a run of RunBatches.
 struct BatchRunOptions {

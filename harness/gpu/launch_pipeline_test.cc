@@ -155,19 +155,5 @@ TEST(LaunchPipelineTest, RejectsARunWithNoBlocksOrNoThreads) {
             absl::StatusCode::kInvalidArgument);
 }
 
-// A stored prediction reuses the slot's buffer, whatever the fresh one's.
-TEST(LaunchPipelineTest, StoreOutcomeKeepsTheSlotsBuffer) {
-  Outcome slot = LaneValues::Zeroed(4);
-  const std::uint32_t* buffer = std::get<LaneValues>(slot).words.data();
-  LaneValues fresh = LaneValues::Zeroed(2, 64);
-  fresh.words[3] = 7;
-  StoreOutcome(fresh, slot);
-  ASSERT_TRUE(std::holds_alternative<LaneValues>(slot));
-  EXPECT_EQ(std::get<LaneValues>(slot), fresh);
-  EXPECT_EQ(std::get<LaneValues>(slot).words.data(), buffer);
-  StoreOutcome(Undefined{.why = "misaligned"}, slot);
-  EXPECT_EQ(std::get<Undefined>(slot).why, "misaligned");
-}
-
 }  // namespace
 }  // namespace matload
