@@ -13,7 +13,8 @@
 #                             below the header, into equality.txt;
 #   sampled COMMAND...        COMMAND with nvidia-smi sampling each GPU's
 #                             kernel time into dmon.txt (and whatever else
-#                             DMON, dmon's -s letters, names: "ut" adds PCIe).
+#                             DMON, dmon's -s letters, names: "ut" adds PCIe);
+#                             scripts/device-gpu-busy.py averages it per run.
 D=build/devcheck
 export LD_LIBRARY_PATH=$PWD/$D/lib MATLOAD_SOURCE_DIR=$PWD
 
