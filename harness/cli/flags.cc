@@ -101,7 +101,7 @@ MATLOAD_FLAG(std::vector<std::string>, include, {}, "forms support conform", "GL
              "take only cases whose ID matches one of these globs ('*' matches dots too).");
 MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support conform", "GLOB,...",
              "leave out cases whose ID matches one of these globs.");
-MATLOAD_FLAG(std::string, db, "", "support conform fuzz runs diff baseline export merge", "DB",
+MATLOAD_FLAG(std::string, db, "", "support conform fuzz runs diff baseline export merge prune", "DB",
              "the results store (default $MATLOAD_DB, else matload-results.sqlite).");
 MATLOAD_FLAG(std::string, out, "", "support conform fuzz merge selftest baseline", "PATH",
              "support, conform, fuzz, merge: the run directory, which must not exist or be empty (default "
@@ -130,6 +130,10 @@ MATLOAD_FLAG(std::string, csv, "", "export", "FILE.csv",
              "write the run's results as CSV (case,outcome,duration_s) to this file.");
 MATLOAD_FLAG(std::string, html, "", "export diff", "FILE.html",
              "write the run (as its report.html) or the diff as a self-contained HTML page to this file.");
+MATLOAD_FLAG(int, keep, 0, "prune", "N",
+             "the finished runs of each command to keep, newest first (what COMMAND@latest to @latest~N-1 name), "
+             "with every newer run and their shards.");
+MATLOAD_FLAG(bool, dry_run, false, "prune", "", "say which runs would be deleted, and delete none.");
 MATLOAD_FLAG(std::vector<std::string>, from, {}, "merge", "DB,...",
              "the results stores that hold the shard runs, comma-separated (default: --db).");
 
@@ -174,6 +178,10 @@ const CommandText kCommandTexts[] = {
      "matload baseline conform@latest --out baseline.csv"},
     {"export", "RUN", "the run as JUnit XML (one testcase per case ID), as CSV and as its HTML report",
      "matload export conform@latest --junit junit.xml --csv results.csv"},
+    {"prune", "",
+     "delete the runs a nightly store no longer needs, with their cases: all but the --keep newest finished runs of "
+     "each command, the runs since and their shards (run directories on disk stay)",
+     "matload prune --keep 30 --dry_run"},
     {"merge", "RUN|PARENT...",
      "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the reports "
      "the unsharded command writes; exits as that command would",
@@ -290,6 +298,7 @@ const std::vector<FlagRange>& MatloadFlagRanges() {
       {"jobs", 1, 256, "libFuzzer processes per target"},
       {"seconds", 1, 31'536'000, "at most a year"},
       {"workers", 1, 256, "worker processes, each with a CUDA context of its own"},
+      {"keep", 1, 1'000'000, "at least the newest finished run of each command stays"},
       {"retries", 0, 10, "re-runs of a failing case"},
       {"device", 0, kMaxDeviceOrdinal, "a CUDA device ordinal"},
       {"stride", 0, kMax32, "wmma's stride operand is a 32-bit register"},

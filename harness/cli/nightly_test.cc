@@ -100,6 +100,14 @@ TEST_F(NightlyTest, BaselineDiffAndExportsFollowARegression) {
   ProcessResult runs = Matload({"runs"});
   EXPECT_EQ(runs.exit_code, kExitClean);
   EXPECT_EQ(std::count(runs.standard_output.begin(), runs.standard_output.end(), '\n'), 5);
+
+  // The job prunes the store to two nights; the diff still finds last night.
+  ProcessResult pruned = Matload({"prune", "--keep", "2"});
+  EXPECT_EQ(pruned.exit_code, kExitClean) << pruned.standard_error;
+  EXPECT_THAT(pruned.standard_output, HasSubstr("deleted 3 of 5 runs"));
+  EXPECT_EQ(Matload({"diff", "support@latest~1", "support@latest"}).exit_code, kExitClean);
+  runs = Matload({"runs"});
+  EXPECT_EQ(std::count(runs.standard_output.begin(), runs.standard_output.end(), '\n'), 2);
 }
 
 TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {

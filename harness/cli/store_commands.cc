@@ -14,6 +14,7 @@
 #include "harness/platform/output_files.h"
 #include "harness/runs/exports.h"
 #include "harness/runs/results_store.h"
+#include "harness/runs/retention.h"
 #include "harness/runs/run_diff.h"
 #include "harness/runs/run_journal.h"
 #include "nlohmann/json.hpp"
@@ -31,16 +32,24 @@ int Failed(std::ostream& err, const absl::Status& status) {
   return ExitStatusFor(status);
 }
 
-// OpenStore opens the store --db names (ResultsStore::DefaultPath), only
-// to read it. A store that does not exist is an error here, not a new file.
-absl::StatusOr<ResultsStore> OpenStore() {
+// ExistingStorePath is the path of the store --db names
+// (ResultsStore::DefaultPath). A store that does not exist is an error
+// here, not a new file.
+absl::StatusOr<std::string> ExistingStorePath() {
   const std::string path = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
   std::error_code error;
   if (!std::filesystem::exists(path, error)) {
     return absl::FailedPreconditionError(
         absl::StrCat("no results store at ", path, " (--db, or $MATLOAD_DB, names another)"));
   }
-  return ResultsStore::OpenReadOnly(path);
+  return path;
+}
+
+// OpenStore opens the store --db names, only to read it.
+absl::StatusOr<ResultsStore> OpenStore() {
+  const absl::StatusOr<std::string> path = ExistingStorePath();
+  if (!path.ok()) return path.status();
+  return ResultsStore::OpenReadOnly(*path);
 }
 
 // FindRun finds the run `reference` names: a run ID, or COMMAND@latest
@@ -251,11 +260,37 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   return kExitClean;
 }
 
+int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("prune takes no arguments"));
+  const int keep = absl::GetFlag(FLAGS_keep);
+  if (keep < 1) {
+    return Failed(err, absl::InvalidArgumentError(
+                           "prune needs --keep N: how many finished runs of each command to keep (N from 1)"));
+  }
+  const absl::StatusOr<std::string> path = ExistingStorePath();
+  if (!path.ok()) return Failed(err, path.status());
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(*path);
+  if (!store.ok()) return Failed(err, store.status());
+  const absl::StatusOr<std::vector<RunRecord>> runs = store->Runs();
+  if (!runs.ok()) return Failed(err, runs.status());
+  const std::vector<std::string> pruned = RunsToPrune(*runs, static_cast<size_t>(keep));
+  const bool dry_run = absl::GetFlag(FLAGS_dry_run);
+  if (!dry_run) {
+    if (absl::Status deleted = store->DeleteRuns(pruned); !deleted.ok()) return Failed(err, deleted);
+  }
+  for (const std::string& id : pruned) out << (dry_run ? "would delete " : "deleted ") << id << "\n";
+  out << (dry_run ? "would delete " : "deleted ") << pruned.size() << " of " << runs->size() << " runs from " << *path
+      << ", keeping the " << keep << " newest finished runs of each command"
+      << " (run directories on disk are left as they are)\n";
+  return kExitClean;
+}
+
 StoreCommand FindStoreCommand(absl::string_view name) {
   if (name == "runs") return RunRunsCommand;
   if (name == "diff") return RunDiffCommand;
   if (name == "baseline") return RunBaselineCommand;
   if (name == "export") return RunExportCommand;
+  if (name == "prune") return RunPruneCommand;
   return nullptr;
 }
 

@@ -40,6 +40,12 @@ int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& 
 // FILE.csv]`: JUnit XML for Jenkins or GitLab, and a results CSV.
 int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
+// RunPruneCommand is `matload prune --keep N [--dry_run]`: it deletes from
+// the store the runs that retention (harness/runs/retention.h) no longer
+// keeps, with their cases and artifacts, and names each. Run directories on
+// disk are left as they are.
+int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
 // FindStoreCommand is the store command named `name`, or nullptr.
 StoreCommand FindStoreCommand(absl::string_view name);
 

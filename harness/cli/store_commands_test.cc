@@ -103,6 +103,55 @@ TEST(StoreCommandsTest, LatestSkipsRunsThatDidNotFinish) {
   absl::SetFlag(&FLAGS_out, "");
 }
 
+// prune keeps the newest finished runs of each command and every newer
+// one, says what it deletes, deletes nothing with --dry_run, and without
+// --keep is a usage error that deletes nothing either.
+TEST(StoreCommandsTest, PruneKeepsTheNewestFinishedRunsAndSaysWhatItDeletes) {
+  const std::string db = testing::TempDir() + "/store_commands_test_prune.sqlite";
+  std::filesystem::remove(db);
+  {
+    ResultsStore store = *ResultsStore::Open(db);
+    int minute = 0;
+    for (const auto& [command, status] :
+         {std::pair{"conform", "clean"}, std::pair{"support", "clean"}, std::pair{"conform", "findings"},
+          std::pair{"conform", "interrupted"}, std::pair{"conform", "clean"}, std::pair{"conform", "running"}}) {
+      const RunRecord run{.id = absl::StrCat(command, "-", ++minute),
+                          .command = command,
+                          .started = absl::FromUnixSeconds(60 * minute),
+                          .status = status};
+      ASSERT_TRUE(store.CreateRun(run).ok());
+      ASSERT_TRUE(store.AddCases(run.id, Tonight()).ok());
+    }
+  }
+  absl::SetFlag(&FLAGS_db, db);
+  const auto left = [&db] {
+    std::vector<std::string> ids;
+    absl::StatusOr<ResultsStore> store = ResultsStore::OpenReadOnly(db);
+    const absl::StatusOr<std::vector<RunRecord>> runs = store->Runs();
+    for (const RunRecord& run : *runs) ids.push_back(run.id);
+    return ids;
+  };
+  const std::vector<std::string> all = left();
+  std::ostringstream out, err;
+  EXPECT_EQ(RunPruneCommand({}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("prune needs --keep N"));
+  absl::SetFlag(&FLAGS_keep, 1);
+  absl::SetFlag(&FLAGS_dry_run, true);
+  EXPECT_EQ(RunPruneCommand({}, out, err), kExitClean) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("would delete conform-1\nwould delete conform-3\nwould delete conform-4\n"
+                                   "would delete 3 of 6 runs"));
+  EXPECT_EQ(left(), all);
+  absl::SetFlag(&FLAGS_dry_run, false);
+  out.str("");
+  EXPECT_EQ(RunPruneCommand({}, out, err), kExitClean) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("deleted conform-1\ndeleted conform-3\ndeleted conform-4\ndeleted 3 of 6 runs"));
+  EXPECT_EQ(left(), (std::vector<std::string>{"support-2", "conform-5", "conform-6"}));
+  EXPECT_EQ(RunPruneCommand({}, out, err), kExitClean) << err.str();  // nothing more to delete
+  EXPECT_EQ(left().size(), 3u);
+  absl::SetFlag(&FLAGS_keep, 0);
+  absl::SetFlag(&FLAGS_db, "");
+}
+
 TEST(LoadBaselineTest, NoPathIsNoBaselineAndBadFilesAreUsageErrors) {
   EXPECT_FALSE(LoadBaseline("")->has_value());
   EXPECT_EQ(LoadBaseline("/nonexistent/baseline.csv").status().code(), absl::StatusCode::kFailedPrecondition);

@@ -443,6 +443,29 @@ absl::StatusOr<std::vector<std::string>> ResultsStore::CaseIds(absl::string_view
   return ReadTextsOfRun(run_id, absl::StrCat("SELECT case_names.name", kCasesOfRun), "reading case ids");
 }
 
+absl::Status ResultsStore::DeleteRuns(absl::Span<const std::string> run_ids) {
+  return InTransaction([&]() -> absl::Status {
+    for (const std::string& id : run_ids) {
+      const absl::StatusOr<RunRecord> run = FindRun(id);
+      if (!run.ok()) return run.status();
+      if (run->status == "running") {
+        return absl::FailedPreconditionError(absl::StrFormat(
+            "%s: run %s is still marked running (a process may be writing it); it was not deleted", path_, id));
+      }
+      const absl::StatusOr<std::int64_t> run_key = RunKey(id);
+      if (!run_key.ok()) return run_key.status();
+      for (const char* table : {"cases", "artifacts", "runs"}) {
+        if (absl::Status deleted = Execute(absl::StrCat("DELETE FROM ", table, " WHERE run_key = ?"), "deleting a run",
+                                           [&](Statement& remove) { remove.BindInt(*run_key); });
+            !deleted.ok()) {
+          return deleted;
+        }
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
 absl::Status ResultsStore::PutArtifact(absl::string_view run_id, absl::string_view key, absl::string_view text) {
   return WriteToRun(run_id, [&](std::int64_t run_key) { return InsertArtifact(run_key, key, text); });
 }

@@ -90,6 +90,13 @@ class ResultsStore {
   // listings and for finding runs that were killed.
   absl::StatusOr<std::vector<RunRecord>> Runs();
 
+  // DeleteRuns deletes the runs named by `run_ids`, with their cases and
+  // artifacts, in one transaction: all or none. A run still marked running
+  // is kFailedPrecondition (a process may be writing it); an unknown ID is
+  // kNotFound. The freed pages are reused by later runs; the file does not
+  // shrink. Retention (retention.h) says which runs `matload prune` deletes.
+  absl::Status DeleteRuns(absl::Span<const std::string> run_ids);
+
   // AddCases records `cases` of a run in one transaction: all or none. A
   // case whose id the run already has is replaced, so a flake re-run
   // updates it. kNotFound if there is no such run.
