@@ -60,8 +60,10 @@ struct WorkerSeconds {
   double items = 0;       // from taking an item to its summary
   double pipeline = 0;    // of that, in the launch pipeline
   double launching = 0;   // of that, the pipeline's calling thread in launches
-  double judging = 0;     // the pipeline's host threads judging, the mean over threads
-  double generating = 0;  // the host threads making variants and predictions, likewise
+  // The pipeline's host threads judging, the model's predictions included
+  // (before f4d23d4 they were made with the variants), the mean over threads.
+  double judging = 0;
+  double generating = 0;  // the host threads making variants, likewise
 
   // Add adds `other`'s seconds.
   void Add(const WorkerSeconds& other);
