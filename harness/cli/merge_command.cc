@@ -169,7 +169,8 @@ int RunMergeCommand(const std::vector<std::string>& arguments, const std::string
                                                                            .command_line = command_line,
                                                                            .options = merged->run.options,
                                                                            .out = absl::GetFlag(FLAGS_out),
-                                                                           .db = db});
+                                                                           .db = db,
+                                                                           .parent = merged->parent});
   if (!journal.ok()) return Failed(err, journal.status());
   out << "run " << (*journal)->run().id << " in " << (*journal)->directory() << ": the " << shards->size()
       << " shards of " << merged->parent << ", " << merged->cases.size() << " cases\n";

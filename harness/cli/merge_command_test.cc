@@ -155,11 +155,22 @@ TEST_F(MergeCommandTest, SupportShardsMergeIntoTheUnshardedRun) {
   ASSERT_EQ(runs.size(), 5u);
   EXPECT_EQ(runs[4].status, "clean");
   EXPECT_EQ(runs[4].shard, "");
+  EXPECT_EQ(runs[4].parent, parent);  // which links it to its shards (harness/runs/retention.h)
   ExpectSameRun(Store(), runs[0], runs[4]);
   ExpectSameReports(root_ / "whole", root_ / "merged");
   // The merged run, not a shard, is now the newest whole support run.
   ProcessResult latest = Matload({"diff", "support@latest~1", "support@latest"});
   EXPECT_THAT(latest.standard_output, HasSubstr(absl::StrCat("A: ", runs[0].id)));
+  // Pruned to one night, the store keeps the merged run and its shards;
+  // pruned after the next night, neither.
+  ProcessResult pruned = Matload({"prune", "--keep", "1"});
+  ASSERT_EQ(pruned.exit_code, kExitClean) << pruned.standard_error;
+  EXPECT_THAT(pruned.standard_output, HasSubstr(absl::StrCat("deleted ", runs[0].id, "\ndeleted 1 of 5 runs")));
+  ASSERT_EQ(Support(targets, {"--out", Path("next")}).exit_code, kExitClean);
+  ASSERT_EQ(Matload({"prune", "--keep", "1"}).exit_code, kExitClean);
+  runs = Runs(Store());
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].directory, Path("next"));
 }
 
 // Shards on hosts of their own each keep a store of their own; the merge

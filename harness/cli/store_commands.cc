@@ -32,24 +32,16 @@ int Failed(std::ostream& err, const absl::Status& status) {
   return ExitStatusFor(status);
 }
 
-// ExistingStorePath is the path of the store --db names
-// (ResultsStore::DefaultPath). A store that does not exist is an error
-// here, not a new file.
-absl::StatusOr<std::string> ExistingStorePath() {
+// OpenStore opens the store --db names (ResultsStore::DefaultPath), only
+// to read it. A store that does not exist is an error here, not a new file.
+absl::StatusOr<ResultsStore> OpenStore() {
   const std::string path = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
   std::error_code error;
   if (!std::filesystem::exists(path, error)) {
     return absl::FailedPreconditionError(
         absl::StrCat("no results store at ", path, " (--db, or $MATLOAD_DB, names another)"));
   }
-  return path;
-}
-
-// OpenStore opens the store --db names, only to read it.
-absl::StatusOr<ResultsStore> OpenStore() {
-  const absl::StatusOr<std::string> path = ExistingStorePath();
-  if (!path.ok()) return path.status();
-  return ResultsStore::OpenReadOnly(*path);
+  return ResultsStore::OpenReadOnly(path);
 }
 
 // FindRun finds the run `reference` names: a run ID, or COMMAND@latest
@@ -260,6 +252,21 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   return kExitClean;
 }
 
+// RunsAsRetentionSeesThem are the store's runs, with each one marked
+// running that no live process holds (its process was killed) marked
+// "killed": an unfinished run, which retention keeps only while it is new.
+absl::StatusOr<std::vector<RunRecord>> RunsAsRetentionSeesThem(ResultsStore& store) {
+  absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
+  if (!runs.ok()) return runs.status();
+  for (RunRecord& run : *runs) {
+    if (run.status != "running") continue;
+    const absl::StatusOr<bool> held = store.HeldByAnother(run.id);
+    if (!held.ok()) return held.status();
+    if (!*held) run.status = "killed";
+  }
+  return runs;
+}
+
 int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("prune takes no arguments"));
   const int keep = absl::GetFlag(FLAGS_keep);
@@ -267,21 +274,23 @@ int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out
     return Failed(err, absl::InvalidArgumentError(
                            "prune needs --keep N: how many finished runs of each command to keep (N from 1)"));
   }
-  const absl::StatusOr<std::string> path = ExistingStorePath();
-  if (!path.ok()) return Failed(err, path.status());
-  absl::StatusOr<ResultsStore> store = ResultsStore::Open(*path);
+  // Read-only until there is something to delete, so that a dry run, or a
+  // file that is not a results store, is never written.
+  absl::StatusOr<ResultsStore> store = OpenStore();
   if (!store.ok()) return Failed(err, store.status());
-  const absl::StatusOr<std::vector<RunRecord>> runs = store->Runs();
+  const absl::StatusOr<std::vector<RunRecord>> runs = RunsAsRetentionSeesThem(*store);
   if (!runs.ok()) return Failed(err, runs.status());
   const std::vector<std::string> pruned = RunsToPrune(*runs, static_cast<size_t>(keep));
   const bool dry_run = absl::GetFlag(FLAGS_dry_run);
-  if (!dry_run) {
+  if (!dry_run && !pruned.empty()) {
+    store = ResultsStore::Open(store->path());
+    if (!store.ok()) return Failed(err, store.status());
     if (absl::Status deleted = store->DeleteRuns(pruned); !deleted.ok()) return Failed(err, deleted);
   }
-  for (const std::string& id : pruned) out << (dry_run ? "would delete " : "deleted ") << id << "\n";
-  out << (dry_run ? "would delete " : "deleted ") << pruned.size() << " of " << runs->size() << " runs from " << *path
-      << ", keeping the " << keep << " newest finished runs of each command"
-      << " (run directories on disk are left as they are)\n";
+  const absl::string_view verb = dry_run ? "would delete " : "deleted ";
+  for (const std::string& id : pruned) out << verb << id << "\n";
+  out << verb << pruned.size() << " of " << runs->size() << " runs from " << store->path() << ", keeping the " << keep
+      << " newest finished runs of each command (run directories on disk are left as they are)\n";
   return kExitClean;
 }
 

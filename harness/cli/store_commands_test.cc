@@ -152,6 +152,25 @@ TEST(StoreCommandsTest, PruneKeepsTheNewestFinishedRunsAndSaysWhatItDeletes) {
   absl::SetFlag(&FLAGS_db, "");
 }
 
+// A file that is not a results store is refused and left as it was, dry
+// run or not: prune reads before it writes.
+TEST(StoreCommandsTest, PruneLeavesAFileThatIsNotAStoreAlone) {
+  const std::string db = testing::TempDir() + "/store_commands_test_prune_empty.sqlite";
+  std::ofstream(db).close();
+  absl::SetFlag(&FLAGS_db, db);
+  absl::SetFlag(&FLAGS_keep, 1);
+  for (const bool dry_run : {true, false}) {
+    absl::SetFlag(&FLAGS_dry_run, dry_run);
+    std::ostringstream out, err;
+    EXPECT_EQ(RunPruneCommand({}, out, err), kExitUsage);
+    EXPECT_THAT(err.str(), HasSubstr("is not a matload results database"));
+    EXPECT_EQ(std::filesystem::file_size(db), 0u);
+  }
+  absl::SetFlag(&FLAGS_dry_run, false);
+  absl::SetFlag(&FLAGS_keep, 0);
+  absl::SetFlag(&FLAGS_db, "");
+}
+
 TEST(LoadBaselineTest, NoPathIsNoBaselineAndBadFilesAreUsageErrors) {
   EXPECT_FALSE(LoadBaseline("")->has_value());
   EXPECT_EQ(LoadBaseline("/nonexistent/baseline.csv").status().code(), absl::StatusCode::kFailedPrecondition);

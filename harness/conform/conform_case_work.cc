@@ -192,7 +192,7 @@ CaseSummary JudgeWithout(const CaseWork& work, const CaseWorkContext& context, c
 absl::StatusOr<CaseSummary> RunCaseWork(const CaseWork& work, const CaseWorkContext& context) {
   const absl::Time start = absl::Now();
   absl::StatusOr<CaseSummary> summary = JudgeItem(work, context);
-  if (summary.ok()) summary->seconds.items += absl::ToDoubleSeconds(absl::Now() - start);
+  if (summary.ok()) summary->seconds.items = absl::ToDoubleSeconds(absl::Now() - start);
   return summary;
 }
 

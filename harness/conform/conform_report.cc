@@ -20,11 +20,6 @@ nlohmann::json PhasesJson(const std::vector<ConformancePhase>& phases) {
   return list;
 }
 
-// WorkerSecondsList is `seconds` as the totals keep them.
-nlohmann::json WorkerSecondsList(const WorkerSeconds& seconds) {
-  return {seconds.items, seconds.pipeline, seconds.launching, seconds.judging, seconds.generating};
-}
-
 // WorkerSecondsJson is `seconds` as summary.json names them.
 nlohmann::json WorkerSecondsJson(const WorkerSeconds& seconds) {
   return {{"items", seconds.items},
@@ -72,7 +67,7 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
                            {"retries", result.infrastructure_retries},
                            {"flakes", result.flakes},
                            {"remembered", result.confirmations_remembered},
-                           {"worker", WorkerSecondsList(result.worker_seconds)},
+                           {"worker", result.worker_seconds.List()},
                            {"not_run", result.not_run}};
   if (result.target != Target()) totals["target"] = result.target.Name();
   return totals;
@@ -128,11 +123,7 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
     result.confirmations_remembered += json.value("remembered", size_t{0});
     // Totals recorded before the workers' seconds (2026-11-27) have none.
     if (const nlohmann::json& worker = json.value("worker", nlohmann::json::array()); !worker.empty()) {
-      result.worker_seconds.Add({.items = worker.at(0),
-                                 .pipeline = worker.at(1),
-                                 .launching = worker.at(2),
-                                 .judging = worker.at(3),
-                                 .generating = worker.at(4)});
+      result.worker_seconds.Add(WorkerSeconds::FromList(worker));
     }
     JoinWithoutRepeats(json.value("not_run", std::vector<std::string>()), result.not_run);
     return AddTarget(json.value("target", nlohmann::json()), result);

@@ -71,6 +71,16 @@ void WorkerSeconds::Add(const WorkerSeconds& other) {
   generating += other.generating;
 }
 
+nlohmann::json WorkerSeconds::List() const { return {items, pipeline, launching, judging, generating}; }
+
+WorkerSeconds WorkerSeconds::FromList(const nlohmann::json& list) {
+  return {.items = list.at(0),
+          .pipeline = list.at(1),
+          .launching = list.at(2),
+          .judging = list.at(3),
+          .generating = list.at(4)};
+}
+
 void CaseSummary::Merge(const CaseSummary& other, size_t keep) {
   for (const auto& [kind, count] : other.classes) classes[kind] += count;
   executions += other.executions;
@@ -98,14 +108,13 @@ CaseClass CaseSummary::Worst() const {
 }
 
 std::string CaseSummary::Encode() const {
-  nlohmann::json json = {
-      {"executions", executions},
-      {"words", words_compared},
-      {"first_failures", first_failures},
-      {"note_index", note_index},
-      {"note", note},
-      {"undefined", undefined},
-      {"seconds", {seconds.items, seconds.pipeline, seconds.launching, seconds.judging, seconds.generating}}};
+  nlohmann::json json = {{"executions", executions},
+                         {"words", words_compared},
+                         {"first_failures", first_failures},
+                         {"note_index", note_index},
+                         {"note", note},
+                         {"undefined", undefined},
+                         {"seconds", seconds.List()}};
   json["classes"] = nlohmann::json::array();
   for (const auto& [kind, count] : classes) json["classes"].push_back({static_cast<int>(kind), count});
   json["samples"] = nlohmann::json::array();
@@ -136,12 +145,7 @@ absl::StatusOr<CaseSummary> CaseSummary::Decode(absl::string_view text) {
     summary.note_index = json.at("note_index").get<std::int64_t>();
     summary.note = json.at("note").get<std::string>();
     summary.undefined = json.at("undefined").get<size_t>();
-    const nlohmann::json& seconds = json.at("seconds");
-    summary.seconds = {.items = seconds.at(0),
-                       .pipeline = seconds.at(1),
-                       .launching = seconds.at(2),
-                       .judging = seconds.at(3),
-                       .generating = seconds.at(4)};
+    summary.seconds = WorkerSeconds::FromList(json.at("seconds"));
     for (const nlohmann::json& pair : json.at("classes")) {
       summary.classes[static_cast<CaseClass>(pair.at(0).get<int>())] = pair.at(1).get<size_t>();
     }

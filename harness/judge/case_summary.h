@@ -23,6 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "harness/judge/case_judge.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 
@@ -67,6 +68,11 @@ struct WorkerSeconds {
 
   // Add adds `other`'s seconds.
   void Add(const WorkerSeconds& other);
+  // List and FromList carry the seconds as a JSON list, in the order above,
+  // in a worker's summary and in a run's recorded totals. FromList throws
+  // nlohmann::json's exception for a list that is not one.
+  nlohmann::json List() const;
+  static WorkerSeconds FromList(const nlohmann::json& list);
 };
 
 // CaseSummary is the merged verdicts of some of a case's variants.

@@ -50,7 +50,10 @@ struct RunRecord {
   // options: what decides the run's case list and results, as JSON; a
   // resumed run must be asked for with the same.
   std::string options;
-  std::string parent;  // for a shard, the run it is a shard of; else empty
+  // parent: for a shard, the run it is a shard of (ShardParent); for a run
+  // that matload merge joined from shards, the same name, which links it to
+  // them; else empty.
+  std::string parent;
   std::string shard;   // "I/N" for a shard; else empty
   absl::Time started = absl::InfinitePast();
   absl::Time ended = absl::InfinitePast();  // InfinitePast while it runs

@@ -91,8 +91,8 @@ class ResultsStore {
   absl::StatusOr<std::vector<RunRecord>> Runs();
 
   // DeleteRuns deletes the runs named by `run_ids`, with their cases and
-  // artifacts, in one transaction: all or none. A run still marked running
-  // is kFailedPrecondition (a process may be writing it); an unknown ID is
+  // artifacts, in one transaction: all or none. A run another live process
+  // may be writing (HeldByAnother) is kFailedPrecondition; an unknown ID is
   // kNotFound. The freed pages are reused by later runs; the file does not
   // shrink. Retention (retention.h) says which runs `matload prune` deletes.
   absl::Status DeleteRuns(absl::Span<const std::string> run_ids);
@@ -137,6 +137,11 @@ class ResultsStore {
   absl::Status ClaimRun(absl::string_view run_id);
   // ReleaseRun drops this process's claim on the run, if it holds one.
   absl::Status ReleaseRun(absl::string_view run_id);
+  // HeldByAnother says whether another process that may still be alive
+  // holds the run's claim, as ClaimRun judges it: a run marked running that
+  // no such process holds was killed, and nothing will finish it but a
+  // resume.
+  absl::StatusOr<bool> HeldByAnother(absl::string_view run_id);
 
   // path is the database's path as it was opened.
   const std::string& path() const { return path_; }
@@ -165,6 +170,9 @@ class ResultsStore {
   // WriteToRun runs `body` with the run's key in a write transaction;
   // kNotFound if there is no such run.
   absl::Status WriteToRun(absl::string_view run_id, const std::function<absl::Status(std::int64_t run_key)>& body);
+  // LiveHolder is the process other than this one, as (pid, host), that
+  // holds run `run_key`'s claim and may still be alive, if there is one.
+  absl::StatusOr<std::optional<std::pair<std::int64_t, std::string>>> LiveHolder(std::int64_t run_key);
   // CheckAndCreateSchema refuses a file that is not a results database or
   // is newer than this code, then creates whatever tables are missing. It
   // runs inside a transaction, so a refused file is left as it was.

@@ -286,39 +286,6 @@ TEST_F(ResultsStoreTest, CommitStoresCasesAndArtifactsTogetherOrNeither) {
   EXPECT_EQ(ValueOf(store->ArtifactKeys("run-1")), (std::vector<std::string>{"partial", "seed"}));
 }
 
-// Deleting runs takes their cases and artifacts and leaves the other runs
-// as they were; a run still marked running, or an unknown one, deletes
-// nothing at all.
-TEST_F(ResultsStoreTest, DeleteRunsTakesTheirCasesAndArtifactsAllOrNone) {
-  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
-  ASSERT_TRUE(store.ok()) << store.status();
-  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-4"}).ok());  // still running
-  for (const char* id : {"run-1", "run-2", "run-3"}) {
-    ASSERT_TRUE(store->CreateRun(RunRecord{.id = id, .status = "clean"}).ok());
-    ASSERT_TRUE(store->Commit(id, {StoredCase("a", id), StoredCase("b", "pass")}, {{"partial", id}}).ok());
-  }
-  const absl::Status running = store->DeleteRuns({"run-1", "run-4"});
-  EXPECT_EQ(running.code(), absl::StatusCode::kFailedPrecondition) << running;
-  EXPECT_THAT(running.message(), HasSubstr("run run-4 is still marked running"));
-  EXPECT_EQ(store->DeleteRuns({"run-1", "run-9"}).code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(ValueOf(store->Runs()).size(), 4u);
-  EXPECT_EQ(ValueOf(store->Cases("run-1")).size(), 2u);
-
-  ASSERT_TRUE(store->DeleteRuns({"run-1", "run-3"}).ok());
-  std::vector<std::string> left;
-  for (const RunRecord& run : ValueOf(store->Runs())) left.push_back(run.id);
-  EXPECT_EQ(left, (std::vector<std::string>{"run-2", "run-4"}));
-  EXPECT_EQ(store->Cases("run-1").status().code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(ValueOf(store->Cases("run-2")),
-            (std::vector<CaseRecord>{StoredCase("a", "run-2"), StoredCase("b", "pass")}));
-  EXPECT_EQ(ValueOf(store->Artifact("run-2", "partial")), std::optional<std::string>("run-2"));
-  // No orphan rows: a new run, which SQLite gives the newest deleted run's
-  // key (run-3's), starts empty.
-  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-5"}).ok());
-  EXPECT_TRUE(ValueOf(store->Cases("run-5")).empty());
-  EXPECT_TRUE(ValueOf(store->ArtifactKeys("run-5")).empty());
-}
-
 TEST_F(ResultsStoreTest, ArtifactsAreKeptPerRunAndKey) {
   absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
   ASSERT_TRUE(store.ok()) << store.status();
@@ -482,6 +449,47 @@ TEST_F(ResultsStoreTest, AClaimFromAnotherHostHoldsAndAReleasedClaimDoesNot) {
   ASSERT_TRUE(store->ReleaseRun("released").ok());
   store = absl::UnknownError("closed");  // no store may be open across fork
   EXPECT_TRUE(Succeeded(ClaimInChild(path_, "released", /*stay=*/false)));
+}
+
+// Deleting runs takes their cases and artifacts and leaves the other runs
+// as they were; a run that a live process may be writing, or an unknown
+// one, deletes nothing at all. Once that process is gone, its run (still
+// marked running) can go.
+TEST_F(ResultsStoreTest, DeleteRunsTakesTheirCasesAndArtifactsAllOrNone) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-4"}).ok());  // being written by a child
+  for (const char* id : {"run-1", "run-2", "run-3"}) {
+    ASSERT_TRUE(store->CreateRun(RunRecord{.id = id, .status = "clean"}).ok());
+    ASSERT_TRUE(store->Commit(id, {StoredCase("a", id), StoredCase("b", "pass")}, {{"partial", id}}).ok());
+  }
+  const pid_t child = ClaimInChild(path_, "run-4", /*stay=*/true);
+  EXPECT_TRUE(ValueOf(store->HeldByAnother("run-4")));
+  EXPECT_FALSE(ValueOf(store->HeldByAnother("run-1")));
+  const absl::Status held = store->DeleteRuns({"run-1", "run-4"});
+  EXPECT_EQ(held.code(), absl::StatusCode::kFailedPrecondition) << held;
+  EXPECT_THAT(held.message(), HasSubstr(absl::StrFormat("run 'run-4' is being written by process %d", child)));
+  EXPECT_EQ(store->DeleteRuns({"run-1", "run-9"}).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ValueOf(store->Runs()).size(), 4u);
+  EXPECT_EQ(ValueOf(store->Cases("run-1")).size(), 2u);
+
+  ASSERT_TRUE(store->DeleteRuns({"run-1", "run-3"}).ok());
+  std::vector<std::string> left;
+  for (const RunRecord& run : ValueOf(store->Runs())) left.push_back(run.id);
+  EXPECT_EQ(left, (std::vector<std::string>{"run-2", "run-4"}));
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  EXPECT_FALSE(ValueOf(store->HeldByAnother("run-4")));
+  EXPECT_TRUE(store->DeleteRuns({"run-4"}).ok());
+  EXPECT_EQ(store->Cases("run-1").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ValueOf(store->Cases("run-2")),
+            (std::vector<CaseRecord>{StoredCase("a", "run-2"), StoredCase("b", "pass")}));
+  EXPECT_EQ(ValueOf(store->Artifact("run-2", "partial")), std::optional<std::string>("run-2"));
+  // No orphan rows: a new run, which SQLite gives the newest deleted run's
+  // key (run-3's), starts empty.
+  ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-5"}).ok());
+  EXPECT_TRUE(ValueOf(store->Cases("run-5")).empty());
+  EXPECT_TRUE(ValueOf(store->ArtifactKeys("run-5")).empty());
 }
 
 TEST_F(ResultsStoreTest, DefaultPathIsTheFlagThenTheEnvironmentThenTheWorkingDirectory) {

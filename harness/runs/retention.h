@@ -6,10 +6,13 @@
 // not shards: the runs COMMAND@latest to COMMAND@latest~(keep - 1) name, so
 // that a nightly diff still finds last night. It also keeps every run of
 // that command that started after the oldest of those (one still going, or
-// interrupted and resumable), every run still marked running, whatever its
-// age, and the shards of every run it keeps. A shard whose merged run is
-// not in the store is kept too: its merge may not have run yet. A command
-// with no more than `keep` finished runs loses nothing.
+// interrupted and resumable), every run marked running, whatever its age
+// (the caller marks one whose process is gone otherwise: `matload prune`
+// calls it "killed"), and the shards of every merged run it keeps (matload merge gives a
+// merged run its shards' parent name). A shard with no merged run in the
+// store is kept too: its merge may not have run yet (or was made before
+// merged runs named their parent, 2026-11-27). A command with no more than
+// `keep` finished runs loses nothing.
 #ifndef MATLOAD_HARNESS_RUNS_RETENTION_H_
 #define MATLOAD_HARNESS_RUNS_RETENTION_H_
 

@@ -50,17 +50,38 @@ TEST(RetentionTest, UnfinishedRunsStayWhileTheyAreNewerAndRunningOnesAlways) {
   EXPECT_THAT(RunsToPrune(runs, 2), IsEmpty());
 }
 
-// Shards go with their merged run; shards whose merge is not in the store
-// (not run yet, or run into another store) stay, and so do the shards of a
-// night still short of its merge. Shards do not count as finished runs.
+// Merged is a run matload merge joined from the shards of `parent`.
+RunRecord Merged(std::string id, std::string parent, int night) {
+  RunRecord run = StoreRun(std::move(id), "conform", night, "clean");
+  run.parent = std::move(parent);
+  return run;
+}
+
+// Shards go with their merged run, which has an ID of its own and their
+// parent's name; shards with no merged run in the store (not merged yet,
+// or into another store) stay. Shards do not count as finished runs.
 TEST(RetentionTest, ShardsGoWithTheirMergedRun) {
   const std::vector<RunRecord> runs = {
       Shard("conform-a-0", "conform-a", "0/2", 1), Shard("conform-a-1", "conform-a", "1/2", 1),
-      StoreRun("conform-a", "conform", 1, "clean"),     Shard("conform-b-0", "conform-b", "0/2", 2),
-      Shard("conform-c-0", "conform-c", "0/2", 0), StoreRun("conform-d", "conform", 3, "clean"),
+      Merged("conform-m1", "conform-a", 1),        Shard("conform-b-0", "conform-b", "0/2", 2),
+      Shard("conform-c-0", "conform-c", "0/2", 0), Merged("conform-m3", "conform-d", 3),
+      Shard("conform-d-0", "conform-d", "0/1", 3),
   };
-  EXPECT_THAT(RunsToPrune(runs, 1), ElementsAre("conform-a-0", "conform-a-1", "conform-a"));
+  EXPECT_THAT(RunsToPrune(runs, 1), ElementsAre("conform-a-0", "conform-a-1", "conform-m1"));
   EXPECT_THAT(RunsToPrune(runs, 2), IsEmpty());
+}
+
+// A sharded run merged twice (once more after a failed merge, say) keeps
+// its shards while either merged run stays.
+TEST(RetentionTest, ShardsStayWhileAnyOfTheirMergedRunsDoes) {
+  const std::vector<RunRecord> runs = {
+      Shard("conform-a-0", "conform-a", "0/1", 1),
+      Merged("conform-m1", "conform-a", 1),
+      StoreRun("conform-2", "conform", 2, "clean"),
+      Merged("conform-m3", "conform-a", 3),
+  };
+  EXPECT_THAT(RunsToPrune(runs, 2), ElementsAre("conform-m1"));
+  EXPECT_THAT(RunsToPrune(runs, 1), ElementsAre("conform-m1", "conform-2"));
 }
 
 }  // namespace
