@@ -346,6 +346,35 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
   std::filesystem::remove_all(out);
 }
 
+// SIGINT to `matload support` ends the sweep in order: the targets in
+// flight are recorded, the run is stored as interrupted (so that it can be
+// resumed, and retention counts it unfinished), and it exits 130.
+TEST(MatloadCliTest, SupportStopsInOrderOnSigint) {
+  const std::filesystem::path out =
+      std::filesystem::path(::testing::TempDir()) / absl::StrCat("matload_cli_test_sigint_", getpid());
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  const std::string db = (out / "results.sqlite").string();
+  const std::string log = (out / "matload.log").string();
+  const pid_t matload = StartMatload({"support", "--db", db, "--out", (out / "run").string()}, log);
+  // Once it names its run, the run is in the store and the sweep has begun;
+  // a cold sweep of every target then takes most of a minute.
+  const auto said = [&log] {
+    std::ifstream file(log);
+    return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (said().find("run support-") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  kill(matload, SIGINT);
+  EXPECT_EQ(WaitForExit(matload, std::chrono::seconds(120)), 130) << said();
+  EXPECT_THAT(said(), HasSubstr("interrupted by signal 2"));
+  const ProcessResult runs = Matload({"runs", "--db", db});
+  EXPECT_THAT(runs.standard_output, HasSubstr(" interrupted ")) << runs.standard_output;
+  std::filesystem::remove_all(out);
+}
+
 // SupportWithFakePtxas runs `matload support --target sm_90` with
 // harness/testing/fake_ptxas.sh in `mode`, into a fresh directory `out`.
 ProcessResult SupportWithFakePtxas(const std::string& mode, const std::string& out) {

@@ -30,6 +30,7 @@
 #include "harness/platform/environment.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
@@ -375,6 +376,7 @@ int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targe
 }  // namespace
 
 int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& err) {
+  InstallInterruptHandlers();  // SIGINT and SIGTERM end the sweep in order, as "interrupted"
   absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
   absl::StatusOr<std::vector<Target>> targets = SweepTargets(options);
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());

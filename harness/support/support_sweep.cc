@@ -14,6 +14,7 @@
 #include "harness/compile/ptxas.h"
 #include "harness/compile/sass_lowering.h"
 #include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
 #include "harness/runs/case_id.h"
 #include "reference/declaration_index.h"
 #include "reference/enumerate.h"
@@ -353,6 +354,12 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   };
   auto worker = [&] {
     for (size_t i = next++; i < targets.size(); i = next++) {
+      // Interrupted (harness/platform/interrupt.h): the targets in flight
+      // finish and are recorded; no other starts.
+      if (const int signal = PendingInterrupt(); signal != 0) {
+        results[i] = InterruptedError(signal);
+        continue;
+      }
       std::optional<TargetSweep> recorded = hooks.recorded ? hooks.recorded(targets[i]) : std::nullopt;
       taken_back[i] = recorded.has_value();
       size_t forms = recorded.has_value() ? recorded->summary.legal + recorded->summary.near_miss : 0;
@@ -380,6 +387,11 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   std::vector<std::thread> pool;
   for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
   for (std::thread& thread : pool) thread.join();
+  // A target that failed while the sweep was being interrupted (its ptxas
+  // got the terminal's SIGINT too, say) was interrupted, not broken.
+  const int signal = PendingInterrupt();
+  const auto failed = [](const absl::StatusOr<TargetSweep>& result) { return !result.ok(); };
+  if (signal != 0 && std::any_of(results.begin(), results.end(), failed)) return InterruptedError(signal);
   return MergeTargets(compiler.Toolchain(), ptx, matrix, targets, results);
 }
 

@@ -156,7 +156,10 @@ struct SweepCache {
 // a Ptxas and `cuobjdump` names a cuobjdump, every accepted matrix cell also
 // gets its SASS lowering. A compiler that could not judge (crashed, hung,
 // printed what cannot be read: an InfrastructureError) stops the sweep with
-// that error; no target's verdicts are returned then. `hooks` select cases,
+// that error; no target's verdicts are returned then. So does SIGINT or
+// SIGTERM, once interrupt handlers are installed (interrupt.h): the
+// targets in flight finish and are recorded, and the sweep returns
+// InterruptedError. `hooks` select cases,
 // resume and record (SweepHooks). `cache` answers what it can (SweepCache);
 // a target's new answers are kept once its sweep has succeeded.
 absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, const DiscrepancyRegistry& registry,
