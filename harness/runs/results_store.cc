@@ -448,14 +448,9 @@ absl::Status ResultsStore::DeleteRuns(absl::Span<const std::string> run_ids) {
     for (const std::string& id : run_ids) {
       const absl::StatusOr<std::int64_t> run_key = RunKey(id);
       if (!run_key.ok()) return run_key.status();
-      const absl::StatusOr<std::optional<std::pair<std::int64_t, std::string>>> holder = LiveHolder(*run_key);
+      const absl::StatusOr<std::optional<ClaimHolder>> holder = LiveHolder(*run_key);
       if (!holder.ok()) return holder.status();
-      if (holder->has_value()) {
-        return absl::FailedPreconditionError(
-            absl::StrFormat("results database %s: run '%s' is being written by process %d on host %s, which may "
-                            "still be running; no run was deleted",
-                            path_, id, (*holder)->first, (*holder)->second));
-      }
+      if (holder->has_value()) return HeldError(id, **holder, "no run was deleted");
       for (const char* table : {"cases", "artifacts", "runs"}) {
         if (absl::Status deleted = Execute(absl::StrCat("DELETE FROM ", table, " WHERE run_key = ?"), "deleting a run",
                                            [&](Statement& remove) { remove.BindInt(*run_key); });
@@ -519,18 +514,18 @@ absl::Status ResultsStore::KeepVerdicts(absl::Span<const KeptVerdict> verdicts) 
   });
 }
 
-absl::StatusOr<std::optional<std::pair<std::int64_t, std::string>>> ResultsStore::LiveHolder(std::int64_t run_key) {
+absl::StatusOr<std::optional<ResultsStore::ClaimHolder>> ResultsStore::LiveHolder(std::int64_t run_key) {
   absl::StatusOr<Statement> claim =
       Prepare("SELECT claim_pid, claim_host FROM runs WHERE run_key = ? AND claim_pid IS NOT NULL", "reading a claim");
   if (!claim.ok()) return claim.status();
   const std::string host = HostName();
   const std::int64_t pid = getpid();
-  std::optional<std::pair<std::int64_t, std::string>> holder;
+  std::optional<ClaimHolder> holder;
   const absl::Status read = claim->BindInt(run_key).ForEachRow([&] {
     const std::int64_t holder_pid = claim->Int(0);
     const std::string holder_host = claim->Text(1);
     if (!(holder_pid == pid && holder_host == host) && MayBeAlive(holder_pid, holder_host, host)) {
-      holder.emplace(holder_pid, holder_host);
+      holder = ClaimHolder{.pid = holder_pid, .host = holder_host};
     }
     return absl::OkStatus();
   });
@@ -538,24 +533,27 @@ absl::StatusOr<std::optional<std::pair<std::int64_t, std::string>>> ResultsStore
   return holder;
 }
 
+absl::Status ResultsStore::HeldError(absl::string_view run_id, const ClaimHolder& holder,
+                                     absl::string_view consequence) const {
+  return absl::FailedPreconditionError(
+      absl::StrFormat("results database %s: run '%s' is being written by process %d on host %s, which may still be "
+                      "running; %s",
+                      path_, run_id, holder.pid, holder.host, consequence));
+}
+
 absl::StatusOr<bool> ResultsStore::HeldByAnother(absl::string_view run_id) {
   const absl::StatusOr<std::int64_t> run_key = RunKey(run_id);
   if (!run_key.ok()) return run_key.status();
-  const absl::StatusOr<std::optional<std::pair<std::int64_t, std::string>>> holder = LiveHolder(*run_key);
+  const absl::StatusOr<std::optional<ClaimHolder>> holder = LiveHolder(*run_key);
   if (!holder.ok()) return holder.status();
   return holder->has_value();
 }
 
 absl::Status ResultsStore::ClaimRun(absl::string_view run_id) {
   return WriteToRun(run_id, [&](std::int64_t run_key) -> absl::Status {
-    const absl::StatusOr<std::optional<std::pair<std::int64_t, std::string>>> holder = LiveHolder(run_key);
+    const absl::StatusOr<std::optional<ClaimHolder>> holder = LiveHolder(run_key);
     if (!holder.ok()) return holder.status();
-    if (holder->has_value()) {
-      return absl::FailedPreconditionError(absl::StrFormat(
-          "results database %s: run '%s' is being written by process %d on host %s, which may still be running; "
-          "two processes must never write one run",
-          path_, run_id, (*holder)->first, (*holder)->second));
-    }
+    if (holder->has_value()) return HeldError(run_id, **holder, "two processes must never write one run");
     return Execute("UPDATE runs SET claim_pid = ?, claim_host = ? WHERE run_key = ?", "claiming a run",
                    [&](Statement& update) { update.BindInt(getpid()).BindText(HostName()).BindInt(run_key); });
   });

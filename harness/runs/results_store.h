@@ -170,9 +170,17 @@ class ResultsStore {
   // WriteToRun runs `body` with the run's key in a write transaction;
   // kNotFound if there is no such run.
   absl::Status WriteToRun(absl::string_view run_id, const std::function<absl::Status(std::int64_t run_key)>& body);
-  // LiveHolder is the process other than this one, as (pid, host), that
-  // holds run `run_key`'s claim and may still be alive, if there is one.
-  absl::StatusOr<std::optional<std::pair<std::int64_t, std::string>>> LiveHolder(std::int64_t run_key);
+  // ClaimHolder is the process that holds a run's claim.
+  struct ClaimHolder {
+    std::int64_t pid = 0;
+    std::string host;
+  };
+  // LiveHolder is the process other than this one that holds run
+  // `run_key`'s claim and may still be alive, if there is one.
+  absl::StatusOr<std::optional<ClaimHolder>> LiveHolder(std::int64_t run_key);
+  // HeldError says that `holder` may still be writing run `run_id`, and
+  // what that keeps from happening (`consequence`).
+  absl::Status HeldError(absl::string_view run_id, const ClaimHolder& holder, absl::string_view consequence) const;
   // CheckAndCreateSchema refuses a file that is not a results database or
   // is newer than this code, then creates whatever tables are missing. It
   // runs inside a transaction, so a refused file is left as it was.
