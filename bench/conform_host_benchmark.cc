@@ -76,12 +76,15 @@ void Checked(benchmark::State& state, const TestProgram& program) {
 // nightly run's mix: about 97% of its forms are wmma.load's.
 void BM_EveryFormChecked(benchmark::State& state) {
   constexpr int kVariantsPerForm = 32;  // each form's first variants, taken in turn
-  const absl::StatusOr<ConformPlan> plan = PlanConformance({}, Target{90});
+  // The nightly run's plan on an H100 through the JIT of CUDA 13.0 (PTX 9.0).
+  const absl::StatusOr<ConformPlan> plan =
+      PlanConformance({}, Target{90}, {{CompilePath::kDriverJit, {9, 0}, "the driver JIT"}});
   if (!plan.ok()) return state.SkipWithError(std::string(plan.status().message()).c_str());
   // outputs[form][i] is what a conforming GPU gives for variant i: the model's bytes.
   std::vector<std::vector<std::vector<std::uint8_t>>> outputs;
   std::vector<std::vector<std::uint8_t>> records;
-  for (const auto& program : plan->programs) {
+  for (const PlannedProgram& planned : plan->programs) {
+    const TestProgram* program = planned.program.get();
     records.emplace_back(program->frame().record_bytes);
     outputs.emplace_back();
     for (const Variant& variant : program->Variants(kVariantsPerForm, 1, false)) {
@@ -93,7 +96,7 @@ void BM_EveryFormChecked(benchmark::State& state) {
   size_t form = 0;
   int index = 0;
   for (auto _ : state) {
-    const TestProgram& program = *plan->programs[form];
+    const TestProgram& program = *plan->programs[form].program;
     const Variant variant = program.MakeVariant(1, index, false);
     program.WriteRecord(variant, absl::MakeSpan(records[form]));
     benchmark::DoNotOptimize(program.FaultCaseText(variant));

@@ -226,7 +226,7 @@ int& Failures() {
 // time is the parent's wall clock.
 void NewForms(benchmark::State& state, const DeviceProbe& probe, int device, const DiscrepancyRegistry& registry) {
   std::vector<std::unique_ptr<TestProgram>> programs;
-  for (const CheckedInstruction& instruction : StandardInstructions(NewestPtxVersion(), probe.target)) {
+  for (const CheckedInstruction& instruction : StandardInstructions(probe.jit.Judged(), probe.target)) {
     absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(instruction, {});
     if (program.ok()) programs.push_back(*std::move(program));  // kNotFound: no layout known
   }
@@ -345,7 +345,7 @@ int Main(const DeviceProbe& probe, int device) {
                                  " host memory"));
     for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
       absl::StatusOr<std::unique_ptr<TestProgram>> program =
-          TestProgram::ForOpcode(opcode, probe.target, NewestPtxVersion(), {});
+          TestProgram::ForOpcode(opcode, probe.target, probe.jit.Judged(), {});
       if (!program.ok()) {
         std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
         return kExitUsage;

@@ -11,9 +11,10 @@
 // leaves the CUDA context unusable, so after filing it the process exits
 // and libFuzzer's -fork starts a fresh job. Without a GPU every input is
 // still decoded and judged, and the target says once why nothing ran.
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -24,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "fuzz/finding_store.h"
 #include "fuzz/fuzz_case.h"
+#include "harness/compile/ptx_dialect.h"
 #include "harness/families/family_runtime.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/cuda_driver.h"
@@ -70,6 +72,7 @@ struct Device {
   DriverJit* jit = nullptr;  // null without a usable GPU
   Target target;
   std::string toolchain;  // "driver JIT CUDA 13.0", as the registry names it
+  PtxVersion ptx;         // the newest PTX ISA version the JIT speaks: no case declares a later one
   DiscrepancyRegistry registry;
 };
 
@@ -86,6 +89,12 @@ const Device& TheDevice() {
     const DeviceInfo& info = device->jit->device();
     device->target = info.BaseTarget();
     device->toolchain = device->jit->Toolchain();
+    absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(*device->jit);
+    if (!dialect.ok()) {
+      std::cerr << "device_fuzzer: asking the JIT its PTX ISA version: " << dialect.status() << "\n";
+      std::exit(4);
+    }
+    device->ptx = dialect->Judged();
     absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
     if (!registry.ok()) {
       std::cerr << "device_fuzzer: " << registry.status() << "\n";
@@ -161,7 +170,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Device& device = TheDevice();
   ++Counters().inputs;
   const Target target = device.jit != nullptr ? device.target : fuzz_case->target;
-  const Verdict verdict = Judge(fuzz_case->snippet, fuzz_case->ptx, target);
+  // A case of a version the JIT does not speak runs at the newest it does.
+  const PtxVersion ptx = device.jit != nullptr ? std::min(fuzz_case->ptx, device.ptx) : fuzz_case->ptx;
+  const Verdict verdict = Judge(fuzz_case->snippet, ptx, target);
   if (!verdict.legal() || device.jit == nullptr) return 0;
   absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(*verdict.checked(), ProgramOptions{});
   if (!program.ok()) return 0;  // no layout known on this target: nothing to predict

@@ -13,6 +13,10 @@ namespace {
 constexpr SpecRef kTargetNotes{"target.introduced", "PTX 9.0 .target directive, PTX ISA Notes (docs/spec-decisions.md target.introduced)"};
 constexpr SpecRef kRenameNotes{"target.sm101-renamed",
                                "PTX 9.0 Target ISA Notes: sm_101* renamed to sm_110* from PTX ISA 9.0"};
+constexpr SpecRef kNewTargetNotes{
+    "target.introduced",
+    "PTX 9.4 .target directive, PTX ISA Notes: sm_107, sm_107a and sm_107f in 9.4 (sm_10x family); measured with "
+    "ptxas 13.4.92 and 13.5.37: .version 9.3 rejects them (docs/spec-decisions.md target.introduced)"};
 constexpr SpecRef kFamilyNotes{"target.families", "PTX 9.0 .target directive, family-specific targets (docs/spec-decisions.md target.families)"};
 
 constexpr TargetVariant kBase = TargetVariant::kBaseline;
@@ -28,25 +32,28 @@ std::vector<TargetInfo> BuildTargetTable() {
     TargetFamily family;
   };
   const Row kRows[] = {
-      {70, kBase, {6, 0}, TargetFamily::kNone},    {72, kBase, {6, 1}, TargetFamily::kNone},
-      {75, kBase, {6, 3}, TargetFamily::kNone},    {80, kBase, {7, 0}, TargetFamily::kNone},
-      {86, kBase, {7, 1}, TargetFamily::kNone},    {87, kBase, {7, 4}, TargetFamily::kNone},
-      {88, kBase, {9, 0}, TargetFamily::kNone},    {89, kBase, {7, 8}, TargetFamily::kNone},
-      {90, kBase, {7, 8}, TargetFamily::kNone},    {90, kArch, {8, 0}, TargetFamily::kNone},
-      {100, kBase, {8, 6}, TargetFamily::kSm10x},  {100, kArch, {8, 6}, TargetFamily::kSm10x},
-      {100, kFam, {8, 8}, TargetFamily::kSm10x},   {101, kBase, {8, 6}, TargetFamily::kSm11x},
-      {101, kArch, {8, 6}, TargetFamily::kSm11x},  {101, kFam, {8, 8}, TargetFamily::kSm11x},
-      {103, kBase, {8, 8}, TargetFamily::kSm10x},  {103, kArch, {8, 8}, TargetFamily::kSm10x},
-      {103, kFam, {8, 8}, TargetFamily::kSm10x},   {110, kBase, {9, 0}, TargetFamily::kSm11x},
-      {110, kArch, {9, 0}, TargetFamily::kSm11x},  {110, kFam, {9, 0}, TargetFamily::kSm11x},
-      {120, kBase, {8, 7}, TargetFamily::kSm12x},  {120, kArch, {8, 7}, TargetFamily::kSm12x},
-      {120, kFam, {8, 8}, TargetFamily::kSm12x},   {121, kBase, {8, 8}, TargetFamily::kSm12x},
-      {121, kArch, {8, 8}, TargetFamily::kSm12x},  {121, kFam, {8, 8}, TargetFamily::kSm12x},
+      {70, kBase, {6, 0}, TargetFamily::kNone},   {72, kBase, {6, 1}, TargetFamily::kNone},
+      {75, kBase, {6, 3}, TargetFamily::kNone},   {80, kBase, {7, 0}, TargetFamily::kNone},
+      {86, kBase, {7, 1}, TargetFamily::kNone},   {87, kBase, {7, 4}, TargetFamily::kNone},
+      {88, kBase, {9, 0}, TargetFamily::kNone},   {89, kBase, {7, 8}, TargetFamily::kNone},
+      {90, kBase, {7, 8}, TargetFamily::kNone},   {90, kArch, {8, 0}, TargetFamily::kNone},
+      {100, kBase, {8, 6}, TargetFamily::kSm10x}, {100, kArch, {8, 6}, TargetFamily::kSm10x},
+      {100, kFam, {8, 8}, TargetFamily::kSm10x},  {101, kBase, {8, 6}, TargetFamily::kSm11x},
+      {101, kArch, {8, 6}, TargetFamily::kSm11x}, {101, kFam, {8, 8}, TargetFamily::kSm11x},
+      {103, kBase, {8, 8}, TargetFamily::kSm10x}, {103, kArch, {8, 8}, TargetFamily::kSm10x},
+      {103, kFam, {8, 8}, TargetFamily::kSm10x},  {107, kBase, {9, 4}, TargetFamily::kSm10x},
+      {107, kArch, {9, 4}, TargetFamily::kSm10x}, {107, kFam, {9, 4}, TargetFamily::kSm10x},
+      {110, kBase, {9, 0}, TargetFamily::kSm11x}, {110, kArch, {9, 0}, TargetFamily::kSm11x},
+      {110, kFam, {9, 0}, TargetFamily::kSm11x},  {120, kBase, {8, 7}, TargetFamily::kSm12x},
+      {120, kArch, {8, 7}, TargetFamily::kSm12x}, {120, kFam, {8, 8}, TargetFamily::kSm12x},
+      {121, kBase, {8, 8}, TargetFamily::kSm12x}, {121, kArch, {8, 8}, TargetFamily::kSm12x},
+      {121, kFam, {8, 8}, TargetFamily::kSm12x},
   };
   std::vector<TargetInfo> table;
   for (const Row& row : kRows) {
     TargetInfo info{.target = {row.sm, row.variant}, .introduced = row.introduced, .family = row.family,
                     .source = row.family == TargetFamily::kNone ? kTargetNotes : kFamilyNotes};
+    if (row.introduced > PtxVersion{9, 0}) info.source = kNewTargetNotes;
     if (row.sm == 101) {
       info.withdrawn = PtxVersion{9, 0};
       info.source = kRenameNotes;

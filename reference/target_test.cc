@@ -43,6 +43,26 @@ TEST(TargetTest, IntroductionVersionsFromTheSpec) {
   EXPECT_TRUE(TargetExistsIn(T("sm_120a"), {8, 7}));
   EXPECT_FALSE(TargetExistsIn(T("sm_88"), {8, 8}));
   EXPECT_TRUE(TargetExistsIn(T("sm_88"), {9, 0}));
+  for (absl::string_view sm107 : {"sm_107", "sm_107a", "sm_107f"}) {
+    EXPECT_FALSE(TargetExistsIn(T(sm107), {9, 3})) << sm107;
+    EXPECT_TRUE(TargetExistsIn(T(sm107), {9, 4})) << sm107;
+    EXPECT_TRUE(TargetExistsIn(T(sm107), {9, 5})) << sm107;
+  }
+}
+
+// Copied by hand from the .target notes of PTX 9.0 (28 values) and 9.4 (sm_107, sm_107a, sm_107f).
+TEST(TargetTest, CountsTargetsPerPtxVersion) {
+  auto count_in = [](PtxVersion version) {
+    size_t count = 0;
+    for (const TargetInfo& info : AllTargets()) count += TargetExistsIn(info.target, version) ? 1 : 0;
+    return count;
+  };
+  EXPECT_EQ(AllTargets().size(), 31u);
+  // 9.0: sm_70 72 75 80 86 87 88 89 90 90a, sm_100/a/f 103/a/f 110/a/f 120/a/f 121/a/f (sm_101* renamed).
+  EXPECT_EQ(count_in({9, 0}), 25u);
+  EXPECT_EQ(count_in({9, 3}), 25u);
+  EXPECT_EQ(count_in({9, 4}), 28u);
+  EXPECT_EQ(count_in({9, 5}), 28u);
 }
 
 TEST(TargetTest, Sm101IsRenamedToSm110InPtx90) {
@@ -72,10 +92,10 @@ TEST(TargetClauseTest, ArchSpecificIsThatTargetOnly) {
 // is sm_100f, sm_103f, sm_100a and sm_103a; never a baseline target.
 TEST(TargetClauseTest, FamilyFromMatchesLaterAAndFMembers) {
   TargetClause clause{TargetClause::Kind::kFamilyFrom, T("sm_100f"), {8, 8}};
-  for (absl::string_view yes : {"sm_100f", "sm_103f", "sm_100a", "sm_103a"}) {
+  for (absl::string_view yes : {"sm_100f", "sm_103f", "sm_100a", "sm_103a", "sm_107f", "sm_107a"}) {
     EXPECT_TRUE(clause.Matches(T(yes), {9, 0})) << yes;
   }
-  for (absl::string_view no : {"sm_100", "sm_103", "sm_110f", "sm_120a", "sm_90a"}) {
+  for (absl::string_view no : {"sm_100", "sm_103", "sm_107", "sm_110f", "sm_120a", "sm_90a"}) {
     EXPECT_FALSE(clause.Matches(T(no), {9, 0})) << no;
   }
   EXPECT_FALSE(clause.Matches(T("sm_100a"), {8, 7})) << "family clauses start at PTX 8.8";

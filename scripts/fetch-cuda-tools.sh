@@ -6,12 +6,22 @@
 # Each tool lands in ~/.cache/matload/cuda-<version>/<tool> (cuobjdump finds
 # nvdisasm beside it there); the script
 # prints the paths, comma-separated, in the order asked.
+#   TOOL@newest       the newest release this script knows (below); a test
+#                     fails when its ptxas speaks a PTX ISA version matload's
+#                     tables lack (harness/judge/spec_examples_test.cc)
+#   --offline         fetch nothing: a tool not in the cache is exit 3
 set -euo pipefail
 cache=${MATLOAD_CACHE:-$HOME/.cache/matload}
+# The newest CUDA release on PyPI that this script knows. A new release
+# goes here first (docs/adding-a-ptx-version.md).
+newest=13.5.37
+offline=0
+if [[ "${1:-}" == "--offline" ]]; then offline=1; shift; fi
 paths=()
 for request in "$@"; do
   tool=${request%@*}
   version=${request#*@}
+  if [[ "$version" == newest ]]; then version=$newest; fi
   case "$tool@$version" in
     ptxas@12.*) package=nvidia-cuda-nvcc-cu12 ;;
     ptxas@*) package=nvidia-cuda-nvcc ;;
@@ -20,6 +30,10 @@ for request in "$@"; do
     *) echo "fetch-cuda-tools: unknown tool '$tool' (ptxas, cuobjdump, nvdisasm)" >&2; exit 2 ;;
   esac
   target="$cache/cuda-$version"
+  if [[ ! -x "$target/$tool" && "$offline" == 1 ]]; then
+    echo "fetch-cuda-tools: $tool@$version is not in $cache (--offline)" >&2
+    exit 3
+  fi
   if [[ ! -x "$target/$tool" ]]; then
     download=$(mktemp -d)
     python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \

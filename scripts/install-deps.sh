@@ -46,6 +46,14 @@ if [[ ! -x "$cuda_home/bin/ptxas" ]]; then
   exit 1
 fi
 
+# The newest ptxas that scripts/fetch-cuda-tools.sh knows: the tests judge
+# the spec's examples of later PTX ISA versions with it, and fail when it
+# speaks a version matload's tables lack.
+if ! "$(dirname "${BASH_SOURCE[0]}")/fetch-cuda-tools.sh" --offline ptxas@newest >/dev/null 2>&1; then
+  echo "install-deps: fetching the newest ptxas from PyPI"
+  "$(dirname "${BASH_SOURCE[0]}")/fetch-cuda-tools.sh" ptxas@newest >/dev/null
+fi
+
 # cuobjdump (and the nvdisasm it runs) give the support report its SASS
 # column. Some toolkit installs lack them; fetch NVIDIA's wheels then.
 if [[ ! -x "$cuda_home/bin/cuobjdump" || ! -x "$cuda_home/bin/nvdisasm" ]]; then

@@ -24,6 +24,11 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   LdmatrixLayout layout;
   layout.registers_ = instruction.signature().destination_count;
   if (q.Present(ldmatrix::kSrcFmt)) layout.decompression_ = q.Has(ldmatrix::kSrcFmt, ldmatrix::kB4x16P64) ? 4 : 6;
+  if (q.Present(ldmatrix::kCtype)) {
+    layout.decompression_ = 4;
+    layout.sign_extends_ = true;
+    layout.source_row_bytes_ = ldmatrix::kS4RowBytes;
+  }
   layout.address_lanes_ = LdmatrixAddressLanes(q);
   layout.conditions_ = RuntimeConditions(instruction);
   layout.bytes_.resize(kWarpLanes * layout.registers_ * 4);
@@ -91,7 +96,7 @@ std::map<LoadedElementKey, std::uint8_t> LoadedElementBytes(const LdmatrixLayout
   return bytes;
 }
 
-std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits) {
+std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits, RowExtension extension) {
   std::array<std::uint8_t, 16> out{};
   for (int element = 0; element < 16; ++element) {
     const int first_bit = element * bits;
@@ -99,15 +104,17 @@ std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, i
     for (int i = 0; i < 2 && first_bit / 8 + i < static_cast<int>(row.size()); ++i) {
       window |= static_cast<std::uint32_t>(row[first_bit / 8 + i]) << (8 * i);
     }
-    out[element] = static_cast<std::uint8_t>((window >> (first_bit % 8)) & ((1u << bits) - 1));
+    std::uint32_t value = (window >> (first_bit % 8)) & ((1u << bits) - 1);
+    if (extension == RowExtension::kSign && (value >> (bits - 1)) != 0) value |= ~((1u << bits) - 1);
+    out[element] = static_cast<std::uint8_t>(value);
   }
   return out;
 }
 
 namespace {
 
-// SourceRows are the 16 bytes each used lane's row address names (empty for
-// lanes the form does not read).
+// SourceRows are the bytes each used lane's row address names (16, or 8 for
+// .s8.s4; empty for lanes the form does not read).
 using SourceRows = std::array<absl::Span<const std::uint8_t>, kWarpLanes>;
 
 // ResolveRows finds every row the load reads, or the hazard that makes it
@@ -138,11 +145,11 @@ std::variant<SourceRows, Undefined> ResolveRows(const CheckedInstruction& instru
       return Undefined{hazard, absl::StrFormat("lane %d gives row address 0x%x, not a multiple of %d", lane,
                                                address.value, ldmatrix::kRowBytes)};
     }
-    if (const std::optional<ResolvedAccess> access = resolver.Find(address, ldmatrix::kRowBytes)) {
+    if (const std::optional<ResolvedAccess> access = resolver.Find(address, layout.source_row_bytes())) {
       if (is_used) source_rows[lane] = access->bytes;
       continue;
     }
-    Undefined undefined = std::get<Undefined>(resolver.Resolve(address, ldmatrix::kRowBytes));
+    Undefined undefined = std::get<Undefined>(resolver.Resolve(address, layout.source_row_bytes()));
     if (!is_used) undefined.hazard = hazard;
     undefined.why = absl::StrCat("lane ", lane, ": ", undefined.why);
     return undefined;
@@ -172,7 +179,8 @@ Outcome ExecuteLdmatrix(const CheckedInstruction& instruction, const LdmatrixLay
     if (((used >> lane) & 1) == 0) continue;
     const absl::Span<const std::uint8_t> row = source_rows[lane];
     if (layout.decompression() != 0) {
-      rows[lane] = DecompressRow(row, layout.decompression());
+      rows[lane] =
+          DecompressRow(row, layout.decompression(), layout.sign_extends() ? RowExtension::kSign : RowExtension::kZero);
     } else {
       std::memcpy(rows[lane].data(), row.data(), ldmatrix::kRowBytes);
     }

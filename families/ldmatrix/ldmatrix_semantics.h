@@ -47,8 +47,15 @@ class LdmatrixLayout {
   const LdmatrixElement& At(int lane, int reg, int byte) const {
     return bytes_[(lane * registers_ + reg) * 4 + byte];
   }
-  // decompression is the source format: 0 for none, 4 or 6 for .b4x16_p64 / .b6x16_p32.
+  // decompression is the source format: 0 for none, 4 or 6 for .b4x16_p64 /
+  // .b6x16_p32, and 4 for .s8.s4.
   int decompression() const { return decompression_; }
+  // sign_extends says whether decompressed values are sign-extended (.s8.s4)
+  // rather than zero-extended.
+  bool sign_extends() const { return sign_extends_; }
+  // source_row_bytes is how many bytes each row address reads: 16, or 8 for
+  // .s8.s4's packed rows (ldmatrix.infer.s4-packing).
+  int source_row_bytes() const { return source_row_bytes_; }
   // address_lanes has bit i set when the form reads lane i's row address.
   std::uint32_t address_lanes() const { return address_lanes_; }
   // conditions are the form's run-time conditions (RuntimeConditions).
@@ -61,6 +68,8 @@ class LdmatrixLayout {
  private:
   int registers_ = 0;
   int decompression_ = 0;
+  bool sign_extends_ = false;
+  int source_row_bytes_ = 16;
   std::uint32_t address_lanes_ = 0;
   std::vector<RuntimeCondition> conditions_;
   std::vector<LdmatrixElement> bytes_;
@@ -76,10 +85,16 @@ using LoadedElementKey = std::tuple<int, int, int, int>;
 // provenance: one entry per element byte.
 std::map<LoadedElementKey, std::uint8_t> LoadedElementBytes(const LdmatrixLayout& layout, const LaneValues& values);
 
-// DecompressRow expands one 16-byte source row of `bits`-bit elements (4 or
-// 6, packed LSB first, padding after) into 16 bytes, each value in the low
-// bits of its byte (ldmatrix.infer.decompress-padding, [INFERRED] bit order).
-std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits);
+// RowExtension is how DecompressRow widens a value to its byte.
+enum class RowExtension : unsigned char {
+  kZero,  // .b8x16 formats: the value in the low bits (ldmatrix.infer.decompress-zero-extension)
+  kSign,  // .s8.s4: "expanded to signed 8-bit values" (PTX 9.4 9.7.16.5.15)
+};
+
+// DecompressRow expands one source row of `bits`-bit elements (4 or 6,
+// packed LSB first, padding after) into 16 bytes, one value each
+// (ldmatrix.infer.decompress-padding and .s4-packing, [INFERRED] bit order).
+std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits, RowExtension extension);
 
 // ExecuteLdmatrix predicts one execution from `memory` and one row address
 // per lane: a .shared address, or a generic one where the form names no

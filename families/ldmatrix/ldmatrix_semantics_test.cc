@@ -20,8 +20,8 @@ namespace {
 
 using ::matload::testing::JudgeAt;
 
-CheckedInstruction Check(absl::string_view text, absl::string_view target = "sm_100a") {
-  Verdict verdict = JudgeAt(text, target);
+CheckedInstruction Check(absl::string_view text, absl::string_view target = "sm_100a", absl::string_view ptx = "9.0") {
+  Verdict verdict = JudgeAt(text, target, ptx);
   EXPECT_TRUE(verdict.legal()) << text;
   return *verdict.checked();
 }
@@ -159,8 +159,10 @@ TEST(LdmatrixSemanticsTest, EveryFormLoadsItsRowsOrTheirTranspose) {
   const Target target = *ParseTarget("sm_100a");
   std::mt19937 random(11);
   int transposed = 0;
-  for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), {9, 0}, target)) {
-    const std::optional<CheckedInstruction> form = StandardInstruction(ldmatrix::Spec(), qualifiers, {9, 0}, target);
+  int sign_extended = 0;
+  for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), NewestPtxVersion(), target)) {
+    const std::optional<CheckedInstruction> form =
+        StandardInstruction(ldmatrix::Spec(), qualifiers, NewestPtxVersion(), target);
     ASSERT_TRUE(form.has_value());
     const bool trans = qualifiers.Present(ldmatrix::kTrans);
     transposed += trans ? 1 : 0;
@@ -174,9 +176,13 @@ TEST(LdmatrixSemanticsTest, EveryFormLoadsItsRowsOrTheirTranspose) {
       const int stored_row = trans ? col : row;
       const int stored_col = trans ? row : col;
       const int lane = rows_per_matrix * matrix + stored_row;  // ContiguousRows: lane L's row is at 16 L
-      const absl::Span<const std::uint8_t> source = absl::MakeConstSpan(window).subspan(16 * lane, 16);
+      // An .s8.s4 row is the first 8 bytes of its 16-byte slot.
+      const absl::Span<const std::uint8_t> source =
+          absl::MakeConstSpan(window).subspan(16 * lane, layout.source_row_bytes());
+      const RowExtension extension = layout.sign_extends() ? RowExtension::kSign : RowExtension::kZero;
+      sign_extended += layout.sign_extends() ? 1 : 0;
       const std::array<std::uint8_t, 16> bytes =
-          layout.decompression() != 0 ? DecompressRow(source, layout.decompression()) : [&] {
+          layout.decompression() != 0 ? DecompressRow(source, layout.decompression(), extension) : [&] {
             std::array<std::uint8_t, 16> copy;
             std::copy(source.begin(), source.end(), copy.begin());
             return copy;
@@ -186,6 +192,7 @@ TEST(LdmatrixSemanticsTest, EveryFormLoadsItsRowsOrTheirTranspose) {
     }
   }
   EXPECT_GT(transposed, 0);
+  EXPECT_GT(sign_extended, 0) << "the .s8.s4 forms were checked";
 }
 
 // Over every legal form, on random data and the same addresses: a smaller
@@ -311,7 +318,7 @@ TEST(LdmatrixSemanticsTest, AddressHazardAgreesWithExecution) {
 TEST(LdmatrixSemanticsTest, DecompressesPackedRows) {
   std::vector<std::uint8_t> nibbles = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe,
                                        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-  std::array<std::uint8_t, 16> four = DecompressRow(nibbles, 4);
+  std::array<std::uint8_t, 16> four = DecompressRow(nibbles, 4, RowExtension::kZero);
   for (int e = 0; e < 16; ++e) EXPECT_EQ(four[e], e) << "nibble " << e;
   std::vector<std::uint8_t> sixes(16, 0xee);  // padding
   std::vector<std::uint8_t> packed(12, 0);
@@ -322,8 +329,30 @@ TEST(LdmatrixSemanticsTest, DecompressesPackedRows) {
     }
   }
   std::copy(packed.begin(), packed.end(), sixes.begin());
-  std::array<std::uint8_t, 16> six = DecompressRow(sixes, 6);
+  std::array<std::uint8_t, 16> six = DecompressRow(sixes, 6, RowExtension::kZero);
   for (int e = 0; e < 16; ++e) EXPECT_EQ(six[e], (e * 5 + 3) & 63) << "element " << e;
+}
+
+// .s8.s4: 16 signed nibbles in 8 bytes, LSB first, each "expanded to signed
+// 8-bit values" (PTX 9.4): 0x7 is 7, 0x8 is -8 (0xf8), 0xf is -1 (0xff).
+// The values are written by hand, not computed.
+TEST(LdmatrixSemanticsTest, SignExtendsPackedS4Rows) {
+  const std::vector<std::uint8_t> row = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe};
+  const std::array<std::uint8_t, 16> expanded = DecompressRow(row, 4, RowExtension::kSign);
+  const std::array<std::uint8_t, 16> by_hand = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+                                                0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff};
+  EXPECT_EQ(expanded, by_hand);
+}
+
+// An .s8.s4 row is 8 bytes: a row that ends 8 bytes before the window's end
+// is read whole, where a 16-byte row there would run past it.
+TEST(LdmatrixSemanticsTest, S4RowsReadEightBytes) {
+  const CheckedInstruction x1 = Check("ldmatrix.sync.aligned.m8n16.x1.shared.s8.s4 {a}, [p];", "sm_90a", "9.4");
+  EXPECT_EQ(LdmatrixLayout::For(x1).source_row_bytes(), 8);
+  // Lane 7's row, the last, ends where the window does; every nibble is 1.
+  const std::vector<std::uint8_t> window(16 * 7 + 8, 0x11);
+  const LaneValues values = ValuesOf(LoadRows(x1, window, ContiguousRows()));
+  EXPECT_EQ(values.lane(28)[0], 0x01010101u);
 }
 
 }  // namespace

@@ -44,6 +44,22 @@ constexpr SpecRef kInferredWideRowAlignment{
     "it to the 16-byte rows of .m8n16 and .m16n16; docs/spec-decisions.md",
     RuleSource::kInferred};
 
+// ldmatrix .s8.s4: "a sequence of signed 4-bit elements" says neither how a
+// row is packed nor which nibble comes first.
+constexpr SpecRef kInferredS4Packing{
+    "ldmatrix.infer.s4-packing",
+    "inferred from PTX 9.4 9.7.16.5.15 ('a sequence of signed 4-bit elements', no padding named): an 8x16 row is 16 "
+    "elements packed in 8 bytes, element 2k in bits 3:0 of byte k and 2k+1 in bits 7:4, as PTX packs .s4 mma "
+    "fragments; docs/spec-decisions.md",
+    RuleSource::kInferred};
+// ldmatrix .s8.s4: the text gives no alignment for its 8-byte rows; the
+// model keeps the 16 bytes every other ldmatrix row needs.
+constexpr SpecRef kInferredS4RowAlignment{
+    "ldmatrix.infer.s4-row-alignment",
+    "inferred: PTX 9.4 9.7.16.5.15 states natural alignment for 8x8 matrices only; the model requires 16-byte row "
+    "addresses for .s8.s4 as for every ldmatrix row; docs/spec-decisions.md",
+    RuleSource::kInferred};
+
 // Inferences says which of the rules above a form's modelled execution
 // rests on (FamilySpec::inferences).
 ModelInferences Inferences(const QualifierSet& q) {
@@ -56,7 +72,12 @@ ModelInferences Inferences(const QualifierSet& q) {
     inferences.every_register.push_back(kInferredDecompressPadding);
     inferences.every_register.push_back(kInferredDecompressExtension);
   }
-  if (shape != kM8n8) inferences.definedness = {kInferredWideRowAlignment};
+  if (q.Present(kCtype)) {
+    inferences.every_register.push_back(kInferredS4Packing);
+    inferences.definedness = {kInferredS4RowAlignment};
+  } else if (shape != kM8n8) {
+    inferences.definedness = {kInferredWideRowAlignment};
+  }
   return inferences;
 }
 
@@ -91,12 +112,30 @@ constexpr SpecRef kNewShapesVersion{"ldmatrix.ptx.m16n16-m8n16",
 constexpr SpecRef kB8Version{"ldmatrix.ptx.b8", "PTX 9.0 9.7.14.5.15 ldmatrix, PTX ISA Notes: .b8 in 8.6"};
 constexpr SpecRef kFormatVersion{"ldmatrix.ptx.formats",
                                  "PTX 9.0 9.7.14.5.15 ldmatrix, PTX ISA Notes: .src_fmt, .dst_fmt in 8.6"};
-constexpr SpecRef kTargetBase{"ldmatrix.target.sm75", "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes: sm_75 or higher"};
-constexpr SpecRef kTargetNewShapes{"ldmatrix.target.m16n16-m8n16",
-                                   "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes: shapes .m16n16, .m8n16"};
+constexpr SpecRef kTargetBase{"ldmatrix.target.sm75",
+                              "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes: sm_75 or higher"};
 constexpr SpecRef kTargetB8{"ldmatrix.target.b8", "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes: type .b8"};
 constexpr SpecRef kTargetFormats{"ldmatrix.target.formats",
                                  "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes: .src_fmt, .dst_fmt"};
+constexpr SpecRef kS4Syntax{"ldmatrix.syntax.s8-s4",
+                            "PTX 9.4 9.7.16.5.15 ldmatrix, Syntax: ldmatrix.sync.aligned.m8n16.num{.ss}.dtype.ctype"};
+constexpr SpecRef kS4Order{"ldmatrix.s8-s4-order",
+                           "Syntax writes .dtype.ctype (.s8.s4); ptxas 13.5.37 rejects .s4.s8 (measured)",
+                           RuleSource::kMeasured};
+constexpr SpecRef kS4Table{"ldmatrix.s8-s4-table",
+                           "PTX 9.4 9.7.16.5.15 ldmatrix, Description: 4-bit load "
+                           "expanded to 8-bit table (.s4, .m8n16, .s8)"};
+constexpr SpecRef kS4Version{"ldmatrix.ptx.s8-s4", "PTX 9.4 9.7.16.5.15 ldmatrix, PTX ISA Notes: .s8.s4 in 9.4"};
+constexpr SpecRef kS4Targets{"ldmatrix.target.s8-s4",
+                             "PTX 9.4 9.7.16.5.15 ldmatrix, Target ISA Notes: types .s8.s4 on sm_90a and sm_100f, "
+                             "sm_110f, sm_120f or higher in the same family"};
+// The shapes note (.m8n16 from sm_100a) and the .s8.s4 note (sm_90a) cannot
+// both hold for .m8n16.s8.s4 on sm_90a; the .s8.s4 note names the form, so
+// it governs it (docs/spec-decisions.md ldmatrix.target.s8-s4).
+constexpr SpecRef kTargetNewShapes{
+    "ldmatrix.target.m16n16-m8n16",
+    "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes: shapes .m16n16, .m8n16; for .m8n16.s8.s4 the PTX 9.4 .s8.s4 "
+    "note governs (docs/spec-decisions.md ldmatrix.target.s8-s4)"};
 constexpr SpecRef kOperands{"ldmatrix.operands", "PTX 9.0 9.7.14.5.15 ldmatrix, Syntax: r, [p]"};
 constexpr SpecRef kGenericUb{"ldmatrix.ub.generic-not-shared", "PTX 9.0 9.7.14.5.15 ldmatrix, Description: "
                                                                "generic address outside .shared is undefined"};
@@ -126,24 +165,58 @@ FamilySpec Build() {
       {.name = "ss", .spellings = {".shared", ".shared::cta"}, .ref = kSyntax},
       {.name = "type", .spellings = {".b16", ".b8"}, .ref = kSyntax},
       {.name = "dst_fmt", .spellings = {".b8x16"}, .ref = kSyntax},
-      {.name = "src_fmt", .spellings = {".b6x16_p32", ".b4x16_p64"}, .placement = Placement::kAfterAxis,
-       .after_axis = kDstFmt, .ref = kFormatOrder},
+      {.name = "src_fmt",
+       .spellings = {".b6x16_p32", ".b4x16_p64"},
+       .placement = Placement::kAfterAxis,
+       .after_axis = kDstFmt,
+       .ref = kFormatOrder},
+      {.name = "dtype", .spellings = {".s8"}, .ref = kS4Syntax},
+      {.name = "ctype",
+       .spellings = {".s4"},
+       .placement = Placement::kAfterAxis,
+       .after_axis = kDtype,
+       .ref = kS4Order},
   };
   const ReasonCode kCombination = ReasonCode::kQualifierCombination;
   spec.constraints = {
-      {{{Absent(kType)}}, {{Present(kDstFmt), Present(kSrcFmt)}}, ReasonCode::kMissingQualifier,
-       "needs a .type or a .dst_fmt.src_fmt pair", kSyntax},
-      {{{Present(kType)}}, {{Absent(kDstFmt), Absent(kSrcFmt)}}, kCombination,
-       ".type and .dst_fmt/.src_fmt are alternatives", kSyntax},
+      {{{Absent(kType), Absent(kDtype), Absent(kCtype)}},
+       {{Present(kDstFmt), Present(kSrcFmt)}},
+       ReasonCode::kMissingQualifier,
+       "needs a .type, a .dst_fmt.src_fmt pair or .s8.s4",
+       kSyntax},
+      {{{Present(kType)}},
+       {{Absent(kDstFmt), Absent(kSrcFmt), Absent(kDtype), Absent(kCtype)}},
+       kCombination,
+       ".type, .dst_fmt/.src_fmt and .dtype/.ctype are alternatives",
+       kSyntax},
+      {{{Present(kDtype)}},
+       {{Present(kCtype), Absent(kDstFmt), Absent(kSrcFmt)}},
+       kCombination,
+       ".s8 goes with .s4 alone",
+       kS4Syntax},
+      {{{Present(kCtype)}}, {{Present(kDtype)}}, kCombination, ".s4 needs .s8", kS4Table},
+      {{{Present(kCtype)}}, {{OneOf(kShape, {kM8n16})}}, kCombination, ".s8.s4 is for .m8n16 only", kS4Table},
       {{{Present(kDstFmt)}}, {{Present(kSrcFmt)}}, kCombination, ".dst_fmt needs a .src_fmt", kFormatTable},
       {{{Present(kSrcFmt)}}, {{Present(kDstFmt)}}, kCombination, ".src_fmt needs a .dst_fmt", kFormatTable},
-      {{{OneOf(kShape, {kM8n8})}}, {{OneOf(kType, {kB16})}}, kCombination, ".m8n8 loads 16-bit elements (.b16)",
+      {{{OneOf(kShape, {kM8n8})}},
+       {{OneOf(kType, {kB16})}},
+       kCombination,
+       ".m8n8 loads 16-bit elements (.b16)",
        kShapeTable},
-      {{{OneOf(kShape, {kM16n16})}}, {{NoneOf(kType, {kB16})}}, kCombination,
-       ".m16n16 loads 8-bit elements (.b8 or .b8x16 formats)", kShapeTable},
-      {{{OneOf(kShape, {kM8n16})}}, {{Absent(kType)}}, kCombination,
-       ".m8n16 loads only 6-bit or 4-bit data (.b8x16 formats)", kFormatTable},
-      {{{OneOf(kShape, {kM16n16})}}, {{OneOf(kNum, {kX1, kX2})}}, kCombination, ".m16n16 allows only .x1 and .x2",
+      {{{OneOf(kShape, {kM16n16})}},
+       {{NoneOf(kType, {kB16})}},
+       kCombination,
+       ".m16n16 loads 8-bit elements (.b8 or .b8x16 formats)",
+       kShapeTable},
+      {{{OneOf(kShape, {kM8n16})}},
+       {{Absent(kType)}},
+       kCombination,
+       ".m8n16 loads only 6-bit or 4-bit data (.b8x16 formats)",
+       kFormatTable},
+      {{{OneOf(kShape, {kM16n16})}},
+       {{OneOf(kNum, {kX1, kX2})}},
+       kCombination,
+       ".m16n16 allows only .x1 and .x2",
        kNumRule},
       {{{OneOf(kShape, {kM16n16})}}, {{Present(kTrans)}}, kCombination, ".m16n16 requires .trans", kTransRule},
       {{{OneOf(kShape, {kM8n16})}}, {{Absent(kTrans)}}, kCombination, ".m8n16 does not take .trans", kNoTransRule},
@@ -154,12 +227,20 @@ FamilySpec Build() {
       {{{OneOf(kShape, {kM16n16, kM8n16})}}, {8, 6}, "shapes .m16n16 and .m8n16", kNewShapesVersion},
       {{{OneOf(kType, {kB8})}}, {8, 6}, "type .b8", kB8Version},
       {{{Present(kDstFmt)}}, {8, 6}, ".dst_fmt/.src_fmt", kFormatVersion},
+      {{{Present(kCtype)}}, {9, 4}, "types .s8.s4", kS4Version},
   };
   spec.target_gates = {
       {{}, {OnionFrom("sm_75")}, "ldmatrix", kTargetBase},
-      {{{OneOf(kShape, {kM16n16, kM8n16})}}, NewLoadTargets(), "shapes .m16n16 and .m8n16", kTargetNewShapes},
+      {{{OneOf(kShape, {kM16n16, kM8n16}), Absent(kCtype)}},
+       NewLoadTargets(),
+       "shapes .m16n16 and .m8n16",
+       kTargetNewShapes},
       {{{OneOf(kType, {kB8})}}, NewLoadTargets(), "type .b8", kTargetB8},
       {{{Present(kDstFmt)}}, NewLoadTargets(), ".dst_fmt/.src_fmt", kTargetFormats},
+      {{{Present(kCtype)}},
+       {Exactly("sm_90a"), FamilyFrom("sm_100f"), FamilyFrom("sm_110f"), FamilyFrom("sm_120f")},
+       "types .s8.s4",
+       kS4Targets},
   };
   // Registers per .num: one 32-bit register per 8x8 or 8x16 matrix, two per
   // 16x16 matrix; .m16n16 has no .x4 row.
@@ -178,21 +259,41 @@ FamilySpec Build() {
                               {OperandRole::kAddress, "address", std::nullopt}},
                    .ref = kOperands};
   spec.runtime_rules = {
-      {RuntimeHazard::kAddressOutsideSpace, {{Absent(kStateSpace)}}, {},
-       "a generic row address outside .shared", kGenericUb},
-      {RuntimeHazard::kMisalignedAddress, {{OneOf(kShape, {kM8n8})}}, {}, "a row address that is not 16-byte aligned",
+      {RuntimeHazard::kAddressOutsideSpace,
+       {{Absent(kStateSpace)}},
+       {},
+       "a generic row address outside .shared",
+       kGenericUb},
+      {RuntimeHazard::kMisalignedAddress,
+       {{OneOf(kShape, {kM8n8})}},
+       {},
+       "a row address that is not 16-byte aligned",
        kAlignUb},
-      {RuntimeHazard::kMisalignedAddress, {{OneOf(kShape, {kM8n16, kM16n16})}}, {},
-       "a row address that is not 16-byte aligned", kInferredWideRowAlignment},
-      {RuntimeHazard::kUnusedLaneAddress, {{OneOf(kNum, {kX1, kX2})}},
+      {RuntimeHazard::kMisalignedAddress,
+       {{OneOf(kShape, {kM8n16, kM16n16}), Absent(kCtype)}},
+       {},
+       "a row address that is not 16-byte aligned",
+       kInferredWideRowAlignment},
+      {RuntimeHazard::kMisalignedAddress,
+       {{Present(kCtype)}},
+       {},
+       "a row address that is not 16-byte aligned",
+       kInferredS4RowAlignment},
+      {RuntimeHazard::kUnusedLaneAddress,
+       {{OneOf(kNum, {kX1, kX2})}},
        {Exactly("sm_75")},
-       "a lane whose address .num does not use holds an invalid address", kUnusedLaneUb},
-      {RuntimeHazard::kDivergentExecution, {}, {}, "not every lane executes it with the same qualifiers",
+       "a lane whose address .num does not use holds an invalid address",
+       kUnusedLaneUb},
+      {RuntimeHazard::kDivergentExecution,
+       {},
+       {},
+       "not every lane executes it with the same qualifiers",
        kDivergenceUb},
   };
   spec.refine_runtime_condition = RefineCondition;
-  spec.inferred_rules = {kInferredM16n16AddressLanes, kInferredM16n16RowPairing, kInferredDecompressPadding,
-                         kInferredDecompressExtension, kInferredWideRowAlignment};
+  spec.inferred_rules = {kInferredM16n16AddressLanes,  kInferredM16n16RowPairing, kInferredDecompressPadding,
+                         kInferredDecompressExtension, kInferredWideRowAlignment, kInferredS4Packing,
+                         kInferredS4RowAlignment};
   spec.inferences = Inferences;
   return spec;
 }

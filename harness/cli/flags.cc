@@ -45,8 +45,9 @@ bool AddFlagRow(const FlagRow& row) {
 
 MATLOAD_FLAG(std::string, target, "", "check forms model support", "T[,T...]|all",
              "the target: sm_90; check and support take a comma list or 'all' too (support's default: all).");
-MATLOAD_FLAG(std::string, ptx, "9.0", "check forms model support", "V",
-             "the PTX ISA version the module declares (.version).");
+MATLOAD_FLAG(std::string, ptx, "", "check forms model support", "V",
+             "the PTX ISA version the module declares (.version); default: the newest matload knows (9.5), and for "
+             "support the newest both matload and every compiler speak.");
 MATLOAD_FLAG(bool, json, false, "check model runs diff", "", "write JSON.");
 MATLOAD_FLAG(std::string, file, "", "check", "FILE", "read snippets from this file, one per line ('#' lines skipped).");
 MATLOAD_FLAG(bool, illegal, false, "forms", "", "print the near-miss illegal forms instead of the legal ones.");

@@ -80,9 +80,11 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
     if (!parsed.ok()) return Fail(absl::StrCat("--target: ", parsed.status().message()));
     options.targets = *parsed;
   }
-  absl::StatusOr<PtxVersion> ptx = ParsePtxVersion(absl::GetFlag(FLAGS_ptx));
-  if (!ptx.ok()) return Fail(absl::StrCat("--ptx: ", ptx.status().message()));
-  options.ptx = *ptx;
+  if (!absl::GetFlag(FLAGS_ptx).empty()) {
+    absl::StatusOr<PtxVersion> ptx = ParsePtxVersion(absl::GetFlag(FLAGS_ptx));
+    if (!ptx.ok()) return Fail(absl::StrCat("--ptx: ", ptx.status().message()));
+    options.ptx = *ptx;
+  }
   options.compiler = absl::GetFlag(FLAGS_compiler);
   options.ptxas_paths = absl::GetFlag(FLAGS_ptxas);
   options.out = absl::GetFlag(FLAGS_out);

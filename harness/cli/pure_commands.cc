@@ -35,8 +35,9 @@ absl::StatusOr<Target> ParseOneTarget(absl::string_view command) {
   return targets->front();
 }
 
-// ParsePtxFlag reads --ptx.
+// ParsePtxFlag reads --ptx, the newest version matload knows when it is not given.
 absl::StatusOr<PtxVersion> ParsePtxFlag() {
+  if (absl::GetFlag(FLAGS_ptx).empty()) return NewestPtxVersion();
   absl::StatusOr<PtxVersion> ptx = ParsePtxVersion(absl::GetFlag(FLAGS_ptx));
   if (!ptx.ok()) return absl::InvalidArgumentError(absl::StrCat("--ptx: ", ptx.status().message()));
   return ptx;

@@ -21,6 +21,7 @@
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_reports.h"
+#include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
 #include "harness/compile/sass_lowering.h"
 #include "harness/compile/toolchain_identity.h"
@@ -128,11 +129,39 @@ std::string OptionsJson(const SupportOptions& options, const std::vector<Target>
   std::vector<std::string> names;
   for (Target target : targets) names.push_back(target.Name());
   return nlohmann::json{{"targets", names},
-                        {"ptx", options.ptx.ToString()},
+                        {"ptx", options.ptx->ToString()},
                         {"compiler", options.compiler},
                         {"ptxas", options.ptxas_paths},
                         {"filter", options.filter_text}}
       .dump();
+}
+
+// SweepPtx is the PTX ISA version a sweep of `compilers` declares: --ptx,
+// which every compiler must speak (kInvalidArgument otherwise), or the
+// newest that matload and every compiler speak. Each compiler is asked
+// (ProbePtxDialect); one ahead of matload's tables is noted on `out` and
+// in `toolkits`, its entry in the run's list of toolkits.
+absl::StatusOr<PtxVersion> SweepPtx(const SupportOptions& options, const std::vector<OpenedCompiler>& compilers,
+                                    std::vector<std::string>& toolkits, std::ostream& out) {
+  PtxVersion ptx = options.ptx.value_or(NewestPtxVersion());
+  for (const OpenedCompiler& compiler : compilers) {
+    absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(*compiler.oracle);
+    if (!dialect.ok()) return dialect.status();
+    std::string toolkit = compiler.oracle->Toolchain();
+    if (const std::string note = DialectNote(toolkit, *dialect); !note.empty()) {
+      out << "note: " << note << "\n";
+      absl::StrAppend(&toolkit, " (speaks PTX ", dialect->spoken.ToString(), ")");
+    }
+    toolkits.push_back(std::move(toolkit));
+    if (options.ptx.has_value() && dialect->spoken < *options.ptx) {
+      return absl::InvalidArgumentError(absl::StrCat("--ptx ", options.ptx->ToString(), ": ",
+                                                     compiler.oracle->Toolchain(), " speaks PTX ISA ",
+                                                     dialect->spoken.ToString(), " at most; name an older --ptx, or ",
+                                                     "leave it out to sweep at the newest every compiler speaks"));
+    }
+    if (!options.ptx.has_value() && dialect->Judged() < ptx) ptx = dialect->Judged();
+  }
+  return ptx;
 }
 
 // SweepTargets are the targets `options` name, every one at its PTX
@@ -141,13 +170,13 @@ absl::StatusOr<std::vector<Target>> SweepTargets(const SupportOptions& options) 
   std::vector<Target> targets = options.targets;
   if (targets.empty()) {
     for (const TargetInfo& info : AllTargets()) {
-      if (TargetExistsIn(info.target, options.ptx)) targets.push_back(info.target);
+      if (TargetExistsIn(info.target, *options.ptx)) targets.push_back(info.target);
     }
   }
   for (Target target : targets) {
-    if (!TargetExistsIn(target, options.ptx)) {
+    if (!TargetExistsIn(target, *options.ptx)) {
       return absl::InvalidArgumentError(
-          absl::StrCat(".target ", target.Name(), " does not exist in PTX ISA ", options.ptx.ToString()));
+          absl::StrCat(".target ", target.Name(), " does not exist in PTX ISA ", options.ptx->ToString()));
     }
   }
   return targets;
@@ -293,7 +322,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
     const std::string cuobjdump = CuobjdumpFor(compilers[i]);
     const SweepCache cache = CacheFor(compilers[i], cuobjdump, verdicts->get());
     absl::StatusOr<SupportSweep> sweep =
-        RunSupportSweep(*compilers[i].oracle, registry, targets, options.ptx, options.threads, ReportTo(reporter),
+        RunSupportSweep(*compilers[i].oracle, registry, targets, *options.ptx, options.threads, ReportTo(reporter),
                         cuobjdump, JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
     reporter.Finish();
     if (!sweep.ok()) return sweep.status();
@@ -375,9 +404,17 @@ int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targe
 
 }  // namespace
 
-int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& err) {
+int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();  // SIGINT and SIGTERM end the sweep in order, as "interrupted"
-  absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(options);
+  absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(given);
+  std::vector<std::string> toolkits;
+  absl::StatusOr<PtxVersion> ptx = compilers.ok() ? SweepPtx(given, *compilers, toolkits, out) : compilers.status();
+  if (!ptx.ok()) {
+    err << "matload: " << ptx.status().message() << "\n";
+    return ExitStatusFor(ptx.status());
+  }
+  SupportOptions options = given;
+  options.ptx = *ptx;
   absl::StatusOr<std::vector<Target>> targets = SweepTargets(options);
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   absl::StatusOr<RunStart> start = targets.ok() ? SupportRunStart(options, *targets) : targets.status();
@@ -393,8 +430,6 @@ int RunSupport(const SupportOptions& options, std::ostream& out, std::ostream& e
     err << "matload: " << journal.status().message() << "\n";
     return ExitStatusFor(journal.status());
   }
-  std::vector<std::string> toolkits;
-  for (const OpenedCompiler& compiler : *compilers) toolkits.push_back(compiler.oracle->Toolchain());
   absl::StatusOr<size_t> unexplained = absl::UnknownError("not swept");
   if (absl::Status described = (*journal)->Describe(absl::StrJoin(toolkits, "; "), "", "", ""); !described.ok()) {
     unexplained = described;

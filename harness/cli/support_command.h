@@ -19,7 +19,9 @@ namespace matload {
 // SupportOptions are the command's inputs.
 struct SupportOptions {
   std::vector<Target> targets;  // every target at `ptx` if empty
-  PtxVersion ptx;
+  // ptx: the version every module declares; absent, the newest that matload
+  // and every compiler speak (harness/compile/ptx_dialect.h).
+  std::optional<PtxVersion> ptx;
   std::string compiler = "ptxas";  // "ptxas", "nvjitlink" or "driver"
   std::vector<std::string> ptxas_paths;  // for "ptxas": one report each, and a comparison if several
   std::string out;                 // the run directory; runs/<run ID> if empty

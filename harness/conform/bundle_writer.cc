@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "harness/families/family_runtime.h"
+#include "harness/gpu/program_launch.h"
 #include "harness/kernels/reproducer.h"
 #include "harness/platform/output_files.h"
 #include "nlohmann/json.hpp"
@@ -96,6 +97,13 @@ absl::StatusOr<std::string> BundleWriter::Add(const BundleCase& bundle_case) {
     written.push_back(WriteBytes(directory / "expected.bin", ExpectedBytes(*values)));
   }
   if (!bundle_case.actual.empty()) written.push_back(WriteBytes(directory / "actual.bin", bundle_case.actual));
+  // An offline path's case ran a cubin, which repro.cpp loads in place of
+  // kernel.ptx: the driver's JIT may not speak the kernel's PTX version.
+  if (absl::StatusOr<CompilePath> path = ParseCompilePath(bundle_case.compile_path);
+      path.ok() && *path != CompilePath::kDriverJit) {
+    absl::StatusOr<std::string> cubin = ProgramImage(program, *path);
+    if (cubin.ok()) written.push_back(WriteFile(directory / "kernel.cubin", *cubin));
+  }
   for (const absl::Status& status : written) {
     if (!status.ok()) return status;
   }

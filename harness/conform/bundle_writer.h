@@ -27,7 +27,7 @@ struct BundleCase {
   const TestProgram* program = nullptr;
   Variant variant;
   std::uint64_t seed = 0;
-  std::string compile_path;  // "driver JIT", "ptxas 13.0.88 cubin"
+  std::string compile_path;  // CompilePathName: "driver-jit", "ptxas-cubin"; an offline path writes kernel.cubin
   std::string identity;      // toolkit, driver and GPU, one line
   CaseVerdict verdict;
   Outcome expected;

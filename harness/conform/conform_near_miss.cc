@@ -32,16 +32,15 @@ std::string CompileCaseId(absl::string_view support_id) {
   return absl::StrCat(support_id.substr(support_id.find('.') + 1), ".jit_compile");
 }
 
-// SweepReport runs in the worker: the sweep of `target`, as lines the run
+// SweepReport runs in the worker: the sweep of `target` at `ptx`, as lines the run
 // reads back (ReadSweepReport): the near-miss count, then one line per
 // disagreement and one per case.
 absl::StatusOr<std::string> SweepReport(int ordinal, const ConformanceOptions& options,
-                                        const DiscrepancyRegistry& registry, Target target) {
+                                        const DiscrepancyRegistry& registry, Target target, PtxVersion ptx) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
   if (!jit.ok()) return jit.status();
   SweepHooks hooks{.select = [&](const std::string& id) { return options.filter.Selects(CompileCaseId(id)); }};
-  absl::StatusOr<SupportSweep> sweep =
-      RunSupportSweep(**jit, registry, {target}, NewestPtxVersion(), 1, nullptr, "", hooks);
+  absl::StatusOr<SupportSweep> sweep = RunSupportSweep(**jit, registry, {target}, ptx, 1, nullptr, "", hooks);
   if (!sweep.ok()) return sweep.status();
   std::string text = absl::StrCat(sweep->summaries[0].near_miss, "\n");
   for (const Disagreement& disagreement : sweep->disagreements) {
@@ -57,9 +56,9 @@ absl::StatusOr<std::string> SweepReport(int ordinal, const ConformanceOptions& o
 
 // SweepOnce is one attempt, in a fresh worker; it returns the worker's report.
 absl::StatusOr<std::string> SweepOnce(int ordinal, const ConformanceOptions& options,
-                                      const DiscrepancyRegistry& registry, Target target) {
+                                      const DiscrepancyRegistry& registry, Target target, PtxVersion ptx) {
   absl::StatusOr<std::vector<ItemResult>> swept = RunIsolated(
-      1, [&](int) { return SweepReport(ordinal, options, registry, target); }, std::chrono::minutes(9));
+      1, [&](int) { return SweepReport(ordinal, options, registry, target, ptx); }, std::chrono::minutes(9));
   if (!swept.ok()) return swept.status();
   const ItemResult& sweep = (*swept)[0];
   if (sweep.kind == ItemResult::Kind::kNotRun) return InterruptedError(PendingInterrupt());
@@ -106,11 +105,11 @@ absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(const std::string& repor
 }  // namespace
 
 NearMissSweep SweepNearMisses(int ordinal, const ConformanceOptions& options, const DiscrepancyRegistry& registry,
-                              Target target) {
-  NearMissSweep sweep{.report = SweepOnce(ordinal, options, registry, target)};
+                              Target target, PtxVersion ptx) {
+  NearMissSweep sweep{.report = SweepOnce(ordinal, options, registry, target, ptx)};
   while (sweep.retries + 1 < kAttempts && InfrastructureCauseOf(sweep.report.status()).has_value()) {
     ++sweep.retries;
-    sweep.report = SweepOnce(ordinal, options, registry, target);
+    sweep.report = SweepOnce(ordinal, options, registry, target, ptx);
   }
   return sweep;
 }

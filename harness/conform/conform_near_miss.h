@@ -27,13 +27,14 @@ struct NearMissSweep {
   size_t retries = 0;
 };
 
-// SweepNearMisses runs the sweep of `target` on device `ordinal`, in a
+// SweepNearMisses runs the sweep of `target` at `ptx` (the newest version
+// the JIT speaks) on device `ordinal`, in a
 // worker. An attempt that an infrastructure failure spoils is made again
 // in a fresh worker, up to three attempts in all; an interruption stops
 // it. It changes nothing of the run's, so it may run on a thread of its
 // own while the run's other workers launch (conformance_run.cc).
 NearMissSweep SweepNearMisses(int ordinal, const ConformanceOptions& options, const DiscrepancyRegistry& registry,
-                              Target target);
+                              Target target, PtxVersion ptx);
 
 // RecordNearMisses counts `sweep` into `result` and records its cases with
 // `recorder`, or returns why the sweep has no report.

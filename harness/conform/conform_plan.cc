@@ -1,7 +1,9 @@
 #include "harness/conform/conform_plan.h"
 
+#include <algorithm>
 #include <optional>
 #include <regex>
+#include <set>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -14,10 +16,10 @@ namespace matload {
 namespace {
 
 // AddPrograms adds the programs of one legal form to `plan`, one per
-// address width, unless the form has no program on this target (it goes
-// to not_run) or `filter` leaves it out.
+// address width, run on `paths`, unless the form has no program on this
+// target (it goes to not_run) or `filter` leaves it out.
 void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& instruction,
-                 const std::optional<std::regex>& filter, ConformPlan& plan) {
+                 const std::vector<CompilePath>& paths, const std::optional<std::regex>& filter, ConformPlan& plan) {
   for (int address_bits : RuntimeOf(instruction.spec().family).AddressWidths(instruction)) {
     absl::StatusOr<std::unique_ptr<TestProgram>> program =
         TestProgram::For(instruction, {.shared_address_bits = address_bits, .bug = options.bug});
@@ -28,7 +30,45 @@ void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& in
       continue;
     }
     if (filter.has_value() && !std::regex_search((*program)->Label(), *filter)) continue;
-    plan.programs.push_back(*std::move(program));
+    plan.programs.push_back({*std::move(program), paths});
+  }
+}
+
+// RunForms are the legal forms a run of `device` takes at `ptx`: every form
+// of the baseline target, then each form of the other ConformTargets that
+// the baseline lacks (keyed by opcode, so that no form runs twice).
+std::vector<CheckedInstruction> RunForms(const FamilySpec& spec, Target device, PtxVersion ptx) {
+  std::vector<CheckedInstruction> forms;
+  std::set<std::string> opcodes;
+  for (Target target : ConformTargets(device)) {
+    if (!TargetExistsIn(target, ptx)) continue;
+    for (const QualifierSet& qualifiers : LegalQualifierSets(spec, ptx, target)) {
+      std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, ptx, target);
+      if (instruction.has_value() && opcodes.insert(Opcode(*instruction)).second) forms.push_back(*instruction);
+    }
+  }
+  return forms;
+}
+
+// NoteUnspokenForms says, for each path, which of the forms the newest PTX
+// ISA version gives this GPU its compiler cannot declare.
+void NoteUnspokenForms(Target device, const std::vector<PathDialect>& dialects, ConformPlan& plan) {
+  for (const PathDialect& dialect : dialects) {
+    if (dialect.ptx == NewestPtxVersion()) continue;
+    for (const FamilySpec* spec : AllFamilies()) {
+      std::set<std::string> spoken;
+      for (const CheckedInstruction& form : RunForms(*spec, device, dialect.ptx)) spoken.insert(Opcode(form));
+      std::vector<std::string> unspoken;
+      for (const CheckedInstruction& form : RunForms(*spec, device, NewestPtxVersion())) {
+        if (!spoken.contains(Opcode(form))) unspoken.push_back(Opcode(form));
+      }
+      if (unspoken.empty()) continue;
+      plan.not_run.push_back(absl::StrCat(spec->MnemonicText(), ": ", unspoken.size(), " legal forms (",
+                                          unspoken.front(), unspoken.size() > 1 ? ", ..." : "",
+                                          ") need a PTX ISA version after ", dialect.ptx.ToString(), ", the newest ",
+                                          dialect.compiler, " speaks, so ", CompilePathName(dialect.path),
+                                          " does not run them; ptxas-cubin with a newer ptxas ($MATLOAD_PTXAS) does"));
+    }
   }
 }
 
@@ -58,23 +98,39 @@ void NoteMissingHardware(const FamilyRuntime& runtime, Target target, ConformPla
 
 }  // namespace
 
-absl::StatusOr<ConformPlan> PlanConformance(const ConformanceOptions& options, Target target) {
+std::vector<Target> ConformTargets(Target device) {
+  std::vector<Target> targets = {device};
+  const Target arch_specific{device.sm, TargetVariant::kArchSpecific};
+  if (device.variant == TargetVariant::kBaseline && FindTarget(arch_specific) != nullptr) {
+    targets.push_back(arch_specific);
+  }
+  return targets;
+}
+
+absl::StatusOr<ConformPlan> PlanConformance(const ConformanceOptions& options, Target device,
+                                            const std::vector<PathDialect>& dialects) {
   const std::optional<std::regex> filter =
       options.forms.empty() ? std::nullopt : std::optional<std::regex>(std::regex(options.forms));
-  const PtxVersion ptx = NewestPtxVersion();
+  // Paths of one dialect share its programs, in the order the paths were given.
+  std::vector<std::pair<PtxVersion, std::vector<CompilePath>>> groups;
+  for (const PathDialect& dialect : dialects) {
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == dialect.ptx; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {dialect.ptx, {}});
+    group->second.push_back(dialect.path);
+  }
   ConformPlan plan;
-  for (const FamilyRuntime* runtime : AllFamilyRuntimes()) {
-    const FamilySpec& spec = SpecOf(runtime->family());
-    for (const QualifierSet& qualifiers : LegalQualifierSets(spec, ptx, target)) {
-      const std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, ptx, target);
-      if (!instruction.has_value()) return absl::InternalError("a legal qualifier set failed its standard form");
-      AddPrograms(options, *instruction, filter, plan);
+  for (const auto& [ptx, paths] : groups) {
+    for (const FamilyRuntime* runtime : AllFamilyRuntimes()) {
+      for (const CheckedInstruction& form : RunForms(SpecOf(runtime->family()), device, ptx)) {
+        AddPrograms(options, form, paths, filter, plan);
+      }
     }
   }
   if (plan.programs.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("no form matches --forms '", options.forms, "'"));
   }
-  for (const FamilyRuntime* runtime : AllFamilyRuntimes()) NoteMissingHardware(*runtime, target, plan);
+  NoteUnspokenForms(device, dialects, plan);
+  for (const FamilyRuntime* runtime : AllFamilyRuntimes()) NoteMissingHardware(*runtime, device, plan);
   return plan;
 }
 

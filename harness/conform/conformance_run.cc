@@ -142,14 +142,21 @@ class Run {
     // probe's empty kernel, so even the run's first hang costs seconds.
     watchdog_.ObserveKernel(std::chrono::duration_cast<std::chrono::milliseconds>(devices_.probes[0].calibration));
     for (CompilePath path : options_.paths) {
-      if (path == CompilePath::kDriverJit) continue;
+      if (path == CompilePath::kDriverJit) {
+        dialects_.push_back({path, devices_.probes[0].jit.Judged(),
+                             absl::StrCat("the driver JIT (", devices_.probes[0].toolchain, ")")});
+        continue;
+      }
       offline_toolchains_[path] = OfflineToolchain(path).value();  // RunConformance checked it
+      const PtxDialect dialect = OfflineDialect(path).value();     // and this
+      dialects_.push_back({path, dialect.Judged(), offline_toolchains_[path]});
+      if (dialect.AheadOfTables()) result_.not_run.push_back(DialectNote(offline_toolchains_[path], dialect));
     }
   }
 
   absl::Status Execute() {
     if (absl::Status made = CreateDirectories(options_.run_directory); !made.ok()) return made;
-    absl::StatusOr<ConformPlan> plan = PlanConformance(options_, result_.target);
+    absl::StatusOr<ConformPlan> plan = PlanConformance(options_, result_.target, dialects_);
     if (!plan.ok()) return plan.status();
     plan_ = *std::move(plan);
     for (std::string& line : plan_.not_run) result_.not_run.push_back(std::move(line));
@@ -165,7 +172,8 @@ class Run {
     if (options_.illegal && !recorder_.Recorded(ConformRecorder::kNearMissKey)) {
       near_misses.emplace();
       sweeper = std::thread([this, &near_misses, target = result_.target] {
-        *near_misses = SweepNearMisses(devices_.ordinals[0], options_, registry_, target);
+        *near_misses =
+            SweepNearMisses(devices_.ordinals[0], options_, registry_, target, devices_.probes[0].jit.Judged());
       });
     }
     absl::Cleanup join = [&sweeper] {
@@ -215,8 +223,9 @@ class Run {
 
   // CaseId names program `program`'s case on `path` (harness/runs/case_id.h).
   std::string CaseId(int program, CompilePath path, bool undefined) const {
-    return ConformCaseId(plan_.programs[program]->instruction().form(),
-                         plan_.programs[program]->options().shared_address_bits, CompilePathName(path), undefined);
+    const TestProgram& planned = *plan_.programs[program].program;
+    return ConformCaseId(planned.instruction().form(), planned.options().shared_address_bits, CompilePathName(path),
+                         undefined);
   }
   // CaseIdOf is the case an item's variants count in.
   const std::string& CaseIdOf(const Item& item) const {
@@ -226,7 +235,7 @@ class Run {
   // Work is an item of case `case_index`'s variants [begin, end) of role `take`.
   CaseWork Work(size_t case_index, VariantRole take, std::string entry, std::int64_t begin, std::int64_t end) const {
     const CaseState& state = cases_[case_index];
-    return {.program = plan_.programs[state.program].get(),
+    return {.program = plan_.programs[state.program].program.get(),
             .path = state.path,
             .seed = options_.seed,
             .undefined = options_.undefined,
@@ -244,11 +253,11 @@ class Run {
     predictions_.clear();
     std::vector<Item> forms;
     for (size_t program = first; program < last; ++program) {
-      for (CompilePath path : options_.paths) {
+      for (CompilePath path : plan_.programs[program].paths) {
         const int index = static_cast<int>(program);
         const std::string id = CaseId(index, path, false);
         if (!options_.filter.Selects(id) || (options_.journal != nullptr && options_.journal->Recorded(id))) continue;
-        const std::string family = plan_.programs[program]->instruction().spec().MnemonicText();
+        const std::string family = plan_.programs[program].program->instruction().spec().MnemonicText();
         cases_.push_back({.program = index, .path = path, .id = id, .undefined_id = CaseId(index, path, true)});
         case_of_[id] = cases_.size() - 1;
         recorder_.Expect(id, family);
@@ -712,6 +721,8 @@ class Run {
   Devices devices_;
   // The offline paths' compilers, as the registry names them.
   absl::flat_hash_map<CompilePath, std::string> offline_toolchains_;
+  // dialects_ is each path's PTX ISA version, in --paths order (conform_plan.h).
+  std::vector<PathDialect> dialects_;
   DiscrepancyRegistry registry_;
   ConformPlan plan_;                                  // the programs
   std::vector<CaseState> cases_;                      // the chunk's cases
@@ -768,6 +779,8 @@ absl::Status CheckOptions(const ConformanceOptions& options) {
       return absl::FailedPreconditionError(absl::StrCat(
           "--paths ", CompilePathName(path), ": its compiler is not usable: ", toolchain.status().message()));
     }
+    // A compiler that cannot say what it speaks cannot be given kernels.
+    if (absl::StatusOr<PtxDialect> dialect = OfflineDialect(path); !dialect.ok()) return dialect.status();
   }
   return absl::OkStatus();
 }

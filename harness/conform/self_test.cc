@@ -18,12 +18,17 @@ absl::StatusOr<std::vector<SelfTestRow>> RunSelfTest(int device, const std::stri
                                                      const ConformanceProgress& progress) {
   std::vector<PlantedBug> bugs = {PlantedBug::kNone};
   for (PlantedBug bug : AllPlantedBugs()) bugs.push_back(bug);
+  // Through the driver JIT and, where the toolkit's ptxas can be used, its
+  // cubins, which reach the forms of PTX versions the JIT does not speak.
+  std::vector<CompilePath> paths = {CompilePath::kDriverJit};
+  if (OfflineDialect(CompilePath::kPtxasCubin).ok()) paths.push_back(CompilePath::kPtxasCubin);
   std::vector<SelfTestRow> rows;
   for (PlantedBug bug : bugs) {
     ConformanceOptions options{.devices = {device},
                                .variants = 4,
                                .seed = 20261122,
                                .forms = kSelfTestForms,
+                               .paths = paths,
                                .illegal = false,
                                .bug = bug,
                                .run_directory = absl::StrCat(directory, "/", PlantedBugName(bug))};

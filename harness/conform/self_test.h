@@ -16,9 +16,13 @@ namespace matload {
 
 // kSelfTestForms are the forms each planted bug runs on: one ldmatrix form
 // and one wmma.load form with several registers, whose transposed twins are
-// legal.
+// legal, and the .s8.s4 ldmatrix form of PTX 9.4 (sm_90a), which runs where
+// the toolkit's ptxas speaks 9.4 (it has no .trans twin, so the transposed
+// bug leaves it out).
 inline constexpr char kSelfTestForms[] =
-    "^(ldmatrix\\.sync\\.aligned\\.m8n8\\.x4\\.shared\\.b16|wmma\\.load\\.a\\.sync\\.aligned\\.row\\.m16n16k16\\.global\\.f16)$";
+    "^(ldmatrix\\.sync\\.aligned\\.m8n8\\.x4\\.shared\\.b16|wmma\\.load\\.a\\.sync\\.aligned\\.row\\.m16n16k16\\."
+    "global\\.f16|"
+    "ldmatrix\\.sync\\.aligned\\.m8n16\\.x4\\.shared\\.s8\\.s4)$";
 
 // SelfTestRow is one planted bug's result.
 struct SelfTestRow {

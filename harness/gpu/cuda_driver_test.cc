@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/compile/batch_checker.h"
+#include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
 #include "harness/gpu/program_launch.h"
 #include "harness/judge/case_judge.h"
@@ -44,9 +45,8 @@ TEST(CudaDriverTest, PinnedOutputReceivesALaunchsOutput) {
   if (!driver.ok()) GTEST_SKIP() << "needs a GPU: " << driver.status().message();
   absl::StatusOr<std::unique_ptr<DriverJit>> jit = DriverJit::Open(*driver, 0);
   ASSERT_TRUE(jit.ok()) << jit.status();
-  const std::unique_ptr<TestProgram> program =
-      *TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", (*jit)->device().BaseTarget(),
-                              NewestPtxVersion(), {});
+  const std::unique_ptr<TestProgram> program = *TestProgram::ForOpcode(
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16", (*jit)->device().BaseTarget(), ProbePtxDialect(**jit)->Judged(), {});
   const std::vector<Variant> variants = program->Variants(64, 5, false);
   std::vector<std::uint8_t> records;
   std::vector<std::uint8_t> expected;
@@ -79,21 +79,23 @@ TEST(CudaDriverTest, DriverJitAgreesWithPtxasOnTheDevice) {
   const DeviceInfo& device = (*jit)->device();
   std::cout << "device 0: " << device.name << ", sm_" << device.compute_major << device.compute_minor << ", "
             << device.uuid << "; " << (*jit)->Version() << "; ptxas " << ptxas->Version() << "\n";
+  // At the newest version the JIT speaks (ptx_dialect.h).
+  const PtxVersion ptx = ProbePtxDialect(**jit)->Judged();
   int compared_targets = 0;
   for (const TargetInfo& info : AllTargets()) {
-    if (!(*jit)->Supports(info.target) || !TargetExistsIn(info.target, NewestPtxVersion())) continue;
+    if (!(*jit)->Supports(info.target) || !TargetExistsIn(info.target, ptx)) continue;
     ++compared_targets;
     const Target target = info.target;
     std::vector<Snippet> snippets;
-    for (const Form& form : LegalForms(NewestPtxVersion(), target)) {
+    for (const Form& form : LegalForms(ptx, target)) {
       snippets.push_back({StandardRegisterFile(), ToRaw(form)});
     }
     const size_t legal = snippets.size();
-    for (RawInstruction& raw : NearMissInstructions(NewestPtxVersion(), target)) {
+    for (RawInstruction& raw : NearMissInstructions(ptx, target)) {
       snippets.push_back({StandardRegisterFile(), raw});
     }
-    absl::StatusOr<std::vector<CompilerVerdict>> from_driver = CheckSnippets(**jit, snippets, NewestPtxVersion(), target);
-    absl::StatusOr<std::vector<CompilerVerdict>> from_ptxas = CheckSnippets(*ptxas, snippets, NewestPtxVersion(), target);
+    absl::StatusOr<std::vector<CompilerVerdict>> from_driver = CheckSnippets(**jit, snippets, ptx, target);
+    absl::StatusOr<std::vector<CompilerVerdict>> from_ptxas = CheckSnippets(*ptxas, snippets, ptx, target);
     ASSERT_TRUE(from_driver.ok()) << from_driver.status();
     ASSERT_TRUE(from_ptxas.ok()) << from_ptxas.status();
     int differences = 0;

@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 
 std::unique_ptr<TestProgram> Program(absl::string_view opcode, absl::string_view target) {
   absl::StatusOr<std::unique_ptr<TestProgram>> program =
-      TestProgram::ForOpcode(opcode, *ParseTarget(target), NewestPtxVersion(), {});
+      TestProgram::ForOpcode(opcode, *ParseTarget(target), {9, 0}, {});
   EXPECT_TRUE(program.ok()) << program.status();
   return program.ok() ? *std::move(program) : nullptr;
 }

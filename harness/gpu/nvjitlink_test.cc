@@ -57,8 +57,8 @@ TEST(NvJitLinkTest, NamesTheFileThatLoaded) {
 TEST(NvJitLinkTest, CompilesKernelsToCubins) {
   absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();
   ASSERT_TRUE(nvjitlink.ok()) << nvjitlink.status();
-  absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::ForOpcode(
-      "ldmatrix.sync.aligned.m8n8.x4.shared.b16", *ParseTarget("sm_90"), NewestPtxVersion(), {});
+  absl::StatusOr<std::unique_ptr<TestProgram>> program =
+      TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", *ParseTarget("sm_90"), {9, 0}, {});
   ASSERT_TRUE(program.ok()) << program.status();
   absl::StatusOr<std::string> cubin = (*nvjitlink)->CompileToCubin((*program)->kernel(), *ParseTarget("sm_90"));
   ASSERT_TRUE(cubin.ok()) << cubin.status();

@@ -2,6 +2,9 @@
 
 #include <memory>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -32,16 +35,16 @@ const absl::StatusOr<std::unique_ptr<NvJitLink>>& ToolkitNvJitLink() {
 
 // CalibrationKernel is a kernel that does nothing, with the two buffer
 // parameters a launch without inputs passes (scratch and output).
-std::string CalibrationKernel(Target target) {
-  return absl::StrCat(".version ", NewestPtxVersion().ToString(), "\n.target ", target.Name(),
+std::string CalibrationKernel(Target target, PtxVersion ptx) {
+  return absl::StrCat(".version ", ptx.ToString(), "\n.target ", target.Name(),
                       "\n.address_size 64\n\n.visible .entry ", kCalibrationEntry,
                       "(.param .u64 scratch, .param .u64 out)\n{\n  ret;\n}\n");
 }
 
 // TimeCalibrationKernel launches CalibrationKernel twice, compiling it on
 // the first launch, and returns how long the second took.
-absl::StatusOr<std::chrono::microseconds> TimeCalibrationKernel(const DriverJit& jit) {
-  const std::string kernel = CalibrationKernel(jit.device().BaseTarget());
+absl::StatusOr<std::chrono::microseconds> TimeCalibrationKernel(const DriverJit& jit, PtxVersion ptx) {
+  const std::string kernel = CalibrationKernel(jit.device().BaseTarget(), ptx);
   const DriverJit::KernelLaunch launch{.entry = kCalibrationEntry};
   if (absl::StatusOr<std::vector<std::uint8_t>> first = jit.Launch(kernel, launch); !first.ok()) return first.status();
   const auto start = std::chrono::steady_clock::now();
@@ -87,6 +90,21 @@ absl::StatusOr<std::string> OfflineToolchain(CompilePath path) {
       return (*ToolkitNvJitLink())->Toolchain();
   }
   return absl::InternalError("unknown compile path");
+}
+
+absl::StatusOr<PtxDialect> OfflineDialect(CompilePath path) {
+  static absl::flat_hash_map<CompilePath, absl::StatusOr<PtxDialect>>* const kDialects =
+      new absl::flat_hash_map<CompilePath, absl::StatusOr<PtxDialect>>();
+  static absl::Mutex* const kMutex = new absl::Mutex();
+  absl::MutexLock lock(kMutex);
+  if (auto known = kDialects->find(path); known != kDialects->end()) return known->second;
+  absl::StatusOr<PtxDialect> dialect = absl::InvalidArgumentError("the driver JIT's dialect is the device probe's");
+  if (path == CompilePath::kPtxasCubin) {
+    dialect = ToolkitPtxas().ok() ? ProbePtxDialect(*ToolkitPtxas()) : ToolkitPtxas().status();
+  } else if (path == CompilePath::kNvJitLinkCubin) {
+    dialect = ToolkitNvJitLink().ok() ? ProbePtxDialect(**ToolkitNvJitLink()) : ToolkitNvJitLink().status();
+  }
+  return kDialects->emplace(path, dialect).first->second;
 }
 
 absl::StatusOr<DriverJit*> WorkerJit(int ordinal) {
@@ -150,29 +168,38 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
         if (!jit.ok()) return jit.status();
         const DeviceInfo& device = (*jit)->device();
         const std::string toolchain = (*jit)->Toolchain();
-        absl::StatusOr<std::chrono::microseconds> calibration = TimeCalibrationKernel(**jit);
+        absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(**jit);
+        if (!dialect.ok()) {
+          return InfrastructureError(InfrastructureCause::kDriverError,
+                                     absl::StrCat("asking the JIT its PTX ISA version: ", dialect.status().message()));
+        }
+        absl::StatusOr<std::chrono::microseconds> calibration = TimeCalibrationKernel(**jit, dialect->Judged());
         if (!calibration.ok()) {
           // Not a verdict on any form: a driver that cannot run an empty
           // kernel can judge nothing.
           return InfrastructureError(InfrastructureCause::kDriverError,
                                      absl::StrCat("the empty calibration kernel: ", calibration.status().message()));
         }
-        return absl::StrCat(device.BaseTarget().sm, "\t", calibration->count(), "\t", toolchain, "\t", device.name,
-                            "\t", device.uuid);
+        return absl::StrCat(device.BaseTarget().sm, "\t", calibration->count(), "\t", dialect->spoken.ToString(), "\t",
+                            dialect->from_message ? 1 : 0, "\t", toolchain, "\t", device.name, "\t", device.uuid);
       },
       timeout, "the device probe");
   if (!answer.ok()) return answer.status();
-  const std::vector<std::string> fields = absl::StrSplit(*answer, absl::MaxSplits('\t', 4));
+  const std::vector<std::string> fields = absl::StrSplit(*answer, absl::MaxSplits('\t', 6));
   int sm = 0;
   std::int64_t calibration = 0;
-  if (fields.size() != 5 || !absl::SimpleAtoi(fields[0], &sm) || !absl::SimpleAtoi(fields[1], &calibration)) {
+  absl::StatusOr<PtxVersion> spoken =
+      fields.size() == 7 ? ParsePtxVersionNumbers(fields[2]) : absl::StatusOr<PtxVersion>();
+  if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &sm) || !absl::SimpleAtoi(fields[1], &calibration) ||
+      !spoken.ok()) {
     return absl::InternalError(absl::StrCat("the device probe said '", *answer, "'"));
   }
   return DeviceProbe{.target = Target{sm},
-                     .toolchain = fields[2],
-                     .identity = absl::StrCat(fields[3], ", ", fields[4], ", ", fields[2]),
-                     .name = fields[3],
-                     .uuid = fields[4],
+                     .toolchain = fields[4],
+                     .identity = absl::StrCat(fields[5], ", ", fields[6], ", ", fields[4]),
+                     .name = fields[5],
+                     .uuid = fields[6],
+                     .jit = {.spoken = *spoken, .from_message = fields[3] == "1"},
                      .calibration = std::chrono::microseconds(calibration)};
 }
 

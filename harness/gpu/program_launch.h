@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "harness/compile/ptx_dialect.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/cuda_driver.h"
 
@@ -36,6 +37,11 @@ absl::StatusOr<CompilePath> ParseCompilePath(absl::string_view name);
 // why it is not there. The driver JIT path has none: it is kInvalidArgument.
 absl::StatusOr<std::string> OfflineToolchain(CompilePath path);
 
+// OfflineDialect is the newest PTX ISA version the compiler of an offline
+// path speaks (harness/compile/ptx_dialect.h), asked once per process. The
+// driver JIT path has none here: the device probe asks it (DeviceProbe::jit).
+absl::StatusOr<PtxDialect> OfflineDialect(CompilePath path);
+
 // WorkerJit is this process's driver JIT on device `ordinal`, opened on
 // first use and kept: the calling process must be a worker.
 absl::StatusOr<DriverJit*> WorkerJit(int ordinal);
@@ -47,6 +53,7 @@ struct DeviceProbe {
   std::string identity;   // "NVIDIA H100 80GB HBM3, GPU-..., driver JIT CUDA 13.0; ..."
   std::string name;       // "NVIDIA H100 80GB HBM3"
   std::string uuid;       // "GPU-..."
+  PtxDialect jit;         // the newest PTX ISA version the driver JIT speaks
   // calibration is how long a kernel that does nothing took to launch and
   // finish (kCalibrationEntry): what a run's watchdog scales from before
   // any test kernel has finished.
@@ -60,7 +67,8 @@ inline constexpr char kCalibrationEntry[] = "matload_calibrate";
 // calling process never initialises CUDA. With no usable GPU it is
 // NoGpuError (compile-only); a GPU that is busy or lost, or a probe that
 // hangs or crashes, is an infrastructure error (infrastructure.h). The
-// probe also times an empty kernel (DeviceProbe::calibration).
+// probe also asks the JIT which PTX ISA version it speaks and times an
+// empty kernel of that version (DeviceProbe::jit, ::calibration).
 absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds timeout);
 
 // CountDevices asks a worker process how many GPUs the driver lists, so

@@ -80,9 +80,10 @@ TEST(WmmaDeviceTest, MeasuredLayoutsAreLinearCoverTheMatrixAndMatchTheModel) {
 
   std::vector<std::unique_ptr<TestProgram>> programs;
   std::vector<std::vector<Variant>> variants;
-  for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), NewestPtxVersion(), target)) {
-    const std::optional<CheckedInstruction> instruction =
-        StandardInstruction(wmma::Spec(), qualifiers, NewestPtxVersion(), target);
+  // At the newest version the device's JIT speaks.
+  const PtxVersion ptx = device->jit.Judged();
+  for (const QualifierSet& qualifiers : LegalQualifierSets(wmma::Spec(), ptx, target)) {
+    const std::optional<CheckedInstruction> instruction = StandardInstruction(wmma::Spec(), qualifiers, ptx, target);
     ASSERT_TRUE(instruction.has_value());
     absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(*instruction, {});
     ASSERT_TRUE(program.ok()) << program.status();

@@ -12,7 +12,9 @@ constexpr char kTemplate[] = R"cpp(// Standalone reproducer written by matload f
 //   @LABEL@
 // Build and run in this directory:
 //   g++ -std=c++17 -I$CUDA_HOME/include repro.cpp -o repro -lcuda && ./repro
-// It JIT-compiles kernel.ptx with the CUDA driver, runs one block of 32
+// It loads kernel.cubin where the bundle has one (a case of an offline
+// compile path, ptxas or nvJitLink), else JIT-compiles kernel.ptx with the
+// CUDA driver, runs one block of 32
 // threads with record.bin as its record, and compares every output byte
 // with expected.bin (the reference model's registers, lane-major). It
 // prints PASS (exit 0) or FAIL (exit 1).
@@ -44,8 +46,9 @@ static void Check(CUresult result, const char* what, const char* log = "") {
 }
 
 int main() {
-  std::vector<unsigned char> ptx = ReadFile("kernel.ptx");
-  ptx.push_back(0);
+  const bool cubin = std::ifstream("kernel.cubin").good();
+  std::vector<unsigned char> image = ReadFile(cubin ? "kernel.cubin" : "kernel.ptx");
+  image.push_back(0);
   const std::vector<unsigned char> record = ReadFile("record.bin");
   const std::vector<unsigned char> expected = ReadFile("expected.bin");
   const size_t scratch_bytes = @WINDOW_BYTES@;
@@ -60,7 +63,7 @@ int main() {
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void* values[] = {log, reinterpret_cast<void*>(sizeof(log))};
   CUmodule module;
-  Check(cuModuleLoadDataEx(&module, ptx.data(), 2, options, values), "cuModuleLoadDataEx", log);
+  Check(cuModuleLoadDataEx(&module, image.data(), 2, options, values), "cuModuleLoadDataEx", log);
   CUfunction function;
   Check(cuModuleGetFunction(&function, module, "@ENTRY@"), "cuModuleGetFunction");
   CUdeviceptr records, scratch, out;

@@ -25,6 +25,10 @@
 #                  a module with ldmatrix lines is rejected with an error in
 #                  ptxas's format on each of them; others go to the real ptxas
 #                  (wrong verdicts a sweep must count as disagreements)
+#   ahead          a ptxas newer than matload's tables: --version says
+#                  release 13.6, V13.6.1, and a module of .version 99.9 is
+#                  refused as speaking PTX 9.6; other modules go to the real
+#                  ptxas (a 13.5 one, through MATLOAD_REAL_PTXAS, speaks 9.5)
 set -u
 
 real="${MATLOAD_REAL_PTXAS:-${MATLOAD_PTXAS:-/usr/local/cuda/bin/ptxas}}"
@@ -48,6 +52,10 @@ done
 long_line() { head -c 102400 /dev/zero | tr '\0' 'x'; echo; }
 
 if [[ "$mode" == "hang-version" && " $* " == *" --version "* ]]; then exec sleep 1000; fi
+if [[ "$mode" == "ahead" && " $* " == *" --version "* ]]; then
+  "$real" --version | sed -E 's/release [0-9.]+, V[0-9.]+/release 13.6, V13.6.1/'
+  exit "${PIPESTATUS[0]}"
+fi
 if [[ "$informational" == 1 && "$mode" != "long-line" ]]; then exec "$real" "$@"; fi
 
 case "$mode" in
@@ -84,6 +92,14 @@ case "$mode" in
   accept-all)
     if [[ -n "$output" ]]; then printf '\x7fELF' >"$output"; fi
     exit 0
+    ;;
+  ahead)
+    if [[ -n "$input" ]] && grep -q '^\.version 99\.9' "$input"; then
+      echo "ptxas $input, line 1; fatal   : Unsupported .version 99.9; current version is '9.6'" >&2
+      echo "ptxas fatal   : Ptx assembly aborted due to errors" >&2
+      exit 255
+    fi
+    exec "$real" "$@"
     ;;
   reject-ldmatrix)
     lines="$(grep -n 'ldmatrix' "$input" | cut -d: -f1)"

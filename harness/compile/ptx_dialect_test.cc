@@ -1,0 +1,66 @@
+#include "harness/compile/ptx_dialect.h"
+
+#include <stdlib.h>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/compile/ptxas.h"
+#include "harness/platform/source_tree.h"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(PtxDialectTest, ReadsTheCurrentVersionOutOfAMessage) {
+  EXPECT_EQ(*ParseCurrentPtxVersion("Unsupported .version 99.9; current version is '9.5'"), (PtxVersion{9, 5}));
+  EXPECT_EQ(*ParseCurrentPtxVersion("Unsupported .version 99.9; current version is '10.0'"), (PtxVersion{10, 0}));
+  EXPECT_EQ(ParseCurrentPtxVersion("Unknown modifier '.fake'").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(ParseCurrentPtxVersion("current version is '9.5").status().code(), absl::StatusCode::kNotFound);
+}
+
+// The toolkit's ptxas says which version it speaks; ctest's is CUDA 13.0's.
+TEST(PtxDialectTest, TheToolkitPtxasNamesItsVersion) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(*ptxas);
+  ASSERT_TRUE(dialect.ok()) << dialect.status();
+  EXPECT_TRUE(dialect->from_message);
+  // Whatever the toolkit, it speaks a released version the tables hold.
+  EXPECT_THAT(AllPtxVersions(), ::testing::Contains(dialect->spoken));
+  EXPECT_FALSE(dialect->AheadOfTables());
+  EXPECT_EQ(DialectNote(ptxas->Toolchain(), *dialect), "");
+}
+
+// A ptxas newer than the tables (fake_ptxas.sh ahead: "13.6.1", PTX 9.6)
+// is judged at matload's newest version, and says so.
+TEST(PtxDialectTest, APtxasAheadOfTheTablesIsJudgedAtTheNewestVersion) {
+  setenv("MATLOAD_FAKE_PTXAS", "ahead", /*overwrite=*/1);
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(SourceTreePath("harness/testing/fake_ptxas.sh"));
+  unsetenv("MATLOAD_FAKE_PTXAS");
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  setenv("MATLOAD_FAKE_PTXAS", "ahead", /*overwrite=*/1);
+  absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(*ptxas);
+  unsetenv("MATLOAD_FAKE_PTXAS");
+  ASSERT_TRUE(dialect.ok()) << dialect.status();
+  EXPECT_EQ(dialect->spoken, (PtxVersion{9, 6}));
+  EXPECT_TRUE(dialect->AheadOfTables());
+  EXPECT_EQ(dialect->Judged(), NewestPtxVersion());
+  EXPECT_EQ(DialectNote(ptxas->Toolchain(), *dialect),
+            "ptxas 13.6.1 speaks PTX 9.6; matload knows 9.5: forms added since are not judged");
+}
+
+// A compiler that names no version is read from its release.
+TEST(PtxDialectTest, ACompilerThatNamesNoVersionIsReadFromItsRelease) {
+  setenv("MATLOAD_FAKE_PTXAS", "reject", /*overwrite=*/1);
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(SourceTreePath("harness/testing/fake_ptxas.sh"));
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(*ptxas);
+  unsetenv("MATLOAD_FAKE_PTXAS");
+  ASSERT_TRUE(dialect.ok()) << dialect.status();
+  EXPECT_FALSE(dialect->from_message);
+  EXPECT_THAT(ptxas->Version(), HasSubstr("."));
+}
+
+}  // namespace
+}  // namespace matload
