@@ -4,17 +4,24 @@
 # from the repository root there, with the stripped binaries, their
 # libraries and an xz'd ptxas 13.5.37 carried in .devcarry (the driver's JIT
 # speaks PTX 9.0 only, so the 9.4 forms run as ptxas 13.5 cubins). Every
-# log and run directory goes into $OUT/results.tar.gz.
+# log and run directory goes into $OUT/results.tar.gz. Arguments name the
+# steps to run (default: all), each with its time limit in seconds:
+#   scripts/device-s8s4-check.sh conformance_device_test:300 conform:300
 set -uo pipefail
 D=.devcarry
 export LD_LIBRARY_PATH=$PWD/$D/lib MATLOAD_SOURCE_DIR=$PWD
-mkdir -p /tmp/p135 /tmp/r && xz -dc $D/ptxas-13.5.37.xz >/tmp/p135/ptxas && chmod +x /tmp/p135/ptxas
+rm -rf /tmp/r && mkdir -p /tmp/p135 /tmp/r && xz -dc $D/ptxas-13.5.37.xz >/tmp/p135/ptxas && chmod +x /tmp/p135/ptxas
 export MATLOAD_PTXAS=/tmp/p135/ptxas
 M=$D/matload
 R=/tmp/r
-step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs its status
+chosen=" $* "
+step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs its status, if chosen
   local name=$1 limit=$2
   shift 2
+  if [[ "$chosen" != "  " ]]; then
+    [[ "$chosen" =~ \ $name:([0-9]+)\  ]] || return 0
+    limit=${BASH_REMATCH[1]}
+  fi
   local start=$SECONDS
   timeout "$limit" "$@" >"$R/$name.txt" 2>&1
   echo "$name rc=$? seconds=$((SECONDS - start))" | tee -a $R/steps.txt

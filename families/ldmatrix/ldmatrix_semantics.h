@@ -54,7 +54,7 @@ class LdmatrixLayout {
   // rather than zero-extended.
   bool sign_extends() const { return sign_extends_; }
   // source_row_bytes is how many bytes each row address reads: 16, or 8 for
-  // .s8.s4's packed rows (ldmatrix.infer.s4-packing).
+  // .s8.s4's packed rows (ldmatrix.s4-packing).
   int source_row_bytes() const { return source_row_bytes_; }
   // address_lanes has bit i set when the form reads lane i's row address.
   std::uint32_t address_lanes() const { return address_lanes_; }
@@ -93,7 +93,8 @@ enum class RowExtension : unsigned char {
 
 // DecompressRow expands one source row of `bits`-bit elements (4 or 6,
 // packed LSB first, padding after) into 16 bytes, one value each
-// (ldmatrix.infer.decompress-padding and .s4-packing, [INFERRED] bit order).
+// (ldmatrix.infer.decompress-padding, [INFERRED] bit order; for .s8.s4 the
+// order is measured, ldmatrix.s4-packing).
 std::array<std::uint8_t, 16> DecompressRow(absl::Span<const std::uint8_t> row, int bits, RowExtension extension);
 
 // ExecuteLdmatrix predicts one execution from `memory` and one row address

@@ -33,7 +33,7 @@ int RowsPerMatrix(Shape shape);
 inline constexpr int kRowBytes = kLaneRowBytes;
 
 // kS4RowBytes is what an .s8.s4 row holds: 16 signed 4-bit elements
-// (ldmatrix.infer.s4-packing).
+// (ldmatrix.s4-packing, measured).
 inline constexpr int kS4RowBytes = 8;
 
 }  // namespace matload::ldmatrix

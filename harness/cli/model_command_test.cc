@@ -16,7 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 
 ModelOptions At(absl::string_view target, absl::string_view data) {
-  return ModelOptions{.target = *ParseTarget(target), .ptx = *ParsePtxVersion("9.0"), .data = std::string(data)};
+  return ModelOptions{.target = *ParseTarget(target), .ptx = NewestPtxVersion(), .data = std::string(data)};
 }
 
 // ModelJson runs WriteModel with --json and parses what it wrote.
@@ -174,15 +174,23 @@ struct InferredCase {
 
 const std::vector<InferredCase>& InferredCases() {
   static const auto* cases = new std::vector<InferredCase>{
-      {"ldmatrix.sync.aligned.m16n16.x1.trans.b8x16.b4x16_p64 {a, b}, [p];", "sm_100a",
-       {"ldmatrix.infer.m16n16-address-lanes", "ldmatrix.infer.m16n16-row-pairing",
-        "ldmatrix.infer.decompress-padding", "ldmatrix.infer.decompress-zero-extension"},
+      {"ldmatrix.sync.aligned.m16n16.x1.trans.b8x16.b4x16_p64 {a, b}, [p];",
+       "sm_100a",
+       {"ldmatrix.infer.m16n16-address-lanes", "ldmatrix.infer.m16n16-row-pairing", "ldmatrix.infer.decompress-padding",
+        "ldmatrix.infer.decompress-zero-extension"},
        {},
        {"ldmatrix.infer.row-alignment-m8n16-m16n16"}},
-      {"tcgen05.ld.sync.aligned.32x32b.x1.pack::16b.b32 {r}, [t];", "sm_100a",
-       {"tcgen05.ld.infer.pack-16b-halves"}, {}, {}},
-      {"tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.NaN.f32 {r0, r1}, rv, [t];", "sm_103a", {},
-       {"tcgen05.ld.infer.red-nan", "tcgen05.ld.infer.red-abs"}, {}},
+      {"ldmatrix.sync.aligned.m8n16.x1.shared.s8.s4 {a}, [p];", "sm_90a", {}, {}, {"ldmatrix.infer.s4-row-alignment"}},
+      {"tcgen05.ld.sync.aligned.32x32b.x1.pack::16b.b32 {r}, [t];",
+       "sm_100a",
+       {"tcgen05.ld.infer.pack-16b-halves"},
+       {},
+       {}},
+      {"tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.NaN.f32 {r0, r1}, rv, [t];",
+       "sm_103a",
+       {},
+       {"tcgen05.ld.infer.red-nan", "tcgen05.ld.infer.red-abs"},
+       {}},
   };
   return *cases;
 }

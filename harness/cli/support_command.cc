@@ -21,6 +21,7 @@
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_reports.h"
+#include "harness/compile/cached_compiler.h"
 #include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
 #include "harness/compile/sass_lowering.h"
@@ -136,34 +137,6 @@ std::string OptionsJson(const SupportOptions& options, const std::vector<Target>
       .dump();
 }
 
-// SweepPtx is the PTX ISA version a sweep of `compilers` declares: --ptx,
-// which every compiler must speak (kInvalidArgument otherwise), or the
-// newest that matload and every compiler speak. Each compiler is asked
-// (ProbePtxDialect); one ahead of matload's tables is noted on `out` and
-// in `toolkits`, its entry in the run's list of toolkits.
-absl::StatusOr<PtxVersion> SweepPtx(const SupportOptions& options, const std::vector<OpenedCompiler>& compilers,
-                                    std::vector<std::string>& toolkits, std::ostream& out) {
-  PtxVersion ptx = options.ptx.value_or(NewestPtxVersion());
-  for (const OpenedCompiler& compiler : compilers) {
-    absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(*compiler.oracle);
-    if (!dialect.ok()) return dialect.status();
-    std::string toolkit = compiler.oracle->Toolchain();
-    if (const std::string note = DialectNote(toolkit, *dialect); !note.empty()) {
-      out << "note: " << note << "\n";
-      absl::StrAppend(&toolkit, " (speaks PTX ", dialect->spoken.ToString(), ")");
-    }
-    toolkits.push_back(std::move(toolkit));
-    if (options.ptx.has_value() && dialect->spoken < *options.ptx) {
-      return absl::InvalidArgumentError(absl::StrCat("--ptx ", options.ptx->ToString(), ": ",
-                                                     compiler.oracle->Toolchain(), " speaks PTX ISA ",
-                                                     dialect->spoken.ToString(), " at most; name an older --ptx, or ",
-                                                     "leave it out to sweep at the newest every compiler speaks"));
-    }
-    if (!options.ptx.has_value() && dialect->Judged() < ptx) ptx = dialect->Judged();
-  }
-  return ptx;
-}
-
 // SweepTargets are the targets `options` name, every one at its PTX
 // version if none; a target that does not exist there is kInvalidArgument.
 absl::StatusOr<std::vector<Target>> SweepTargets(const SupportOptions& options) {
@@ -232,6 +205,52 @@ SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump
     return {};
   }
   return {.verdicts = verdicts, .compiler = *identity, .sass = SassIdentity(compiler, cuobjdump)};
+}
+
+// AskDialect asks `compiler` which PTX ISA version it speaks
+// (ProbePtxDialect), through the verdict cache where the sweep keeps one,
+// so that a warm sweep compiles nothing.
+absl::StatusOr<PtxDialect> AskDialect(const SupportOptions& options, const OpenedCompiler& compiler) {
+  absl::StatusOr<std::unique_ptr<VerdictCache>> verdicts = OpenVerdictCache(options);
+  if (!verdicts.ok()) return verdicts.status();
+  absl::StatusOr<std::string> identity = compiler.binary.empty()
+                                             ? absl::FailedPreconditionError("no file to hash")
+                                             : ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
+  if (*verdicts == nullptr || !identity.ok()) return ProbePtxDialect(*compiler.oracle);
+  CachedCompiler cached(*compiler.oracle, **verdicts, *identity);
+  absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(cached);
+  if (dialect.ok() && dialect->from_message) {
+    if (absl::Status kept = cached.KeepAnswers(); !kept.ok()) return kept;
+  }
+  return dialect;
+}
+
+// SweepPtx is the PTX ISA version a sweep of `compilers` declares: --ptx,
+// which every compiler must speak (kInvalidArgument otherwise), or the
+// newest that matload and every compiler speak. Each compiler is asked
+// (ProbePtxDialect); one ahead of matload's tables is noted on `out` and
+// in `toolkits`, its entry in the run's list of toolkits.
+absl::StatusOr<PtxVersion> SweepPtx(const SupportOptions& options, const std::vector<OpenedCompiler>& compilers,
+                                    std::vector<std::string>& toolkits, std::ostream& out) {
+  PtxVersion ptx = options.ptx.value_or(NewestPtxVersion());
+  for (const OpenedCompiler& compiler : compilers) {
+    absl::StatusOr<PtxDialect> dialect = AskDialect(options, compiler);
+    if (!dialect.ok()) return dialect.status();
+    std::string toolkit = compiler.oracle->Toolchain();
+    if (const std::string note = DialectNote(toolkit, *dialect); !note.empty()) {
+      out << "note: " << note << "\n";
+      absl::StrAppend(&toolkit, " (speaks PTX ", dialect->spoken.ToString(), ")");
+    }
+    toolkits.push_back(std::move(toolkit));
+    if (options.ptx.has_value() && dialect->spoken < *options.ptx) {
+      return absl::InvalidArgumentError(absl::StrCat("--ptx ", options.ptx->ToString(), ": ",
+                                                     compiler.oracle->Toolchain(), " speaks PTX ISA ",
+                                                     dialect->spoken.ToString(), " at most; name an older --ptx, or ",
+                                                     "leave it out to sweep at the newest every compiler speaks"));
+    }
+    if (!options.ptx.has_value() && dialect->Judged() < ptx) ptx = dialect->Judged();
+  }
+  return ptx;
 }
 
 // PrintCacheUse says on `out` how many of `name`'s answers came from the
