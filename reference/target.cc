@@ -105,7 +105,10 @@ absl::StatusOr<Target> ParseTarget(absl::string_view name) {
   }
   if (!absl::ConsumePrefix(&rest, "sm_") || !absl::SimpleAtoi(rest, &target.sm) || FindTarget(target) == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown target '", name, "': expected a name such as sm_90, sm_100a or sm_120f"));
+        absl::StrCat("unknown target '", name, "': matload knows ", AllTargets().front().target.Name(), " to ",
+                     AllTargets().back().target.Name(),
+                     " (sm_90, sm_100a, sm_120f, ...); a new target is added to reference/target.cc ",
+                     "as docs/adding-a-ptx-version.md says"));
   }
   return target;
 }

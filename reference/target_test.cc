@@ -20,6 +20,8 @@ TEST(TargetTest, ParsesAndPrintsEveryTarget) {
 
 TEST(TargetTest, RejectsUnknownTargets) {
   EXPECT_THAT(ParseTarget("sm_91").status().message(), HasSubstr("unknown target 'sm_91'"));
+  EXPECT_THAT(ParseTarget("sm_130").status().message(), HasSubstr("matload knows sm_70 to sm_121f"));
+  EXPECT_THAT(ParseTarget("sm_130").status().message(), HasSubstr("docs/adding-a-ptx-version.md"));
   EXPECT_THAT(ParseTarget("compute_90").status().message(), HasSubstr("unknown target"));
   EXPECT_THAT(ParseTarget("sm_89a").status().message(), HasSubstr("unknown target"));
 }
