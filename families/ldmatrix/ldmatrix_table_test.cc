@@ -1,8 +1,10 @@
-// Hand-copied checks of the ldmatrix table against PTX 9.0 9.7.14.5.15.
+// Hand-copied checks of the ldmatrix table against PTX 9.0 9.7.14.5.15 and,
+// for .s8.s4, PTX 9.4 9.7.16.5.15.
 #include "families/ldmatrix/ldmatrix_table.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "reference/enumerate.h"
 #include "reference/test_support.h"
 
 namespace matload {
@@ -73,6 +75,48 @@ TEST(LdmatrixTableTest, FormatsArePairsInOrder) {
   EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.b6x16_p32.b8x16 {a}, [p];", "sm_100a")),
               ElementsAre(ReasonCode::kMisplacedQualifier));
   EXPECT_TRUE(JudgeAt("ldmatrix.sync.aligned.m8n16.b8x16.x1.b6x16_p32 {a}, [p];", "sm_100a").legal());
+}
+
+// PTX 9.4: "ldmatrix.sync.aligned.m8n16.num{.ss}.dtype.ctype r, [p];" with
+// .dtype = { .s8 }, .ctype = { .s4 }; "Support for .s8.s4 types introduced
+// in PTX ISA version 9.4"; "Types .s8.s4 are supported on ... sm_90a,
+// sm_100f or higher in the same family, sm_110f ..., sm_120f ...".
+TEST(LdmatrixTableTest, S8S4FromThePtx94Text) {
+  const char* kS4 = "ldmatrix.sync.aligned.m8n16.x1.shared.s8.s4 {a}, [p];";
+  EXPECT_TRUE(JudgeAt(kS4, "sm_90a", "9.4").legal());
+  EXPECT_THAT(Codes(JudgeAt(kS4, "sm_90a", "9.3")), ElementsAre(ReasonCode::kPtxVersion));
+  for (const char* target : {"sm_90a", "sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_107a", "sm_107f", "sm_110a",
+                             "sm_110f", "sm_120a", "sm_120f", "sm_121a", "sm_121f"}) {
+    EXPECT_TRUE(JudgeAt(kS4, target, "9.5").legal()) << target;
+  }
+  for (const char* target : {"sm_80", "sm_90", "sm_100", "sm_107", "sm_120"}) {
+    EXPECT_THAT(Codes(JudgeAt(kS4, target, "9.4")), Contains(ReasonCode::kTarget)) << target;
+  }
+  // Only .m8n16, no .trans, and the types in the syntax's order.
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.shared.s8.s4 {a}, [p];", "sm_90a", "9.4")),
+              Contains(ReasonCode::kQualifierCombination));
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.trans.shared.s8.s4 {a}, [p];", "sm_90a", "9.4")),
+              ElementsAre(ReasonCode::kQualifierCombination));
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.shared.s4.s8 {a}, [p];", "sm_90a", "9.4")),
+              ElementsAre(ReasonCode::kMisplacedQualifier));
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.shared.b8x16.s8.s4 {a}, [p];", "sm_100a", "9.4")),
+              Contains(ReasonCode::kQualifierCombination));
+  EXPECT_EQ(RegisterCount("ldmatrix.sync.aligned.m8n16.x4.shared.s8.s4 {a}, [p];"), 4);
+}
+
+// The forms per (PTX version, target), counted by hand: sm_90a gains the 9
+// .s8.s4 forms (.x1/.x2/.x4 by {none, .shared, .shared::cta}) at 9.4; sm_90
+// has the 18 .m8n8 forms (3 .num x {.trans or not} x 3 spaces) throughout.
+TEST(LdmatrixTableTest, FormCountsPerVersionAndTarget) {
+  auto count = [](const char* target, PtxVersion ptx) {
+    return LegalQualifierSets(ldmatrix::Spec(), ptx, *ParseTarget(target)).size();
+  };
+  EXPECT_EQ(count("sm_90", {9, 3}), 18u);
+  EXPECT_EQ(count("sm_90", {9, 5}), 18u);
+  EXPECT_EQ(count("sm_90a", {9, 3}), 18u);
+  EXPECT_EQ(count("sm_90a", {9, 4}), 18u + 9u);
+  EXPECT_EQ(count("sm_100a", {9, 4}) - count("sm_100a", {9, 3}), 9u);
+  EXPECT_EQ(count("sm_107a", {9, 4}), count("sm_103a", {9, 4}));
 }
 
 }  // namespace
