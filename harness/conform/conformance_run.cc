@@ -143,8 +143,9 @@ class Run {
     watchdog_.ObserveKernel(std::chrono::duration_cast<std::chrono::milliseconds>(devices_.probes[0].calibration));
     for (CompilePath path : options_.paths) {
       if (path == CompilePath::kDriverJit) {
-        dialects_.push_back({path, devices_.probes[0].jit.Judged(),
-                             absl::StrCat("the driver JIT (", devices_.probes[0].toolchain, ")")});
+        // "driver JIT CUDA 13.0", without the driver's build line.
+        const std::string& jit = devices_.probes[0].toolchain;
+        dialects_.push_back({path, devices_.probes[0].jit.Judged(), jit.substr(0, jit.find(';'))});
         continue;
       }
       offline_toolchains_[path] = OfflineToolchain(path).value();  // RunConformance checked it
