@@ -19,4 +19,10 @@ absl::StatusOr<std::string> NewestFetchedPtxasPath() {
   return std::string(absl::StripAsciiWhitespace(asked->standard_output));
 }
 
+absl::StatusOr<Ptxas> OpenNewestFetchedPtxas() {
+  absl::StatusOr<std::string> path = NewestFetchedPtxasPath();
+  if (!path.ok()) return path.status();
+  return Ptxas::Open(*path);
+}
+
 }  // namespace matload

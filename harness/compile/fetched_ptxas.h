@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "harness/compile/ptxas.h"
 
 namespace matload {
 
@@ -16,6 +17,10 @@ namespace matload {
 // nothing. One not in the cache is kNotFound, saying how to fetch it
 // (scripts/install-deps.sh does).
 absl::StatusOr<std::string> NewestFetchedPtxasPath();
+
+// OpenNewestFetchedPtxas opens it (Ptxas::Open): kNotFound, for a test to
+// skip with, when it is not in the cache.
+absl::StatusOr<Ptxas> OpenNewestFetchedPtxas();
 
 }  // namespace matload
 
