@@ -192,13 +192,18 @@ absl::StatusOr<std::unique_ptr<VerdictCache>> OpenVerdictCache(const SupportOpti
   return VerdictCache::Open(options.db);
 }
 
+// CompilerIdentity is the verdict cache's name for `compiler`'s answers
+// (toolchain_identity.h), or why it has none.
+absl::StatusOr<std::string> CompilerIdentity(const OpenedCompiler& compiler) {
+  if (compiler.binary.empty()) return absl::FailedPreconditionError("it is not one file matload can hash");
+  return ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
+}
+
 // CacheFor is how `compiler`'s sweep uses `verdicts` (null with --no-cache):
 // not at all when the compiler has no identity, which it says on stderr.
 SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump, VerdictCache* verdicts) {
   if (verdicts == nullptr) return {};
-  absl::StatusOr<std::string> identity = compiler.binary.empty()
-                                             ? absl::FailedPreconditionError("it is not one file matload can hash")
-                                             : ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
+  absl::StatusOr<std::string> identity = CompilerIdentity(compiler);
   if (!identity.ok()) {
     std::cerr << "matload: " << compiler.oracle->Toolchain()
               << "'s answers are not cached: " << identity.status().message() << "\n";
@@ -213,9 +218,7 @@ SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump
 absl::StatusOr<PtxDialect> AskDialect(const SupportOptions& options, const OpenedCompiler& compiler) {
   absl::StatusOr<std::unique_ptr<VerdictCache>> verdicts = OpenVerdictCache(options);
   if (!verdicts.ok()) return verdicts.status();
-  absl::StatusOr<std::string> identity = compiler.binary.empty()
-                                             ? absl::FailedPreconditionError("no file to hash")
-                                             : ToolchainIdentity(compiler.oracle->Toolchain(), {compiler.binary});
+  absl::StatusOr<std::string> identity = CompilerIdentity(compiler);
   if (*verdicts == nullptr || !identity.ok()) return ProbePtxDialect(*compiler.oracle);
   CachedCompiler cached(*compiler.oracle, **verdicts, *identity);
   absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(cached);

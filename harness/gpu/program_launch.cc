@@ -3,13 +3,12 @@
 #include <memory>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
-
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "harness/compile/ptxas.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/nvjitlink.h"
