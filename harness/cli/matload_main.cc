@@ -34,6 +34,7 @@
 #include "harness/platform/environment.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/interrupt.h"
+#include "harness/platform/outside_text.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard.h"
@@ -273,7 +274,7 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
 int main(int argc, char** argv) {
   std::vector<std::string> words(argv, argv + argc);
   words[0] = "matload";
-  const std::string command_line = absl::StrJoin(words, " ");
+  const std::string command_line = matload::OutsideText(absl::StrJoin(words, " "));  // stored and printed
   const std::vector<matload::CommandSpec>& commands = matload::MatloadCommands();
   absl::StatusOr<matload::CommandLine> line = matload::ParseCommandLine(
       std::vector<std::string>(words.begin() + 1, words.end()), commands, matload::MatloadFlagRanges());

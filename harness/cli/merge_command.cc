@@ -75,7 +75,7 @@ absl::Status CopyDirectory(const fs::path& from, const fs::path& to) {
 absl::Status CopyBundle(const ShardRun& shard, const std::string& bundle, const fs::path& directory) {
   std::error_code error;
   if (fs::exists(directory / bundle, error)) return absl::OkStatus();
-  return CopyDirectory(fs::path(shard.run.directory) / bundle, directory / bundle);
+  return CopyDirectory(fs::path(RunDirectory(shard.run)) / bundle, directory / bundle);
 }
 
 // CopyBundles copies every case's bundle into the merged run's directory,

@@ -13,7 +13,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// PlaceOf places a page at `path` for the run whose directory is `run_directory`.
+// PlaceOf places a page at `path` for the run whose directory is
+// `run_directory` (as the file system names it, RunDirectory).
 ReportPlace PlaceOf(const std::string& path, const std::string& run_directory) {
   std::error_code error;
   const fs::path page_directory = fs::absolute(fs::path(path), error).parent_path();
@@ -31,12 +32,12 @@ absl::Status WritePage(const absl::StatusOr<std::string>& html, const std::strin
 }  // namespace
 
 absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const std::string& path) {
-  return WritePage(RunReportHtml(run, cases, PlaceOf(path, run.directory)), path);
+  return WritePage(RunReportHtml(run, cases, PlaceOf(path, RunDirectory(run))), path);
 }
 
 absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
                            const std::vector<CaseRecord>& b_cases, const std::string& path) {
-  return WritePage(DiffReportHtml(a, b, diff, b_cases, PlaceOf(path, b.directory)), path);
+  return WritePage(DiffReportHtml(a, b, diff, b_cases, PlaceOf(path, RunDirectory(b))), path);
 }
 
 absl::Status FinishWithReport(RunJournal& journal, int exit_status) {

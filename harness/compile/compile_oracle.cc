@@ -4,10 +4,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/platform/outside_text.h"
 
 namespace matload {
 namespace {
@@ -25,7 +26,7 @@ bool ParseSeverityAndMessage(absl::string_view text, Diagnostic& diagnostic) {
     rest = absl::StripLeadingAsciiWhitespace(rest);
     if (!absl::ConsumePrefix(&rest, ": ")) return false;
     diagnostic.severity = severity;
-    diagnostic.message = std::string(rest);
+    diagnostic.message = OutsideText(rest);
     return true;
   }
   return false;
@@ -59,7 +60,7 @@ Diagnostic ParseLine(absl::string_view line) {
     Diagnostic diagnostic;
     if (ParseSeverityAndMessage(rest, diagnostic)) return diagnostic;
   }
-  return {.severity = Diagnostic::Severity::kUnrecognised, .line = 0, .message = std::string(line)};
+  return {.severity = Diagnostic::Severity::kUnrecognised, .line = 0, .message = OutsideText(line)};
 }
 
 }  // namespace

@@ -41,10 +41,12 @@ struct AssembleResult {
 // nvJitLink and the driver JIT all print them:
 // "ptxas FILE, line 6; error   : MESSAGE" or "ptxas fatal   : MESSAGE".
 // A line of any other form is kept, on no line, as kUnrecognised, never
-// dropped. It scans each line once, left to right, with no regular
-// expression, so a line of any length costs time in proportion to it and
-// no stack (std::regex recursed once per character and overflowed the stack
-// on a 60 KB line).
+// dropped. Messages are OutsideText (harness/platform/outside_text.h): a
+// compiler may print any bytes, and its messages are stored and printed.
+// It scans each line once, left to right, with no regular expression, so a
+// line of any length costs time in proportion to it and no stack
+// (std::regex recursed once per character and overflowed the stack on a
+// 60 KB line).
 std::vector<Diagnostic> ParsePtxasDiagnostics(absl::string_view log);
 
 // CompileOracle is one compiler.

@@ -6,19 +6,21 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/platform/infrastructure.h"
+#include "harness/platform/outside_text.h"
 
 namespace matload {
 namespace {
 
-// kQuotedOutput bounds how much of a failed run's standard error a message
-// quotes.
+// kQuotedOutput bounds how much of a compiler's output a message quotes.
 constexpr size_t kQuotedOutput = 400;
 
 }  // namespace
 
+std::string QuotedOutput(absl::string_view output) { return OutsideText(output.substr(0, kQuotedOutput)); }
+
 absl::Status CheckCompilerRun(const ProcessResult& run, absl::string_view what,
                               std::initializer_list<int> verdict_exit_codes) {
-  const std::string said = run.standard_error.substr(0, kQuotedOutput);
+  const std::string said = QuotedOutput(run.standard_error);
   if (run.timed_out) {
     return InfrastructureError(InfrastructureCause::kCompilerHung,
                                absl::StrCat(what, " ran past its time limit and was killed"));

@@ -7,6 +7,7 @@
 #define MATLOAD_HARNESS_COMPILE_COMPILER_RUN_H_
 
 #include <initializer_list>
+#include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -25,6 +26,11 @@ inline constexpr int kPtxasRejectionExitCode = 255;
 // `what` names the run in the message ("ptxas 13.0.88 -arch=sm_90").
 absl::Status CheckCompilerRun(const ProcessResult& run, absl::string_view what,
                               std::initializer_list<int> verdict_exit_codes);
+
+// QuotedOutput is how a message quotes a compiler's output: its first 400
+// bytes, as OutsideText (harness/platform/outside_text.h), since a compiler
+// that fails may print any bytes and messages are stored and printed.
+std::string QuotedOutput(absl::string_view output);
 
 }  // namespace matload
 

@@ -29,9 +29,6 @@
 namespace matload {
 namespace {
 
-// kQuotedOutput bounds how much of ptxas's output a message quotes.
-constexpr size_t kQuotedOutput = 400;
-
 absl::StatusOr<std::string> WriteTemporaryFile(absl::string_view text) {
   std::string path = absl::StrCat(TemporaryDirectory(), "/matload-XXXXXX.ptx");
   int fd = mkostemps(path.data(), 4, O_CLOEXEC);
@@ -102,8 +99,8 @@ absl::StatusOr<ProcessResult> RunForAnswer(const std::string& path, absl::string
 // ptxas's: the path given is not a ptxas, a problem with what the user gave.
 absl::Status NotPtxas(const std::string& path, absl::string_view flag, absl::string_view expected,
                       const ProcessResult& run) {
-  return absl::FailedPreconditionError(absl::StrCat(path, " ", flag, " printed no ", expected, ": '",
-                                                    run.standard_output.substr(0, kQuotedOutput), "'"));
+  return absl::FailedPreconditionError(
+      absl::StrCat(path, " ", flag, " printed no ", expected, ": '", QuotedOutput(run.standard_output), "'"));
 }
 
 // HasErrorMessage says whether `diagnostics` hold an error or fatal message
@@ -270,7 +267,7 @@ absl::StatusOr<Ptxas::Compiled> Ptxas::Run(const std::vector<std::string>& input
     if (HasErrorMessage(compiled.assembled.diagnostics)) return compiled;
     return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
                                absl::StrCat(what, " rejected a module without an error message in ptxas's format: '",
-                                            run->standard_error.substr(0, kQuotedOutput), "'"));
+                                            QuotedOutput(run->standard_error), "'"));
   }
   std::ifstream stream(cubin_path, std::ios::binary);
   compiled.cubin.assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());

@@ -166,7 +166,8 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
   // A cuobjdump that crashed or hung is infrastructure; one that refused the
   // cubin only leaves the SASS column empty, and the report says why.
   if (dump->timed_out || dump->signal != 0) return CheckCompilerRun(*dump, cuobjdump, {0});
-  if (dump->exit_code != 0) return absl::InternalError(absl::StrCat("cuobjdump failed: ", dump->standard_error));
+  if (dump->exit_code != 0)
+    return absl::InternalError(absl::StrCat("cuobjdump failed: ", QuotedOutput(dump->standard_error)));
   std::vector<std::string> lowering(forms.size());
   for (const auto& [name, opcodes] : SassFunctions(dump->standard_output)) {
     size_t index = 0;

@@ -10,6 +10,7 @@
 #include "harness/gpu/program_launch.h"
 #include "harness/kernels/reproducer.h"
 #include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -129,7 +130,9 @@ void BundleWriter::Count(const std::string& directory, size_t cases) {
 
 nlohmann::json BundleWriter::State() const {
   nlohmann::json state = nlohmann::json::object();
-  for (const auto& [signature, filed] : bundles_) state[signature] = {filed.directory, filed.first_case, filed.cases};
+  for (const auto& [signature, filed] : bundles_) {
+    state[signature] = {OutsideText(filed.directory), filed.first_case, filed.cases};
+  }
   return state;
 }
 
@@ -137,7 +140,8 @@ absl::Status BundleWriter::Restore(const nlohmann::json& state) {
   std::map<std::string, Filed> bundles;
   try {
     for (const auto& [signature, filed] : state.items()) {
-      bundles[signature] = {filed.at(0).get<std::string>(), filed.at(1).get<std::string>(), filed.at(2).get<size_t>()};
+      bundles[signature] = {OutsideBytes(filed.at(0).get<std::string>()), filed.at(1).get<std::string>(),
+                            filed.at(2).get<size_t>()};
     }
   } catch (const nlohmann::json::exception& error) {
     return absl::DataLossError(absl::StrCat("the recorded bundle index does not read back: ", error.what()));

@@ -56,8 +56,9 @@ class BundleWriter {
 
   // State is what the writer has filed, and Restore takes it back, so that
   // a resumed run (harness/runs/run_journal.h) numbers and counts its
-  // bundles as an uninterrupted one does. A state that does not read back
-  // is kDataLoss.
+  // bundles as an uninterrupted one does. It holds each bundle's path as
+  // OutsideText (harness/platform/outside_text.h), since JSON holds only
+  // UTF-8. A state that does not read back is kDataLoss.
   nlohmann::json State() const;
   absl::Status Restore(const nlohmann::json& state);
 

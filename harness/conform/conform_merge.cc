@@ -9,6 +9,8 @@
 #include "absl/strings/str_format.h"
 #include "harness/conform/conform_recorder.h"
 #include "harness/conform/conform_report.h"
+#include "harness/platform/outside_text.h"
+#include "harness/runs/run_journal.h"
 
 namespace matload {
 namespace {
@@ -18,7 +20,7 @@ namespace fs = std::filesystem;
 // FiledBundle is one bundle of one shard, as its index (BundleWriter::State) holds it.
 struct FiledBundle {
   std::string signature;
-  fs::path directory;  // where the shard wrote it
+  fs::path directory;  // where the shard wrote it (the index holds it as OutsideText)
   std::string first_case;
   size_t cases = 0;
 };
@@ -42,7 +44,7 @@ absl::StatusOr<std::vector<FiledBundle>> ShardBundles(const ShardRun& shard) {
   std::vector<FiledBundle> bundles;
   try {
     for (const auto& [signature, filed] : state->items()) {
-      bundles.push_back({signature, filed.at(0).get<std::string>(), filed.at(1).get<std::string>(),
+      bundles.push_back({signature, OutsideBytes(filed.at(0).get<std::string>()), filed.at(1).get<std::string>(),
                          filed.at(2).get<size_t>()});
     }
   } catch (const nlohmann::json::exception& error) {
@@ -74,10 +76,10 @@ class Refiler {
       if (first) {
         kept->second = bundles_ / Renumbered(bundle.directory, kept_.size());
         merged.copies.push_back({bundle.directory, kept->second});
-        merged.bundles[bundle.signature] = {kept->second.string(), bundle.first_case, 0};
+        merged.bundles[bundle.signature] = {OutsideText(kept->second.string()), bundle.first_case, 0};
       }
       merged.bundles[bundle.signature][2] = merged.bundles[bundle.signature][2].get<size_t>() + bundle.cases;
-      const fs::path relative = bundle.directory.lexically_relative(shard.run.directory);
+      const fs::path relative = bundle.directory.lexically_relative(RunDirectory(shard.run));
       moved_[{shard.run.id, relative.string()}] = kept->second.lexically_relative(bundles_.parent_path()).string();
     }
   }

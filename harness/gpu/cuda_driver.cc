@@ -12,6 +12,7 @@
 #include "harness/gpu/cuda_result.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/platform/infrastructure.h"
+#include "harness/platform/outside_text.h"
 
 namespace matload {
 namespace {
@@ -112,7 +113,7 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
   if (std::ifstream proc("/proc/driver/nvidia/version"); proc) {
     std::string line;
     std::getline(proc, line);
-    driver->release_ = std::string(absl::StripAsciiWhitespace(line));
+    driver->release_ = OutsideText(absl::StripAsciiWhitespace(line));
   }
   int count = 0;
   calls.device_count(&count);
@@ -121,8 +122,8 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
     if (calls.device_get(&device, ordinal) != kSuccess) continue;
     DeviceInfo info{.ordinal = ordinal};
     char name[256] = {};
-    calls.device_name(name, sizeof(name), device);
-    info.name = name;
+    calls.device_name(name, sizeof(name) - 1, device);
+    info.name = OutsideText(name);  // a driver's bytes: text with no tab or newline to split a line
     calls.device_attribute(&info.compute_major, kComputeMajor, device);
     calls.device_attribute(&info.compute_minor, kComputeMinor, device);
     unsigned char uuid[16] = {};

@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/platform/environment.h"
+#include "harness/platform/outside_text.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -95,10 +96,14 @@ class Statement {
   }
 
   // Text, Int and Real read a column of the row at hand; Time reads one
-  // that BindTime wrote, kDataLoss if it cannot be parsed.
+  // that BindTime wrote, kDataLoss if it cannot be parsed. Text is always
+  // UTF-8: matload stores outside bytes as OutsideText, and bytes an older
+  // matload stored raw (a path that is not UTF-8) are read as OutsideText.
   std::string Text(int column) const {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_.get(), column));
-    return text == nullptr ? "" : std::string(text, sqlite3_column_bytes(stmt_.get(), column));
+    const absl::string_view bytes =
+        text == nullptr ? absl::string_view() : absl::string_view(text, sqlite3_column_bytes(stmt_.get(), column));
+    return IsUtf8(bytes) ? std::string(bytes) : OutsideText(bytes);
   }
   std::int64_t Int(int column) const { return sqlite3_column_int64(stmt_.get(), column); }
   double Real(int column) const { return sqlite3_column_double(stmt_.get(), column); }

@@ -451,6 +451,14 @@ TEST_F(ResultsStoreTest, AClaimFromAnotherHostHoldsAndAReleasedClaimDoesNot) {
   EXPECT_TRUE(Succeeded(ClaimInChild(path_, "released", /*stay=*/false)));
 }
 
+// Text an older matload stored raw (a run directory whose path is not
+// UTF-8) is read as OutsideText, so that listing it never aborts.
+TEST_F(ResultsStoreTest, TextAnOlderMatloadStoredRawReadsAsUtf8) {
+  ASSERT_TRUE(ResultsStore::Open(path_)->CreateRun({.id = "run-1"}).ok());
+  RawExec(path_, "UPDATE runs SET directory = '/tmp/bad' || CAST(X'FFFE' AS TEXT)");
+  EXPECT_EQ(ValueOf(ResultsStore::OpenReadOnly(path_)->FindRun("run-1")).directory, "/tmp/bad\\xff\\xfe");
+}
+
 // Deleting runs takes their cases and artifacts and leaves the other runs
 // as they were; a run that a live process may be writing, or an unknown
 // one, deletes nothing at all. Once that process is gone, its run (still

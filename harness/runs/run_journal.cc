@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "harness/platform/outside_text.h"
 #include "harness/runs/build_info.h"
 
 namespace matload {
@@ -154,8 +155,7 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
                      "; resume it as it was started (", ShardFlags(run), ")"));
   }
   std::error_code error;
-  if (!start.out.empty() &&
-      AbsoluteDirectory(start.out, error) != std::filesystem::path(run.directory)) {
+  if (!start.out.empty() && AbsoluteDirectory(start.out, error) != std::filesystem::path(RunDirectory(run))) {
     return absl::FailedPreconditionError(
         absl::StrCat("run ", run.id, " writes to ", run.directory, ", not --out ", start.out));
   }
@@ -163,6 +163,8 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
 }
 
 }  // namespace
+
+std::string RunDirectory(const RunRecord& run) { return OutsideBytes(run.directory); }
 
 std::string NewRunId(absl::string_view command, absl::Time now) {
   std::random_device entropy;
@@ -225,10 +227,12 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Make(const RunStart& sta
                 .started = absl::FromUnixMillis(absl::ToUnixMillis(now))};
   // Absolute, so that the run can be resumed from any working directory.
   std::error_code error;
-  run.directory = AbsoluteDirectory(start.out.empty() ? absl::StrCat("runs/", run.id) : start.out, error);
+  const std::string directory =
+      AbsoluteDirectory(start.out.empty() ? absl::StrCat("runs/", run.id) : start.out, error).string();
   if (error) return absl::FailedPreconditionError(absl::StrCat("--out ", start.out, ": ", error.message()));
-  if (absl::Status prepared = PrepareNewDirectory(run.directory); !prepared.ok()) return prepared;
-  if (absl::Status claimed = ClaimDirectory(run.directory, run.id); !claimed.ok()) return claimed;
+  run.directory = OutsideText(directory);
+  if (absl::Status prepared = PrepareNewDirectory(directory); !prepared.ok()) return prepared;
+  if (absl::Status claimed = ClaimDirectory(directory, run.id); !claimed.ok()) return claimed;
   if (absl::Status created = store.CreateRun(run); !created.ok()) return created;
   if (absl::Status claimed = store.ClaimRun(run.id); !claimed.ok()) return claimed;
   return std::unique_ptr<RunJournal>(new RunJournal(std::move(store), std::move(run), false, {}));
@@ -242,7 +246,7 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::TakeBack(const RunStart&
   absl::StatusOr<std::vector<std::string>> ids = store.CaseIds(run->id);
   if (!ids.ok()) return ids.status();
   std::error_code error;
-  std::filesystem::create_directories(run->directory, error);
+  std::filesystem::create_directories(RunDirectory(*run), error);
   if (error)
     return absl::FailedPreconditionError(absl::StrCat("cannot create ", run->directory, ": ", error.message()));
   run->status = "running";

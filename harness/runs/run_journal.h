@@ -50,6 +50,11 @@ struct RunStart {
 // `parent_name` (harness/runs/shard.h). A bad name is kInvalidArgument.
 absl::Status AsShard(const std::optional<Shard>& shard, absl::string_view parent_name, RunStart& start);
 
+// RunDirectory is `run`'s directory as the file system names it: the run
+// stores its path as text (OutsideText, harness/platform/outside_text.h),
+// since a path need not be UTF-8, and this gives back the path's bytes.
+std::string RunDirectory(const RunRecord& run);
+
 // RunJournal records one run. It is made by Start and ended by Finish.
 class RunJournal {
  public:
@@ -60,9 +65,10 @@ class RunJournal {
   // or kNotFound (exit status 2), and change nothing.
   static absl::StatusOr<std::unique_ptr<RunJournal>> Start(const RunStart& start);
 
-  // run is the run's record as stored; directory its run directory.
+  // run is the run's record as stored; directory its run directory's path
+  // as the file system names it (RunDirectory(run())).
   const RunRecord& run() const { return run_; }
-  const std::string& directory() const { return run_.directory; }
+  const std::string& directory() const { return directory_; }
   // resumed says whether this process took back an earlier run.
   bool resumed() const { return resumed_; }
   // Recorded says whether case `id` was recorded, by this process or
@@ -92,7 +98,11 @@ class RunJournal {
 
  private:
   RunJournal(ResultsStore store, RunRecord run, bool resumed, absl::flat_hash_set<std::string> recorded)
-      : store_(std::move(store)), run_(std::move(run)), resumed_(resumed), recorded_(std::move(recorded)) {}
+      : store_(std::move(store)),
+        run_(std::move(run)),
+        directory_(RunDirectory(run_)),
+        resumed_(resumed),
+        recorded_(std::move(recorded)) {}
 
   // Make and TakeBack are Start's two halves.
   static absl::StatusOr<std::unique_ptr<RunJournal>> Make(const RunStart& start, ResultsStore store);
@@ -100,6 +110,7 @@ class RunJournal {
 
   ResultsStore store_;
   RunRecord run_;
+  std::string directory_;
   bool resumed_ = false;
   // recorded_ holds the IDs of the cases recorded before a resume and by
   // this process: at once in a resumed run, else those of the first

@@ -25,6 +25,9 @@
 #                  a module with ldmatrix lines is rejected with an error in
 #                  ptxas's format on each of them; others go to the real ptxas
 #                  (wrong verdicts a sweep must count as disagreements)
+#   reject-ldmatrix-bytes
+#                  as reject-ldmatrix, with a message holding bytes that are
+#                  not UTF-8, a tab and a terminal's escape sequence
 #   ahead          a ptxas newer than matload's tables: --version says
 #                  release 13.6, V13.6.1, and a module of .version 99.9 is
 #                  refused as speaking PTX 9.6; other modules go to the real
@@ -101,10 +104,12 @@ case "$mode" in
     fi
     exec "$real" "$@"
     ;;
-  reject-ldmatrix)
+  reject-ldmatrix | reject-ldmatrix-bytes)
     lines="$(grep -n 'ldmatrix' "$input" | cut -d: -f1)"
     if [[ -z "$lines" ]]; then exec "$real" "$@"; fi
-    for line in $lines; do echo "ptxas $input, line $line; error   : fake rejection of ldmatrix" >&2; done
+    message="fake rejection of ldmatrix"
+    if [[ "$mode" == reject-ldmatrix-bytes ]]; then message=$'fake rejection \xff\xfe of\tldmatrix \e[2J'; fi
+    for line in $lines; do echo "ptxas $input, line $line; error   : $message" >&2; done
     exit 255
     ;;
   *)
