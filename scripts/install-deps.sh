@@ -16,6 +16,7 @@ packages=(
   libbenchmark-dev    # Google Benchmark
   nlohmann-json3-dev  # JSON output
   libsqlite3-dev      # the results store (harness/runs/results_store.h)
+  libre2-dev          # RE2: the --forms regex in linear time (harness/runs/forms_regex.h)
   libssl-dev          # SHA-256 (libcrypto), which names what the verdict cache keeps
   libxml2-utils       # xmllint: exports_test checks the JUnit XML is well formed
   slurm-wlm           # slurmctld, slurmd, sbatch: scripts/slurm/cluster-test.sh runs a real one-node cluster

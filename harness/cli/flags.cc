@@ -69,7 +69,7 @@ MATLOAD_FLAG(std::string, devices, "", "conform", "N,...|all",
              "the GPUs to spread the run over, as ordinals (0,1) or all; one run, as on one GPU (default: --device).");
 MATLOAD_FLAG(int, variants, 16, "conform", "K", "variants (run-time inputs) per form and compile path.");
 MATLOAD_FLAG(std::uint64_t, seed, 1, "conform fuzz", "S", "the seed every variant replays from; libFuzzer's seed.");
-MATLOAD_FLAG(std::string, forms, "", "conform", "REGEX", "only forms whose label matches this ECMAScript regex.");
+MATLOAD_FLAG(std::string, forms, "", "conform", "REGEX", "only forms whose label matches this regex (RE2 syntax).");
 MATLOAD_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform", "P,...",
              "compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
 MATLOAD_FLAG(bool, undefined, false, "conform", "",

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <iostream>
 #include <numeric>
-#include <regex>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -35,6 +34,7 @@
 #include "harness/platform/exit_status.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/outside_text.h"
+#include "harness/runs/forms_regex.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard.h"
@@ -176,10 +176,8 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
   if (!bug.ok()) return Fail(absl::StrCat("--plant: ", bug.status().message()));
   options.bug = *bug;
   if (!options.forms.empty()) {
-    try {
-      std::regex check(options.forms);
-    } catch (const std::regex_error& error) {
-      return Fail(absl::StrCat("--forms: not a regex: ", error.what()));
+    if (absl::StatusOr<FormsRegex> parsed = FormsRegex::Parse(options.forms); !parsed.ok()) {
+      return FailWith(parsed.status());
     }
   }
   std::string filter_text;

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <optional>
-#include <regex>
 #include <set>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/families/family_runtime.h"
+#include "harness/runs/forms_regex.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
 
@@ -19,17 +19,17 @@ namespace {
 // address width, run on `paths`, unless the form has no program on this
 // target (it goes to not_run) or `filter` leaves it out.
 void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& instruction,
-                 const std::vector<CompilePath>& paths, const std::optional<std::regex>& filter, ConformPlan& plan) {
+                 const std::vector<CompilePath>& paths, const std::optional<FormsRegex>& filter, ConformPlan& plan) {
   for (int address_bits : RuntimeOf(instruction.spec().family).AddressWidths(instruction)) {
     absl::StatusOr<std::unique_ptr<TestProgram>> program =
         TestProgram::For(instruction, {.shared_address_bits = address_bits, .bug = options.bug});
     if (!program.ok()) {
-      if (!filter.has_value() || std::regex_search(Opcode(instruction), *filter)) {
+      if (!filter.has_value() || filter->Matches(Opcode(instruction))) {
         plan.not_run.push_back(std::string(program.status().message()));
       }
       continue;
     }
-    if (filter.has_value() && !std::regex_search((*program)->Label(), *filter)) continue;
+    if (filter.has_value() && !filter->Matches((*program)->Label())) continue;
     plan.programs.push_back({*std::move(program), paths});
   }
 }
@@ -109,8 +109,12 @@ std::vector<Target> ConformTargets(Target device) {
 
 absl::StatusOr<ConformPlan> PlanConformance(const ConformanceOptions& options, Target device,
                                             const std::vector<PathDialect>& dialects) {
-  const std::optional<std::regex> filter =
-      options.forms.empty() ? std::nullopt : std::optional<std::regex>(std::regex(options.forms));
+  std::optional<FormsRegex> filter;
+  if (!options.forms.empty()) {
+    absl::StatusOr<FormsRegex> parsed = FormsRegex::Parse(options.forms);
+    if (!parsed.ok()) return parsed.status();
+    filter = *std::move(parsed);
+  }
   // Paths of one dialect share its programs, in the order the paths were given.
   std::vector<std::pair<PtxVersion, std::vector<CompilePath>>> groups;
   for (const PathDialect& dialect : dialects) {

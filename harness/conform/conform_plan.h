@@ -56,7 +56,8 @@ std::vector<Target> ConformTargets(Target device);
 
 // PlanConformance plans a run of `options` on a GPU of baseline target
 // `device`, each path at its dialect (in `dialects`' order, one per path).
-// A --forms regex that takes no form is kInvalidArgument.
+// A --forms regex that is not one (FormsRegex) or takes no form is
+// kInvalidArgument.
 absl::StatusOr<ConformPlan> PlanConformance(const ConformanceOptions& options, Target device,
                                             const std::vector<PathDialect>& dialects);
 

@@ -50,7 +50,7 @@ struct ConformanceOptions {
   std::vector<int> devices = {0};    // the GPUs' ordinals
   int variants = 16;                 // K per form and path
   std::uint64_t seed = 1;
-  std::string forms;                 // ECMAScript regex over program labels; empty: all
+  std::string forms;  // RE2 regex over program labels (FormsRegex); empty: all
   std::vector<CompilePath> paths = {CompilePath::kDriverJit};
   bool undefined = false;            // also run cases the spec leaves undefined (recorded, never compared)
   bool illegal = true;               // check the near-miss illegal forms through the driver JIT

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -225,6 +226,21 @@ TEST_F(FaultRigTest, TheJitRejectingLegalFormsIsAFindingWithItsLog) {
   EXPECT_EQ(run.process.exit_code, 1);
   EXPECT_EQ(run.Count("legal_rejected"), 2u * kVariants);
   EXPECT_THAT(run.results.front(), HasSubstr("Unknown modifier '.fake'"));
+}
+
+// A --forms regex that makes a backtracking matcher try 2^n ways through
+// a label of n characters (std::regex took minutes a label, deaf to
+// SIGINT) is matched by RE2 (harness/runs/forms_regex.h) at once: it takes
+// no form, so the run is refused (exit 2) before it begins.
+TEST_F(FaultRigTest, ACatastrophicFormsRegexEndsAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<ProcessResult> process =
+      RunProcess(Arguments("^(.|.)*X", {}), std::chrono::seconds(30), Environment("normal"));
+  ASSERT_TRUE(process.ok()) << process.status();
+  EXPECT_FALSE(process->timed_out);
+  EXPECT_EQ(process->exit_code, 2) << process->standard_error;
+  EXPECT_THAT(process->standard_error, HasSubstr("no form matches --forms '^(.|.)*X'"));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));  // a loaded machine's start-up
 }
 
 TEST_F(FaultRigTest, ASlowJitIsNotAHang) {
