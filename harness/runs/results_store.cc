@@ -11,6 +11,8 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -334,6 +336,39 @@ std::string HostName() {
   return name;
 }
 
+// FileUri is `path` as a SQLite file: URI, each byte but letters, digits,
+// '/', '.', '_', '~' and '-' percent-encoded ('?', '#' and '%' would end or
+// change the path). An absolute path follows an empty authority, so that
+// one that starts "//" is not read as a host's name.
+std::string FileUri(absl::string_view path) {
+  std::string uri = absl::StartsWith(path, "/") ? "file://" : "file:";
+  for (const char byte : path) {
+    if (absl::ascii_isalnum(static_cast<unsigned char>(byte)) ||
+        absl::string_view("/._~-").find(byte) != absl::string_view::npos) {
+      uri.push_back(byte);
+    } else {
+      absl::StrAppendFormat(&uri, "%%%02X", static_cast<unsigned char>(byte));
+    }
+  }
+  return uri;
+}
+
+// ReadOnlyUri is the URI that opens the store at `path` only to read it,
+// making nothing beside it, so that a store on a read-only mount or in a
+// directory the user cannot write reads, and reading never leaves files
+// behind. While a -wal and a -shm are there (a writer is live, or was
+// killed), the WAL may hold transactions the file lacks: mode=ro reads them
+// through the -shm that is there. Without a -wal every transaction is in
+// the file (the last writer to close checkpointed and removed it), and
+// immutable=1 reads the file alone, taking no lock and making no -shm. A
+// writer that starts meanwhile writes to a -wal of its own; the file changes
+// only when it checkpoints, which a read of a few seconds does not meet.
+std::string ReadOnlyUri(const std::string& path) {
+  std::error_code error;
+  const bool wal = std::filesystem::exists(path + "-wal", error) && std::filesystem::exists(path + "-shm", error);
+  return absl::StrCat(FileUri(path), wal ? "?mode=ro" : "?immutable=1");
+}
+
 // MayBeAlive says whether process `pid` on `host` may still be running, as
 // seen from `this_host`: a process elsewhere cannot be asked, so it may be.
 bool MayBeAlive(std::int64_t pid, absl::string_view host, absl::string_view this_host) {
@@ -364,8 +399,9 @@ absl::StatusOr<ResultsStore> ResultsStore::OpenWith(const std::filesystem::path&
         "results database %s cannot be opened: its directory %s does not exist", store.path_, directory.string()));
   }
   sqlite3* db = nullptr;
-  const int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  const int rc = sqlite3_open_v2(store.path_.c_str(), &db, flags, nullptr);
+  const int flags = read_only ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const std::string file = read_only ? ReadOnlyUri(store.path_) : store.path_;
+  const int rc = sqlite3_open_v2(file.c_str(), &db, flags, nullptr);
   store.db_.reset(db);
   if (rc != SQLITE_OK) return store.Error(rc, "opening it");
   if (!read_only && sqlite3_db_readonly(db, "main") == 1) {

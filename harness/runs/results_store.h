@@ -68,7 +68,10 @@ class ResultsStore {
   static absl::StatusOr<ResultsStore> Open(const std::filesystem::path& path);
   // OpenReadOnly opens an existing results database only to read it, so
   // that a read-only copy can be listed, diffed and exported, and a file
-  // that is not one is refused (kFailedPrecondition) and never written.
+  // that is not one is refused (kFailedPrecondition) and never written. It
+  // makes no file beside it (no -wal or -shm): a store on a read-only mount,
+  // in a directory the user cannot write or in a file they cannot write
+  // reads as any other.
   static absl::StatusOr<ResultsStore> OpenReadOnly(const std::filesystem::path& path);
 
   // DefaultPath is where the database lives unless the user says: `flag` if
