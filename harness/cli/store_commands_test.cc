@@ -1,5 +1,7 @@
 #include "harness/cli/store_commands.h"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -149,6 +151,35 @@ TEST(StoreCommandsTest, PruneKeepsTheNewestFinishedRunsAndSaysWhatItDeletes) {
   EXPECT_EQ(RunPruneCommand({}, out, err), kExitClean) << err.str();  // nothing more to delete
   EXPECT_EQ(left().size(), 3u);
   absl::SetFlag(&FLAGS_keep, 0);
+  absl::SetFlag(&FLAGS_db, "");
+}
+
+// A stored outcome damaged on disk ("pass" -> "pxss") is exit status 4 for
+// every reader, never a passing JUnit testcase.
+TEST(StoreCommandsTest, AFlippedByteInAStoredOutcomeIsExit4) {
+  const std::string db = testing::TempDir() + "/store_commands_test_flipped.sqlite";
+  std::filesystem::remove(db);
+  {
+    ResultsStore store = *ResultsStore::Open(db);
+    ASSERT_TRUE(store.CreateRun({.id = "conform-1", .command = "conform", .status = "clean", .exit_status = 0}).ok());
+    ASSERT_TRUE(
+        store.AddCases("conform-1", {{.id = "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit", .outcome = "pass"}})
+            .ok());
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "UPDATE cases SET outcome = 'pxss'", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(raw);
+  absl::SetFlag(&FLAGS_db, db);
+  const std::string junit = testing::TempDir() + "/store_commands_test_flipped.xml";
+  std::filesystem::remove(junit);
+  absl::SetFlag(&FLAGS_junit, junit);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunExportCommand({"conform-1"}, out, err), kExitInfrastructure);
+  EXPECT_THAT(err.str(), HasSubstr("has outcome 'pxss', which no matload writes"));
+  EXPECT_FALSE(std::filesystem::exists(junit));
+  EXPECT_EQ(RunRunsCommand({}, out, err), kExitInfrastructure);
+  absl::SetFlag(&FLAGS_junit, "");
   absl::SetFlag(&FLAGS_db, "");
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gtest/gtest.h"
+#include "harness/runs/stored_words.h"
 
 namespace matload {
 namespace {
@@ -70,6 +71,14 @@ TEST(CaseJudgeTest, FaultsAreJudgedAgainstTheModelAndTheRegistry) {
   EXPECT_TRUE(IsFinding(CaseClass::kMissingFault));
   EXPECT_TRUE(IsFinding(CaseClass::kUnexpectedFault));
   EXPECT_FALSE(IsFinding(CaseClass::kKnownFault));
+}
+
+// The results store refuses an outcome it does not know (stored_words.h):
+// every class's token must be one.
+TEST(CaseJudgeTest, EveryClassTokenIsAnOutcomeTheStoreKeeps) {
+  for (int kind = 0; kind <= static_cast<int>(CaseClass::kUnsupported); ++kind) {
+    EXPECT_TRUE(IsOutcomeWord(CaseClassToken(static_cast<CaseClass>(kind)))) << kind;
+  }
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "absl/time/time.h"
 #include "harness/platform/environment.h"
 #include "harness/platform/outside_text.h"
+#include "harness/runs/stored_words.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -228,6 +229,40 @@ const std::string& RunFields() {
 // Placeholders is `count` parameters: "?, ?, ?".
 std::string Placeholders(int count) { return absl::StrJoin(std::vector<std::string>(count, "?"), ", "); }
 
+// BadRunWord names the first of `run`'s enumerated fields that holds a
+// value no matload writes (stored_words.h), or is nullopt.
+std::optional<std::string> BadRunWord(const RunRecord& run) {
+  if (!IsRunStatusWord(run.status)) return absl::StrCat("status '", run.status, "'");
+  if (!IsRunExitStatus(run.exit_status)) return absl::StrCat("exit status ", run.exit_status);
+  return std::nullopt;
+}
+
+// BadCaseWord is BadRunWord for a case: its outcome and its attempts'.
+std::optional<std::string> BadCaseWord(const CaseRecord& record) {
+  if (!IsOutcomeWord(record.outcome)) return absl::StrCat("outcome '", record.outcome, "'");
+  for (const std::string& attempt : record.attempts) {
+    if (!IsOutcomeWord(attempt)) return absl::StrCat("attempt '", attempt, "'");
+  }
+  return std::nullopt;
+}
+
+// Unwritable is the kInvalidArgument for storing a record whose `bad`
+// value (BadRunWord, BadCaseWord) no matload may write: a bug to fix.
+absl::Status Unwritable(absl::string_view path, absl::string_view what, absl::string_view id, absl::string_view bad) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("results database %s: %s %s cannot be stored: its %s is not one a store holds (stored_words.h)",
+                      path, what, id, bad));
+}
+
+// Damaged is the kDataLoss for a record read back with a `bad` value: the
+// file was damaged (a flipped byte), and nothing it says of the record can
+// be trusted.
+absl::Status Damaged(absl::string_view path, absl::string_view what, absl::string_view id, absl::string_view bad) {
+  return absl::DataLossError(absl::StrFormat(
+      "results database %s is damaged: %s %s has %s, which no matload writes; restore the store from a copy", path,
+      what, id, bad));
+}
+
 // BindRun binds the run's fields as RunFields lists them, then its id.
 void BindRun(const RunRecord& run, Statement& statement) {
   for (const auto& [name, field] : kRunTexts) statement.BindText(run.*field);
@@ -244,8 +279,10 @@ absl::StatusOr<RunRecord> ReadRun(const Statement& row) {
     if (!read.ok()) return read.status();
     *time = *read;
   }
-  run.exit_status = static_cast<int>(row.Int(column++));
+  const std::int64_t exit_status = row.Int(column++);
+  run.exit_status = exit_status >= INT_MIN && exit_status <= INT_MAX ? static_cast<int>(exit_status) : INT_MIN;
   run.id = row.Text(column);
+  if (const std::optional<std::string> bad = BadRunWord(run)) return Damaged(row.path(), "run", run.id, *bad);
   return run;
 }
 
@@ -275,8 +312,11 @@ std::string JsonText(const T& value) {
 
 // BindCase binds the case's fields after its id, as InsertCases's
 // statement takes them; kInvalidArgument if they cannot be JSON (text
-// that is not UTF-8 in counts or attempts).
+// that is not UTF-8 in counts or attempts) or hold a word no store holds.
 absl::Status BindCase(const CaseRecord& record, Statement& statement) {
+  if (const std::optional<std::string> bad = BadCaseWord(record)) {
+    return Unwritable(statement.path(), "case", record.id, *bad);
+  }
   std::string counts, first_failures, attempts;
   try {
     counts = JsonText(record.counts);
@@ -307,12 +347,15 @@ bool FromJson(const std::string& text, T* value) {
 }
 
 // ReadCase reads a row of kCaseColumns; kFailedPrecondition (a damaged
-// store, the user's file: exit status 2) if its JSON is damaged.
+// store, the user's file: exit status 2) if its JSON is damaged, kDataLoss
+// if it holds a value no matload writes (BadCaseWord).
 absl::StatusOr<CaseRecord> ReadCase(const Statement& row) {
   CaseRecord record;
   record.id = row.Text(0);
   record.outcome = row.Text(1);
-  record.finding = row.Int(2) != 0;
+  const std::int64_t finding = row.Int(2);
+  if (finding != 0 && finding != 1) return Damaged(row.path(), "case", record.id, absl::StrCat("finding ", finding));
+  record.finding = finding == 1;
   if (!FromJson(row.Text(3), &record.counts) || !FromJson(row.Text(4), &record.first_failures) ||
       !FromJson(row.Text(5), &record.attempts)) {
     return absl::FailedPreconditionError(
@@ -321,6 +364,7 @@ absl::StatusOr<CaseRecord> ReadCase(const Statement& row) {
   record.detail = row.Text(6);
   record.bundle = row.Text(7);
   record.seconds = row.Real(8);
+  if (const std::optional<std::string> bad = BadCaseWord(record)) return Damaged(row.path(), "case", record.id, *bad);
   return record;
 }
 
@@ -422,6 +466,7 @@ std::string ResultsStore::DefaultPath(absl::string_view flag) {
 }
 
 absl::Status ResultsStore::CreateRun(const RunRecord& run) {
+  if (const std::optional<std::string> bad = BadRunWord(run)) return Unwritable(path_, "run", run.id, *bad);
   return InTransaction([&]() -> absl::Status {
     const absl::StatusOr<std::int64_t> existing = RunKey(run.id);
     if (existing.ok()) {
@@ -435,6 +480,7 @@ absl::Status ResultsStore::CreateRun(const RunRecord& run) {
 }
 
 absl::Status ResultsStore::UpdateRun(const RunRecord& run) {
+  if (const std::optional<std::string> bad = BadRunWord(run)) return Unwritable(path_, "run", run.id, *bad);
   return WriteToRun(run.id, [&](std::int64_t) {
     const std::string sql =
         absl::StrCat("UPDATE runs SET (", RunFields(), ") = (", Placeholders(kRunFieldCount), ") WHERE id = ?");

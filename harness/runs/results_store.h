@@ -14,9 +14,13 @@
 //                        another program's, it was written by a newer
 //                        matload, or another live process claimed the run;
 //   kDataLoss            the disk is full or failed (SQLITE_FULL, _IOERR),
-//                        or a stored value cannot be read back;
+//                        or a stored value cannot be read back: an
+//                        outcome or status no matload writes
+//                        (stored_words.h) is a damaged file, never read
+//                        as another;
 //   kUnavailable         another process held the lock for too long;
-//   kInvalidArgument     a case's counts or attempts are not UTF-8;
+//   kInvalidArgument     a case's counts or attempts are not UTF-8, or a
+//                        record holds a word no store holds (a bug);
 //   kNotFound            no such run; kAlreadyExists: the run exists.
 #ifndef MATLOAD_HARNESS_RUNS_RESULTS_STORE_H_
 #define MATLOAD_HARNESS_RUNS_RESULTS_STORE_H_

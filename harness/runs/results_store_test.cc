@@ -115,9 +115,9 @@ CaseRecord FullCase(const std::string& id) {
                     .seconds = 0.1};
 }
 
-// StoredCase is a case whose outcome says which write stored it.
-CaseRecord StoredCase(const std::string& id, const std::string& outcome) {
-  return CaseRecord{.id = id, .outcome = outcome};
+// StoredCase is a case whose detail says which write stored it.
+CaseRecord StoredCase(const std::string& id, const std::string& mark) {
+  return CaseRecord{.id = id, .outcome = "pass", .detail = mark};
 }
 
 // ResultsStoreTest gives each test a database path in a new, empty
@@ -144,7 +144,8 @@ TEST_F(ResultsStoreTest, RunsAndCasesRoundTrip) {
   EXPECT_EQ(ValueOf(store->FindRun(run.id)), run);
   EXPECT_EQ(ValueOf(store->FindRun(unfinished.id)), unfinished);
 
-  const std::vector<CaseRecord> cases = {FullCase("ldmatrix.x4.\"quoted\""), CaseRecord{.id = "wmma_load.a.ünï"}};
+  const std::vector<CaseRecord> cases = {FullCase("ldmatrix.x4.\"quoted\""),
+                                         CaseRecord{.id = "wmma_load.a.ünï", .outcome = "pass"}};
   ASSERT_TRUE(store->AddCases(run.id, cases).ok());
   absl::StatusOr<std::vector<CaseRecord>> read = store->Cases(run.id);
   ASSERT_TRUE(read.ok()) << read.status();
@@ -449,6 +450,42 @@ TEST_F(ResultsStoreTest, AClaimFromAnotherHostHoldsAndAReleasedClaimDoesNot) {
   ASSERT_TRUE(store->ReleaseRun("released").ok());
   store = absl::UnknownError("closed");  // no store may be open across fork
   EXPECT_TRUE(Succeeded(ClaimInChild(path_, "released", /*stay=*/false)));
+}
+
+// A value read back that no matload writes is a damaged file: kDataLoss
+// (exit status 4), never some other outcome. A flipped byte made "pass"
+// "pxss", which the JUnit export wrote as a passing testcase.
+TEST_F(ResultsStoreTest, AValueNoMatloadWritesIsDataLossWhenReadAndRefusedWhenWritten) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE(store->CreateRun({.id = "run-1", .status = "clean", .exit_status = 0}).ok());
+  ASSERT_TRUE(store->AddCases("run-1", {StoredCase("a", "pass")}).ok());
+  for (const auto& [sql, said] : std::vector<std::pair<std::string, std::string>>{
+           {"UPDATE cases SET outcome = 'pxss'", "case a has outcome 'pxss'"},
+           {"UPDATE cases SET finding = 7", "case a has finding 7"},
+           {R"(UPDATE cases SET attempts = '["pass","pxss"]')", "case a has attempt 'pxss'"}}) {
+    RawExec(path_, sql.c_str());
+    const absl::Status status = store->Cases("run-1").status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+    EXPECT_THAT(status.message(), HasSubstr(said));
+    EXPECT_THAT(status.message(), HasSubstr("is damaged"));
+    RawExec(path_, "UPDATE cases SET outcome = 'pass', finding = 0, attempts = '[]'");
+  }
+  ASSERT_TRUE(store->Cases("run-1").ok());
+  for (const auto& [sql, said] : std::vector<std::pair<std::string, std::string>>{
+           {"UPDATE runs SET status = 'clexn'", "run run-1 has status 'clexn'"},
+           {"UPDATE runs SET exit_status = 77", "run run-1 has exit status 77"}}) {
+    RawExec(path_, sql.c_str());
+    EXPECT_EQ(store->Runs().status().code(), absl::StatusCode::kDataLoss);
+    const absl::Status status = store->FindRun("run-1").status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+    EXPECT_THAT(status.message(), HasSubstr(said));
+    RawExec(path_, "UPDATE runs SET status = 'clean', exit_status = 0");
+  }
+  EXPECT_EQ(store->AddCases("run-1", {CaseRecord{.id = "b", .outcome = "pxss"}}).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(store->CreateRun({.id = "run-2", .status = "done"}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ValueOf(store->CaseIds("run-1")), std::vector<std::string>{"a"});
 }
 
 // Text an older matload stored raw (a run directory whose path is not
