@@ -13,12 +13,15 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "harness/platform/environment.h"
 #include "harness/platform/outside_text.h"
+#include "harness/platform/process_start_time.h"
 #include "harness/runs/stored_words.h"
 #include "nlohmann/json.hpp"
 
@@ -159,8 +162,10 @@ constexpr char kConnectionPragmas[] =
 
 // kSchemaSql creates what is missing of the schema. Runs are referred to by
 // their integer run_key and cases by their interned name's id, so a case row
-// is a few integers and its results. claim_pid and claim_host name the
-// process writing the run (ClaimRun), or are NULL.
+// is a few integers and its results. claim_pid, claim_host and claim_start
+// name the process writing the run (ClaimRun), or are NULL; claim_start is
+// "PID:START" (ProcessStartTime), and kClaimStartSql adds it to a store an
+// older matload made, whose claims lack it.
 constexpr char kSchemaSql[] = R"sql(
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
   INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', 1);
@@ -170,7 +175,7 @@ constexpr char kSchemaSql[] = R"sql(
     toolkits TEXT NOT NULL, driver TEXT NOT NULL, gpu_name TEXT NOT NULL, gpu_uuid TEXT NOT NULL,
     host TEXT NOT NULL, directory TEXT NOT NULL, options TEXT NOT NULL, parent TEXT NOT NULL,
     shard TEXT NOT NULL, status TEXT NOT NULL, started TEXT, ended TEXT, exit_status INTEGER NOT NULL,
-    claim_pid INTEGER, claim_host TEXT);
+    claim_pid INTEGER, claim_host TEXT, claim_start TEXT);
   CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started, id);
   CREATE TABLE IF NOT EXISTS case_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
   CREATE TABLE IF NOT EXISTS cases (
@@ -183,6 +188,13 @@ constexpr char kSchemaSql[] = R"sql(
     run_key INTEGER NOT NULL REFERENCES runs (run_key), key TEXT NOT NULL, text TEXT NOT NULL,
     PRIMARY KEY (run_key, key)) WITHOUT ROWID;
 )sql";
+
+// kClaimStartSql adds claim_start to the runs table of a store an older
+// matload made. The column is added, nothing else changes, and the schema
+// version stays 1, so that an older matload still reads and writes the
+// store: its claims set only claim_pid and claim_host, and a claim_start
+// that names another PID than claim_pid is one such claim's, not read.
+constexpr char kClaimStartSql[] = "ALTER TABLE runs ADD COLUMN claim_start TEXT";
 
 // kVerdictsSql creates the verdict cache's table (verdict_cache.h): answers
 // by toolchain identity and question digest, each with its seal. It is
@@ -413,11 +425,34 @@ std::string ReadOnlyUri(const std::string& path) {
   return absl::StrCat(FileUri(path), wal ? "?mode=ro" : "?immutable=1");
 }
 
-// MayBeAlive says whether process `pid` on `host` may still be running, as
-// seen from `this_host`: a process elsewhere cannot be asked, so it may be.
-bool MayBeAlive(std::int64_t pid, absl::string_view host, absl::string_view this_host) {
+// ClaimStart is how claim_start names process `pid`, started at `start`.
+std::string ClaimStart(std::int64_t pid, std::uint64_t start) { return absl::StrCat(pid, ":", start); }
+
+// StartOfClaim is the start time `claim_start` gives process `pid`, or
+// nullopt if it names none or another process (an older matload claimed
+// the run after this one and left it).
+std::optional<std::uint64_t> StartOfClaim(absl::string_view claim_start, std::int64_t pid) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(claim_start, absl::MaxSplits(':', 1));
+  std::int64_t claimed_pid = 0;
+  std::uint64_t start = 0;
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &claimed_pid) || claimed_pid != pid ||
+      !absl::SimpleAtoi(parts[1], &start)) {
+    return std::nullopt;
+  }
+  return start;
+}
+
+// MayBeAlive says whether process `pid` on `host`, started at `start` when
+// the claim says, may still be running, as seen from `this_host`: a process
+// elsewhere cannot be asked, so it may be. Here, a process with that PID
+// that started at another time is another process that reuses the PID.
+bool MayBeAlive(std::int64_t pid, absl::string_view host, std::optional<std::uint64_t> start,
+                absl::string_view this_host) {
   if (host != this_host) return true;
-  return pid > 0 && pid <= INT_MAX && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+  if (pid <= 0 || pid > INT_MAX || (kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM)) return false;
+  if (!start.has_value()) return true;  // an older matload's claim: the PID is all there is
+  const std::optional<std::uint64_t> started = ProcessStartTime(static_cast<pid_t>(pid));
+  return !started.has_value() || *started == *start;
 }
 
 }  // namespace
@@ -455,6 +490,11 @@ absl::StatusOr<ResultsStore> ResultsStore::OpenWith(const std::filesystem::path&
   absl::Status status = store.Exec("PRAGMA foreign_keys = ON", "turning on foreign keys");
   if (status.ok() && read_only) status = store.CheckSchema(/*must_exist=*/true);
   if (status.ok() && !read_only) status = store.InTransaction([&store] { return store.CheckAndCreateSchema(); });
+  if (status.ok()) {
+    const absl::StatusOr<bool> has = store.HasClaimStart();
+    status = has.status();
+    store.has_claim_start_ = has.value_or(false);
+  }
   if (status.ok() && !read_only) status = store.Exec(kConnectionPragmas, "turning on WAL");
   if (!status.ok()) return status;
   return store;
@@ -602,8 +642,11 @@ absl::Status ResultsStore::KeepVerdicts(absl::Span<const KeptVerdict> verdicts) 
 }
 
 absl::StatusOr<std::optional<ResultsStore::ClaimHolder>> ResultsStore::LiveHolder(std::int64_t run_key) {
+  // A store an older matload made and this one only reads has no claim_start.
   absl::StatusOr<Statement> claim =
-      Prepare("SELECT claim_pid, claim_host FROM runs WHERE run_key = ? AND claim_pid IS NOT NULL", "reading a claim");
+      Prepare(absl::StrCat("SELECT claim_pid, claim_host, ", has_claim_start_ ? "claim_start" : "NULL",
+                           " FROM runs WHERE run_key = ? AND claim_pid IS NOT NULL"),
+              "reading a claim");
   if (!claim.ok()) return claim.status();
   const std::string host = HostName();
   const std::int64_t pid = getpid();
@@ -611,7 +654,8 @@ absl::StatusOr<std::optional<ResultsStore::ClaimHolder>> ResultsStore::LiveHolde
   const absl::Status read = claim->BindInt(run_key).ForEachRow([&] {
     const std::int64_t holder_pid = claim->Int(0);
     const std::string holder_host = claim->Text(1);
-    if (!(holder_pid == pid && holder_host == host) && MayBeAlive(holder_pid, holder_host, host)) {
+    const std::optional<std::uint64_t> start = StartOfClaim(claim->Text(2), holder_pid);
+    if (!(holder_pid == pid && holder_host == host) && MayBeAlive(holder_pid, holder_host, start, host)) {
       holder = ClaimHolder{.pid = holder_pid, .host = holder_host};
     }
     return absl::OkStatus();
@@ -641,15 +685,25 @@ absl::Status ResultsStore::ClaimRun(absl::string_view run_id) {
     const absl::StatusOr<std::optional<ClaimHolder>> holder = LiveHolder(run_key);
     if (!holder.ok()) return holder.status();
     if (holder->has_value()) return HeldError(run_id, **holder, "two processes must never write one run");
-    return Execute("UPDATE runs SET claim_pid = ?, claim_host = ? WHERE run_key = ?", "claiming a run",
-                   [&](Statement& update) { update.BindInt(getpid()).BindText(HostName()).BindInt(run_key); });
+    const std::optional<std::uint64_t> start = ProcessStartTime(getpid());
+    return Execute("UPDATE runs SET claim_pid = ?, claim_host = ?, claim_start = ? WHERE run_key = ?", "claiming a run",
+                   [&](Statement& update) {
+                     update.BindInt(getpid()).BindText(HostName());
+                     if (start.has_value()) {
+                       update.BindText(ClaimStart(getpid(), *start));
+                     } else {
+                       update.BindNull();
+                     }
+                     update.BindInt(run_key);
+                   });
   });
 }
 
 absl::Status ResultsStore::ReleaseRun(absl::string_view run_id) {
   return WriteToRun(run_id, [&](std::int64_t run_key) {
     return Execute(
-        "UPDATE runs SET claim_pid = NULL, claim_host = NULL WHERE run_key = ? AND claim_pid = ? AND claim_host = ?",
+        "UPDATE runs SET claim_pid = NULL, claim_host = NULL, claim_start = NULL WHERE run_key = ? AND claim_pid = ? "
+        "AND claim_host = ?",
         "releasing a run", [&](Statement& update) { update.BindInt(run_key).BindInt(getpid()).BindText(HostName()); });
   });
 }
@@ -730,10 +784,22 @@ absl::Status ResultsStore::CheckAndCreateSchema() {
   if (absl::Status checked = CheckSchema(/*must_exist=*/false); !checked.ok()) return checked;
   absl::Status created = Exec(kSchemaSql, "creating the tables");
   if (created.ok()) created = Exec(kVerdictsSql, "creating the verdict cache");
+  if (created.ok()) {
+    const absl::StatusOr<bool> has = HasClaimStart();
+    created = has.ok() ? absl::OkStatus() : has.status();
+    if (created.ok() && !*has) created = Exec(kClaimStartSql, "adding claim_start");
+  }
   if (!created.ok() && created.code() != absl::StatusCode::kDataLoss && created.code() != absl::StatusCode::kUnavailable) {
     return absl::FailedPreconditionError(absl::StrCat(created.message(), " (the file's tables are not matload's)"));
   }
   return created;
+}
+
+absl::StatusOr<bool> ResultsStore::HasClaimStart() {
+  const absl::StatusOr<std::int64_t> count =
+      SelectInt("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'claim_start'", "reading the schema");
+  if (!count.ok()) return count.status();
+  return *count > 0;
 }
 
 absl::StatusOr<std::int64_t> ResultsStore::SelectInt(absl::string_view sql, absl::string_view what) {

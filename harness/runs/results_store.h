@@ -135,12 +135,14 @@ class ResultsStore {
   // each replacing the row of its (toolchain, question).
   absl::Status KeepVerdicts(absl::Span<const KeptVerdict> verdicts);
 
-  // ClaimRun marks the run as being written by this process (its pid and
-  // host), since two processes must never write one run. If another process
-  // holds the claim and may be alive (on this host, kill(pid, 0) says it
-  // exists; a process on another host is always taken to be alive), it is
-  // kFailedPrecondition naming that pid and host. A dead process's claim is
-  // taken over, and claiming a run this process holds succeeds.
+  // ClaimRun marks the run as being written by this process (its pid, its
+  // start time and its host), since two processes must never write one run.
+  // If another process holds the claim and may be alive (on this host, a
+  // process with that pid exists and started when the claim says; a process
+  // on another host is always taken to be alive), it is kFailedPrecondition
+  // naming that pid and host. A dead process's claim is taken over (that of
+  // a process whose pid another process has since been given too), and
+  // claiming a run this process holds succeeds.
   absl::Status ClaimRun(absl::string_view run_id);
   // ReleaseRun drops this process's claim on the run, if it holds one.
   absl::Status ReleaseRun(absl::string_view run_id);
@@ -194,6 +196,9 @@ class ResultsStore {
   absl::Status CheckAndCreateSchema();
   // OpenWith is Open, or OpenReadOnly when `read_only`.
   static absl::StatusOr<ResultsStore> OpenWith(const std::filesystem::path& path, bool read_only);
+  // HasClaimStart says whether the runs table has claim_start, which a
+  // store an older matload made and this one only reads lacks.
+  absl::StatusOr<bool> HasClaimStart();
   // CheckSchema refuses a file this code cannot read: another program's
   // database, a damaged or newer schema version, or (`must_exist`) a file
   // with no matload tables.
@@ -228,6 +233,7 @@ class ResultsStore {
 
   std::string path_;
   std::unique_ptr<sqlite3, Closer> db_;
+  bool has_claim_start_ = false;  // HasClaimStart, as the store was opened
 };
 
 }  // namespace matload

@@ -18,6 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/platform/process_start_time.h"
 
 namespace matload {
 namespace {
@@ -450,6 +451,66 @@ TEST_F(ResultsStoreTest, AClaimFromAnotherHostHoldsAndAReleasedClaimDoesNot) {
   ASSERT_TRUE(store->ReleaseRun("released").ok());
   store = absl::UnknownError("closed");  // no store may be open across fork
   EXPECT_TRUE(Succeeded(ClaimInChild(path_, "released", /*stay=*/false)));
+}
+
+// ClaimAs writes run `id`'s claim as a process with `pid` on this host
+// would, with `claim_start` ("'PID:START'" or "NULL"), or, without one, as
+// an older matload, whose store has no such column, does.
+void ClaimAs(const std::filesystem::path& path, const std::string& id, pid_t pid,
+             std::optional<std::string> claim_start) {
+  char host[256] = {};
+  ASSERT_EQ(gethostname(host, sizeof(host) - 1), 0);
+  RawExec(path, absl::StrFormat("UPDATE runs SET claim_pid = %d, claim_host = '%s'%s WHERE id = '%s'", pid, host,
+                                claim_start.has_value() ? absl::StrCat(", claim_start = ", *claim_start) : "", id)
+                    .c_str());
+}
+
+// A killed run's PID may now be another live process's: the claim's start
+// time tells them apart, so the run can be resumed and pruned. Before, the
+// PID alone made it held for as long as that other process lived.
+TEST_F(ResultsStoreTest, AClaimWhosePidAnotherProcessNowHasIsTakenOver) {
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status();
+  for (const char* id : {"reused", "live", "older", "overwritten"}) ASSERT_TRUE(store->CreateRun({.id = id}).ok());
+  const pid_t other = getppid();  // a live process that is not this one
+  const std::optional<std::uint64_t> started = ProcessStartTime(other);
+  ASSERT_TRUE(started.has_value());
+  ClaimAs(path_, "reused", other, absl::StrFormat("'%d:%d'", other, *started + 1));
+  ClaimAs(path_, "live", other, absl::StrFormat("'%d:%d'", other, *started));
+  ClaimAs(path_, "older", other, "NULL");  // an older matload's claim: the PID is all there is
+  ClaimAs(path_, "overwritten", other, absl::StrFormat("'%d:%d'", other + 1, *started + 1));
+  EXPECT_FALSE(ValueOf(store->HeldByAnother("reused")));
+  EXPECT_TRUE(store->ClaimRun("reused").ok());
+  EXPECT_TRUE(ValueOf(store->HeldByAnother("live")));
+  EXPECT_EQ(store->ClaimRun("live").code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(ValueOf(store->HeldByAnother("older")));
+  EXPECT_TRUE(ValueOf(store->HeldByAnother("overwritten")));
+  EXPECT_EQ(RawSelect(path_, "SELECT claim_start FROM runs WHERE id = 'reused'"),
+            absl::StrCat(getpid(), ":", *ProcessStartTime(getpid())));
+  ASSERT_TRUE(store->ReleaseRun("reused").ok());
+  EXPECT_EQ(RawSelect(path_, "SELECT claim_pid IS NULL, claim_start IS NULL FROM runs WHERE id = 'reused'"), "1|1");
+}
+
+// A store an older matload made has no claim_start: reading it adds
+// nothing, and opening it to write adds the column and changes nothing
+// else, so that the older matload still reads and writes it.
+TEST_F(ResultsStoreTest, AStoreAnOlderMatloadMadeReadsAndGainsClaimStart) {
+  ASSERT_TRUE(ResultsStore::Open(path_)->CreateRun({.id = "run-1"}).ok());
+  RawExec(path_, "ALTER TABLE runs DROP COLUMN claim_start");
+  ClaimAs(path_, "run-1", getppid(), std::nullopt);
+  const char* const has_column = "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'claim_start'";
+  {
+    absl::StatusOr<ResultsStore> reader = ResultsStore::OpenReadOnly(path_);
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    EXPECT_TRUE(ValueOf(reader->HeldByAnother("run-1")));
+    EXPECT_EQ(ValueOf(reader->Runs()).size(), 1u);
+  }
+  EXPECT_EQ(RawSelect(path_, has_column), "0");
+  absl::StatusOr<ResultsStore> writer = ResultsStore::Open(path_);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  EXPECT_EQ(RawSelect(path_, has_column), "1");
+  EXPECT_EQ(RawSelect(path_, "SELECT value FROM meta WHERE key = 'schema_version'"), "1");
+  EXPECT_TRUE(ValueOf(writer->HeldByAnother("run-1")));
 }
 
 // A value read back that no matload writes is a damaged file: kDataLoss
