@@ -68,6 +68,18 @@ std::vector<std::string> UniqueStores(const std::vector<std::string>& stores) {
   return unique;
 }
 
+// CheckFinished says why `shard` cannot be merged yet: it has not
+// finished. It is asked before anything else, since a shard killed early
+// has not recorded its toolchain, driver or GPU, and would be called one
+// of another build.
+absl::Status CheckFinished(const ShardRun& shard) {
+  if (Finished(shard.run)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      shard.run.shard.empty() ? "" : absl::StrCat("shard ", shard.run.shard, " of ", shard.run.parent, ", "),
+      Named(shard), ", has not finished (", shard.run.status, "): resume it (matload ", shard.run.command, " --resume ",
+      shard.run.id, " ", ShardFlags(shard.run), ") before merging"));
+}
+
 // CheckAlike says why `shard` cannot be merged with `first`: it is not a
 // shard, or is one of another run, another command or another build.
 absl::Status CheckAlike(const ShardRun& first, const ShardRun& shard) {
@@ -91,7 +103,7 @@ absl::Status CheckAlike(const ShardRun& first, const ShardRun& shard) {
 }
 
 // CheckCoverage says why `shards` are not every shard of their parent
-// exactly once, each finished.
+// exactly once.
 absl::Status CheckCoverage(const std::vector<ShardRun>& shards) {
   const std::string& parent = shards.front().run.parent;
   std::map<int, const ShardRun*> by_index;
@@ -121,13 +133,6 @@ absl::Status CheckCoverage(const std::vector<ShardRun>& shards) {
         absl::StrCat("shard", missing.size() > 1 ? "s " : " ", absl::StrJoin(missing, ", "), " of the ", count, " of ",
                      parent, missing.size() > 1 ? " are" : " is", " missing: run them (--shard I/", count,
                      "), or name the stores that hold them (--from)"));
-  }
-  for (const ShardRun& shard : shards) {
-    if (Finished(shard.run)) continue;
-    return absl::FailedPreconditionError(absl::StrCat("shard ", shard.run.shard, " of ", parent, ", ", Named(shard),
-                                                      ", has not finished (", shard.run.status,
-                                                      "): resume it (matload ", shard.run.command, " --resume ",
-                                                      shard.run.id, " ", ShardFlags(shard.run), ") before merging"));
   }
   return absl::OkStatus();
 }
@@ -210,6 +215,9 @@ absl::StatusOr<std::vector<ShardRun>> ReadShardRuns(const std::vector<std::strin
 
 absl::StatusOr<MergedRun> MergeShardRuns(const std::vector<ShardRun>& shards) {
   if (shards.empty()) return absl::InvalidArgumentError("no shard runs to merge");
+  for (const ShardRun& shard : shards) {
+    if (absl::Status finished = CheckFinished(shard); !finished.ok()) return finished;
+  }
   for (const ShardRun& shard : shards) {
     if (absl::Status alike = CheckAlike(shards.front(), shard); !alike.ok()) return alike;
   }

@@ -117,6 +117,23 @@ TEST_F(ShardMergeTest, AnUnfinishedShardIsRefusedWithHowToResumeIt) {
                 "has not finished (interrupted): resume it (matload support --resume s1 --shard 1/2 --parent nightly)");
 }
 
+// A shard killed before it knew its toolchain is unfinished, not one of
+// another build: before, its empty toolkits made the merge say the shards
+// "differ in their toolkits".
+TEST_F(ShardMergeTest, AShardKilledEarlyIsRefusedAsUnfinished) {
+  AddShard(Store("a.sqlite"), "s0", "0/2", {});
+  AddShard(Store("a.sqlite"), "s1", "1/2", {}, {}, "running");
+  ResultsStore store = *ResultsStore::Open(Store("a.sqlite"));
+  RunRecord killed = *store.FindRun("s1");
+  killed.toolkits = "";
+  killed.exit_status = -1;
+  ASSERT_TRUE(store.UpdateRun(killed).ok());
+  ExpectRefused({Store("a.sqlite")}, {"support-nightly"}, absl::StatusCode::kFailedPrecondition,
+                "shard 1/2 of support-nightly, run s1 (in");
+  ExpectRefused({Store("a.sqlite")}, {"support-nightly"}, absl::StatusCode::kFailedPrecondition,
+                "has not finished (running): resume it (matload support --resume s1 --shard 1/2 --parent nightly)");
+}
+
 TEST_F(ShardMergeTest, ShardsOfDifferentParentsAreRefused) {
   AddShard(Store("a.sqlite"), "s0", "0/2", {});
   AddShard(Store("a.sqlite"), "t1", "1/2", {}, {}, "clean", "support-other");
