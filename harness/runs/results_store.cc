@@ -8,6 +8,8 @@
 #include <climits>
 #include <cstdlib>
 #include <iterator>
+#include <map>
+#include <set>
 #include <system_error>
 #include <utility>
 
@@ -205,6 +207,30 @@ constexpr char kVerdictsSql[] = R"sql(
     toolchain TEXT NOT NULL, question TEXT NOT NULL, answer TEXT NOT NULL, seal TEXT NOT NULL,
     PRIMARY KEY (toolchain, question)) WITHOUT ROWID;
 )sql";
+
+// SchemaColumns are the columns of each table kSchemaSql and kVerdictsSql
+// make, read from a database they made in memory: what a file's tables
+// must have, all but claim_start (kClaimStartSql), to be read as a store.
+const std::map<std::string, std::set<std::string>>& SchemaColumns() {
+  static const auto* const columns = [] {
+    auto* tables = new std::map<std::string, std::set<std::string>>();
+    sqlite3* db = nullptr;
+    sqlite3_open(":memory:", &db);
+    sqlite3_exec(db, kSchemaSql, nullptr, nullptr, nullptr);
+    sqlite3_exec(db, kVerdictsSql, nullptr, nullptr, nullptr);
+    const auto add = [](void* out, int, char** values, char**) {
+      (*static_cast<std::map<std::string, std::set<std::string>>*>(out))[values[0]].insert(values[1]);
+      return 0;
+    };
+    sqlite3_exec(db,
+                 "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c WHERE m.type = 'table' "
+                 "AND c.name != 'claim_start'",
+                 add, tables, nullptr);
+    sqlite3_close(db);
+    return tables;
+  }();
+  return *columns;
+}
 
 // kRunTexts are RunRecord's text fields but the id, with their columns.
 constexpr std::pair<const char*, std::string RunRecord::*> kRunTexts[] = {
@@ -473,6 +499,10 @@ absl::StatusOr<ResultsStore> ResultsStore::OpenWith(const std::filesystem::path&
   ResultsStore store(path.string());
   const std::filesystem::path directory = path.has_parent_path() ? path.parent_path() : ".";
   std::error_code error;
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "results database %s cannot be opened: it is not a file (a directory, a FIFO or a device)", store.path_));
+  }
   if (!std::filesystem::is_directory(directory, error)) {
     return absl::FailedPreconditionError(absl::StrFormat(
         "results database %s cannot be opened: its directory %s does not exist", store.path_, directory.string()));
@@ -776,6 +806,27 @@ absl::Status ResultsStore::CheckSchema(bool must_exist) {
     return absl::FailedPreconditionError(
         absl::StrFormat("results database %s was written by a newer matload (schema %d; this matload reads up to %d)",
                         path_, *version, kSchemaVersion));
+  }
+  // Tables of the same names with other columns are another program's, or
+  // damaged: refused here, not failing later on the first query (exit 4).
+  // A table that is missing is made when the store is opened to write; the
+  // verdict cache, which came later, is not read by the reading commands.
+  absl::StatusOr<Statement> columns = Prepare("SELECT name FROM pragma_table_info(?)", "reading the schema");
+  if (!columns.ok()) return columns.status();
+  for (const auto& [table, expected] : SchemaColumns()) {
+    std::set<std::string> found;
+    const absl::Status read = columns->BindText(table).ForEachRow([&] {
+      found.insert(columns->Text(0));
+      return absl::OkStatus();
+    });
+    if (!read.ok()) return read;
+    if (found.empty() && (!must_exist || table == "verdicts")) continue;
+    for (const std::string& column : expected) {
+      if (found.contains(column)) continue;
+      return absl::FailedPreconditionError(
+          absl::StrFormat("%s is not a matload results database: its table '%s' %s", path_, table,
+                          found.empty() ? "is missing" : absl::StrCat("has no column '", column, "'")));
+    }
   }
   return absl::OkStatus();
 }

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -332,6 +333,32 @@ TEST_F(ResultsStoreTest, AnotherProgramsSqliteDatabaseIsRefused) {
   const absl::Status status = ResultsStore::Open(path_).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
   EXPECT_THAT(status.message(), HasSubstr("not a matload results database"));
+}
+
+// A store whose tables have matload's names but not its columns is
+// another program's (or damaged): refused on opening, exit status 2, not
+// failing on the first query as if the disk had failed (exit status 4).
+TEST_F(ResultsStoreTest, AForeignSchemaUnderMatloadsTableNamesIsRefused) {
+  RawExec(path_,
+          "CREATE TABLE meta (key TEXT PRIMARY KEY, value); INSERT INTO meta VALUES ('schema_version', 1); "
+          "CREATE TABLE runs (id TEXT, started TEXT); CREATE TABLE cases (name TEXT);");
+  const std::string before = ReadBytes(path_);
+  for (const absl::Status& status : {ResultsStore::Open(path_).status(), ResultsStore::OpenReadOnly(path_).status()}) {
+    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+    EXPECT_THAT(status.message(), HasSubstr("is not a matload results database: its table"));
+  }
+  EXPECT_EQ(ReadBytes(path_), before);
+}
+
+// A FIFO is not a store: refused at once (it once made SQLite fail as if
+// the disk had: exit status 4), and never opened, which could block.
+TEST_F(ResultsStoreTest, AFifoOrADirectoryIsRefused) {
+  ASSERT_EQ(mkfifo(path_.c_str(), 0600), 0);
+  for (const absl::Status& status :
+       {ResultsStore::Open(path_).status(), ResultsStore::Open(path_.parent_path()).status()}) {
+    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+    EXPECT_THAT(status.message(), HasSubstr("it is not a file"));
+  }
 }
 
 TEST_F(ResultsStoreTest, AMissingDirectoryIsFailedPreconditionNamingIt) {
