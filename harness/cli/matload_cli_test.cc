@@ -346,12 +346,13 @@ TEST(MatloadCliTest, FuzzStopsItsJobsOnSigtermAndWritesItsSummary) {
   std::filesystem::remove_all(out);
 }
 
-// SIGINT to `matload support` ends the sweep in order: the targets in
-// flight are recorded, the run is stored as interrupted (so that it can be
-// resumed, and retention counts it unfinished), and it exits 130.
-TEST(MatloadCliTest, SupportStopsInOrderOnSigint) {
+// ExpectSupportStopsInOrderOn sends `signal` to `matload support`, which
+// must end the sweep in order: the targets in flight are recorded, the run
+// is stored as interrupted (so that it can be resumed, and retention counts
+// it unfinished), and it exits 128+signal.
+void ExpectSupportStopsInOrderOn(int signal) {
   const std::filesystem::path out =
-      std::filesystem::path(::testing::TempDir()) / absl::StrCat("matload_cli_test_sigint_", getpid());
+      std::filesystem::path(::testing::TempDir()) / absl::StrCat("matload_cli_test_signal_", signal, "_", getpid());
   std::filesystem::remove_all(out);
   std::filesystem::create_directories(out);
   const std::string db = (out / "results.sqlite").string();
@@ -367,13 +368,19 @@ TEST(MatloadCliTest, SupportStopsInOrderOnSigint) {
   while (said().find("run support-") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  kill(matload, SIGINT);
-  EXPECT_EQ(WaitForExit(matload, std::chrono::seconds(120)), 130) << said();
-  EXPECT_THAT(said(), HasSubstr("interrupted by signal 2"));
+  kill(matload, signal);
+  EXPECT_EQ(WaitForExit(matload, std::chrono::seconds(120)), 128 + signal) << said();
+  EXPECT_THAT(said(), HasSubstr(absl::StrCat("interrupted by signal ", signal)));
   const ProcessResult runs = Matload({"runs", "--db", db});
   EXPECT_THAT(runs.standard_output, HasSubstr(" interrupted ")) << runs.standard_output;
   std::filesystem::remove_all(out);
 }
+
+TEST(MatloadCliTest, SupportStopsInOrderOnSigint) { ExpectSupportStopsInOrderOn(SIGINT); }
+
+// SIGHUP (a closed terminal or ssh session) is SIGTERM's kind: before, it
+// killed matload and left the run marked running.
+TEST(MatloadCliTest, SupportStopsInOrderOnSighup) { ExpectSupportStopsInOrderOn(SIGHUP); }
 
 // SupportWithFakePtxas runs `matload support --target sm_90` with
 // harness/testing/fake_ptxas.sh in `mode`, into a fresh directory `out`.

@@ -427,7 +427,7 @@ int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targe
 }  // namespace
 
 int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err) {
-  InstallInterruptHandlers();  // SIGINT and SIGTERM end the sweep in order, as "interrupted"
+  InstallInterruptHandlers();  // SIGINT, SIGTERM and SIGHUP end the sweep in order, as "interrupted"
   absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(given);
   std::vector<std::string> toolkits;
   absl::StatusOr<PtxVersion> ptx = compilers.ok() ? SweepPtx(given, *compilers, toolkits, out) : compilers.status();

@@ -84,8 +84,7 @@ void BecomeWorker(int fd, pid_t parent) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(5);  // the parent died before the line above
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
+  ResetInterruptHandlers();
   if (fd > 3) close_range(3, fd - 1, 0);
   close_range(fd + 1, ~0U, 0);
   worker_pipe = fd;

@@ -26,6 +26,9 @@ void RecordSignal(int signal) {
   raise(signal);
 }
 
+// kInterruptSignals are the signals that end a command in order.
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
 }  // namespace
 
 void InstallInterruptHandlers() {
@@ -34,8 +37,11 @@ void InstallInterruptHandlers() {
   action.sa_handler = RecordSignal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = 0;  // no SA_RESTART: a blocking poll or read returns EINTR
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  for (const int signal : kInterruptSignals) sigaction(signal, &action, nullptr);
+}
+
+void ResetInterruptHandlers() {
+  for (const int signal : kInterruptSignals) ::signal(signal, SIG_DFL);
 }
 
 int PendingInterrupt() { return pending_signal.load(std::memory_order_relaxed); }

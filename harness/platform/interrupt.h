@@ -1,4 +1,5 @@
-// Interrupt: SIGINT and SIGTERM end a long command in order. The handler
+// Interrupt: SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session)
+// end a long command in order. The handler
 // only records the signal; the command's loops poll PendingInterrupt(),
 // stop their workers and child processes, write what was judged and return
 // InterruptedError, which exits 128+signal (exit_status.h).
@@ -9,10 +10,14 @@
 
 namespace matload {
 
-// InstallInterruptHandlers makes SIGINT and SIGTERM record themselves
-// instead of killing the process. A second signal while the first is
-// being handled ends the process at once, with the usual status.
+// InstallInterruptHandlers makes SIGINT, SIGTERM and SIGHUP record
+// themselves instead of killing the process. A second signal while the
+// first is being handled ends the process at once, with the usual status.
 void InstallInterruptHandlers();
+
+// ResetInterruptHandlers gives those signals their default action again:
+// a forked worker, which its parent stops, must die of them.
+void ResetInterruptHandlers();
 
 // PendingInterrupt is the signal received since the handlers were
 // installed, or 0.
