@@ -124,13 +124,29 @@ absl::Status CheckExportPath(const std::string& path, absl::string_view start) {
       absl::StrCat(path, " exists and is not an earlier export of this kind; an export never writes over other files"));
 }
 
+// RunsAsTheyStand are the store's runs, with each one marked running that
+// no live process holds (its process was killed) marked "killed": an
+// unfinished run, which `runs` lists as such, and retention keeps only
+// while it is new.
+absl::StatusOr<std::vector<RunRecord>> RunsAsTheyStand(ResultsStore& store) {
+  absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
+  if (!runs.ok()) return runs.status();
+  for (RunRecord& run : *runs) {
+    if (run.status != "running") continue;
+    const absl::StatusOr<bool> held = store.HeldByAnother(run.id);
+    if (!held.ok()) return held.status();
+    if (!*held) run.status = "killed";
+  }
+  return runs;
+}
+
 }  // namespace
 
 int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("runs takes no arguments"));
   absl::StatusOr<ResultsStore> store = OpenStore();
   if (!store.ok()) return Failed(err, store.status());
-  absl::StatusOr<std::vector<RunRecord>> runs = store->Runs();
+  absl::StatusOr<std::vector<RunRecord>> runs = RunsAsTheyStand(*store);
   if (!runs.ok()) return Failed(err, runs.status());
   nlohmann::json listing = nlohmann::json::array();
   for (const RunRecord& run : *runs) {
@@ -252,21 +268,6 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   return kExitClean;
 }
 
-// RunsAsRetentionSeesThem are the store's runs, with each one marked
-// running that no live process holds (its process was killed) marked
-// "killed": an unfinished run, which retention keeps only while it is new.
-absl::StatusOr<std::vector<RunRecord>> RunsAsRetentionSeesThem(ResultsStore& store) {
-  absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
-  if (!runs.ok()) return runs.status();
-  for (RunRecord& run : *runs) {
-    if (run.status != "running") continue;
-    const absl::StatusOr<bool> held = store.HeldByAnother(run.id);
-    if (!held.ok()) return held.status();
-    if (!*held) run.status = "killed";
-  }
-  return runs;
-}
-
 int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("prune takes no arguments"));
   const int keep = absl::GetFlag(FLAGS_keep);
@@ -278,7 +279,7 @@ int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out
   // file that is not a results store, is never written.
   absl::StatusOr<ResultsStore> store = OpenStore();
   if (!store.ok()) return Failed(err, store.status());
-  const absl::StatusOr<std::vector<RunRecord>> runs = RunsAsRetentionSeesThem(*store);
+  const absl::StatusOr<std::vector<RunRecord>> runs = RunsAsTheyStand(*store);
   if (!runs.ok()) return Failed(err, runs.status());
   const std::vector<std::string> pruned = RunsToPrune(*runs, static_cast<size_t>(keep));
   const bool dry_run = absl::GetFlag(FLAGS_dry_run);

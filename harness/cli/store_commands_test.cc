@@ -1,6 +1,9 @@
 #include "harness/cli/store_commands.h"
 
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -9,6 +12,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/cli/flags.h"
@@ -152,6 +156,42 @@ TEST(StoreCommandsTest, PruneKeepsTheNewestFinishedRunsAndSaysWhatItDeletes) {
   EXPECT_EQ(left().size(), 3u);
   absl::SetFlag(&FLAGS_keep, 0);
   absl::SetFlag(&FLAGS_db, "");
+}
+
+// `runs` tells a run whose process was killed from one a live process is
+// writing: both are marked running in the store. Before, both read
+// "running".
+TEST(StoreCommandsTest, RunsTellsADeadRunFromALiveOne) {
+  const std::string db = testing::TempDir() + "/store_commands_test_dead_or_live.sqlite";
+  std::filesystem::remove(db);
+  {
+    ResultsStore store = *ResultsStore::Open(db);
+    for (const char* id : {"conform-dead", "conform-live"})
+      ASSERT_TRUE(store.CreateRun({.id = id, .command = "conform"}).ok());
+  }
+  // ClaimAndThen forks a child that claims run `id`, then stops (alive) or exits (dead).
+  const auto claim_and_then = [&db](const char* id, bool stay) {
+    const pid_t child = fork();
+    if (child == 0) {
+      const bool claimed = ResultsStore::Open(db)->ClaimRun(id).ok();
+      if (stay) raise(SIGSTOP);
+      _exit(claimed ? 0 : 1);
+    }
+    int status = 0;
+    EXPECT_EQ(waitpid(child, &status, WUNTRACED), child);
+    EXPECT_TRUE(stay ? WIFSTOPPED(status) : WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return child;
+  };
+  claim_and_then("conform-dead", false);
+  const pid_t live = claim_and_then("conform-live", true);
+  absl::SetFlag(&FLAGS_db, db);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunRunsCommand({}, out, err), kExitClean) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr(absl::StrFormat("%-42s %-14s", "conform-dead", "killed")));
+  EXPECT_THAT(out.str(), HasSubstr(absl::StrFormat("%-42s %-14s", "conform-live", "running")));
+  absl::SetFlag(&FLAGS_db, "");
+  kill(live, SIGKILL);
+  waitpid(live, nullptr, 0);
 }
 
 // A stored outcome damaged on disk ("pass" -> "pxss") is exit status 4 for
