@@ -173,6 +173,21 @@ TEST_F(MergeCommandTest, SupportShardsMergeIntoTheUnshardedRun) {
   EXPECT_EQ(runs[0].directory, Path("next"));
 }
 
+// A shard may take no case, but a run merged from shards that took none
+// between them judged nothing, and is refused: it is never clean.
+TEST_F(MergeCommandTest, ShardsThatTookNoCaseBetweenThemMergeIntoNoRun) {
+  for (int index = 0; index < 2; ++index) {
+    ProcessResult shard = Support("sm_80,sm_89", {"--exclude", "*", "--shard", absl::StrCat(index, "/2"), "--parent",
+                                                  "nothing", "--out", Path(absl::StrCat(index))});
+    ASSERT_EQ(shard.exit_code, kExitClean) << shard.standard_error;
+  }
+  ProcessResult merged = Matload({"merge", "support-nothing", "--out", Path("merged")});
+  EXPECT_EQ(merged.exit_code, kExitUsage) << merged.standard_error;
+  EXPECT_THAT(merged.standard_error, HasSubstr("take no case of this support run"));
+  EXPECT_EQ(Runs(Store()).size(), 2u);
+  EXPECT_FALSE(fs::exists(root_ / "merged"));
+}
+
 // Shards on hosts of their own each keep a store of their own; the merge
 // reads them all. With a ptxas that rejects every ldmatrix form, the run
 // has findings: the merged run exits 1, as the unsharded one does.

@@ -470,6 +470,33 @@ TEST_F(FaultRigTest, AConfirmedFaultIsRememberedForTheSameGpuModelAndDriver) {
   EXPECT_EQ(other_model.results, first.results);
 }
 
+// A case filter that takes no case is exit 2, never a clean run of
+// nothing: here a support case ID, which starts with its target, given to
+// conform, whose case IDs have none (docs/case-ids.md), as the README's
+// example once did. The same glob in conform's shape takes the cases.
+TEST_F(FaultRigTest, ACaseFilterThatTakesNoCaseIsAUsageErrorNeverACleanRun) {
+  const auto conform = [this](const std::string& include, const std::string& out) {
+    absl::StatusOr<ProcessResult> process = RunProcess(
+        {MATLOAD_BINARY, "conform", "--include", include, "--variants", std::to_string(kVariants), "--near_miss=false",
+         "--out", (directory_ / out).string(), "--db", (directory_ / "results.sqlite").string()},
+        std::chrono::seconds(120), Environment("normal"));
+    EXPECT_TRUE(process.ok()) << process.status();
+    return Collect(process.ok() ? *process : ProcessResult{}, out);
+  };
+  const ConformRun nothing = conform("sm_90.ldmatrix.*", "nothing");
+  EXPECT_EQ(nothing.process.exit_code, 2) << nothing.process.standard_error;
+  EXPECT_THAT(nothing.process.standard_error,
+              HasSubstr("take no case of this conform run (its case IDs are FORM.PATH"));
+  EXPECT_TRUE(nothing.results.empty());
+  const ConformRun ldmatrix = conform("ldmatrix.*", "ldmatrix");
+  EXPECT_EQ(ldmatrix.process.exit_code, 1) << ldmatrix.process.standard_error;  // its kernels store nothing
+  EXPECT_GT(ldmatrix.Count("mismatch"), 0u);
+  const std::vector<RunRecord> runs = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite")->Runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].status, "usage");
+  EXPECT_EQ(runs[1].status, "findings");
+}
+
 TEST_F(FaultRigTest, DevicesThatAreNotOrdinalsAreAUsageError) {
   for (const std::string devices : {"0,0", "x", "-1", "0,,1"}) {
     const ConformRun run = Conform("normal", kTwoForms, {"--devices", devices});
