@@ -118,7 +118,7 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
     EXPECT_THAT(result.standard_error, HasSubstr(message));
   };
   expect_usage(Matload({"diff", "support@latest", "support-19700101T000000Z-00000000"}), "no run");
-  expect_usage(Matload({"diff", "support@latest~5", "support@latest"}), "holds 1 finished support runs");
+  expect_usage(Matload({"diff", "support@latest~5", "support@latest"}), "holds 1 support runs");
   expect_usage(Matload({"diff", "support@soon", "support@latest"}), "is not a run");
   std::ofstream(root_ / "kept.csv") << "kept\n";
   expect_usage(Matload({"baseline", "support@latest", "--out", (root_ / "kept.csv").string()}), "never written over");

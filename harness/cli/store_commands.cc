@@ -44,32 +44,49 @@ absl::StatusOr<ResultsStore> OpenStore() {
   return ResultsStore::OpenReadOnly(path);
 }
 
-// FindRun finds the run `reference` names: a run ID, or COMMAND@latest
-// and COMMAND@latest~N for the newest finished run (Finished) of COMMAND
-// and the N-th before it, so that a nightly script need not remember IDs
-// and never compares with a night that judged only part of its cases (a
-// shard judged only its slice: its merged run is whole).
+// FindRun finds the run `reference` names: a run ID; COMMAND@latest, the
+// newest run of COMMAND whatever its status (tonight's, even if it
+// stopped: the caller says so, UnfinishedError); or
+// COMMAND@latest-finished, the newest that judged everything (Finished);
+// each with ~N for the N-th such run before it. A shard is never one of
+// these: it judged only its slice, and its merged run is whole.
 absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference) {
   const std::vector<std::string> parts = absl::StrSplit(reference, absl::MaxSplits('@', 1));
   if (parts.size() == 1) return store.FindRun(reference);
   size_t back = 0;
   const std::vector<std::string> latest = absl::StrSplit(parts[1], absl::MaxSplits('~', 1));
   const bool digits = latest.size() == 1 || (!latest[1].empty() && latest[1].find_first_not_of("0123456789") == std::string::npos);
-  if (latest[0] != "latest" || !digits || (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", reference, "' is not a run: give a run ID, COMMAND@latest or COMMAND@latest~N"));
+  const bool finished_only = latest[0] == "latest-finished";
+  if ((latest[0] != "latest" && !finished_only) || !digits ||
+      (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
+    return absl::InvalidArgumentError(absl::StrCat("'", reference,
+                                                   "' is not a run: give a run ID, COMMAND@latest[~N] or "
+                                                   "COMMAND@latest-finished[~N]"));
   }
   absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
   if (!runs.ok()) return runs.status();
-  std::vector<RunRecord> finished;
+  std::vector<RunRecord> named;
   for (RunRecord& run : *runs) {
-    if (run.command == parts[0] && Finished(run) && run.shard.empty()) finished.push_back(std::move(run));
+    if (run.command == parts[0] && run.shard.empty() && (!finished_only || Finished(run))) {
+      named.push_back(std::move(run));
+    }
   }
-  if (back >= finished.size()) {
-    return absl::NotFoundError(
-        absl::StrCat("'", reference, "': ", store.path(), " holds ", finished.size(), " finished ", parts[0], " runs"));
+  if (back >= named.size()) {
+    return absl::NotFoundError(absl::StrCat("'", reference, "': ", store.path(), " holds ", named.size(),
+                                            finished_only ? " finished " : " ", parts[0], " runs"));
   }
-  return finished[finished.size() - 1 - back];
+  return named[named.size() - 1 - back];
+}
+
+// UnfinishedError says that `run` did not judge everything (Finished),
+// how it ended, and what follows for the command (`consequence`), when it
+// did not; export, diff and baseline then exit 2, unless they were asked
+// for COMMAND@latest-finished.
+absl::Status UnfinishedError(const RunRecord& run, absl::string_view consequence) {
+  if (Finished(run)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat("run ", run.id, " did not finish: it ", HowItEnded(run), ". ",
+                                                    consequence, " (", run.command,
+                                                    "@latest-finished names the newest run that finished)"));
 }
 
 // RunAndCases is a run and its cases.
@@ -176,9 +193,11 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
                                                                " run: they share no case")));
   }
   for (const RunAndCases* run : {&*a, &*b}) {
-    if (run->run.status == "running") {
-      return Failed(err, absl::FailedPreconditionError(absl::StrCat(
-                             "run ", run->run.id, " has not finished; resume it (--resume) before comparing it")));
+    if (absl::Status finished = UnfinishedError(run->run,
+                                                "It is not compared: the cases it did not judge would read "
+                                                "as removed");
+        !finished.ok()) {
+      return Failed(err, finished);
     }
   }
   const std::string html = absl::GetFlag(FLAGS_html);
@@ -208,9 +227,8 @@ int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& 
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
-  if (run->run.status == "running") {
-    return Failed(err, absl::FailedPreconditionError(
-                           absl::StrCat("run ", run->run.id, " has not finished; resume it before taking a baseline")));
+  if (absl::Status finished = UnfinishedError(run->run, "No baseline is taken from it"); !finished.ok()) {
+    return Failed(err, finished);
   }
   if (absl::Status written = WriteNew(path, RenderBaseline(run->run, run->cases)); !written.ok()) {
     return Failed(err, written);
@@ -248,6 +266,10 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   if (!html.empty()) {
     if (absl::Status written = WriteRunPage(run->run, run->cases, html); !written.ok()) return Failed(err, written);
     out << "wrote " << html << "\n";
+  }
+  if (absl::Status finished = UnfinishedError(run->run, "The exports hold what it judged, and say so");
+      !finished.ok()) {
+    return Failed(err, finished);
   }
   return kExitClean;
 }
