@@ -110,9 +110,9 @@ MATLOAD_FLAG(std::string, out, "", "support conform fuzz merge selftest baseline
              "write.");
 MATLOAD_FLAG(std::string, resume, "", "support conform fuzz", "RUN_ID",
              "take back an interrupted run by its ID, with the options it was started with (instead of --out).");
-MATLOAD_FLAG(std::string, baseline, "", "support conform", "FILE.csv",
+MATLOAD_FLAG(std::string, baseline, "", "support conform export", "FILE.csv",
              "a baseline of expected failures (matload baseline): a finding it lists is expected, one it does not "
-             "is a regression (exit 1).");
+             "is a regression (exit 1); export --junit writes an expected one as skipped.");
 MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "",
              "a baseline line that now passes (fixed) is an error too.");
 MATLOAD_FLAG(bool, no_cache, false, "support conform", "",
@@ -181,8 +181,8 @@ const CommandText kCommandTexts[] = {
      "the run's expected failures (case-id,outcome), for --baseline; a run that did not finish is exit 2",
      "matload baseline conform@latest --out baseline.csv"},
     {"export", "RUN",
-     "the run as JUnit XML (one testcase per case ID), as CSV and as its HTML report; a run that did not finish is "
-     "exported, then exit 2",
+     "the run as JUnit XML (one testcase per case ID, a support sweep's per qualifier set), as CSV and as its HTML "
+     "report; a run that did not finish is exported, then exit 2",
      "matload export conform@latest --junit junit.xml --csv results.csv"},
     {"prune", "",
      "delete the runs a nightly store no longer needs, with their cases: all but the --keep newest finished runs of "

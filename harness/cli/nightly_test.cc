@@ -7,6 +7,7 @@
 // rejects every ldmatrix line as a broken ptxas would.
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,6 +60,20 @@ class NightlyTest : public testing::Test {
     return Matload(arguments, environment);
   }
 
+  // ExpectValidJunit expects the JUnit file at `path` to be valid against
+  // the schema Jenkins reads JUnit with (harness/runs/junit-jenkins.xsd),
+  // where xmllint is installed (scripts/install-deps.sh).
+  static void ExpectValidJunit(const std::filesystem::path& path) {
+    absl::StatusOr<ProcessResult> lint =
+        RunProcess({"xmllint", "--noout", "--schema", SourceTreePath("harness/runs/junit-jenkins.xsd"), path.string()},
+                   std::chrono::seconds(60));
+    if (!lint.ok()) {
+      std::cerr << "not checked against the schema: no xmllint (apt-get install libxml2-utils)\n";
+      return;
+    }
+    EXPECT_EQ(lint->exit_code, 0) << lint->standard_error;
+  }
+
   std::filesystem::path root_;
 };
 
@@ -82,15 +97,25 @@ TEST_F(NightlyTest, BaselineDiffAndExportsFollowARegression) {
   ProcessResult exported = Matload({"export", "support@latest", "--junit", (root_ / "junit.xml").string(), "--csv",
                                     (root_ / "results.csv").string()});
   ASSERT_EQ(exported.exit_code, kExitClean) << exported.standard_error;
+  // A support run is one testcase per target, family and qualifier set.
   const std::string junit = ReadText(root_ / "junit.xml");
-  EXPECT_THAT(junit, HasSubstr(R"(classname="sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16" name="addr64")"));
+  EXPECT_THAT(junit, HasSubstr(R"(classname="sm_90.ldmatrix" name="sync.aligned.m8n8.x1.shared.b16")"));
   EXPECT_THAT(junit, HasSubstr("<failure"));
+  ExpectValidJunit(root_ / "junit.xml");
   EXPECT_THAT(ReadText(root_ / "results.csv"),
               HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64,legal_rejected,"));
 
   // Tonight's failures, once expected, pass; last night's clean toolchain
   // then fixes them, an error only with --strict-baseline.
   ASSERT_EQ(Matload({"baseline", "support@latest", "--out", (root_ / "tonight.csv").string()}).exit_code, kExitClean);
+  // Exported with that baseline, tonight's failures are skipped tests that
+  // say the baseline expects them.
+  ProcessResult expected = Matload({"export", "support@latest", "--baseline", (root_ / "tonight.csv").string(),
+                                    "--junit", (root_ / "expected.xml").string()});
+  ASSERT_EQ(expected.exit_code, kExitClean) << expected.standard_error;
+  EXPECT_THAT(ReadText(root_ / "expected.xml"), HasSubstr(R"(failures="0")"));
+  EXPECT_THAT(ReadText(root_ / "expected.xml"), HasSubstr("expected by the baseline: legal_rejected"));
+  ExpectValidJunit(root_ / "expected.xml");
   EXPECT_EQ(Support(true, {"--baseline", (root_ / "tonight.csv").string()}).exit_code, kExitClean);
   ProcessResult fixed = Support(false, {"--baseline", (root_ / "tonight.csv").string()});
   EXPECT_EQ(fixed.exit_code, kExitClean);

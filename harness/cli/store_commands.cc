@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
@@ -10,9 +13,11 @@
 #include "absl/strings/str_split.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/run_reports.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
 #include "harness/runs/exports.h"
+#include "harness/runs/junit_export.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/retention.h"
 #include "harness/runs/run_diff.h"
@@ -141,6 +146,47 @@ absl::Status CheckExportPath(const std::string& path, absl::string_view start) {
       absl::StrCat(path, " exists and is not an earlier export of this kind; an export never writes over other files"));
 }
 
+// JunitPartPath is where part `number` (from 2) of a JUnit export to
+// `path` goes: "out/junit.xml" -> "out/junit-2.xml".
+std::string JunitPartPath(const std::string& path, size_t number) {
+  const std::filesystem::path whole(path);
+  return (whole.parent_path() / absl::StrCat(whole.stem().string(), "-", number, whole.extension().string())).string();
+}
+
+// WriteJunit writes a JUnit export's documents (JunitXml): the first to
+// `path`, which the caller checked, and each other to its JunitPartPath,
+// which may hold only an earlier export of its kind; it names on `out`
+// each part it wrote after the first.
+absl::Status WriteJunit(const std::string& path, const std::vector<std::string>& documents, std::ostream& out) {
+  for (size_t number = 2; number <= documents.size(); ++number) {
+    if (absl::Status free = CheckExportPath(JunitPartPath(path, number), kJunitStart); !free.ok()) return free;
+  }
+  for (size_t number = 1; number <= documents.size(); ++number) {
+    const std::string part = number == 1 ? path : JunitPartPath(path, number);
+    if (absl::Status written = WriteFile(part, documents[number - 1]); !written.ok()) return written;
+    if (number > 1) out << "wrote " << part << " (part " << number << " of " << documents.size() << ")\n";
+  }
+  return absl::OkStatus();
+}
+
+// JunitContextFor is what the JUnit export knows beside the store: the
+// failures `baseline` expects, and the discrepancy registry's judgements
+// (DefaultRegistryPath). Without a registry it says so on `err`: the file
+// then names the entries that explain known discrepancies, without their
+// judgements.
+JunitContext JunitContextFor(const std::optional<Baseline>& baseline, std::ostream& err) {
+  JunitContext context;
+  if (baseline.has_value()) context.expected = baseline->expected;
+  const absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (!registry.ok()) {
+    err << "matload: the JUnit file names known discrepancies by their registry entry alone: "
+        << registry.status().message() << "\n";
+    return context;
+  }
+  for (const DiscrepancyEntry& entry : registry->entries()) context.judgements[entry.id] = entry.judgement;
+  return context;
+}
+
 }  // namespace
 
 int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
@@ -248,6 +294,12 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   if ((!junit.empty() && (junit == csv || junit == html)) || (!csv.empty() && csv == html)) {
     return Failed(err, absl::InvalidArgumentError("two of --junit, --csv and --html name one file; give each its own"));
   }
+  const absl::StatusOr<std::optional<Baseline>> baseline = LoadBaseline(absl::GetFlag(FLAGS_baseline));
+  if (!baseline.ok()) return Failed(err, baseline.status());
+  if (baseline->has_value() && junit.empty()) {
+    return Failed(err, absl::InvalidArgumentError(
+                           "--baseline marks the failures it expects as skipped in the JUnit file: give --junit too"));
+  }
   for (const auto& [path, start] : {std::pair{junit, kJunitStart}, std::pair{csv, kCsvStart},
                                     std::pair{html, absl::string_view(kHtmlReportStart)}}) {
     if (path.empty()) continue;
@@ -257,17 +309,17 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
-  for (const auto& [path, text] :
-       {std::pair{junit, JunitXml(run->run, run->cases)}, std::pair{csv, ResultsCsv(run->cases)}}) {
+  const std::vector<std::pair<std::string, std::function<absl::Status()>>> exports = {
+      {junit, [&] { return WriteJunit(junit, JunitXml(run->run, run->cases, JunitContextFor(*baseline, err)), out); }},
+      {csv, [&] { return WriteFile(csv, ResultsCsv(run->cases)); }},
+      {html, [&] { return WriteRunPage(run->run, run->cases, html); }},
+  };
+  for (const auto& [path, write] : exports) {
     if (path.empty()) continue;
-    if (absl::Status written = WriteFile(path, text); !written.ok()) return Failed(err, written);
+    if (absl::Status written = write(); !written.ok()) return Failed(err, written);
     out << "wrote " << path << "\n";
   }
-  if (!html.empty()) {
-    if (absl::Status written = WriteRunPage(run->run, run->cases, html); !written.ok()) return Failed(err, written);
-    out << "wrote " << html << "\n";
-  }
-  if (absl::Status finished = UnfinishedError(run->run, "The exports hold what it judged, and say so");
+  if (absl::Status finished = UnfinishedError(run->run, "The exports hold what it judged, and say how it ended");
       !finished.ok()) {
     return Failed(err, finished);
   }
