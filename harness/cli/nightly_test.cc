@@ -162,7 +162,7 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
   expect_usage(Matload({"runs", "--db", (root_ / "corrupt.sqlite").string()}), "corrupt.sqlite");
   EXPECT_EQ(ReadText(root_ / "corrupt.sqlite"), std::string(4096, 'x'));
   const std::string store_path = (root_ / "results.sqlite").string();
-  expect_usage(Matload({"export", "support@latest", "--csv", store_path}), "not an earlier export");
+  expect_usage(Matload({"export", "support@latest", "--csv", store_path}), "not an earlier CSV export");
   expect_usage(
       Matload({"export", "support@latest", "--csv", (root_ / "x").string(), "--junit", (root_ / "x").string()}),
       "name one file");
@@ -178,6 +178,46 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
   EXPECT_EQ(runs_stored.front().status, "clean");
   // The filter that took no case is a run refused with exit 2, as it asked.
   EXPECT_EQ(runs_stored.back().status, "usage");
+}
+
+// An export replaces only its own earlier self: a file whose export
+// marker names the same kind and the same run (or, for a diff page, the
+// same two runs). Any other file, a matload page of another kind or run
+// (a published one included) or a googletest report that starts as JUnit
+// does, is refused, exit 2, and left as it was.
+TEST_F(NightlyTest, AnExportReplacesOnlyItsOwnEarlierExport) {
+  ASSERT_EQ(Support(false, {"--out", (root_ / "a").string()}).exit_code, kExitClean);
+  ASSERT_EQ(Support(false, {"--out", (root_ / "b").string()}).exit_code, kExitClean);
+  const std::filesystem::path gtest = root_ / "gtest.xml";
+  std::ofstream(gtest) << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"1\" name=\"AllTests\">\n"
+                          "  <testsuite name=\"A\" tests=\"1\"><testcase name=\"b\"/></testsuite>\n</testsuites>\n";
+  const std::vector<std::filesystem::path> others = {gtest, root_ / "b" / "report.html", root_ / "a" / "support.html"};
+  std::vector<std::string> before;
+  for (const std::filesystem::path& path : others) before.push_back(ReadText(path));
+  const auto refused = [&](const std::vector<std::string>& arguments, const std::string& message) {
+    const ProcessResult result = Matload(arguments);
+    EXPECT_EQ(result.exit_code, kExitUsage) << result.standard_error;
+    EXPECT_THAT(result.standard_error, HasSubstr(message));
+  };
+  refused({"export", "support@latest~1", "--junit", gtest.string()}, "is not an earlier junit export of run support-");
+  refused({"export", "support@latest~1", "--html", others[1].string()}, "is not an earlier run-page of run support-");
+  refused({"export", "support@latest~1", "--html", others[2].string()}, "is not an earlier run-page");
+  refused({"diff", "support@latest~1", "support@latest", "--html", others[1].string()}, "is not an earlier diff-page");
+  for (size_t i = 0; i < others.size(); ++i) EXPECT_EQ(ReadText(others[i]), before[i]) << others[i];
+  // A run's own page, and its own earlier exports, are replaced.
+  const std::string junit = (root_ / "junit.xml").string();
+  const std::string page = (root_ / "a" / "report.html").string();
+  for (int time = 0; time < 2; ++time) {
+    const ProcessResult exported = Matload({"export", "support@latest~1", "--junit", junit, "--html", page});
+    EXPECT_EQ(exported.exit_code, kExitClean) << exported.standard_error;
+    const ProcessResult diffed =
+        Matload({"diff", "support@latest~1", "support@latest", "--html", (root_ / "diff.html").string()});
+    EXPECT_EQ(diffed.exit_code, kExitClean) << diffed.standard_error;
+  }
+  // Tonight's run does not replace last night's export.
+  refused({"export", "support@latest", "--junit", junit}, "is not an earlier junit export of run support-");
+  refused({"diff", "support@latest", "support@latest~1", "--html", (root_ / "diff.html").string()},
+          "is not an earlier diff-page of runs support-");
 }
 
 // Two runs writing one results store at once (two GPUs of a host, say)

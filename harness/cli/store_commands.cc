@@ -16,6 +16,7 @@
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
+#include "harness/runs/export_marker.h"
 #include "harness/runs/exports.h"
 #include "harness/runs/junit_export.h"
 #include "harness/runs/results_store.h"
@@ -125,25 +126,25 @@ absl::Status WriteNew(const std::string& path, const std::string& text) {
   return WriteFile(path, text);
 }
 
-// ExportSignature is how an earlier export of each kind begins: an export
-// replaces a file only if it begins so, so that it never overwrites the
-// results store, a run's results or a published report.
-constexpr absl::string_view kJunitStart = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites";
+// kCsvStart is how a CSV export begins. A CSV file has no place for an
+// export marker (export_marker.h) that every reader skips, so a CSV export
+// replaces a file only if it begins so: never the results store, a run's
+// results or a baseline.
 constexpr absl::string_view kCsvStart = "case,outcome,duration_s\n";
 
-// CheckExportPath says why `path` may not take an export that begins with
-// `start`: it exists and is not an earlier export of that kind.
-absl::Status CheckExportPath(const std::string& path, absl::string_view start) {
+// CheckCsvPath says why `path` may not take a CSV export: it exists and
+// does not begin as one.
+absl::Status CheckCsvPath(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) return absl::OkStatus();
   std::ifstream file(path, std::ios::binary);
-  std::string head(start.size(), '\0');
-  if (std::filesystem::is_regular_file(path, error) && file.read(head.data(), static_cast<std::streamsize>(head.size())) &&
-      head == start) {
+  std::string head(kCsvStart.size(), '\0');
+  if (std::filesystem::is_regular_file(path, error) &&
+      file.read(head.data(), static_cast<std::streamsize>(head.size())) && head == kCsvStart) {
     return absl::OkStatus();
   }
   return absl::AlreadyExistsError(
-      absl::StrCat(path, " exists and is not an earlier export of this kind; an export never writes over other files"));
+      absl::StrCat(path, " exists and is not an earlier CSV export; an export never writes over another file"));
 }
 
 // JunitPartPath is where part `number` (from 2) of a JUnit export to
@@ -153,13 +154,17 @@ std::string JunitPartPath(const std::string& path, size_t number) {
   return (whole.parent_path() / absl::StrCat(whole.stem().string(), "-", number, whole.extension().string())).string();
 }
 
-// WriteJunit writes a JUnit export's documents (JunitXml): the first to
-// `path`, which the caller checked, and each other to its JunitPartPath,
-// which may hold only an earlier export of its kind; it names on `out`
-// each part it wrote after the first.
-absl::Status WriteJunit(const std::string& path, const std::vector<std::string>& documents, std::ostream& out) {
+// WriteJunit writes the documents (JunitXml) of run `run_id`'s JUnit
+// export: the first to `path`, which the caller checked, and each other to
+// its JunitPartPath, which may hold only an earlier JUnit export of the
+// run (CheckReplaceable); it names on `out` each part it wrote after the
+// first.
+absl::Status WriteJunit(const std::string& path, const std::string& run_id, const std::vector<std::string>& documents,
+                        std::ostream& out) {
   for (size_t number = 2; number <= documents.size(); ++number) {
-    if (absl::Status free = CheckExportPath(JunitPartPath(path, number), kJunitStart); !free.ok()) return free;
+    if (absl::Status free = CheckReplaceable(JunitPartPath(path, number), ExportKind::kJunit, run_id); !free.ok()) {
+      return free;
+    }
   }
   for (size_t number = 1; number <= documents.size(); ++number) {
     const std::string part = number == 1 ? path : JunitPartPath(path, number);
@@ -248,7 +253,10 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
   }
   const std::string html = absl::GetFlag(FLAGS_html);
   if (!html.empty()) {
-    if (absl::Status free = CheckExportPath(html, kHtmlReportStart); !free.ok()) return Failed(err, free);
+    if (absl::Status free = CheckReplaceable(html, ExportKind::kDiffPage, absl::StrCat(a->run.id, " ", b->run.id));
+        !free.ok()) {
+      return Failed(err, free);
+    }
   }
   const RunDiff diff = Diff(a->cases, b->cases);
   if (!html.empty()) {
@@ -300,17 +308,24 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
     return Failed(err, absl::InvalidArgumentError(
                            "--baseline marks the failures it expects as skipped in the JUnit file: give --junit too"));
   }
-  for (const auto& [path, start] : {std::pair{junit, kJunitStart}, std::pair{csv, kCsvStart},
-                                    std::pair{html, absl::string_view(kHtmlReportStart)}}) {
-    if (path.empty()) continue;
-    if (absl::Status free = CheckExportPath(path, start); !free.ok()) return Failed(err, free);
-  }
   absl::StatusOr<ResultsStore> store = OpenStore();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
+  // Each file may hold only an earlier export of the same kind, of this run.
+  const std::vector<std::pair<std::string, absl::Status>> free = {
+      {junit, CheckReplaceable(junit, ExportKind::kJunit, run->run.id)},
+      {csv, CheckCsvPath(csv)},
+      {html, CheckReplaceable(html, ExportKind::kRunPage, run->run.id)},
+  };
+  for (const auto& [path, checked] : free) {
+    if (!path.empty() && !checked.ok()) return Failed(err, checked);
+  }
   const std::vector<std::pair<std::string, std::function<absl::Status()>>> exports = {
-      {junit, [&] { return WriteJunit(junit, JunitXml(run->run, run->cases, JunitContextFor(*baseline, err)), out); }},
+      {junit,
+       [&] {
+         return WriteJunit(junit, run->run.id, JunitXml(run->run, run->cases, JunitContextFor(*baseline, err)), out);
+       }},
       {csv, [&] { return WriteFile(csv, ResultsCsv(run->cases)); }},
       {html, [&] { return WriteRunPage(run->run, run->cases, html); }},
   };

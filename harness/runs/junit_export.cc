@@ -15,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "harness/runs/case_id.h"
+#include "harness/runs/export_marker.h"
 #include "harness/runs/run_journal.h"
 
 namespace matload {
@@ -170,18 +171,16 @@ Testcase CaseTestcase(const RunRecord& run, const CaseRecord& record, const Juni
   Testcase testcase{.verdict = judged.verdict, .seconds = record.seconds};
   switch (judged.verdict) {
     case Verdict::kFailed:
-      testcase.xml = absl::StrCat(open, ">\n      <failure message=\"", XmlEscape(judged.message), "\" type=\"",
-                                  XmlEscape(record.outcome), "\">", FailureBody(run, record),
-                                  "</failure>\n    </testcase>\n");
+      testcase.xml =
+          absl::StrCat(open, ">\n      <failure message=\"", XmlEscape(judged.message), "\" type=\"",
+                       XmlEscape(record.outcome), "\">", FailureBody(run, record), "</failure>\n    </testcase>\n");
       break;
     case Verdict::kSkipped:
-      testcase.xml = absl::StrCat(open, ">\n      <skipped message=\"", XmlEscape(judged.message),
-                                  "\"/>\n    </testcase>\n");
+      testcase.xml =
+          absl::StrCat(open, ">\n      <skipped message=\"", XmlEscape(judged.message), "\"/>\n    </testcase>\n");
       break;
     case Verdict::kPassed:
-    case Verdict::kError:
-      testcase.xml = absl::StrCat(open, "/>\n");
-      break;
+    case Verdict::kError: testcase.xml = absl::StrCat(open, "/>\n"); break;
   }
   return testcase;
 }
@@ -202,7 +201,7 @@ Testcase GroupTestcase(const std::string& classname, const std::string& name, co
   Testcase testcase;
   std::string failing;
   size_t failed = 0;
-  std::map<std::string, size_t> skipped;                  // by message
+  std::map<std::string, size_t> skipped;                   // by message
   std::map<std::string, std::vector<std::string>> listed;  // the rests of the cases' IDs, by outcome
   for (const Member& member : members) {
     testcase.verdict = std::max(testcase.verdict, member.judged.verdict);
@@ -255,8 +254,7 @@ std::vector<Testcase> SupportTestcases(absl::Span<const CaseRecord> cases, const
   }
   std::map<std::pair<std::string, std::string>, std::vector<Member>> testcases;
   for (auto& [name, members] : groups) {
-    const bool in_matrix =
-        absl::c_any_of(members, [](const Member& member) { return !IsNearMissStyle(member.rest); });
+    const bool in_matrix = absl::c_any_of(members, [](const Member& member) { return !IsNearMissStyle(member.rest); });
     if (in_matrix) {
       testcases[name] = std::move(members);
       continue;
@@ -336,13 +334,14 @@ std::string Document(const RunRecord& run, const std::vector<Testcase>& testcase
   if (part.parts == 1 && run.ended > run.started) seconds = absl::ToDoubleSeconds(run.ended - run.started);
   const size_t tests = part.end - part.first;
   return absl::StrCat(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", ExportMarker(ExportKind::kJunit, run.id), "\n",
       absl::StrFormat("<testsuites name=\"matload\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n", tests,
                       failures, errors, seconds),
-      absl::StrFormat("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\" "
-                      "timestamp=\"%s\" hostname=\"%s\">\n",
-                      XmlEscape(absl::StrCat("matload ", run.command)), tests, failures, errors, skipped, seconds,
-                      absl::FormatTime("%Y-%m-%dT%H:%M:%S", run.started, absl::UTCTimeZone()), XmlEscape(run.host)),
+      absl::StrFormat(
+          "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\" "
+          "timestamp=\"%s\" hostname=\"%s\">\n",
+          XmlEscape(absl::StrCat("matload ", run.command)), tests, failures, errors, skipped, seconds,
+          absl::FormatTime("%Y-%m-%dT%H:%M:%S", run.started, absl::UTCTimeZone()), XmlEscape(run.host)),
       PropertiesXml(run, part), body, "  </testsuite>\n</testsuites>\n");
 }
 

@@ -43,7 +43,8 @@ struct JunitContext {
 // whole and valid on its own, with a property "part" ("2 of 3"). Each
 // document is <testsuites> holding one <testsuite> named "matload
 // COMMAND", with the run's ID, versions, GPU, directory, status and how it
-// ended as <properties>, timed by the run's wall clock (the sum of its
+// ended as <properties>, after the file's ExportMarker (export_marker.h),
+// timed by the run's wall clock (the sum of its
 // cases' times while it has no end); its counts count its own testcases.
 //
 // Each case is one <testcase> (a support run's are grouped, below),

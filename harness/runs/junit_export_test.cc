@@ -61,6 +61,7 @@ TEST(JunitXmlTest, WritesOneTestcasePerCaseTimedByTheCase) {
       {.id = "nodot", .outcome = "expected_fault", .seconds = 1},
   };
   EXPECT_EQ(Junit(kRun, cases), R"xml(<?xml version="1.0" encoding="UTF-8"?>
+<!-- matload junit export of run conform-1 -->
 <testsuites name="matload" tests="5" failures="2" errors="0" time="92.000">
   <testsuite name="matload conform" tests="5" failures="2" errors="0" skipped="1" time="92.000" timestamp="2026-11-24T05:23:00" hostname="gpu-17">
     <properties>
@@ -171,7 +172,8 @@ TEST(JunitXmlTest, ASupportRunIsOneTestcasePerQualifierSet) {
       {.id = "sm_70.wmma_load.a.sync.aligned.row.m16n16k16.global.f16.addr64.stride_reg", .outcome = "not_compiled"},
   };
   const std::string xml = Junit(support, cases, {.judgements = {{"repeated-sync", "ptxas is lax"}}});
-  EXPECT_THAT(xml, HasSubstr(R"xml(<testsuite name="matload support" tests="4" failures="1" errors="0" skipped="2")xml"));
+  EXPECT_THAT(xml,
+              HasSubstr(R"xml(<testsuite name="matload support" tests="4" failures="1" errors="0" skipped="2")xml"));
   EXPECT_THAT(xml, HasSubstr(R"xml(    <testcase classname="sm_90.ldmatrix" name="near misses" time="0.000">
       <system-out>pass: aligned.m8n8.x1.b16.raw_89abcdef sync.sync.aligned.m8n8.x1.b16.raw_01234567
 </system-out>
@@ -190,7 +192,8 @@ pass: addr32
 </system-out>
     </testcase>
 )xml"));
-  EXPECT_THAT(xml, HasSubstr(R"xml(<testcase classname="sm_70.wmma_load" name="a.sync.aligned.row.m16n16k16.global.f16")xml"));
+  EXPECT_THAT(
+      xml, HasSubstr(R"xml(<testcase classname="sm_70.wmma_load" name="a.sync.aligned.row.m16n16k16.global.f16")xml"));
 }
 
 // Testcases that do not fit in one document go to as many as they fill,
@@ -198,8 +201,10 @@ pass: addr32
 TEST(JunitXmlTest, TestcasesThatDoNotFitAreSplitIntoDocumentsThatDo) {
   std::vector<CaseRecord> cases;
   for (int i = 0; i < 100; ++i) {
-    cases.push_back({.id = absl::StrFormat("a.case%03d", i), .outcome = i % 10 == 0 ? "mismatch" : "pass",
-                     .finding = i % 10 == 0, .seconds = 1});
+    cases.push_back({.id = absl::StrFormat("a.case%03d", i),
+                     .outcome = i % 10 == 0 ? "mismatch" : "pass",
+                     .finding = i % 10 == 0,
+                     .seconds = 1});
   }
   RunRecord stopped = kRun;
   stopped.status = "interrupted";
@@ -282,9 +287,9 @@ TEST(JunitXmlTest, KeepsValidUtf8AndReplacesWhatXmlForbids) {
 // Xmllint runs xmllint with `arguments` on `xml` (in a file of the test's
 // own), giving its exit status and output.
 std::pair<int, std::string> Xmllint(const std::string& arguments, const std::string& xml) {
-  const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) /
-                                     absl::StrCat("junit_export_test_",
-                                                  ::testing::UnitTest::GetInstance()->current_test_info()->name(), ".xml");
+  const std::filesystem::path path =
+      std::filesystem::path(::testing::TempDir()) /
+      absl::StrCat("junit_export_test_", ::testing::UnitTest::GetInstance()->current_test_info()->name(), ".xml");
   std::ofstream(path, std::ios::binary) << xml;
   FILE* pipe = popen(absl::StrCat("xmllint ", arguments, " ", path.string(), " 2>&1").c_str(), "r");
   std::string output;
