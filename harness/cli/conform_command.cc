@@ -15,6 +15,7 @@
 #include "harness/kernels/planted_bug.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
+#include "harness/runs/judged_nothing.h"
 #include "harness/runs/verdict_cache.h"
 #include "nlohmann/json.hpp"
 
@@ -119,14 +120,18 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
     ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(request.progress_seconds, false));
     return RunConformance(options, ReportTo(reporter));
   }();
+  absl::StatusOr<std::vector<CaseRecord>> cases = result.ok() ? (*journal)->Cases() : result.status();
+  if (result.ok() && !cases.ok()) return FailureStatus(cases.status(), err);
+  // A shard may take no case; its merged run is held to it (matload merge).
+  if (result.ok() && cases->empty() && !request.start.shard.has_value()) {
+    result = JudgedNothing("conform", !options.filter.SelectsAll() || !options.forms.empty());
+  }
   int status = !result.ok() ? FailureStatus(result.status(), err) : result->findings == 0 ? 0 : 1;
   if (result.ok()) {
     out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id << "; results: "
         << options.run_directory << "/results.tsv\n";
   }
   if (result.ok() && request.baseline.has_value()) {
-    absl::StatusOr<std::vector<CaseRecord>> cases = (*journal)->Cases();
-    if (!cases.ok()) return FailureStatus(cases.status(), err);
     status = BaselineExitStatus(*request.baseline, *cases, ExpectedInConform(options), request.strict_baseline, out);
   }
   if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return FailureStatus(finished, err);

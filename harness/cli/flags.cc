@@ -110,9 +110,9 @@ MATLOAD_FLAG(std::string, out, "", "support conform fuzz merge selftest baseline
              "write.");
 MATLOAD_FLAG(std::string, resume, "", "support conform fuzz", "RUN_ID",
              "take back an interrupted run by its ID, with the options it was started with (instead of --out).");
-MATLOAD_FLAG(std::string, baseline, "", "support conform", "FILE.csv",
+MATLOAD_FLAG(std::string, baseline, "", "support conform export", "FILE.csv",
              "a baseline of expected failures (matload baseline): a finding it lists is expected, one it does not "
-             "is a regression (exit 1).");
+             "is a regression (exit 1); export --junit writes an expected one as skipped.");
 MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "",
              "a baseline line that now passes (fixed) is an error too.");
 MATLOAD_FLAG(bool, no_cache, false, "support conform", "",
@@ -132,7 +132,8 @@ MATLOAD_FLAG(std::string, csv, "", "export", "FILE.csv",
 MATLOAD_FLAG(std::string, html, "", "export diff", "FILE.html",
              "write the run (as its report.html) or the diff as a self-contained HTML page to this file.");
 MATLOAD_FLAG(int, keep, 0, "prune", "N",
-             "the finished runs of each command to keep, newest first (what COMMAND@latest to @latest~N-1 name), "
+             "the finished runs of each command to keep, newest first (what COMMAND@latest-finished to "
+             "@latest-finished~N-1 name), "
              "with every newer run and their shards.");
 MATLOAD_FLAG(bool, dry_run, false, "prune", "", "say which runs would be deleted, and delete none.");
 MATLOAD_FLAG(std::vector<std::string>, from, {}, "merge", "DB,...",
@@ -173,11 +174,15 @@ const CommandText kCommandTexts[] = {
     {"runs", "", "every run in the results store, oldest first", "matload runs --json"},
     {"diff", "RUN_A RUN_B",
      "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is its "
-     "ID or COMMAND@latest[~N]",
-     "matload diff conform@latest~1 conform@latest"},
-    {"baseline", "RUN", "the run's expected failures (case-id,outcome), for --baseline",
+     "ID, COMMAND@latest[~N] (the newest, whatever its status) or COMMAND@latest-finished[~N]; a run that did not "
+     "finish is exit 2",
+     "matload diff conform@latest-finished~1 conform@latest"},
+    {"baseline", "RUN",
+     "the run's expected failures (case-id,outcome), for --baseline; a run that did not finish is exit 2",
      "matload baseline conform@latest --out baseline.csv"},
-    {"export", "RUN", "the run as JUnit XML (one testcase per case ID), as CSV and as its HTML report",
+    {"export", "RUN",
+     "the run as JUnit XML (one testcase per case ID, a support sweep's per qualifier set), as CSV and as its HTML "
+     "report; a run that did not finish is exported, then exit 2",
      "matload export conform@latest --junit junit.xml --csv results.csv"},
     {"prune", "",
      "delete the runs a nightly store no longer needs, with their cases: all but the --keep newest finished runs of "

@@ -20,6 +20,7 @@
 #include "harness/conform/conform_report.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
+#include "harness/runs/judged_nothing.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard_merge.h"
@@ -165,6 +166,7 @@ int RunMergeCommand(const std::vector<std::string>& arguments, const std::string
   if (!shards.ok()) return Failed(err, shards.status());
   absl::StatusOr<MergedRun> merged = MergeShardRuns(*shards);
   if (!merged.ok()) return Failed(err, merged.status());
+  if (merged->cases.empty()) return Failed(err, JudgedNothing(merged->run.command, /*filtered=*/true));
   absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start({.command = merged->run.command,
                                                                            .command_line = command_line,
                                                                            .options = merged->run.options,

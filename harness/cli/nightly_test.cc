@@ -7,6 +7,7 @@
 // rejects every ldmatrix line as a broken ptxas would.
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,6 +60,20 @@ class NightlyTest : public testing::Test {
     return Matload(arguments, environment);
   }
 
+  // ExpectValidJunit expects the JUnit file at `path` to be valid against
+  // the schema Jenkins reads JUnit with (harness/runs/junit-jenkins.xsd),
+  // where xmllint is installed (scripts/install-deps.sh).
+  static void ExpectValidJunit(const std::filesystem::path& path) {
+    absl::StatusOr<ProcessResult> lint =
+        RunProcess({"xmllint", "--noout", "--schema", SourceTreePath("harness/runs/junit-jenkins.xsd"), path.string()},
+                   std::chrono::seconds(60));
+    if (!lint.ok()) {
+      std::cerr << "not checked against the schema: no xmllint (apt-get install libxml2-utils)\n";
+      return;
+    }
+    EXPECT_EQ(lint->exit_code, 0) << lint->standard_error;
+  }
+
   std::filesystem::path root_;
 };
 
@@ -82,15 +97,25 @@ TEST_F(NightlyTest, BaselineDiffAndExportsFollowARegression) {
   ProcessResult exported = Matload({"export", "support@latest", "--junit", (root_ / "junit.xml").string(), "--csv",
                                     (root_ / "results.csv").string()});
   ASSERT_EQ(exported.exit_code, kExitClean) << exported.standard_error;
+  // A support run is one testcase per target, family and qualifier set.
   const std::string junit = ReadText(root_ / "junit.xml");
-  EXPECT_THAT(junit, HasSubstr(R"(classname="sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16" name="addr64")"));
+  EXPECT_THAT(junit, HasSubstr(R"(classname="sm_90.ldmatrix" name="sync.aligned.m8n8.x1.shared.b16")"));
   EXPECT_THAT(junit, HasSubstr("<failure"));
+  ExpectValidJunit(root_ / "junit.xml");
   EXPECT_THAT(ReadText(root_ / "results.csv"),
               HasSubstr("sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64,legal_rejected,"));
 
   // Tonight's failures, once expected, pass; last night's clean toolchain
   // then fixes them, an error only with --strict-baseline.
   ASSERT_EQ(Matload({"baseline", "support@latest", "--out", (root_ / "tonight.csv").string()}).exit_code, kExitClean);
+  // Exported with that baseline, tonight's failures are skipped tests that
+  // say the baseline expects them.
+  ProcessResult expected = Matload({"export", "support@latest", "--baseline", (root_ / "tonight.csv").string(),
+                                    "--junit", (root_ / "expected.xml").string()});
+  ASSERT_EQ(expected.exit_code, kExitClean) << expected.standard_error;
+  EXPECT_THAT(ReadText(root_ / "expected.xml"), HasSubstr(R"(failures="0")"));
+  EXPECT_THAT(ReadText(root_ / "expected.xml"), HasSubstr("expected by the baseline: legal_rejected"));
+  ExpectValidJunit(root_ / "expected.xml");
   EXPECT_EQ(Support(true, {"--baseline", (root_ / "tonight.csv").string()}).exit_code, kExitClean);
   ProcessResult fixed = Support(false, {"--baseline", (root_ / "tonight.csv").string()});
   EXPECT_EQ(fixed.exit_code, kExitClean);
@@ -118,7 +143,7 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
     EXPECT_THAT(result.standard_error, HasSubstr(message));
   };
   expect_usage(Matload({"diff", "support@latest", "support-19700101T000000Z-00000000"}), "no run");
-  expect_usage(Matload({"diff", "support@latest~5", "support@latest"}), "holds 1 finished support runs");
+  expect_usage(Matload({"diff", "support@latest~5", "support@latest"}), "holds 1 support runs");
   expect_usage(Matload({"diff", "support@soon", "support@latest"}), "is not a run");
   std::ofstream(root_ / "kept.csv") << "kept\n";
   expect_usage(Matload({"baseline", "support@latest", "--out", (root_ / "kept.csv").string()}), "never written over");
@@ -137,14 +162,14 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
   expect_usage(Matload({"runs", "--db", (root_ / "corrupt.sqlite").string()}), "corrupt.sqlite");
   EXPECT_EQ(ReadText(root_ / "corrupt.sqlite"), std::string(4096, 'x'));
   const std::string store_path = (root_ / "results.sqlite").string();
-  expect_usage(Matload({"export", "support@latest", "--csv", store_path}), "not an earlier export");
+  expect_usage(Matload({"export", "support@latest", "--csv", store_path}), "not an earlier CSV export");
   expect_usage(
       Matload({"export", "support@latest", "--csv", (root_ / "x").string(), "--junit", (root_ / "x").string()}),
       "name one file");
   expect_usage(Matload({"export", "support@latest", "--csv", (root_ / "no" / "such" / "x.csv").string()}),
                "cannot write");
   expect_usage(Support(false, {"--baseline", root_.string()}), "not a readable file");
-  expect_usage(Support(false, {"--include", "sm90.*"}), "take no case of this run");
+  expect_usage(Support(false, {"--include", "sm90.*"}), "take no case of this support run");
   // Every refused command left the one run stored as it was.
   absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");
   ASSERT_TRUE(store.ok());
@@ -153,6 +178,46 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
   EXPECT_EQ(runs_stored.front().status, "clean");
   // The filter that took no case is a run refused with exit 2, as it asked.
   EXPECT_EQ(runs_stored.back().status, "usage");
+}
+
+// An export replaces only its own earlier self: a file whose export
+// marker names the same kind and the same run (or, for a diff page, the
+// same two runs). Any other file, a matload page of another kind or run
+// (a published one included) or a googletest report that starts as JUnit
+// does, is refused, exit 2, and left as it was.
+TEST_F(NightlyTest, AnExportReplacesOnlyItsOwnEarlierExport) {
+  ASSERT_EQ(Support(false, {"--out", (root_ / "a").string()}).exit_code, kExitClean);
+  ASSERT_EQ(Support(false, {"--out", (root_ / "b").string()}).exit_code, kExitClean);
+  const std::filesystem::path gtest = root_ / "gtest.xml";
+  std::ofstream(gtest) << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"1\" name=\"AllTests\">\n"
+                          "  <testsuite name=\"A\" tests=\"1\"><testcase name=\"b\"/></testsuite>\n</testsuites>\n";
+  const std::vector<std::filesystem::path> others = {gtest, root_ / "b" / "report.html", root_ / "a" / "support.html"};
+  std::vector<std::string> before;
+  for (const std::filesystem::path& path : others) before.push_back(ReadText(path));
+  const auto refused = [&](const std::vector<std::string>& arguments, const std::string& message) {
+    const ProcessResult result = Matload(arguments);
+    EXPECT_EQ(result.exit_code, kExitUsage) << result.standard_error;
+    EXPECT_THAT(result.standard_error, HasSubstr(message));
+  };
+  refused({"export", "support@latest~1", "--junit", gtest.string()}, "is not an earlier junit export of run support-");
+  refused({"export", "support@latest~1", "--html", others[1].string()}, "is not an earlier run-page of run support-");
+  refused({"export", "support@latest~1", "--html", others[2].string()}, "is not an earlier run-page");
+  refused({"diff", "support@latest~1", "support@latest", "--html", others[1].string()}, "is not an earlier diff-page");
+  for (size_t i = 0; i < others.size(); ++i) EXPECT_EQ(ReadText(others[i]), before[i]) << others[i];
+  // A run's own page, and its own earlier exports, are replaced.
+  const std::string junit = (root_ / "junit.xml").string();
+  const std::string page = (root_ / "a" / "report.html").string();
+  for (int time = 0; time < 2; ++time) {
+    const ProcessResult exported = Matload({"export", "support@latest~1", "--junit", junit, "--html", page});
+    EXPECT_EQ(exported.exit_code, kExitClean) << exported.standard_error;
+    const ProcessResult diffed =
+        Matload({"diff", "support@latest~1", "support@latest", "--html", (root_ / "diff.html").string()});
+    EXPECT_EQ(diffed.exit_code, kExitClean) << diffed.standard_error;
+  }
+  // Tonight's run does not replace last night's export.
+  refused({"export", "support@latest", "--junit", junit}, "is not an earlier junit export of run support-");
+  refused({"diff", "support@latest", "support@latest~1", "--html", (root_ / "diff.html").string()},
+          "is not an earlier diff-page of runs support-");
 }
 
 // Two runs writing one results store at once (two GPUs of a host, say)

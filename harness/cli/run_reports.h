@@ -14,10 +14,6 @@
 
 namespace matload {
 
-// kHtmlReportStart is how every matload page begins: an export replaces a
-// file that begins so, and no other (harness/cli/store_commands.cc).
-inline constexpr char kHtmlReportStart[] = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<title>matload ";
-
 // WriteRunPage writes the page of `run` and its `cases` to `path`. Its
 // links reach the run's files in the run's directory, or, where that is not
 // on this machine (a published copy), in the page's own directory.

@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
@@ -10,9 +13,12 @@
 #include "absl/strings/str_split.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/run_reports.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
+#include "harness/runs/export_marker.h"
 #include "harness/runs/exports.h"
+#include "harness/runs/junit_export.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/retention.h"
 #include "harness/runs/run_diff.h"
@@ -44,32 +50,49 @@ absl::StatusOr<ResultsStore> OpenStore() {
   return ResultsStore::OpenReadOnly(path);
 }
 
-// FindRun finds the run `reference` names: a run ID, or COMMAND@latest
-// and COMMAND@latest~N for the newest finished run (Finished) of COMMAND
-// and the N-th before it, so that a nightly script need not remember IDs
-// and never compares with a night that judged only part of its cases (a
-// shard judged only its slice: its merged run is whole).
+// FindRun finds the run `reference` names: a run ID; COMMAND@latest, the
+// newest run of COMMAND whatever its status (tonight's, even if it
+// stopped: the caller says so, UnfinishedError); or
+// COMMAND@latest-finished, the newest that judged everything (Finished);
+// each with ~N for the N-th such run before it. A shard is never one of
+// these: it judged only its slice, and its merged run is whole.
 absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference) {
   const std::vector<std::string> parts = absl::StrSplit(reference, absl::MaxSplits('@', 1));
   if (parts.size() == 1) return store.FindRun(reference);
   size_t back = 0;
   const std::vector<std::string> latest = absl::StrSplit(parts[1], absl::MaxSplits('~', 1));
   const bool digits = latest.size() == 1 || (!latest[1].empty() && latest[1].find_first_not_of("0123456789") == std::string::npos);
-  if (latest[0] != "latest" || !digits || (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", reference, "' is not a run: give a run ID, COMMAND@latest or COMMAND@latest~N"));
+  const bool finished_only = latest[0] == "latest-finished";
+  if ((latest[0] != "latest" && !finished_only) || !digits ||
+      (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
+    return absl::InvalidArgumentError(absl::StrCat("'", reference,
+                                                   "' is not a run: give a run ID, COMMAND@latest[~N] or "
+                                                   "COMMAND@latest-finished[~N]"));
   }
   absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
   if (!runs.ok()) return runs.status();
-  std::vector<RunRecord> finished;
+  std::vector<RunRecord> named;
   for (RunRecord& run : *runs) {
-    if (run.command == parts[0] && Finished(run) && run.shard.empty()) finished.push_back(std::move(run));
+    if (run.command == parts[0] && run.shard.empty() && (!finished_only || Finished(run))) {
+      named.push_back(std::move(run));
+    }
   }
-  if (back >= finished.size()) {
-    return absl::NotFoundError(
-        absl::StrCat("'", reference, "': ", store.path(), " holds ", finished.size(), " finished ", parts[0], " runs"));
+  if (back >= named.size()) {
+    return absl::NotFoundError(absl::StrCat("'", reference, "': ", store.path(), " holds ", named.size(),
+                                            finished_only ? " finished " : " ", parts[0], " runs"));
   }
-  return finished[finished.size() - 1 - back];
+  return named[named.size() - 1 - back];
+}
+
+// UnfinishedError says that `run` did not judge everything (Finished),
+// how it ended, and what follows for the command (`consequence`), when it
+// did not; export, diff and baseline then exit 2, unless they were asked
+// for COMMAND@latest-finished.
+absl::Status UnfinishedError(const RunRecord& run, absl::string_view consequence) {
+  if (Finished(run)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat("run ", run.id, " did not finish: it ", HowItEnded(run), ". ",
+                                                    consequence, " (", run.command,
+                                                    "@latest-finished names the newest run that finished)"));
 }
 
 // RunAndCases is a run and its cases.
@@ -103,25 +126,70 @@ absl::Status WriteNew(const std::string& path, const std::string& text) {
   return WriteFile(path, text);
 }
 
-// ExportSignature is how an earlier export of each kind begins: an export
-// replaces a file only if it begins so, so that it never overwrites the
-// results store, a run's results or a published report.
-constexpr absl::string_view kJunitStart = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites";
+// kCsvStart is how a CSV export begins. A CSV file has no place for an
+// export marker (export_marker.h) that every reader skips, so a CSV export
+// replaces a file only if it begins so: never the results store, a run's
+// results or a baseline.
 constexpr absl::string_view kCsvStart = "case,outcome,duration_s\n";
 
-// CheckExportPath says why `path` may not take an export that begins with
-// `start`: it exists and is not an earlier export of that kind.
-absl::Status CheckExportPath(const std::string& path, absl::string_view start) {
+// CheckCsvPath says why `path` may not take a CSV export: it exists and
+// does not begin as one.
+absl::Status CheckCsvPath(const std::string& path) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) return absl::OkStatus();
   std::ifstream file(path, std::ios::binary);
-  std::string head(start.size(), '\0');
-  if (std::filesystem::is_regular_file(path, error) && file.read(head.data(), static_cast<std::streamsize>(head.size())) &&
-      head == start) {
+  std::string head(kCsvStart.size(), '\0');
+  if (std::filesystem::is_regular_file(path, error) &&
+      file.read(head.data(), static_cast<std::streamsize>(head.size())) && head == kCsvStart) {
     return absl::OkStatus();
   }
   return absl::AlreadyExistsError(
-      absl::StrCat(path, " exists and is not an earlier export of this kind; an export never writes over other files"));
+      absl::StrCat(path, " exists and is not an earlier CSV export; an export never writes over another file"));
+}
+
+// JunitPartPath is where part `number` (from 2) of a JUnit export to
+// `path` goes: "out/junit.xml" -> "out/junit-2.xml".
+std::string JunitPartPath(const std::string& path, size_t number) {
+  const std::filesystem::path whole(path);
+  return (whole.parent_path() / absl::StrCat(whole.stem().string(), "-", number, whole.extension().string())).string();
+}
+
+// WriteJunit writes the documents (JunitXml) of run `run_id`'s JUnit
+// export: the first to `path`, which the caller checked, and each other to
+// its JunitPartPath, which may hold only an earlier JUnit export of the
+// run (CheckReplaceable); it names on `out` each part it wrote after the
+// first.
+absl::Status WriteJunit(const std::string& path, const std::string& run_id, const std::vector<std::string>& documents,
+                        std::ostream& out) {
+  for (size_t number = 2; number <= documents.size(); ++number) {
+    if (absl::Status free = CheckReplaceable(JunitPartPath(path, number), ExportKind::kJunit, run_id); !free.ok()) {
+      return free;
+    }
+  }
+  for (size_t number = 1; number <= documents.size(); ++number) {
+    const std::string part = number == 1 ? path : JunitPartPath(path, number);
+    if (absl::Status written = WriteFile(part, documents[number - 1]); !written.ok()) return written;
+    if (number > 1) out << "wrote " << part << " (part " << number << " of " << documents.size() << ")\n";
+  }
+  return absl::OkStatus();
+}
+
+// JunitContextFor is what the JUnit export knows beside the store: the
+// failures `baseline` expects, and the discrepancy registry's judgements
+// (DefaultRegistryPath). Without a registry it says so on `err`: the file
+// then names the entries that explain known discrepancies, without their
+// judgements.
+JunitContext JunitContextFor(const std::optional<Baseline>& baseline, std::ostream& err) {
+  JunitContext context;
+  if (baseline.has_value()) context.expected = baseline->expected;
+  const absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  if (!registry.ok()) {
+    err << "matload: the JUnit file names known discrepancies by their registry entry alone: "
+        << registry.status().message() << "\n";
+    return context;
+  }
+  for (const DiscrepancyEntry& entry : registry->entries()) context.judgements[entry.id] = entry.judgement;
+  return context;
 }
 
 // RunsAsTheyStand are the store's runs, with each one marked running that
@@ -192,14 +260,19 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
                                                                " run: they share no case")));
   }
   for (const RunAndCases* run : {&*a, &*b}) {
-    if (run->run.status == "running") {
-      return Failed(err, absl::FailedPreconditionError(absl::StrCat(
-                             "run ", run->run.id, " has not finished; resume it (--resume) before comparing it")));
+    if (absl::Status finished = UnfinishedError(run->run,
+                                                "It is not compared: the cases it did not judge would read "
+                                                "as removed");
+        !finished.ok()) {
+      return Failed(err, finished);
     }
   }
   const std::string html = absl::GetFlag(FLAGS_html);
   if (!html.empty()) {
-    if (absl::Status free = CheckExportPath(html, kHtmlReportStart); !free.ok()) return Failed(err, free);
+    if (absl::Status free = CheckReplaceable(html, ExportKind::kDiffPage, absl::StrCat(a->run.id, " ", b->run.id));
+        !free.ok()) {
+      return Failed(err, free);
+    }
   }
   const RunDiff diff = Diff(a->cases, b->cases);
   if (!html.empty()) {
@@ -224,9 +297,8 @@ int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& 
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
-  if (run->run.status == "running") {
-    return Failed(err, absl::FailedPreconditionError(
-                           absl::StrCat("run ", run->run.id, " has not finished; resume it before taking a baseline")));
+  if (absl::Status finished = UnfinishedError(run->run, "No baseline is taken from it"); !finished.ok()) {
+    return Failed(err, finished);
   }
   if (absl::Status written = WriteNew(path, RenderBaseline(run->run, run->cases)); !written.ok()) {
     return Failed(err, written);
@@ -246,24 +318,41 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   if ((!junit.empty() && (junit == csv || junit == html)) || (!csv.empty() && csv == html)) {
     return Failed(err, absl::InvalidArgumentError("two of --junit, --csv and --html name one file; give each its own"));
   }
-  for (const auto& [path, start] : {std::pair{junit, kJunitStart}, std::pair{csv, kCsvStart},
-                                    std::pair{html, absl::string_view(kHtmlReportStart)}}) {
-    if (path.empty()) continue;
-    if (absl::Status free = CheckExportPath(path, start); !free.ok()) return Failed(err, free);
+  const absl::StatusOr<std::optional<Baseline>> baseline = LoadBaseline(absl::GetFlag(FLAGS_baseline));
+  if (!baseline.ok()) return Failed(err, baseline.status());
+  if (baseline->has_value() && junit.empty()) {
+    return Failed(err, absl::InvalidArgumentError(
+                           "--baseline marks the failures it expects as skipped in the JUnit file: give --junit too"));
   }
   absl::StatusOr<ResultsStore> store = OpenStore();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
-  for (const auto& [path, text] :
-       {std::pair{junit, JunitXml(run->run, run->cases)}, std::pair{csv, ResultsCsv(run->cases)}}) {
+  // Each file may hold only an earlier export of the same kind, of this run.
+  const std::vector<std::pair<std::string, absl::Status>> free = {
+      {junit, CheckReplaceable(junit, ExportKind::kJunit, run->run.id)},
+      {csv, CheckCsvPath(csv)},
+      {html, CheckReplaceable(html, ExportKind::kRunPage, run->run.id)},
+  };
+  for (const auto& [path, checked] : free) {
+    if (!path.empty() && !checked.ok()) return Failed(err, checked);
+  }
+  const std::vector<std::pair<std::string, std::function<absl::Status()>>> exports = {
+      {junit,
+       [&] {
+         return WriteJunit(junit, run->run.id, JunitXml(run->run, run->cases, JunitContextFor(*baseline, err)), out);
+       }},
+      {csv, [&] { return WriteFile(csv, ResultsCsv(run->cases)); }},
+      {html, [&] { return WriteRunPage(run->run, run->cases, html); }},
+  };
+  for (const auto& [path, write] : exports) {
     if (path.empty()) continue;
-    if (absl::Status written = WriteFile(path, text); !written.ok()) return Failed(err, written);
+    if (absl::Status written = write(); !written.ok()) return Failed(err, written);
     out << "wrote " << path << "\n";
   }
-  if (!html.empty()) {
-    if (absl::Status written = WriteRunPage(run->run, run->cases, html); !written.ok()) return Failed(err, written);
-    out << "wrote " << html << "\n";
+  if (absl::Status finished = UnfinishedError(run->run, "The exports hold what it judged, and say how it ended");
+      !finished.ok()) {
+    return Failed(err, finished);
   }
   return kExitClean;
 }

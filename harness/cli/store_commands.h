@@ -26,18 +26,26 @@ using StoreCommand = int (*)(const std::vector<std::string>& arguments, std::ost
 // with its status and cases; --json for a machine.
 int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
+// Runs are named by ID, COMMAND@latest[~N] (the newest runs, whatever
+// their status) or COMMAND@latest-finished[~N] (the newest that judged
+// everything). diff, baseline and export say so of a run that did not
+// finish, how it ended, and exit 2.
+
 // RunDiffCommand is `matload diff RUN_A RUN_B`: per case ID, what B broke,
 // fixed, changed, added and removed against A, as text or --json. It exits
-// 1 when B regressed against A.
+// 1 when B regressed against A, and 2, comparing nothing, when either run
+// did not finish.
 int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
 // RunBaselineCommand is `matload baseline RUN_ID --out FILE.csv`: the run's
 // expected failures, deqp-runner style. An existing FILE is never
-// overwritten.
+// overwritten, and a run that did not finish gives none.
 int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
 // RunExportCommand is `matload export RUN_ID [--junit FILE.xml] [--csv
-// FILE.csv]`: JUnit XML for Jenkins or GitLab, and a results CSV.
+// FILE.csv] [--html FILE.html]`: JUnit XML for Jenkins or GitLab, a
+// results CSV and the run's page. A run that did not finish is exported,
+// then exit 2.
 int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
 
 // RunPruneCommand is `matload prune --keep N [--dry_run]`: it deletes from

@@ -79,18 +79,27 @@ TEST(BaselineExitStatusTest, ListsFiftyCasesAndCountsTheRest) {
   EXPECT_THAT(said, HasSubstr("  ... and 10 more (matload export or diff lists every case)\n"));
 }
 
-// COMMAND@latest names the newest run that judged everything: a night
-// that was interrupted or found no GPU is never compared or baselined.
-TEST(StoreCommandsTest, LatestSkipsRunsThatDidNotFinish) {
+// COMMAND@latest names the newest run whatever its status, so that a
+// night that was interrupted or found no GPU is never passed over for the
+// night before: diff and baseline refuse it, export writes it and says
+// so, each naming how it ended. COMMAND@latest-finished names the newest
+// run that judged everything.
+TEST(StoreCommandsTest, LatestIsTheNewestRunAndOneThatDidNotFinishIsRefused) {
   const std::string db = testing::TempDir() + "/store_commands_test_latest.sqlite";
   std::filesystem::remove(db);
   {
     ResultsStore store = *ResultsStore::Open(db);
     int minute = 0;
-    for (const char* status : {"clean", "findings", "interrupted", "compile-only", "running"}) {
-      const RunRecord run{.id = absl::StrCat("conform-", status), .command = "conform",
-                          .started = absl::FromUnixSeconds(60 * ++minute), .status = status};
+    for (const auto& [status, exit_status] : {std::pair{"clean", 0}, std::pair{"findings", 1},
+                                              std::pair{"interrupted", 143}, std::pair{"compile-only", 3}}) {
+      const RunRecord run{.id = absl::StrCat("conform-", status),
+                          .command = "conform",
+                          .host = "gpu-17",
+                          .started = absl::FromUnixSeconds(60 * ++minute),
+                          .status = status,
+                          .exit_status = exit_status};
       ASSERT_TRUE(store.CreateRun(run).ok());
+      ASSERT_TRUE(store.AddCases(run.id, Tonight()).ok());
     }
   }
   absl::SetFlag(&FLAGS_db, db);
@@ -98,13 +107,33 @@ TEST(StoreCommandsTest, LatestSkipsRunsThatDidNotFinish) {
   std::filesystem::remove(csv);
   absl::SetFlag(&FLAGS_out, csv);
   std::ostringstream out, err;
-  EXPECT_EQ(RunBaselineCommand({"conform@latest"}, out, err), kExitClean) << err.str();
+  EXPECT_EQ(RunBaselineCommand({"conform@latest"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("run conform-compile-only did not finish: it found no usable GPU (exit 3): matload "
+                                   "was compile-only on gpu-17. No baseline is taken from it"));
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  EXPECT_EQ(RunBaselineCommand({"conform@latest-finished"}, out, err), kExitClean) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("of run conform-findings"));
-  EXPECT_EQ(RunDiffCommand({"conform@latest~1", "conform@latest~2"}, out, err), kExitUsage);
+  EXPECT_EQ(RunDiffCommand({"conform@latest~1", "conform@latest-finished"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("run conform-interrupted did not finish: it was interrupted by signal 15"));
+  out.str("");
+  EXPECT_EQ(RunDiffCommand({"conform@latest-finished~1", "conform@latest-finished"}, out, err), kExitClean);
+  EXPECT_THAT(out.str(), HasSubstr("A: conform-clean"));
+  EXPECT_EQ(RunDiffCommand({"conform@latest~4", "conform@latest"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("holds 4 conform runs"));
+  EXPECT_EQ(RunDiffCommand({"conform@latest-finished~2", "conform@latest"}, out, err), kExitUsage);
   EXPECT_THAT(err.str(), HasSubstr("holds 2 finished conform runs"));
-  EXPECT_EQ(RunDiffCommand({"conform@latest", "conform-running"}, out, err), kExitUsage);
-  EXPECT_THAT(err.str(), HasSubstr("has not finished"));
   EXPECT_EQ(RunDiffCommand({"conform@latest~+1", "conform@latest"}, out, err), kExitUsage);
+  EXPECT_EQ(RunDiffCommand({"conform@newest", "conform@latest"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("give a run ID, COMMAND@latest[~N] or COMMAND@latest-finished[~N]"));
+  // export writes tonight's run, then says it did not finish.
+  const std::string exported = testing::TempDir() + "/store_commands_test_latest_export.csv";
+  std::filesystem::remove(exported);
+  absl::SetFlag(&FLAGS_csv, exported);
+  EXPECT_EQ(RunExportCommand({"conform@latest"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("run conform-compile-only did not finish"));
+  EXPECT_TRUE(std::filesystem::exists(exported));
+  EXPECT_EQ(RunExportCommand({"conform@latest-finished"}, out, err), kExitClean) << err.str();
+  absl::SetFlag(&FLAGS_csv, "");
   absl::SetFlag(&FLAGS_db, "");
   absl::SetFlag(&FLAGS_out, "");
 }

@@ -34,6 +34,7 @@
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
+#include "harness/runs/judged_nothing.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
 #include "harness/support/support_sweep.h"
@@ -313,14 +314,14 @@ std::vector<SupportCompiler> NamedCompilers(const std::vector<OpenedCompiler>& c
   return named;
 }
 
-// TakesNoCase is kInvalidArgument when the run's case filter took no case.
-// A shard may take none; its merged run is held to it (matload merge).
+// TakesNoCase is JudgedNothing when the run recorded no case. A shard may
+// take none; its merged run is held to it (matload merge).
 absl::Status TakesNoCase(const SupportOptions& options, RunJournal& journal) {
-  if (options.filter.SelectsAll() || options.shard.has_value()) return absl::OkStatus();
+  if (options.shard.has_value()) return absl::OkStatus();
   absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
   if (!cases.ok()) return cases.status();
   if (!cases->empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError("--cases, --include and --exclude take no case of this run (docs/case-ids.md)");
+  return JudgedNothing("support", !options.filter.SelectsAll());
 }
 
 // SweepAndReport sweeps `targets` with every compiler and writes the

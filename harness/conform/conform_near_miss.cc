@@ -49,7 +49,7 @@ absl::StatusOr<std::string> SweepReport(int ordinal, const ConformanceOptions& o
   }
   for (const CaseRecord& record : sweep->cases) {
     absl::StrAppend(&text, "case\t", CompileCaseId(record.id), "\t", record.outcome, "\t", record.finding ? 1 : 0, "\t",
-                    TsvField(record.detail), "\n");
+                    record.seconds, "\t", TsvField(record.detail), "\n");
   }
   return text;
 }
@@ -80,13 +80,18 @@ absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(const std::string& repor
   std::vector<CaseRecord> records;
   std::map<CaseClass, size_t>& counts = result.counts["compile (all operand styles)"];
   for (size_t i = 1; i < lines.size(); ++i) {
-    const std::vector<std::string> fields = absl::StrSplit(lines[i], absl::MaxSplits('\t', 4));
+    const std::vector<std::string> fields = absl::StrSplit(lines[i], absl::MaxSplits('\t', 5));
     if (fields.size() < 4) return absl::InternalError("bad sweep report line");
     if (fields[0] == "case") {
+      double seconds = 0;
+      if (fields.size() < 6 || !absl::SimpleAtod(fields[4], &seconds)) {
+        return absl::InternalError("bad sweep report case line");
+      }
       records.push_back({.id = fields[1],
                          .outcome = fields[2],
                          .finding = fields[3] == "1",
-                         .detail = fields.size() > 4 ? fields[4] : ""});
+                         .detail = fields[5],
+                         .seconds = seconds});
       continue;
     }
     const bool illegal = fields[0] == "illegal";

@@ -65,6 +65,7 @@ std::vector<TalliedCase> ConformTally::TakeAll() {
     record.outcome = std::string(CaseClassToken(worst));
     record.finding = IsFinding(worst) || !tallied.registry_misses.empty();
     record.first_failures = summary.first_failures;
+    record.seconds = summary.seconds.items;
     if (gathered.first_failure < 0) record.detail = FirstLine(summary.note);
     if (!gathered.unreproduced.empty()) {
       const auto& [first_kind, what] = gathered.unreproduced.front();

@@ -45,7 +45,8 @@ TEST(ConformTallyTest, TheMostSevereOutcomeAndTheLowestFailureNameTheCase) {
 }
 
 // A worker's summary counts every variant it judged, and each sample's
-// bundle counts every variant of its signature.
+// bundle counts every variant of its signature; the case's time is its
+// workers' time on it.
 TEST(ConformTallyTest, ASummaryCountsEveryVariantAndEverySignature) {
   CaseSummary summary;
   for (std::int64_t index = 0; index < 100; ++index) {
@@ -55,19 +56,25 @@ TEST(ConformTallyTest, ASummaryCountsEveryVariantAndEverySignature) {
   }
   ConformTally tally(4);
   tally.Expect("c", "ldmatrix");
+  summary.seconds.items = 1.5;
   tally.AddSummary("c", summary, {{"low", "bundles/001"}, {"high", "bundles/002"}});
+  CaseSummary more;
+  more.Add(300, {.kind = CaseClass::kPass}, true, 32, "", {}, 0, 4);
+  more.seconds.items = 0.25;
+  tally.AddSummary("c", more, {});
   tally.Add("c", {.index = 200, .kind = CaseClass::kPass, .ran = true, .words_compared = 32});
   const std::vector<TalliedCase> complete = tally.TakeAll();
   ASSERT_EQ(complete.size(), 1u);
   const TalliedCase& tallied = complete[0];
-  EXPECT_EQ(tallied.record.counts, (std::map<std::string, std::int64_t>{{"mismatch", 10}, {"pass", 91}}));
+  EXPECT_EQ(tallied.record.counts, (std::map<std::string, std::int64_t>{{"mismatch", 10}, {"pass", 92}}));
   EXPECT_EQ(tallied.record.first_failures, (std::vector<std::int64_t>{7, 17, 27, 37}));
+  EXPECT_DOUBLE_EQ(tallied.record.seconds, 1.75);  // the workers' time on the case's items
   EXPECT_EQ(tallied.record.detail, "moved");
   EXPECT_EQ(tallied.record.bundle, "bundles/001");
   EXPECT_EQ(tallied.bundle_cases, (std::map<std::string, size_t>{{"bundles/001", 5}, {"bundles/002", 5}}));
   EXPECT_EQ(tallied.findings, 10u);
-  EXPECT_EQ(tallied.executions, 101u);
-  EXPECT_EQ(tallied.words_compared, 101u * 32);
+  EXPECT_EQ(tallied.executions, 102u);
+  EXPECT_EQ(tallied.words_compared, 102u * 32);
 }
 
 TEST(ConformTallyTest, ARegistryMissIsAFindingOfTheCase) {

@@ -4,10 +4,12 @@
 #include <map>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "harness/report/case_facets.h"
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
+#include "harness/runs/export_marker.h"
 
 namespace matload {
 namespace {
@@ -86,6 +88,7 @@ absl::StatusOr<std::string> DiffReportHtml(const RunRecord& a, const RunRecord& 
   }
   counts.push_back(object{{"key", "unchanged"}, {"title", "Unchanged"}, {"count", std::to_string(diff.unchanged)}});
   kainjow::mustache::data view;
+  view.set("export_marker", ExportMarker(ExportKind::kDiffPage, absl::StrCat(a.id, " ", b.id)));
   view.set("a", RunView(a));
   view.set("b", RunView(b));
   view.set("regressed", Regressed(diff));

@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "harness/platform/without_home.h"
 #include "harness/report/case_facets.h"
 #include "harness/report/data_block.h"
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
-#include "harness/platform/without_home.h"
+#include "harness/runs/export_marker.h"
 
 namespace matload {
 namespace {
@@ -141,6 +142,7 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
   }
   kainjow::mustache::data view;
   view.set("kind", run.command);
+  view.set("export_marker", ExportMarker(ExportKind::kRunPage, run.id));
   object run_view = RunView(run);
   run_view["directory"] = RunDirectoryText(place);
   view.set("run", run_view);

@@ -1,13 +1,17 @@
 #include "harness/runs/case_id.h"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "harness/runs/stable_hash.h"
 #include "reference/families.h"
 #include "reference/printer.h"
@@ -124,6 +128,25 @@ std::string InstructionCaseIds::Of(const RawInstruction& instruction, const std:
   std::lock_guard<std::mutex> lock(mutex_);
   names_.try_emplace(text, name);
   return name;
+}
+
+CaseGroup SupportCaseGroup(absl::string_view id) {
+  static constexpr absl::string_view kStyleTokens[] = {"stride_reg",  "stride_imm", "addr64",      "addr32",
+                                                       "addr_offset", "taddr",      "taddr_offset"};
+  const std::vector<absl::string_view> tokens = absl::StrSplit(id, '.');
+  size_t style = tokens.size();
+  if (absl::StartsWith(tokens.back(), "ops_") || absl::StartsWith(tokens.back(), "raw_")) {
+    style = tokens.size() - 1;
+  } else {
+    while (style > 0 && absl::c_linear_search(kStyleTokens, tokens[style - 1])) --style;
+  }
+  const auto target = std::find_if(tokens.begin(), tokens.begin() + static_cast<long>(style),
+                                   [](absl::string_view token) { return absl::StartsWith(token, "sm_"); });
+  const size_t matrix = std::min(style, static_cast<size_t>(target - tokens.begin()) + 2);
+  const auto join = [&tokens](size_t begin, size_t end) {
+    return absl::StrJoin(tokens.begin() + static_cast<long>(begin), tokens.begin() + static_cast<long>(end), ".");
+  };
+  return {join(0, matrix), join(matrix, style), join(style, tokens.size())};
 }
 
 std::string ConformCaseId(const Form& form, int address_bits, absl::string_view compile_path, bool undefined) {

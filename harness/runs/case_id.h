@@ -66,6 +66,24 @@ class InstructionCaseIds {
   absl::flat_hash_map<std::string, std::string> names_;  // by text; guarded by mutex_
 };
 
+// CaseGroup is where a support case sits in the support matrix, for the
+// reports that name qualifier sets rather than cases (JUnit,
+// harness/runs/junit_export.h): `matrix` is its target and family
+// ("sm_90.ldmatrix", after the compiler's token when a run sweeps several),
+// `qualifiers` the opcode's tokens between them and its style
+// ("sync.aligned.m8n8.x4.shared.b16"), and `style` what sets the case
+// apart among the cases of those: its operand style ("addr64",
+// "addr32.stride_reg") or a near miss's hash ("ops_1a2b3c4d",
+// "raw_1a2b3c4d"). Any part may be empty for an ID of another shape.
+struct CaseGroup {
+  std::string matrix;
+  std::string qualifiers;
+  std::string style;
+};
+
+// SupportCaseGroup reads a support case ID's CaseGroup.
+CaseGroup SupportCaseGroup(absl::string_view id);
+
 // ConformCaseId names a conform case: the form with its address width
 // (wmma.load's .shared forms run with 32- and 64-bit addresses), the
 // compile path ("driver_jit", "ptxas_cubin", "nvjitlink_cubin"), and

@@ -87,5 +87,29 @@ TEST(CaseIdTest, RememberedNamesAreInstructionCaseIds) {
   }
 }
 
+TEST(SupportCaseGroupTest, SplitsTheMatrixTheQualifiersAndTheStyle) {
+  const CaseGroup plain = SupportCaseGroup("sm_90.ldmatrix.sync.aligned.m8n8.x4.shared.b16.addr64");
+  EXPECT_EQ(plain.matrix, "sm_90.ldmatrix");
+  EXPECT_EQ(plain.qualifiers, "sync.aligned.m8n8.x4.shared.b16");
+  EXPECT_EQ(plain.style, "addr64");
+  const CaseGroup stride =
+      SupportCaseGroup("sm_80.wmma_load.a.sync.aligned.row.m16n16k16.global.f16.addr32.stride_reg");
+  EXPECT_EQ(stride.matrix, "sm_80.wmma_load");
+  EXPECT_EQ(stride.qualifiers, "a.sync.aligned.row.m16n16k16.global.f16");
+  EXPECT_EQ(stride.style, "addr32.stride_reg");
+  EXPECT_EQ(SupportCaseGroup("sm_100a.tcgen05_ld.sync.aligned.32x32b.x1.b32.taddr_offset").style, "taddr_offset");
+  const CaseGroup near_miss = SupportCaseGroup("sm_90.ldmatrix.sync.sync.aligned.m8n8.x1.b16.raw_0a1b2c3d");
+  EXPECT_EQ(near_miss.qualifiers, "sync.sync.aligned.m8n8.x1.b16");
+  EXPECT_EQ(near_miss.style, "raw_0a1b2c3d");
+  EXPECT_EQ(SupportCaseGroup("sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.ops_0a1b2c3d").style, "ops_0a1b2c3d");
+  // A run that sweeps several compilers starts its IDs with the compiler's token.
+  EXPECT_EQ(SupportCaseGroup("ptxas_13_0_88.sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.addr64").matrix,
+            "ptxas_13_0_88.sm_90.ldmatrix");
+  const CaseGroup other = SupportCaseGroup("fuzz.text");
+  EXPECT_EQ(other.matrix, "fuzz.text");
+  EXPECT_EQ(other.qualifiers, "");
+  EXPECT_EQ(other.style, "");
+}
+
 }  // namespace
 }  // namespace matload

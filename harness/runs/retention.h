@@ -3,8 +3,9 @@
 // sweep adds about 20 MB of cases; a year of them would be gigabytes.
 //
 // For each command, a store keeps its `keep` newest finished runs that are
-// not shards: the runs COMMAND@latest to COMMAND@latest~(keep - 1) name, so
-// that a nightly diff still finds last night. It also keeps every run of
+// not shards: the runs COMMAND@latest-finished to
+// COMMAND@latest-finished~(keep - 1) name, so that a nightly diff still
+// finds the last night that finished. It also keeps every run of
 // that command that started after the oldest of those (one still going, or
 // interrupted and resumable), every run marked running, whatever its age
 // (the caller marks one whose process is gone otherwise: `matload prune`

@@ -207,6 +207,31 @@ std::string RunStatusWord(int exit_status) {
   }
 }
 
+std::string HowItEnded(const RunRecord& run) {
+  const std::string exit = absl::StrCat(" (exit ", run.exit_status, ")");
+  if (run.status == "clean") return absl::StrCat("ended clean", exit);
+  if (run.status == "findings") return absl::StrCat("ended with findings", exit);
+  if (run.status == "usage") {
+    return absl::StrCat("was refused", exit, ": it could not be judged as asked (a case filter that takes no case, a ",
+                        "stale baseline); its output said why");
+  }
+  if (run.status == "compile-only") {
+    return absl::StrCat("found no usable GPU", exit, ": matload was compile-only on ", run.host);
+  }
+  if (run.status == "infrastructure") {
+    return absl::StrCat("could not judge everything", exit,
+                        ": the GPU, a compiler, a worker or the disk failed; the summary in ", run.directory,
+                        " says which");
+  }
+  if (run.status == "interrupted" && run.exit_status > 128) {
+    return absl::StrCat("was interrupted by signal ", run.exit_status - 128, exit, "; --resume finishes it");
+  }
+  if (run.status == "killed" || run.status == "running") {
+    return "is still running, or was killed without a word; --resume finishes it";
+  }
+  return absl::StrCat("ended ", run.status, exit);
+}
+
 absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Start(const RunStart& start) {
   absl::StatusOr<ResultsStore> store = ResultsStore::Open(start.db);
   if (!store.ok()) return store.status();

@@ -140,6 +140,12 @@ bool Finished(const RunRecord& run);
 // "infrastructure" or "interrupted".
 std::string RunStatusWord(int exit_status);
 
+// HowItEnded says in words how `run` ended, or that it has not, for
+// messages and exports: "found no usable GPU (exit 3): matload was
+// compile-only on gpu-17", "was interrupted by signal 15 (exit 143);
+// --resume finishes it", "is still running, or was killed ...", ...
+std::string HowItEnded(const RunRecord& run);
+
 }  // namespace matload
 
 #endif  // MATLOAD_HARNESS_RUNS_RUN_JOURNAL_H_

@@ -178,5 +178,17 @@ TEST(RunStatusWordTest, FollowsTheExitStatuses) {
   EXPECT_EQ(RunStatusWord(143), "interrupted");
 }
 
+TEST(HowItEndedTest, SaysWhyARunDidNotFinish) {
+  const RunRecord no_gpu{.host = "gpu-17", .status = "compile-only", .exit_status = 3};
+  EXPECT_EQ(HowItEnded(no_gpu), "found no usable GPU (exit 3): matload was compile-only on gpu-17");
+  const RunRecord interrupted{.status = "interrupted", .exit_status = 143};
+  EXPECT_EQ(HowItEnded(interrupted), "was interrupted by signal 15 (exit 143); --resume finishes it");
+  const RunRecord lost{.directory = "/runs/c", .status = "infrastructure", .exit_status = 4};
+  EXPECT_THAT(HowItEnded(lost), HasSubstr("could not judge everything (exit 4): the GPU, a compiler, a worker or the "
+                                          "disk failed; the summary in /runs/c says which"));
+  EXPECT_THAT(HowItEnded(RunRecord{}), HasSubstr("is still running, or was killed"));
+  EXPECT_EQ(HowItEnded(RunRecord{.status = "clean", .exit_status = 0}), "ended clean (exit 0)");
+}
+
 }  // namespace
 }  // namespace matload

@@ -8,6 +8,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "harness/compile/batch_checker.h"
 #include "harness/compile/cached_check.h"
 #include "harness/compile/cached_compiler.h"
@@ -182,6 +184,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
                                         const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
                                         const std::string& cuobjdump, const SweepHooks& hooks, const SweepCache& cache,
                                         InstructionCaseIds& names, const TargetProgress& progress) {
+  const absl::Time start = absl::Now();
   TargetSweep result;
   result.summary.target = target.Name();
   TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, names, result.summary);
@@ -260,6 +263,11 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   if (absl::Status lowered = AddSassLowering(compiler, cuobjdump, cache, matrix, ptx, target, result); !lowered.ok()) {
     return lowered;
   }
+  // The target's forms are compiled in batches, so each case's time is its
+  // share of the target's.
+  const double share =
+      absl::ToDoubleSeconds(absl::Now() - start) / static_cast<double>(std::max<size_t>(1, result.cases.size()));
+  for (CaseRecord& record : result.cases) record.seconds = share;
   return result;
 }
 

@@ -110,6 +110,12 @@ TEST_F(SupportSweepTest, MatrixRowsCarryBothVerdicts) {
   EXPECT_TRUE(Row("wmma.load.a.sync.aligned.row.m16n16k16.f16").cells.at("sm_70").model_legal);
 }
 
+// A case's time is its share of its target's: the forms compile in batches.
+TEST_F(SupportSweepTest, EveryCaseIsTimedByItsShareOfItsTarget) {
+  ASSERT_FALSE(sweep_->cases.empty());
+  for (const CaseRecord& record : sweep_->cases) ASSERT_GT(record.seconds, 0) << record.id;
+}
+
 TEST_F(SupportSweepTest, EveryDisagreementIsExplained) {
   for (const TargetSummary& summary : sweep_->summaries) {
     EXPECT_EQ(summary.unexplained, 0u) << summary.target;

@@ -27,6 +27,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/platform/process_tree.h"
+#include "harness/platform/source_tree.h"
 #include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
 #include "nlohmann/json.hpp"
@@ -134,6 +135,10 @@ TEST_F(FaultRigTest, AHealthyFakeGpuHasEveryCaseJudged) {
   EXPECT_EQ(run.summary["stopped"], "");
   EXPECT_EQ(run.summary["infrastructure_retries"], 0);
   EXPECT_GT(run.bundles, 0u);
+  // Each case keeps the time its workers took on it, for the JUnit export.
+  ResultsStore store = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite");
+  const std::vector<CaseRecord> cases = *store.Cases(store.Runs()->front().id);
+  for (const CaseRecord& record : cases) EXPECT_GT(record.seconds, 0) << record.id;
   // Where the workers' time went: each part within the one around it.
   const nlohmann::json& seconds = run.summary["worker_seconds"];
   EXPECT_GT(seconds["launching"].get<double>(), 0);
@@ -147,6 +152,31 @@ TEST_F(FaultRigTest, NoDeviceAtAllIsCompileOnly) {
   EXPECT_EQ(run.process.exit_code, 3);
   EXPECT_THAT(run.process.standard_error, HasSubstr("compile-only"));
   EXPECT_TRUE(run.results.empty());
+}
+
+// A run without a GPU exports as a JUnit file that says why, one error
+// and valid against the schema Jenkins reads JUnit with, not as a suite of
+// 0 tests; the export then exits 2, since the run did not finish.
+TEST_F(FaultRigTest, ARunWithoutAGpuExportsAsAJunitErrorThatSaysWhy) {
+  ASSERT_EQ(Conform("init-fails", kTwoForms).process.exit_code, 3);
+  const std::filesystem::path junit = directory_ / "junit.xml";
+  absl::StatusOr<ProcessResult> exported =
+      RunProcess({MATLOAD_BINARY, "export", "conform@latest", "--junit", junit.string(), "--db",
+                  (directory_ / "results.sqlite").string()},
+                 std::chrono::seconds(60));
+  ASSERT_TRUE(exported.ok()) << exported.status();
+  EXPECT_EQ(exported->exit_code, 2);
+  EXPECT_THAT(exported->standard_error, HasSubstr("did not finish: it found no usable GPU (exit 3)"));
+  std::ifstream file(junit);
+  const std::string xml(std::istreambuf_iterator<char>(file), {});
+  EXPECT_THAT(xml, HasSubstr(R"(<testsuite name="matload conform" tests="1" failures="0" errors="1" skipped="0")"));
+  EXPECT_THAT(xml, HasSubstr(R"(<testcase classname="matload" name="run")"));
+  EXPECT_THAT(xml, HasSubstr("found no usable GPU (exit 3): matload was compile-only on"));
+  absl::StatusOr<ProcessResult> lint =
+      RunProcess({"xmllint", "--noout", "--schema", SourceTreePath("harness/runs/junit-jenkins.xsd"), junit.string()},
+                 std::chrono::seconds(60));
+  if (!lint.ok()) GTEST_SKIP() << "xmllint is not installed (apt-get install libxml2-utils) to check the schema";
+  EXPECT_EQ(lint->exit_code, 0) << lint->standard_error;
 }
 
 TEST_F(FaultRigTest, AGpuLostMidRunStopsWithExit4AndKeepsWhatWasJudged) {
@@ -484,6 +514,33 @@ TEST_F(FaultRigTest, AConfirmedFaultIsRememberedForTheSameGpuModelAndDriver) {
   EXPECT_EQ(other_model_launches, 4u);
   EXPECT_EQ(other_model.summary["confirmations_remembered"], 0);
   EXPECT_EQ(other_model.results, first.results);
+}
+
+// A case filter that takes no case is exit 2, never a clean run of
+// nothing: here a support case ID, which starts with its target, given to
+// conform, whose case IDs have none (docs/case-ids.md), as the README's
+// example once did. The same glob in conform's shape takes the cases.
+TEST_F(FaultRigTest, ACaseFilterThatTakesNoCaseIsAUsageErrorNeverACleanRun) {
+  const auto conform = [this](const std::string& include, const std::string& out) {
+    absl::StatusOr<ProcessResult> process = RunProcess(
+        {MATLOAD_BINARY, "conform", "--include", include, "--variants", std::to_string(kVariants), "--near_miss=false",
+         "--out", (directory_ / out).string(), "--db", (directory_ / "results.sqlite").string()},
+        std::chrono::seconds(120), Environment("normal"));
+    EXPECT_TRUE(process.ok()) << process.status();
+    return Collect(process.ok() ? *process : ProcessResult{}, out);
+  };
+  const ConformRun nothing = conform("sm_90.ldmatrix.*", "nothing");
+  EXPECT_EQ(nothing.process.exit_code, 2) << nothing.process.standard_error;
+  EXPECT_THAT(nothing.process.standard_error,
+              HasSubstr("take no case of this conform run (its case IDs are FORM.PATH"));
+  EXPECT_TRUE(nothing.results.empty());
+  const ConformRun ldmatrix = conform("ldmatrix.*", "ldmatrix");
+  EXPECT_EQ(ldmatrix.process.exit_code, 1) << ldmatrix.process.standard_error;  // its kernels store nothing
+  EXPECT_GT(ldmatrix.Count("mismatch"), 0u);
+  const std::vector<RunRecord> runs = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite")->Runs();
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].status, "usage");
+  EXPECT_EQ(runs[1].status, "findings");
 }
 
 TEST_F(FaultRigTest, DevicesThatAreNotOrdinalsAreAUsageError) {
