@@ -26,11 +26,29 @@ constexpr SpecRef kInferredRedAbs{
     "still get the loaded data; docs/spec-decisions.md",
     RuleSource::kInferred};
 
+// tcgen05.ld .spcompress: the text gives the register counts (Table 60) but
+// not where each kept element and each index sits in cdata and mdata.
+constexpr SpecRef kInferredSpcompressPacking{
+    "tcgen05.ld.infer.spcompress-packing",
+    "inferred from PTX 9.4 9.7.18.8.3 (Table 60: num/2 cdata and ceil(num/32) mdata registers) and 9.7.10.30 "
+    "spcompress (indices zero-extended into mdata; Figure 43 is an image): group g of four columns gives cdata[2g] "
+    "and cdata[2g+1], its kept elements in column order, and their 2-bit indices in the group, element j's in bits "
+    "2(j%16)..2(j%16)+1 of mdata[j/16]; docs/spec-decisions.md",
+    RuleSource::kInferred};
+// tcgen05.ld .spcompress: the text does not say whether the selection
+// compares subnormal values as they are.
+constexpr SpecRef kInferredSpcompressSubnormals{
+    "tcgen05.ld.infer.spcompress-subnormals",
+    "inferred, as for .red (tcgen05.ld.infer.red-nan): the selection compares subnormal .f32 values as they are, "
+    "not flushed to zero; docs/spec-decisions.md",
+    RuleSource::kInferred};
+
 // Inferences says which of the rules above a form's modelled execution
 // rests on (FamilySpec::inferences).
 ModelInferences Inferences(const QualifierSet& q) {
   ModelInferences inferences;
   if (q.Present(kPack)) inferences.every_register = {kInferredPack16bHalves};
+  if (q.Present(kSpcompress)) inferences.every_register = {kInferredSpcompressPacking, kInferredSpcompressSubnormals};
   if (q.Present(kRed) && q.Get(kType) == kF32) {
     inferences.reduction = {kInferredRedNan};
     if (q.Present(kAbs)) inferences.reduction.push_back(kInferredRedAbs);
@@ -265,7 +283,8 @@ FamilySpec Build() {
        "a group of four columns has more than two candidates for the kept pair",
        kTiesUb},
   };
-  spec.inferred_rules = {kInferredPack16bHalves, kInferredRedNan, kInferredRedAbs};
+  spec.inferred_rules = {kInferredPack16bHalves, kInferredRedNan, kInferredRedAbs, kInferredSpcompressPacking,
+                         kInferredSpcompressSubnormals};
   spec.inferences = Inferences;
   return spec;
 }

@@ -5,6 +5,8 @@
 // declared in harness/families/family_runtime.h.
 #include "harness/families/family_runtime.h"
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -114,6 +116,36 @@ std::string Tcgen05Kernel(const CheckedInstruction& instruction, PlantedBug bug)
 // The test program: the variants, their records and the model's prediction
 // (harness/families/test_program.h).
 
+// SourcePieces says where each piece of output word `word` of `lane` comes
+// from, naming a TMEM cell with `cell`: the two 16-bit halves of a loaded
+// word, or with .spcompress one piece, the group of four a kept element is
+// chosen from or the kept elements an mdata word indexes. redval, the
+// reduction, has no pieces.
+std::vector<BitSource> SourcePieces(const CheckedInstruction& instruction, const Tcgen05Layout& layout, int lane,
+                                    int word, const std::function<std::string(const Tcgen05Source&)>& cell) {
+  const OperandSignature& signature = instruction.signature();
+  if (word >= signature.destination_count + signature.metadata_count) return {};
+  if (!instruction.form().qualifiers.Present(tcgen05::kSpcompress)) {
+    std::vector<BitSource> pieces;
+    for (int half = 0; half < 2; ++half) {
+      const Tcgen05Source& source = layout.At(lane, word, half);
+      pieces.push_back({16 * half, 16 * half + 15,
+                        absl::StrCat(cell(source), " bits ", source.cell_bit, "-", source.cell_bit + 15)});
+    }
+    return pieces;
+  }
+  if (word < signature.destination_count) {
+    const int first = 4 * (word / 2);  // the group of four the kept element is chosen from
+    return {{0, 31,
+             absl::StrCat("kept element ", word % 2, " of ", cell(layout.At(lane, first, 0)), " .. ",
+                          cell(layout.At(lane, first + 3, 0)))}};
+  }
+  const int indices = 16 * (word - signature.destination_count);  // the kept elements the word indexes
+  return {{0, 31,
+           absl::StrCat("the 2-bit indices of cdata ", indices, "..",
+                        std::min(indices + 16, signature.destination_count) - 1)}};
+}
+
 // Tcgen05Program is the TestProgram of one tcgen05.ld form: a TMEM column drawn
 // where the access fits, the model run on Tensor Memory filled from the data
 // stream.
@@ -163,15 +195,11 @@ class Tcgen05Program : public TestProgram {
   }
 
   std::string WordSource(int lane, int word) const override {
-    if (word >= layout_.registers()) return "redval";
-    std::string text;
-    for (int half = 0; half < 2; ++half) {
-      const Tcgen05Source& source = layout_.At(lane, word, half);
-      absl::StrAppend(&text, half == 0 ? "" : " ",
-                      absl::StrFormat("access %d lane +%d column +%d bits %d-%d", source.access, source.lane,
-                                      source.column, source.cell_bit, source.cell_bit + 15));
-    }
-    return text;
+    const std::vector<BitSource> pieces = SourcePieces(instruction(), layout_, lane, word, [](const Tcgen05Source& s) {
+      return absl::StrFormat("access %d lane +%d column +%d", s.access, s.lane, s.column);
+    });
+    if (pieces.empty()) return "redval";
+    return absl::StrJoin(pieces, " ", [](std::string* out, const BitSource& piece) { out->append(piece.source); });
   }
 
   std::string FaultCaseText(const Variant& variant) const override {
@@ -250,8 +278,8 @@ void CheckTcgen05Invariants(const CheckedInstruction& instruction, const Runtime
                                                        PrintForm(instruction.form()), " is not")});
       continue;
     }
-    if (auto violation =
-            PrefixViolation(*ValuesOf(prefix), original, smaller_layout.registers(), PrintForm(smaller.form()))) {
+    if (auto violation = PrefixViolation(*ValuesOf(prefix), original, smaller.signature().destination_count,
+                                         PrintForm(smaller.form()))) {
       violations.push_back(*violation);
     }
   }
@@ -305,16 +333,14 @@ class Tcgen05Descriptor final : public FamilyRuntime {
     const auto taddr = inputs.column;
     ModelExplanation result{ExecuteTcgen05Ld(instruction, layout, tmem, taddr, /*warp=*/0), 32, {}};
     const std::int64_t split = HalfSplitOffset(instruction).value_or(0);
-    result.provenance.assign(kWarpLanes, std::vector<std::vector<BitSource>>(layout.registers()));
+    const int registers = instruction.signature().destination_count + instruction.signature().metadata_count;
+    result.provenance.assign(kWarpLanes, std::vector<std::vector<BitSource>>(registers));
     for (int lane = 0; lane < kWarpLanes; ++lane) {
-      for (int reg = 0; reg < layout.registers(); ++reg) {
-        for (int half = 0; half < 2; ++half) {
-          const Tcgen05Source& source = layout.At(lane, reg, half);
-          const TmemCell cell = ResolveSource(source, taddr, split);
-          result.provenance[lane][reg].push_back({16 * half, 16 * half + 15,
-                                                  absl::StrCat("tmem(lane ", cell.lane, ", column ", cell.column,
-                                                               ") bits ", source.cell_bit, "-", source.cell_bit + 15)});
-        }
+      for (int reg = 0; reg < registers; ++reg) {
+        result.provenance[lane][reg] = SourcePieces(instruction, layout, lane, reg, [&](const Tcgen05Source& s) {
+          const TmemCell cell = ResolveSource(s, taddr, split);
+          return absl::StrCat("tmem(lane ", cell.lane, ", column ", cell.column, ")");
+        });
       }
     }
     return result;
