@@ -40,15 +40,17 @@ constexpr char kTcgen05Entry[] = "matload_tcgen05_ld";
 // kFillColumns is how many columns one tcgen05.st of the fill writes.
 constexpr int kFillColumns = 32;
 
-// OutputRegisters counts what a lane stores: the destinations, then redval.
+// OutputRegisters counts what a lane stores: the destinations (cdata with
+// .spcompress), then .spcompress's mdata, then redval, as
+// ExecuteTcgen05Ld predicts them.
 int OutputRegisters(const CheckedInstruction& instruction) {
-  return instruction.signature().destination_count + (instruction.signature().redval ? 1 : 0);
+  const OperandSignature& signature = instruction.signature();
+  return signature.destination_count + signature.metadata_count + (signature.redval ? 1 : 0);
 }
 
 // Tcgen05Frame is the kernel's geometry: no memory window, and a record
 // whose operand is the load's TMEM address relative to the allocation
-// (.u32 at 16: lane << 16 | column). The output holds the destination
-// registers, then .red's redval.
+// (.u32 at 16: lane << 16 | column). The output holds OutputRegisters.
 KernelFrame Tcgen05Frame(const CheckedInstruction& instruction) {
   return {.record_bytes = kRecordHeaderBytes + 16,
           .window_bytes = 0,
@@ -65,13 +67,25 @@ KernelFrame Tcgen05Frame(const CheckedInstruction& instruction) {
 //     tcgen05.wait::ld;
 //  4. the registers stored, and the Tensor Memory deallocated.
 std::string Tcgen05Kernel(const CheckedInstruction& instruction, PlantedBug bug) {
-  const int registers = instruction.signature().destination_count;
+  const OperandSignature& signature = instruction.signature();
+  // First output register of each role, in the order OutputRegisters counts.
+  const auto first_output = [&signature](OperandRole role) {
+    switch (role) {
+      case OperandRole::kMetadataVector: return signature.destination_count;
+      case OperandRole::kReductionValue: return signature.destination_count + signature.metadata_count;
+      default: return 0;
+    }
+  };
   Form form = instruction.form();
-  for (Operand& operand : form.operands) {
+  for (size_t i = 0; i < form.operands.size(); ++i) {
+    const OperandRole role = signature.Operands()[i].role;
+    Operand& operand = form.operands[i];
     if (auto* vector = std::get_if<VectorOperand>(&operand)) {
-      for (int i = 0; i < registers; ++i) vector->elements[i] = absl::StrCat("%v", i);
+      for (size_t k = 0; k < vector->elements.size(); ++k) {
+        vector->elements[k] = absl::StrCat("%v", first_output(role) + static_cast<int>(k));
+      }
     } else if (auto* redval = std::get_if<RegisterOperand>(&operand)) {
-      redval->name = absl::StrCat("%v", registers);  // stored after the destinations
+      redval->name = absl::StrCat("%v", first_output(role));
     } else if (auto* address = std::get_if<AddressOperand>(&operand)) {
       *address = AddressOperand{"%taddr", address->offset};
     }
@@ -225,13 +239,9 @@ class Tcgen05Program : public TestProgram {
 };
 
 // NewTcgen05Program builds the program. The transposed planted bug has no
-// meaning here (kInvalidArgument); the model does not predict .spcompress
-// yet (kNotFound).
+// meaning here (kInvalidArgument).
 absl::StatusOr<std::unique_ptr<TestProgram>> NewTcgen05Program(const CheckedInstruction& instruction,
                                                                const ProgramOptions& options) {
-  if (instruction.form().qualifiers.Present(tcgen05::kSpcompress)) {
-    return absl::NotFoundError(absl::StrCat(Opcode(instruction), ": the model does not predict .spcompress yet"));
-  }
   if (options.bug == PlantedBug::kTransposedExpectation) {
     return absl::InvalidArgumentError(
         absl::StrCat(Opcode(instruction), ": tcgen05.ld has no transposed twin to plant"));
