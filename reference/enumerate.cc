@@ -24,6 +24,7 @@ std::vector<Declaration> BuildRegisterFile() {
   add_pool(".b64", "%rd", 2);
   add_pool(".b16", "%h", 4);
   add_pool(".f32", "%f", 128);
+  add_pool(".b32", "%meta", 8);
   for (const auto& [type, name] : std::vector<std::pair<std::string, std::string>>{
            {".b64", "%addr"}, {".b32", "%addr32"}, {".b32", "%stride"}, {".b32", "%taddr"}, {".b32", "%redval"},
            {".pred", "%p"}}) {
@@ -42,9 +43,12 @@ std::vector<std::string> RegisterNames(absl::string_view prefix, int count) {
   return names;
 }
 
-// DestinationPool names the StandardRegisterFile pool that fits the
-// destination registers of `signature`.
-absl::string_view DestinationPool(const OperandSignature& signature) {
+// VectorPool names the StandardRegisterFile pool of the vector operand of
+// `role`: the destination (or source) registers by their class, and the
+// metadata vector a pool of its own, so that no two vectors share a
+// register (ptxas rejects overlapping vectors).
+absl::string_view VectorPool(const OperandSignature& signature, OperandRole role) {
+  if (role == OperandRole::kMetadataVector) return "%meta";
   return RegisterClassBits(signature.destination_class) == 64 ? "%rd" : "%r";
 }
 
@@ -144,29 +148,33 @@ void OfferOperandMutations(const OperandSignature& signature, const Form& legal,
     return ToRaw(mutated);
   };
   const std::vector<Operand>& operands = legal.operands;
-  const int vector_index = std::max(signature.IndexOf(OperandRole::kDestinationVector),
-                                    signature.IndexOf(OperandRole::kSourceVector));
-  const absl::string_view pool = DestinationPool(signature);
-  const int count = signature.destination_count;
-  // Destination: one register more or fewer, a scalar, wrong-typed pools,
-  // an immediate element, an undeclared name.
   std::vector<std::vector<Operand>> variants;
-  for (int length : {count - 1, count + 1}) {
-    if (length < 1) continue;
+  // Each vector (destination, source, metadata): one register more or
+  // fewer, a scalar, wrong-typed pools, an immediate element, an undeclared
+  // name.
+  const absl::Span<const SignatureOperand> slots = signature.Operands();
+  for (int vector_index = 0; vector_index < static_cast<int>(slots.size()); ++vector_index) {
+    const OperandRole role = slots[vector_index].role;
+    if (!IsVectorRole(role)) continue;
+    const absl::string_view pool = VectorPool(signature, role);
+    const int count = signature.VectorLength(role);
+    for (int length : {count - 1, count + 1}) {
+      if (length < 1) continue;
+      variants.push_back(operands);
+      variants.back()[vector_index] = VectorOperand{RegisterNames(pool, length)};
+    }
     variants.push_back(operands);
-    variants.back()[vector_index] = VectorOperand{RegisterNames(pool, length)};
-  }
-  variants.push_back(operands);
-  variants.back()[vector_index] = RegisterOperand{absl::StrCat(pool, 0)};
-  for (absl::string_view wrong_pool : {"%h", "%f", "%rd"}) {
-    if (wrong_pool == pool || (wrong_pool == "%h" && count > 4) || (wrong_pool == "%rd" && count > 2)) continue;
+    variants.back()[vector_index] = RegisterOperand{absl::StrCat(pool, 0)};
+    for (absl::string_view wrong_pool : {"%h", "%f", "%rd"}) {
+      if (wrong_pool == pool || (wrong_pool == "%h" && count > 4) || (wrong_pool == "%rd" && count > 2)) continue;
+      variants.push_back(operands);
+      variants.back()[vector_index] = VectorOperand{RegisterNames(wrong_pool, count)};
+    }
     variants.push_back(operands);
-    variants.back()[vector_index] = VectorOperand{RegisterNames(wrong_pool, count)};
+    std::get<VectorOperand>(variants.back()[vector_index]).elements.back() = "7";
+    variants.push_back(operands);
+    std::get<VectorOperand>(variants.back()[vector_index]).elements.back() = "%undeclared";
   }
-  variants.push_back(operands);
-  std::get<VectorOperand>(variants.back()[vector_index]).elements.back() = "7";
-  variants.push_back(operands);
-  std::get<VectorOperand>(variants.back()[vector_index]).elements.back() = "%undeclared";
   // Address: an immediate, a wrong-typed register, variables of each space.
   const int address_index = signature.IndexOf(OperandRole::kAddress);
   for (Operand address : {Operand{AddressOperand{"", 64}}, Operand{AddressOperand{"%f0", 0}},
@@ -254,7 +262,9 @@ std::vector<Operand> StandardOperands(const OperandSignature& signature, Operand
     switch (slot.role) {
       case OperandRole::kDestinationVector:
       case OperandRole::kSourceVector:
-        operands.push_back(VectorOperand{RegisterNames(DestinationPool(signature), signature.destination_count)});
+      case OperandRole::kMetadataVector:
+        operands.push_back(
+            VectorOperand{RegisterNames(VectorPool(signature, slot.role), signature.VectorLength(slot.role))});
         break;
       case OperandRole::kReductionValue: operands.push_back(RegisterOperand{"%redval"}); break;
       case OperandRole::kAddress: operands.push_back(StandardAddress(signature, style.address)); break;

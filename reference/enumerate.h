@@ -16,9 +16,10 @@
 namespace matload {
 
 // StandardRegisterFile is the set of declarations every enumerated form is
-// written against: %r<128> (.b32) and %rd<2> (.b64) destinations, %addr
-// (.b64), %addr32, %stride, %taddr and %redval (.b32), wrong-typed pools %h
-// (.b16), %f (.f32) and %p (.pred), and one .shared and one .global variable.
+// written against: %r<128> (.b32) and %rd<2> (.b64) destinations, %meta<8>
+// (.b32) metadata vectors, %addr (.b64), %addr32, %stride, %taddr and
+// %redval (.b32), wrong-typed pools %h (.b16), %f (.f32) and %p (.pred), and
+// one .shared and one .global variable.
 const std::vector<Declaration>& StandardRegisterFile();
 
 // UsedStandardDeclarations keeps the StandardRegisterFile declarations of

@@ -65,6 +65,17 @@ TEST(EnumerateTest, NothingExistsForATargetOutsideItsPtxVersion) {
   EXPECT_TRUE(NearMissInstructions({9, 0}, T("sm_101a")).empty());
 }
 
+// A metadata vector takes registers of its own pool, so that it never
+// overlaps the destination vector.
+TEST(EnumerateTest, AMetadataVectorHasAPoolOfItsOwn) {
+  OperandSignature signature{.destination_count = 2, .metadata_count = 1, .address = AddressKind::kTensorMemory};
+  signature.operands[signature.operand_count++] = {OperandRole::kMetadataVector, "mdata"};
+  signature.operands[signature.operand_count++] = {OperandRole::kDestinationVector, "cdata"};
+  signature.operands[signature.operand_count++] = {OperandRole::kAddress, "taddr"};
+  EXPECT_EQ(PrintRaw({.opcode = {"op"}, .operands = StandardOperands(signature, OperandStyles(signature)[0])}),
+            "op {%meta0}, {%r0, %r1}, [%taddr];");
+}
+
 TEST(EnumerateTest, OperandStylesCoverEveryAddressAndStrideForm) {
   OperandSignature memory{.destination_count = 1, .stride = true};
   EXPECT_EQ(OperandStyles(memory).size(), 9u);

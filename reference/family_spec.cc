@@ -47,6 +47,7 @@ std::optional<OperandSignature> FamilySpec::Signature(const QualifierSet& qualif
   OperandSignature signature{
       .destination_count = row->registers,
       .destination_class = row->register_class,
+      .metadata_count = row->metadata_registers,
       .address = operands.address,
       .destination_ref = row->ref,
   };
@@ -68,6 +69,15 @@ int OperandSignature::IndexOf(OperandRole role) const {
     if (operands[i].role == role) return i;
   }
   return -1;
+}
+
+int OperandSignature::VectorLength(OperandRole role) const {
+  return role == OperandRole::kMetadataVector ? metadata_count : destination_count;
+}
+
+bool IsVectorRole(OperandRole role) {
+  return role == OperandRole::kDestinationVector || role == OperandRole::kSourceVector ||
+         role == OperandRole::kMetadataVector;
 }
 
 }  // namespace matload

@@ -31,8 +31,9 @@ enum class Family : unsigned char {
 #undef MATLOAD_FAMILY
 };
 
-// kMaxAxes bounds the qualifier axes of any family (tcgen05.ld has the most).
-inline constexpr int kMaxAxes = 12;
+// kMaxAxes bounds the qualifier axes of any family (tcgen05.ld has the most,
+// 13).
+inline constexpr int kMaxAxes = 16;
 
 // kAbsent marks an axis whose qualifier is not written.
 inline constexpr int kAbsent = -1;
@@ -63,7 +64,7 @@ class QualifierSet {
 // other qualifiers in any order (measured; reports/model-vs-ptxas/).
 enum class Placement : unsigned char {
   kAnywhere,
-  kRightAfterMnemonic,  // part of the opcode: wmma.load.a, tcgen05.ld.red
+  kRightAfterMnemonic,  // part of the opcode, written first and in table order: wmma.load.a, tcgen05.ld.red.spcompress
   kAfterAxis,           // must follow AxisSpec::after_axis (.dst_fmt before .src_fmt)
 };
 
@@ -149,19 +150,24 @@ enum class StateSpace : unsigned char { kGeneric, kGlobal, kShared };
 // FragmentRow is one row of a family's destination-register table (the
 // wmma fragment table, ldmatrix's per-matrix registers, tcgen05's Table 49):
 // forms matching `match` load `registers` registers of `register_class`.
+// A form that also writes a metadata vector (OperandRole::kMetadataVector:
+// tcgen05.ld .spcompress's mdata, Table 60) writes `metadata_registers` of
+// the same class there.
 struct FragmentRow {
   Condition match;
   int registers;
   RegisterClass register_class;
   SpecRef ref;
+  int metadata_registers = 0;
 };
 
 // OperandRole is what one operand of an instruction is for. Operand
 // checking, the standard operands and the near misses read a family's
 // operands by role, so a family is its operand layout, not code.
 enum class OperandRole : unsigned char {
-  kDestinationVector,  // {r...}: the registers a load writes
+  kDestinationVector,  // {r...}: the registers a load writes (tcgen05.ld .spcompress's cdata)
   kSourceVector,       // {r...}: the registers a store reads
+  kMetadataVector,     // {m...}: the registers a load writes which elements it kept to (.spcompress's mdata)
   kReductionValue,     // tcgen05.ld.red's redval: one 32-bit register
   kAddress,            // [address]: memory, or Tensor Memory (AddressKind)
   kOffset,             // an immediate after the address: tcgen05's immHalfSplitoff
@@ -192,12 +198,13 @@ struct SignatureOperand {
 struct OperandSignature {
   int destination_count = 0;
   RegisterClass destination_class = RegisterClass::kAny32;
+  int metadata_count = 0;           // the kMetadataVector's registers, of destination_class
   bool redval = false;              // tcgen05.ld.red's reduction result
   AddressKind address = AddressKind::kMemory;
   StateSpace state_space = StateSpace::kGeneric;
   bool stride = false;              // wmma's optional stride
   bool half_split_offset = false;   // tcgen05 .16x32bx2's immHalfSplitoff
-  SpecRef destination_ref;          // the fragment row that set the count
+  SpecRef destination_ref;          // the fragment row that set the counts
   // The operands this form writes, in order (the family's OperandSlots whose
   // condition holds); the flags above say the same by role. A fixed array,
   // so that a signature is copied without allocating.
@@ -208,7 +215,15 @@ struct OperandSignature {
   absl::Span<const SignatureOperand> Operands() const { return {operands.data(), static_cast<size_t>(operand_count)}; }
   // IndexOf is the position of the first operand of `role`, or -1.
   int IndexOf(OperandRole role) const;
+  // VectorLength is how many registers the vector operand of `role` holds:
+  // metadata_count for the metadata vector, destination_count for the
+  // destination or source vector.
+  int VectorLength(OperandRole role) const;
 };
+
+// IsVectorRole says whether operands of `role` are brace-enclosed register
+// vectors.
+bool IsVectorRole(OperandRole role);
 
 // OperandRules are a family's fixed operand facts.
 struct OperandRules {
@@ -220,17 +235,19 @@ struct OperandRules {
 };
 
 // RuntimeHazard is a run-time condition under which the spec makes the
-// result undefined. Generators produce these on purpose; the reference model
-// refuses to predict them.
+// result undefined, or leaves it to the implementation (kTiedSelection).
+// Generators produce these on purpose; the reference model refuses to
+// predict them.
 enum class RuntimeHazard : unsigned char {
-  kStrideBelowDefault,       // wmma: stride smaller than the leading dimension
-  kMisalignedAddress,        // an address not aligned as the spec requires
-  kMisalignedStride,         // wmma: stride*element size not a multiple of the fragment size
-  kAddressOutsideSpace,      // a generic address outside the allowed state spaces
-  kUnusedLaneAddress,        // ldmatrix on sm_75 and below: every lane needs a valid address
-  kNonUniformOperands,       // operands that must be warp-uniform differ between lanes
-  kDivergentExecution,       // not all lanes execute it, or lanes use other qualifiers
+  kStrideBelowDefault,          // wmma: stride smaller than the leading dimension
+  kMisalignedAddress,           // an address not aligned as the spec requires
+  kMisalignedStride,            // wmma: stride*element size not a multiple of the fragment size
+  kAddressOutsideSpace,         // a generic address outside the allowed state spaces
+  kUnusedLaneAddress,           // ldmatrix on sm_75 and below: every lane needs a valid address
+  kNonUniformOperands,          // operands that must be warp-uniform differ between lanes
+  kDivergentExecution,          // not all lanes execute it, or lanes use other qualifiers
   kTmemLaneOutsideWarpQuarter,  // tcgen05: a warp touches lanes outside its quarter
+  kTiedSelection,               // tcgen05.ld .spcompress: the implementation breaks a tie
 };
 
 // RuntimeRule says that `hazard` applies to forms matching `when`, on the

@@ -29,6 +29,27 @@ TEST(FamiliesDeathTest, AnUnknownFamilyAborts) {
   EXPECT_DEATH(SpecOf(static_cast<Family>(200)), "no FamilySpec for family 200");
 }
 
+// A row with metadata registers gives the metadata vector its own length;
+// the other vectors take the row's registers (FragmentRow).
+TEST(FamilySpecTest, AMetadataVectorHasTheRowsMetadataLength) {
+  FamilySpec spec{.family = Family::kTcgen05Ld, .mnemonic = {"op"}};
+  spec.axes = {{.name = "num", .spellings = {".x4", ".x64"}, .mandatory = true}};
+  spec.fragments = {{{{OneOf(0, {0})}}, 2, RegisterClass::kAny32, {}, 1},
+                    {{{OneOf(0, {1})}}, 32, RegisterClass::kAny32, {}, 2}};
+  spec.operands.layout = {{OperandRole::kMetadataVector, "mdata", std::nullopt},
+                          {OperandRole::kDestinationVector, "cdata", std::nullopt},
+                          {OperandRole::kAddress, "taddr", std::nullopt}};
+  QualifierSet x64;
+  x64.Set(0, 1);
+  const OperandSignature signature = *spec.Signature(x64);
+  EXPECT_EQ(signature.metadata_count, 2);
+  EXPECT_EQ(signature.VectorLength(OperandRole::kMetadataVector), 2);
+  EXPECT_EQ(signature.VectorLength(OperandRole::kDestinationVector), 32);
+  EXPECT_EQ(signature.IndexOf(OperandRole::kMetadataVector), 0);
+  EXPECT_TRUE(IsVectorRole(OperandRole::kMetadataVector));
+  EXPECT_FALSE(IsVectorRole(OperandRole::kReductionValue));
+}
+
 // Tables are data; these tests check the data is well formed.
 TEST(FamilySpecTest, TablesAreWellFormed) {
   for (const FamilySpec* spec : AllFamilies()) {

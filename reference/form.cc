@@ -48,10 +48,20 @@ DecodedQualifiers DecodeQualifiers(const FamilySpec& spec, const std::vector<std
     }
     decoded.qualifiers.Set(found.axis, found.value);
     position[found.axis] = index;
-    if (axis.placement == Placement::kRightAfterMnemonic && index != 0) {
-      decoded.reasons.push_back({ReasonCode::kMisplacedQualifier, axis.ref,
-                                 absl::StrCat("'.", token, "' must directly follow ", mnemonic)});
+  }
+  // The opcode's own axes come first, in table order: tcgen05.ld.red.spcompress.
+  std::string written = mnemonic;  // the opcode as far as its axes are checked
+  int opcode_index = 0;
+  for (int axis = 0; axis < static_cast<int>(spec.axes.size()); ++axis) {
+    const AxisSpec& spec_axis = spec.axes[axis];
+    if (spec_axis.placement != Placement::kRightAfterMnemonic || position[axis] == kAbsent) continue;
+    const absl::string_view spelling = spec_axis.spellings[decoded.qualifiers.Get(axis)];
+    if (position[axis] != opcode_index) {
+      decoded.reasons.push_back({ReasonCode::kMisplacedQualifier, spec_axis.ref,
+                                 absl::StrCat("'", spelling, "' must directly follow ", written)});
     }
+    ++opcode_index;
+    absl::StrAppend(&written, spelling);
   }
   for (int axis = 0; axis < static_cast<int>(spec.axes.size()); ++axis) {
     const AxisSpec& spec_axis = spec.axes[axis];

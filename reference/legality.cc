@@ -51,7 +51,8 @@ class OperandChecker {
   void CheckOperand(const SignatureOperand& slot, const Operand& operand) {
     switch (slot.role) {
       case OperandRole::kDestinationVector:
-      case OperandRole::kSourceVector: CheckVector(operand, slot.name); return;
+      case OperandRole::kSourceVector:
+      case OperandRole::kMetadataVector: CheckVector(operand, slot); return;
       case OperandRole::kReductionValue: CheckScalarRegister(operand, RegisterClass::kAny32, slot.name); return;
       case OperandRole::kAddress: CheckAddress(operand); return;
       case OperandRole::kOffset:
@@ -73,6 +74,7 @@ class OperandChecker {
     for (const SignatureOperand& slot : signature_.Operands()) {
       absl::string_view spelling = slot.name;
       if (slot.role == OperandRole::kDestinationVector || slot.role == OperandRole::kSourceVector) spelling = "{r...}";
+      if (slot.role == OperandRole::kMetadataVector) spelling = "{m...}";
       if (slot.role == OperandRole::kAddress) spelling = "[address]";
       if (layout.empty()) {
         absl::StrAppend(&layout, spelling);
@@ -148,19 +150,21 @@ class OperandChecker {
     return true;
   }
 
-  // CheckVector checks a register vector (`role` is "destination" or
-  // "source") against the fragment row: its length and register class.
-  void CheckVector(const Operand& operand, absl::string_view role) {
+  // CheckVector checks a register vector (the slot names it: "destination",
+  // "source", "mdata") against the fragment row: its length and register
+  // class.
+  void CheckVector(const Operand& operand, const SignatureOperand& slot) {
+    const absl::string_view role = slot.name;
+    const int length = signature_.VectorLength(slot.role);
     const auto* vector = std::get_if<VectorOperand>(&operand);
     if (vector == nullptr) {
-      Add(ReasonCode::kOperandKind,
-          absl::StrCat("the ", role, " must be a brace-enclosed vector of ", signature_.destination_count,
-                       " registers, not '", OperandToString(operand), "'"));
+      Add(ReasonCode::kOperandKind, absl::StrCat("the ", role, " must be a brace-enclosed vector of ", length,
+                                                 " registers, not '", OperandToString(operand), "'"));
       return;
     }
-    if (static_cast<int>(vector->elements.size()) != signature_.destination_count) {
-      Add(ReasonCode::kVectorLength, absl::StrCat("the ", role, " vector holds ", vector->elements.size(),
-                                                  " registers; this form loads ", signature_.destination_count),
+    if (static_cast<int>(vector->elements.size()) != length) {
+      Add(ReasonCode::kVectorLength,
+          absl::StrCat("the ", role, " vector holds ", vector->elements.size(), " registers; this form loads ", length),
           &signature_.destination_ref);
     }
     const bool typed_as_a_whole = CheckMixedVectorType(*vector, role);

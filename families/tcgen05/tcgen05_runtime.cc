@@ -5,6 +5,8 @@
 // declared in harness/families/family_runtime.h.
 #include "harness/families/family_runtime.h"
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,15 +40,17 @@ constexpr char kTcgen05Entry[] = "matload_tcgen05_ld";
 // kFillColumns is how many columns one tcgen05.st of the fill writes.
 constexpr int kFillColumns = 32;
 
-// OutputRegisters counts what a lane stores: the destinations, then redval.
+// OutputRegisters counts what a lane stores: the destinations (cdata with
+// .spcompress), then .spcompress's mdata, then redval, as
+// ExecuteTcgen05Ld predicts them.
 int OutputRegisters(const CheckedInstruction& instruction) {
-  return instruction.signature().destination_count + (instruction.signature().redval ? 1 : 0);
+  const OperandSignature& signature = instruction.signature();
+  return signature.destination_count + signature.metadata_count + (signature.redval ? 1 : 0);
 }
 
 // Tcgen05Frame is the kernel's geometry: no memory window, and a record
 // whose operand is the load's TMEM address relative to the allocation
-// (.u32 at 16: lane << 16 | column). The output holds the destination
-// registers, then .red's redval.
+// (.u32 at 16: lane << 16 | column). The output holds OutputRegisters.
 KernelFrame Tcgen05Frame(const CheckedInstruction& instruction) {
   return {.record_bytes = kRecordHeaderBytes + 16,
           .window_bytes = 0,
@@ -63,13 +67,25 @@ KernelFrame Tcgen05Frame(const CheckedInstruction& instruction) {
 //     tcgen05.wait::ld;
 //  4. the registers stored, and the Tensor Memory deallocated.
 std::string Tcgen05Kernel(const CheckedInstruction& instruction, PlantedBug bug) {
-  const int registers = instruction.signature().destination_count;
+  const OperandSignature& signature = instruction.signature();
+  // First output register of each role, in the order OutputRegisters counts.
+  const auto first_output = [&signature](OperandRole role) {
+    switch (role) {
+      case OperandRole::kMetadataVector: return signature.destination_count;
+      case OperandRole::kReductionValue: return signature.destination_count + signature.metadata_count;
+      default: return 0;
+    }
+  };
   Form form = instruction.form();
-  for (Operand& operand : form.operands) {
+  for (size_t i = 0; i < form.operands.size(); ++i) {
+    const OperandRole role = signature.Operands()[i].role;
+    Operand& operand = form.operands[i];
     if (auto* vector = std::get_if<VectorOperand>(&operand)) {
-      for (int i = 0; i < registers; ++i) vector->elements[i] = absl::StrCat("%v", i);
+      for (size_t k = 0; k < vector->elements.size(); ++k) {
+        vector->elements[k] = absl::StrCat("%v", first_output(role) + static_cast<int>(k));
+      }
     } else if (auto* redval = std::get_if<RegisterOperand>(&operand)) {
-      redval->name = absl::StrCat("%v", registers);  // stored after the destinations
+      redval->name = absl::StrCat("%v", first_output(role));
     } else if (auto* address = std::get_if<AddressOperand>(&operand)) {
       *address = AddressOperand{"%taddr", address->offset};
     }
@@ -113,6 +129,36 @@ std::string Tcgen05Kernel(const CheckedInstruction& instruction, PlantedBug bug)
 
 // The test program: the variants, their records and the model's prediction
 // (harness/families/test_program.h).
+
+// SourcePieces says where each piece of output word `word` of `lane` comes
+// from, naming a TMEM cell with `cell`: the two 16-bit halves of a loaded
+// word, or with .spcompress one piece, the group of four a kept element is
+// chosen from or the kept elements an mdata word indexes. redval, the
+// reduction, has no pieces.
+std::vector<BitSource> SourcePieces(const CheckedInstruction& instruction, const Tcgen05Layout& layout, int lane,
+                                    int word, const std::function<std::string(const Tcgen05Source&)>& cell) {
+  const OperandSignature& signature = instruction.signature();
+  if (word >= signature.destination_count + signature.metadata_count) return {};
+  if (!instruction.form().qualifiers.Present(tcgen05::kSpcompress)) {
+    std::vector<BitSource> pieces;
+    for (int half = 0; half < 2; ++half) {
+      const Tcgen05Source& source = layout.At(lane, word, half);
+      pieces.push_back({16 * half, 16 * half + 15,
+                        absl::StrCat(cell(source), " bits ", source.cell_bit, "-", source.cell_bit + 15)});
+    }
+    return pieces;
+  }
+  if (word < signature.destination_count) {
+    const int first = 4 * (word / 2);  // the group of four the kept element is chosen from
+    return {{0, 31,
+             absl::StrCat("kept element ", word % 2, " of ", cell(layout.At(lane, first, 0)), " .. ",
+                          cell(layout.At(lane, first + 3, 0)))}};
+  }
+  const int indices = 16 * (word - signature.destination_count);  // the kept elements the word indexes
+  return {{0, 31,
+           absl::StrCat("the 2-bit indices of cdata ", indices, "..",
+                        std::min(indices + 16, signature.destination_count) - 1)}};
+}
 
 // Tcgen05Program is the TestProgram of one tcgen05.ld form: a TMEM column drawn
 // where the access fits, the model run on Tensor Memory filled from the data
@@ -163,15 +209,11 @@ class Tcgen05Program : public TestProgram {
   }
 
   std::string WordSource(int lane, int word) const override {
-    if (word >= layout_.registers()) return "redval";
-    std::string text;
-    for (int half = 0; half < 2; ++half) {
-      const Tcgen05Source& source = layout_.At(lane, word, half);
-      absl::StrAppend(&text, half == 0 ? "" : " ",
-                      absl::StrFormat("access %d lane +%d column +%d bits %d-%d", source.access, source.lane,
-                                      source.column, source.cell_bit, source.cell_bit + 15));
-    }
-    return text;
+    const std::vector<BitSource> pieces = SourcePieces(instruction(), layout_, lane, word, [](const Tcgen05Source& s) {
+      return absl::StrFormat("access %d lane +%d column +%d", s.access, s.lane, s.column);
+    });
+    if (pieces.empty()) return "redval";
+    return absl::StrJoin(pieces, " ", [](std::string* out, const BitSource& piece) { out->append(piece.source); });
   }
 
   std::string FaultCaseText(const Variant& variant) const override {
@@ -246,8 +288,8 @@ void CheckTcgen05Invariants(const CheckedInstruction& instruction, const Runtime
                                                        PrintForm(instruction.form()), " is not")});
       continue;
     }
-    if (auto violation =
-            PrefixViolation(*ValuesOf(prefix), original, smaller_layout.registers(), PrintForm(smaller.form()))) {
+    if (auto violation = PrefixViolation(*ValuesOf(prefix), original, smaller.signature().destination_count,
+                                         PrintForm(smaller.form()))) {
       violations.push_back(*violation);
     }
   }
@@ -301,16 +343,14 @@ class Tcgen05Descriptor final : public FamilyRuntime {
     const auto taddr = inputs.column;
     ModelExplanation result{ExecuteTcgen05Ld(instruction, layout, tmem, taddr, /*warp=*/0), 32, {}};
     const std::int64_t split = HalfSplitOffset(instruction).value_or(0);
-    result.provenance.assign(kWarpLanes, std::vector<std::vector<BitSource>>(layout.registers()));
+    const int registers = instruction.signature().destination_count + instruction.signature().metadata_count;
+    result.provenance.assign(kWarpLanes, std::vector<std::vector<BitSource>>(registers));
     for (int lane = 0; lane < kWarpLanes; ++lane) {
-      for (int reg = 0; reg < layout.registers(); ++reg) {
-        for (int half = 0; half < 2; ++half) {
-          const Tcgen05Source& source = layout.At(lane, reg, half);
-          const TmemCell cell = ResolveSource(source, taddr, split);
-          result.provenance[lane][reg].push_back({16 * half, 16 * half + 15,
-                                                  absl::StrCat("tmem(lane ", cell.lane, ", column ", cell.column,
-                                                               ") bits ", source.cell_bit, "-", source.cell_bit + 15)});
-        }
+      for (int reg = 0; reg < registers; ++reg) {
+        result.provenance[lane][reg] = SourcePieces(instruction, layout, lane, reg, [&](const Tcgen05Source& s) {
+          const TmemCell cell = ResolveSource(s, taddr, split);
+          return absl::StrCat("tmem(lane ", cell.lane, ", column ", cell.column, ")");
+        });
       }
     }
     return result;

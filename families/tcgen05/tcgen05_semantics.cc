@@ -1,5 +1,7 @@
 #include "families/tcgen05/tcgen05_semantics.h"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <variant>
@@ -104,14 +106,76 @@ std::uint32_t ReduceInteger(absl::Span<const std::uint32_t> values, bool max, bo
   return best;
 }
 
-// Reduce is the redval of one lane: .red's operation over the lane's
-// destination registers, in the form's .type (PTX 9.7.16.8.3).
+// Reduce is the redval of one lane: .red's operation over the words the
+// lane loaded, in the form's .type (PTX 9.7.16.8.3).
 std::uint32_t Reduce(const QualifierSet& q, absl::Span<const std::uint32_t> registers) {
   const bool max = q.Has(tcgen05::kRedOp, tcgen05::kMax);
   if (q.Has(tcgen05::kType, tcgen05::kF32)) {
     return ReduceF32(registers, max, q.Present(tcgen05::kAbs), q.Present(tcgen05::kNaN));
   }
   return ReduceInteger(registers, max, q.Has(tcgen05::kType, tcgen05::kS32));
+}
+
+// kGroup is .sp::2:4's group: two of every four elements are kept.
+constexpr int kGroup = 4;
+// kIndexBits is .idxsize .b2: the size of one kept element's index.
+constexpr int kIndexBits = 2;
+
+// Preferred says whether .rowop with `max` keeps `a` before `b`: the greater
+// (.max) or the lesser (.min) of two non-NaN .f32 values, compared by
+// magnitude with `abs`, -0.0 below +0.0 (PTX 9.4 9.7.10.30 spcompress,
+// Notes), subnormals as they are (tcgen05.ld.infer.spcompress-subnormals).
+bool Preferred(std::uint32_t a, std::uint32_t b, bool max, bool abs) {
+  if (abs) {
+    a &= 0x7fffffffu;
+    b &= 0x7fffffffu;
+  }
+  return max ? FloatBefore(b, a) : FloatBefore(a, b);
+}
+
+// KeptPair is which two of a group of four .f32 words .spcompress keeps, in
+// column order: every NaN ("NaN values in the input will always have their
+// indices produced in the output", PTX 9.4 9.7.10.30), then the preferred
+// values. nullopt where the text leaves the choice to the implementation:
+// three or more NaNs, or a tie between the last value kept and the first
+// left out.
+std::optional<std::array<int, 2>> KeptPair(absl::Span<const std::uint32_t> group, bool max, bool abs) {
+  std::vector<int> kept;
+  std::vector<int> numbers;
+  for (int i = 0; i < kGroup; ++i) (IsNan(group[i]) ? kept : numbers).push_back(i);
+  if (kept.size() > 2) return std::nullopt;
+  std::stable_sort(numbers.begin(), numbers.end(),
+                   [&](int a, int b) { return Preferred(group[a], group[b], max, abs); });
+  const size_t wanted = 2 - kept.size();
+  if (wanted > 0 && !Preferred(group[numbers[wanted - 1]], group[numbers[wanted]], max, abs)) return std::nullopt;
+  kept.insert(kept.end(), numbers.begin(), numbers.begin() + static_cast<long>(wanted));
+  std::sort(kept.begin(), kept.end());
+  return std::array<int, 2>{kept[0], kept[1]};
+}
+
+// Compress is .spcompress of one lane: for each group g of four `loaded`
+// words, the kept pair to cdata[2g] and cdata[2g+1] and their indices in the
+// group to mdata, kept element j's in bits 2(j%16)..2(j%16)+1 of mdata[j/16],
+// the rest zero (tcgen05.ld.infer.spcompress-packing). It returns the first
+// group whose pair the implementation chooses (KeptPair), having written
+// nothing of it and after it, or nullopt.
+std::optional<int> Compress(const QualifierSet& q, absl::Span<const std::uint32_t> loaded,
+                            absl::Span<std::uint32_t> cdata, absl::Span<std::uint32_t> mdata) {
+  const bool max = q.Has(tcgen05::kRedOp, tcgen05::kMax);
+  const bool abs = q.Present(tcgen05::kAbs);
+  constexpr int kIndicesPerWord = 32 / kIndexBits;
+  std::fill(mdata.begin(), mdata.end(), 0u);
+  for (int group = 0; group < static_cast<int>(loaded.size()) / kGroup; ++group) {
+    const std::optional<std::array<int, 2>> pair = KeptPair(loaded.subspan(kGroup * group, kGroup), max, abs);
+    if (!pair.has_value()) return group;
+    for (int k = 0; k < 2; ++k) {
+      const int kept = 2 * group + k;
+      cdata[kept] = loaded[kGroup * group + (*pair)[k]];
+      mdata[kept / kIndicesPerWord] |= static_cast<std::uint32_t>((*pair)[k])
+                                       << (kIndexBits * (kept % kIndicesPerWord));
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -121,13 +185,15 @@ Tcgen05Layout Tcgen05Layout::For(const CheckedInstruction& instruction) {
   const auto shape = static_cast<tcgen05::Shape>(q.Get(tcgen05::kShape));
   const bool packed = q.Present(tcgen05::kPack);
   Tcgen05Layout layout;
-  layout.registers_ = instruction.signature().destination_count;  // Table 49
-  layout.halves_.resize(kWarpLanes * layout.registers_ * 2);
+  // Table 49; .spcompress's .32x32b.xN loads N words and keeps half.
+  layout.words_ =
+      q.Present(tcgen05::kSpcompress) ? 1 << q.Get(tcgen05::kNum) : instruction.signature().destination_count;
+  layout.halves_.resize(kWarpLanes * layout.words_ * 2);
   for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int reg = 0; reg < layout.registers_; ++reg) {
+    for (int reg = 0; reg < layout.words_; ++reg) {
       const ShapeCell cell = CellOf(shape, lane, reg);
       for (int half = 0; half < 2; ++half) {
-        Tcgen05Source& source = layout.halves_[(lane * layout.registers_ + reg) * 2 + half];
+        Tcgen05Source& source = layout.halves_[(lane * layout.words_ + reg) * 2 + half];
         source.access = cell.access;
         source.lane = cell.lane;
         if (packed) {
@@ -166,17 +232,17 @@ TmemCell ResolveSource(const Tcgen05Source& source, std::uint32_t taddr, std::in
 Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Layout& layout, const TensorMemory& tmem,
                          std::uint32_t taddr, int warp, std::optional<std::int64_t> split_offset) {
   const std::int64_t offset = split_offset.has_value() ? *split_offset : HalfSplitOffset(instruction).value_or(0);
-  std::vector<TmemCell> cells(kWarpLanes * layout.registers() * 2);
+  std::vector<TmemCell> cells(kWarpLanes * layout.words() * 2);
   for (int lane = 0; lane < kWarpLanes; ++lane) {
-    for (int reg = 0; reg < layout.registers(); ++reg) {
+    for (int word = 0; word < layout.words(); ++word) {
       for (int half = 0; half < 2; ++half) {
-        cells[(lane * layout.registers() + reg) * 2 + half] = ResolveSource(layout.At(lane, reg, half), taddr, offset);
+        cells[(lane * layout.words() + word) * 2 + half] = ResolveSource(layout.At(lane, word, half), taddr, offset);
       }
     }
   }
-  // Reader names the lane and register that read cells[i].
+  // Reader names the lane and loaded word that read cells[i].
   const auto reader = [&](size_t i) {
-    return absl::StrCat("lane ", i / 2 / layout.registers(), " register ", i / 2 % layout.registers());
+    return absl::StrCat("lane ", i / 2 / layout.words(), " word ", i / 2 % layout.words());
   };
   // Outside the 128 x 512 memory there is nothing to read: PTX 9.7.16.1
   // sizes TMEM (PTX 9.7.16.1) and gives no result for other addresses
@@ -202,23 +268,39 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
     }
   }
   const QualifierSet& q = instruction.form().qualifiers;
-  // .red: r still receives the data and redval the reduction, appended
-  // after the registers (PTX 9.7.16.8.3; docs/spec-decisions.md tcgen05.ld.layout).
+  // .red: r (or cdata) still receives the data and redval the reduction,
+  // appended after the registers (PTX 9.7.16.8.3; docs/spec-decisions.md
+  // tcgen05.ld.layout).
+  const bool compresses = q.Present(tcgen05::kSpcompress);
   const bool reduces = q.Present(tcgen05::kRed);
-  LaneValues values = LaneValues::Zeroed(layout.registers() + (reduces ? 1 : 0));
+  const int destinations = instruction.signature().destination_count;
+  const int metadata = instruction.signature().metadata_count;
+  LaneValues values = LaneValues::Zeroed(destinations + metadata + (reduces ? 1 : 0));
+  std::vector<std::uint32_t> loaded(layout.words());
   for (int lane = 0; lane < kWarpLanes; ++lane) {
-    const absl::Span<std::uint32_t> registers = values.lane(lane);
-    for (int reg = 0; reg < layout.registers(); ++reg) {
+    for (int word = 0; word < layout.words(); ++word) {
       std::uint32_t value = 0;
       for (int half = 0; half < 2; ++half) {
-        const TmemCell& cell = cells[(lane * layout.registers() + reg) * 2 + half];
+        const TmemCell& cell = cells[(lane * layout.words() + word) * 2 + half];
         const std::uint32_t bits =
-            tmem.At(static_cast<int>(cell.lane), static_cast<int>(cell.column)) >> layout.At(lane, reg, half).cell_bit;
+            tmem.At(static_cast<int>(cell.lane), static_cast<int>(cell.column)) >> layout.At(lane, word, half).cell_bit;
         value |= (bits & 0xffffu) << (16 * half);
       }
-      registers[reg] = value;
+      loaded[word] = value;
     }
-    if (reduces) registers.back() = Reduce(q, registers.first(layout.registers()));
+    const absl::Span<std::uint32_t> registers = values.lane(lane);
+    if (!compresses) {
+      std::copy(loaded.begin(), loaded.end(), registers.begin());
+    } else if (const std::optional<int> group =
+                   Compress(q, loaded, registers.first(destinations), registers.subspan(destinations, metadata))) {
+      const TmemCell& first = cells[(lane * layout.words() + kGroup * *group) * 2];
+      return Undefined{RuntimeHazard::kTiedSelection,
+                       absl::StrCat("lane ", lane, " group ", *group, " (TMEM lane ", first.lane, " columns ",
+                                    first.column, "..", first.column + kGroup - 1,
+                                    ") has more than two candidates for the kept pair; which are kept is "
+                                    "implementation-specific")};
+    }
+    if (reduces) registers.back() = Reduce(q, loaded);
   }
   return values;
 }

@@ -1,7 +1,8 @@
 // tcgen05.ld semantics: the Tensor Memory of a CTA, which TMEM cell every
-// 16-bit half of every destination register of every lane comes from, and
-// the registers (and .red's redval) one execution gives (PTX 9.0 9.7.16.1,
-// 9.7.16.8.1, 9.7.16.8.3; docs/spec-decisions.md tcgen05.ld.*).
+// 16-bit half of every word a lane loads comes from, and the registers (and
+// .red's redval) one execution gives (PTX 9.0 9.7.16.1, 9.7.16.8.1,
+// 9.7.16.8.3; .spcompress's in-line 2:4 compression, PTX 9.4 9.7.18.8.3 and
+// 9.7.10.30; docs/spec-decisions.md tcgen05.ld.*).
 //
 // As for ldmatrix, the layout is compiled into a table once per qualifier
 // set, relative to the base of each access, so the immediates and run-time
@@ -49,8 +50,8 @@ class TensorMemory {
   std::vector<std::uint32_t> cells_;
 };
 
-// Tcgen05Source is the provenance of one 16-bit half of a destination
-// register: bits [cell_bit, cell_bit + 16) of the TMEM cell `lane` lanes and
+// Tcgen05Source is the provenance of one 16-bit half of a loaded word:
+// bits [cell_bit, cell_bit + 16) of the TMEM cell `lane` lanes and
 // `column` columns from the base of access `access`. Access 0 is based at
 // taddr; access 1, used by .16x32bx2 only, at taddr + immHalfSplitoff.
 struct Tcgen05Source {
@@ -67,15 +68,17 @@ class Tcgen05Layout {
   // For builds the layout of a checked tcgen05.ld instruction.
   static Tcgen05Layout For(const CheckedInstruction& instruction);
 
-  // registers is the number of destination registers per lane (Table 49);
-  // .red's redval is not one of them.
-  int registers() const { return registers_; }
+  // words is the number of 32-bit words each lane loads: its destination
+  // registers (Table 49), or with .spcompress the num words it compresses
+  // into num / 2 (.32x32b.xN reads N columns, Table 59). .red's redval is
+  // not one of them.
+  int words() const { return words_; }
   // At is the provenance of half `half` (0: bits 0-15, 1: bits 16-31) of
-  // register `reg` of lane `lane`.
-  const Tcgen05Source& At(int lane, int reg, int half) const { return halves_[(lane * registers_ + reg) * 2 + half]; }
+  // loaded word `word` of lane `lane`.
+  const Tcgen05Source& At(int lane, int word, int half) const { return halves_[(lane * words_ + word) * 2 + half]; }
 
  private:
-  int registers_ = 0;
+  int words_ = 0;
   std::vector<Tcgen05Source> halves_;
 };
 
@@ -107,13 +110,24 @@ TmemCell ResolveSource(const Tcgen05Source& source, std::uint32_t taddr, std::in
 // instruction; nullopt takes the written one.
 //
 // The result is a LaneValues whose lanes[t] holds lane t's destination
-// registers in the order they are written, r[0] .. r[registers-1], and then,
-// for tcgen05.ld.red only, the lane's redval: registers + 1 values in all.
+// registers in the order they are written, r[0] .. r[registers-1] (cdata
+// with .spcompress), then .spcompress's mdata registers, then, for
+// tcgen05.ld.red only, the lane's redval, the reduction of every word the
+// lane loaded (PTX 9.7.16.8.3: "the data that is loaded across columns in
+// each lane").
+//
+// .spcompress keeps two of each group of four loaded words (PTX 9.4
+// 9.7.18.8.3 and 9.7.10.30 spcompress): the greatest (.max) or least (.min),
+// by magnitude with .abs, -0.0 below +0.0, and every NaN first; cdata gets
+// them as loaded, and mdata their indices in the group
+// (tcgen05.ld.infer.spcompress-packing).
 //
 // It is Undefined, and nothing is predicted, when a cell it reads lies
 // outside the 128 x 512 memory (kAddressOutsideSpace; this is checked first),
-// or when it reads a lane outside warp `warp`'s quarter
-// (kTmemLaneOutsideWarpQuarter).
+// when it reads a lane outside warp `warp`'s quarter
+// (kTmemLaneOutsideWarpQuarter), or, with .spcompress, when a group has
+// more than two candidates for its kept pair: tied values, or three or more
+// NaNs, of which the text lets the implementation choose (kTiedSelection).
 Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Layout& layout, const TensorMemory& tmem,
                          std::uint32_t taddr, int warp, std::optional<std::int64_t> split_offset = std::nullopt);
 

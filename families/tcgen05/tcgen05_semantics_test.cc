@@ -1,10 +1,12 @@
 // tcgen05.ld semantics against cells copied by hand from docs/spec-decisions.md tcgen05.ld.layout (the
-// per-thread table), and properties over every legal form: coverage, .num
-// prefixes, .pack::16b as a load of low halves, .red against a brute force,
-// and the undefined executions.
+// per-thread table) and .spcompress selections worked out by hand from the
+// PTX 9.4 text, and properties over every legal form: coverage, .num
+// prefixes, .pack::16b as a load of low halves, .red and .spcompress against
+// a brute force, and the undefined executions.
 #include "families/tcgen05/tcgen05_semantics.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <map>
@@ -28,6 +30,7 @@ namespace matload {
 namespace {
 
 using ::matload::testing::JudgeAt;
+using ::testing::ElementsAre;
 
 // kRegisterBits is the width of a TMEM column and of a destination register.
 constexpr int kRegisterBits = 32;
@@ -129,7 +132,7 @@ TEST(Tcgen05SemanticsTest, AddressPacksLaneAboveColumn) {
 TEST(Tcgen05SemanticsTest, Shape32x32bByHand) {
   CheckedInstruction x2 = Check(Load("32x32b.x2", 2));
   Tcgen05Layout layout = Tcgen05Layout::For(x2);
-  ASSERT_EQ(layout.registers(), 2);
+  ASSERT_EQ(layout.words(), 2);
   EXPECT_EQ(layout.At(5, 1, 0), (Tcgen05Source{.access = 0, .lane = 5, .column = 1, .cell_bit = 0}));
   EXPECT_EQ(layout.At(5, 1, 1), (Tcgen05Source{.access = 0, .lane = 5, .column = 1, .cell_bit = 16}));
   EXPECT_EQ(layout.At(31, 0, 0), (Tcgen05Source{.access = 0, .lane = 31, .column = 0, .cell_bit = 0}));
@@ -264,7 +267,7 @@ TEST(Tcgen05SemanticsTest, EveryLegalFormReadsItsTileOnce) {
       std::set<std::tuple<int, int, int, int>> pieces;  // (access, lane, column, cell bit)
       std::set<std::tuple<int, int, int>> cells;
       for (int lane = 0; lane < 32; ++lane) {
-        for (int reg = 0; reg < layout.registers(); ++reg) {
+        for (int reg = 0; reg < layout.words(); ++reg) {
           for (int half = 0; half < 2; ++half) {
             const Tcgen05Source& s = layout.At(lane, reg, half);
             EXPECT_TRUE(s.access >= 0 && s.access < tile.accesses && s.lane >= 0 && s.lane < tile.lanes &&
@@ -276,12 +279,12 @@ TEST(Tcgen05SemanticsTest, EveryLegalFormReadsItsTileOnce) {
           }
         }
       }
-      EXPECT_EQ(pieces.size(), static_cast<size_t>(32 * layout.registers() * 2)) << PrintForm(form) << ": a repeat";
+      EXPECT_EQ(pieces.size(), static_cast<size_t>(32 * layout.words() * 2)) << PrintForm(form) << ": a repeat";
       EXPECT_EQ(cells.size(), static_cast<size_t>(tile.accesses * tile.lanes * columns)) << PrintForm(form);
       // Tagged memory: each half names the cell the layout resolves to.
       const LaneValues values = ValuesOf(ExecuteTcgen05Ld(instruction, layout, TaggedTmem(), TmemAddress(0, 0), 0));
       for (int lane = 0; lane < 32; ++lane) {
-        for (int reg = 0; reg < layout.registers(); ++reg) {
+        for (int reg = 0; reg < layout.words(); ++reg) {
           for (int half = 0; half < 2; ++half) {
             const TmemCell cell = ResolveSource(layout.At(lane, reg, half), TmemAddress(0, 0), 16);
             const std::uint32_t tag = Tag(static_cast<int>(cell.lane), static_cast<int>(cell.column));
@@ -493,6 +496,238 @@ TEST(Tcgen05SemanticsTest, RedvalByHand) {
       ValuesOf(Execute(Check(RedLoad("16x32bx2.x2.max.u32", 2, ", 16"), "sm_103a"), tmem, TmemAddress(0, 0), 0));
   EXPECT_THAT(split.lane(0), ::testing::ElementsAre(9u, 4u, 9u));
   EXPECT_THAT(split.lane(16), ::testing::ElementsAre(2u, 7u, 7u));
+}
+
+// The .f32 words the .spcompress cases below use.
+constexpr std::uint32_t kOne = 0x3f800000u, kTwo = 0x40000000u, kThree = 0x40400000u, kFour = 0x40800000u;
+constexpr std::uint32_t kHalf = 0x3f000000u, kQuarter = 0x3e800000u, kMinusQuarter = 0xbe800000u;
+constexpr std::uint32_t kMinusOne = 0xbf800000u, kMinusFive = 0xc0a00000u, kMinusSix = 0xc0c00000u;
+constexpr std::uint32_t kNine = 0x41100000u, kSix = 0x40c00000u, kFive = 0x40a00000u;
+constexpr std::uint32_t kPlusZero = 0x00000000u, kMinusZero = 0x80000000u;
+constexpr std::uint32_t kQuietNan = 0x7fc00001u, kNegativeNan = 0xffc00000u, kSignallingNan = 0x7f800001u;
+
+// Spcompress runs tcgen05.ld{.red}.spcompress of `qualifiers` ("x8.max",
+// "x8.max.abs.NaN") at PTX 9.4 on sm_107a, with `row` in TMEM lane 0 from
+// column 0 and distinct values (no ties) in the other lanes, and returns
+// the outcome, whose lane 0 holds cdata, mdata, then redval.
+Outcome Spcompress(absl::string_view qualifiers, const std::vector<std::uint32_t>& row, bool red = false) {
+  TensorMemory tmem;
+  for (int lane = 1; lane < kTmemLanesPerWarp; ++lane) {
+    for (int column = 0; column < kTmemColumns; ++column) {
+      tmem.Set(lane, column, std::bit_cast<std::uint32_t>(static_cast<float>(lane * kTmemColumns + column)));
+    }
+  }
+  for (size_t column = 0; column < row.size(); ++column) tmem.Set(0, static_cast<int>(column), row[column]);
+  const int num = static_cast<int>(row.size());
+  std::string mdata = "{m0";
+  for (int i = 1; i < (num + 31) / 32; ++i) absl::StrAppend(&mdata, ", m", i);
+  const std::string text =
+      absl::StrCat("tcgen05.ld", red ? ".red" : "", ".spcompress.sync.aligned.32x32b.", qualifiers, ".sp::2:4.f32.b2 ",
+                   mdata, "}, ", Registers(num / 2), red ? ", v" : "", ", [t];");
+  const Verdict verdict = JudgeAt(text, "sm_107a", "9.4");
+  if (!verdict.legal()) {
+    ADD_FAILURE() << text << ": " << verdict.reasons()[0].message;
+    return MustFault{"illegal"};
+  }
+  return Execute(*verdict.checked(), tmem, TmemAddress(0, 0), 0);
+}
+
+// SpcompressLane is lane 0's words of a Spcompress that must be defined.
+std::vector<std::uint32_t> SpcompressLane(absl::string_view qualifiers, const std::vector<std::uint32_t>& row,
+                                          bool red = false) {
+  const LaneValues values = ValuesOf(Spcompress(qualifiers, row, red));
+  return {values.lane(0).begin(), values.lane(0).end()};
+}
+
+// Worked by hand from PTX 9.4 9.7.18.8.3 and 9.7.10.30: two of each group
+// of four columns are kept, the greatest (.max) or least (.min), by
+// magnitude with .abs; cdata gets them as loaded, in column order, and mdata
+// their indices (tcgen05.ld.infer.spcompress-packing: 2 bits each, element
+// j at bit 2j).
+TEST(Tcgen05SemanticsTest, SpcompressByHand) {
+  const std::vector<std::uint32_t> row = {kOne, kFour, kTwo, kThree, kMinusOne, kMinusFive, kHalf, kMinusQuarter};
+  // .max: 4 and 3 (indices 1, 3), then 0.5 and -0.25 (2, 3):
+  // mdata 1 | 3 << 2 | 2 << 4 | 3 << 6 = 0xed.
+  EXPECT_THAT(SpcompressLane("x8.max", row), ElementsAre(kFour, kThree, kHalf, kMinusQuarter, 0xedu));
+  // .min: 1 and 2 (0, 2), then -1 and -5 (0, 1): 0 | 2 << 2 | 0 << 4 | 1 << 6 = 0x48.
+  EXPECT_THAT(SpcompressLane("x8.min", row), ElementsAre(kOne, kTwo, kMinusOne, kMinusFive, 0x48u));
+  // .abs compares magnitudes but keeps the values as loaded: |-5| and |-1|
+  // are the greatest of the second group (0, 1), 0.5 and |-0.25| the least
+  // (2, 3).
+  EXPECT_THAT(SpcompressLane("x8.max.abs", row), ElementsAre(kFour, kThree, kMinusOne, kMinusFive, 0x4du));
+  EXPECT_THAT(SpcompressLane("x8.min.abs", row), ElementsAre(kOne, kTwo, kHalf, kMinusQuarter, 0xe8u));
+}
+
+// "NaN values in the input will always have their indices produced in the
+// output" (PTX 9.4 9.7.10.30), whatever .rowop asks, kept as loaded; with
+// three or more NaNs which two are kept is implementation-specific.
+TEST(Tcgen05SemanticsTest, SpcompressKeepsEveryNan) {
+  EXPECT_THAT(SpcompressLane("x4.max", {kOne, kQuietNan, kThree, kTwo}), ElementsAre(kQuietNan, kThree, 0x9u))
+      << "the NaN (1) and the greatest number (2)";
+  EXPECT_THAT(SpcompressLane("x4.min", {kOne, kQuietNan, kThree, kTwo}), ElementsAre(kOne, kQuietNan, 0x4u));
+  EXPECT_THAT(SpcompressLane("x4.max", {kNegativeNan, kFive, kSignallingNan, kNine}),
+              ElementsAre(kNegativeNan, kSignallingNan, 0x8u))
+      << "two NaNs of other payloads and signs are the pair (0, 2)";
+  EXPECT_EQ(HazardOf(Spcompress("x4.max", {kQuietNan, kNegativeNan, kOne, kSignallingNan})),
+            RuntimeHazard::kTiedSelection);
+}
+
+// -0.0 is below +0.0 (PTX 9.4 9.7.10.30 Notes). Where the last value kept
+// ties the first left out, the text lets the implementation choose, and the
+// model predicts nothing; a tie inside the kept pair is no choice.
+TEST(Tcgen05SemanticsTest, SpcompressTiesAreTheImplementationsChoice) {
+  EXPECT_THAT(SpcompressLane("x4.min", {kPlusZero, kMinusZero, kTwo, kMinusZero}),
+              ElementsAre(kMinusZero, kMinusZero, 0xdu))
+      << "the two -0.0 (1, 3) are below +0.0";
+  EXPECT_EQ(HazardOf(Spcompress("x4.min.abs", {kPlusZero, kMinusZero, kTwo, kMinusZero})),
+            RuntimeHazard::kTiedSelection)
+      << "three zeros of one magnitude";
+  EXPECT_EQ(HazardOf(Spcompress("x4.max", {kTwo, kOne, kTwo, kTwo})), RuntimeHazard::kTiedSelection);
+  EXPECT_EQ(HazardOf(Spcompress("x4.max.abs", {kOne, kMinusOne, kHalf, kHalf})), std::nullopt)
+      << "|1| and |-1| are both kept";
+  EXPECT_THAT(SpcompressLane("x8.max", {kTwo, kTwo, kOne, kPlusZero, kNine, kOne, kTwo, kThree}),
+              ElementsAre(kTwo, kTwo, kNine, kThree, 0xc4u))
+      << "groups (0, 1) and (0, 3): 0 | 1 << 2 | 0 << 4 | 3 << 6";
+  const Outcome tied = Spcompress("x8.max", {kNine, kOne, kTwo, kThree, kOne, kOne, kOne, kTwo});
+  ASSERT_TRUE(std::holds_alternative<Undefined>(tied));
+  EXPECT_THAT(std::get<Undefined>(tied).why, ::testing::HasSubstr("group 1 (TMEM lane 0 columns 4..7)"));
+}
+
+// With .red, .rowop and .abs also give the reduction, over every word the
+// lane loaded (PTX 9.7.16.8.3: "the data that is loaded across columns in
+// each lane"), and .NaN changes only the reduction (PTX 9.4 9.7.18.8.3).
+TEST(Tcgen05SemanticsTest, SpcompressWithRedReducesEveryLoadedWord) {
+  const std::vector<std::uint32_t> row = {kOne, kQuietNan, kThree, kTwo, kFour, kHalf, kMinusSix, kQuarter};
+  // Kept: the NaN and 3 (1, 2), 4 and 0.5 (0, 1): 1 | 2 << 2 | 0 << 4 | 1 << 6 = 0x49. The NaN is left
+  // out of the reduction without .NaN (tcgen05.ld.infer.red-nan).
+  EXPECT_THAT(SpcompressLane("x8.max", row, /*red=*/true), ElementsAre(kQuietNan, kThree, kFour, kHalf, 0x49u, kFour));
+  EXPECT_THAT(SpcompressLane("x8.max.NaN", row, /*red=*/true),
+              ElementsAre(kQuietNan, kThree, kFour, kHalf, 0x49u, 0x7fffffffu))
+      << "the same kept pair; the reduction is canonical NaN";
+  // .abs: 4 and -6 (0, 2) of the second group, and redval |-6|.
+  EXPECT_THAT(SpcompressLane("x8.max.abs", row, /*red=*/true),
+              ElementsAre(kQuietNan, kThree, kFour, kMinusSix, 0x89u, kSix));
+  // Two NaNs crowd 9 out of the kept pair, but not out of the reduction.
+  EXPECT_THAT(SpcompressLane("x8.max", {kQuietNan, kNegativeNan, kNine, kOne, kTwo, kThree, kFour, kFive}, true),
+              ElementsAre(kQuietNan, kNegativeNan, kFour, kFive, 0xe4u, kNine));
+}
+
+// mdata holds 16 indices a register, element j in bits 2(j%16)..2(j%16)+1,
+// the unused bits zero (tcgen05.ld.infer.spcompress-packing; PTX 9.4
+// 9.7.10.30: "zero extension is applied"); Table 60 sizes both vectors.
+TEST(Tcgen05SemanticsTest, SpcompressMetadataPacking) {
+  std::vector<std::uint32_t> ascending;  // 0.0, 1.0, 2.0, ...: each group keeps (2, 3), or (0, 1) with .min
+  for (int column = 0; column < 128; ++column) ascending.push_back(std::bit_cast<std::uint32_t>(float(column)));
+  const std::vector<std::uint32_t> x128 = SpcompressLane("x128.max", ascending);
+  ASSERT_EQ(x128.size(), 64u + 4u);
+  EXPECT_EQ(x128[0], std::bit_cast<std::uint32_t>(2.0f));
+  EXPECT_EQ(x128[33], std::bit_cast<std::uint32_t>(67.0f)) << "element 33: group 16, index 3";
+  EXPECT_THAT(std::vector<std::uint32_t>(x128.begin() + 64, x128.end()),
+              ElementsAre(0xeeeeeeeeu, 0xeeeeeeeeu, 0xeeeeeeeeu, 0xeeeeeeeeu));
+  const std::vector<std::uint32_t> x64 =
+      SpcompressLane("x64.min", std::vector<std::uint32_t>(ascending.begin(), ascending.begin() + 64));
+  EXPECT_THAT(std::vector<std::uint32_t>(x64.begin() + 32, x64.end()), ElementsAre(0x44444444u, 0x44444444u));
+  EXPECT_THAT(SpcompressLane("x4.max", {kOne, kTwo, kThree, kFour}), ElementsAre(kThree, kFour, 0xeu))
+      << "x4: four bits of mdata, zero-extended";
+}
+
+// BruteForceKept checks one lane's .spcompress result against its loaded
+// words, group by group: the indices are two distinct ones of the group in
+// rising order, cdata is those words, every NaN is kept, and no word left
+// out is preferred to one kept (PTX 9.4 9.7.10.30). It returns what is
+// wrong, or "".
+std::string BruteForceKept(const QualifierSet& q, absl::Span<const std::uint32_t> loaded,
+                           absl::Span<const std::uint32_t> cdata, absl::Span<const std::uint32_t> mdata) {
+  const bool max = q.Has(tcgen05::kRedOp, tcgen05::kMax);
+  const auto key = [&](std::uint32_t bits) { return FloatKey(q.Present(tcgen05::kAbs) ? bits & 0x7fffffffu : bits); };
+  const auto is_nan = [](std::uint32_t bits) { return std::isnan(std::bit_cast<float>(bits)); };
+  for (size_t group = 0; group < loaded.size() / 4; ++group) {
+    std::array<int, 2> index{};
+    for (int k = 0; k < 2; ++k) {
+      const size_t j = 2 * group + k;
+      index[k] = static_cast<int>(mdata[j / 16] >> (2 * (j % 16)) & 3u);
+      if (cdata[j] != loaded[4 * group + index[k]]) return absl::StrCat("cdata ", j, " is not column ", index[k]);
+    }
+    if (index[0] >= index[1]) return absl::StrCat("group ", group, " indices ", index[0], ", ", index[1]);
+    for (int i = 0; i < 4; ++i) {
+      if (i == index[0] || i == index[1]) continue;
+      const std::uint32_t left = loaded[4 * group + i];
+      if (is_nan(left)) return absl::StrCat("group ", group, " leaves a NaN out");
+      for (int kept : index) {
+        const std::uint32_t value = loaded[4 * group + kept];
+        if (!is_nan(value) && (max ? key(left) > key(value) : key(left) < key(value))) {
+          return absl::StrCat("group ", group, " leaves column ", i, " out for column ", kept);
+        }
+      }
+    }
+  }
+  for (size_t bit = loaded.size(); bit < 32 * mdata.size(); ++bit) {
+    if (mdata[bit / 32] >> (bit % 32) & 1u) return absl::StrCat("mdata bit ", bit, " is set");
+  }
+  return "";
+}
+
+// Every legal .spcompress form of PTX 9.4 on sm_107a, on random words with
+// NaNs, zeros of both signs and subnormals among them: the kept pairs agree
+// with a brute force, redval with BruteForceRedval over every loaded word,
+// and a larger .num's cdata extends a smaller one's.
+TEST(Tcgen05SemanticsTest, SpcompressIsTheBruteForceSelection) {
+  constexpr unsigned kSeed = 27;
+  constexpr std::uint32_t kSpecial[] = {kPlusZero,   kMinusZero,  kQuietNan,   kNegativeNan, 0x7f800000u,
+                                        0xff800000u, 0x00000001u, 0x80000001u, kOne,         kMinusOne};
+  std::mt19937 random(kSeed);
+  TensorMemory tmem;
+  // One special word in every eight columns, so never two in a group, and
+  // otherwise finite random words of both signs (bit 30 clear): no group
+  // has a tie or more than one NaN.
+  for (int lane = 0; lane < kTmemLanes; ++lane) {
+    for (int column = 0; column < kTmemColumns; ++column) {
+      const std::uint32_t word = static_cast<std::uint32_t>(random()) & 0xbfffffffu;
+      tmem.Set(lane, column, (column + lane) % 8 == 0 ? kSpecial[(column / 8 + lane) % std::size(kSpecial)] : word);
+    }
+  }
+  const Target sm107a = *ParseTarget("sm_107a");
+  int forms = 0;
+  std::map<std::string, LaneValues> by_form;
+  for (const QualifierSet& q : LegalQualifierSets(tcgen05::Spec(), {9, 4}, sm107a)) {
+    if (!q.Present(tcgen05::kSpcompress)) continue;
+    ++forms;
+    const CheckedInstruction instruction = *StandardInstruction(tcgen05::Spec(), q, {9, 4}, sm107a);
+    QualifierSet dense_set;  // the plain .32x32b load of the same columns
+    for (int axis : {tcgen05::kSync, tcgen05::kAligned, tcgen05::kShape, tcgen05::kNum})
+      dense_set.Set(axis, q.Get(axis));
+    dense_set.Set(tcgen05::kType, tcgen05::kB32);
+    const CheckedInstruction dense = *StandardInstruction(tcgen05::Spec(), dense_set, {9, 4}, sm107a);
+    const LaneValues loaded = ValuesOf(Execute(dense, tmem, TmemAddress(0, 64), 0));
+    const LaneValues values = ValuesOf(Execute(instruction, tmem, TmemAddress(0, 64), 0));
+    const int cdata = instruction.signature().destination_count;
+    const int mdata = instruction.signature().metadata_count;
+    for (int lane = 0; lane < 32; ++lane) {
+      const absl::Span<const std::uint32_t> words = values.lane(lane);
+      ASSERT_EQ(words.size(), static_cast<size_t>(cdata + mdata + (q.Present(tcgen05::kRed) ? 1 : 0)));
+      ASSERT_EQ(BruteForceKept(q, loaded.lane(lane), words.first(cdata), words.subspan(cdata, mdata)), "")
+          << PrintForm(instruction.form()) << " lane " << lane << ", seed " << kSeed;
+      if (q.Present(tcgen05::kRed)) {
+        ASSERT_EQ(words.back(), BruteForceRedval(q, {loaded.lane(lane).begin(), loaded.lane(lane).end()}))
+            << PrintForm(instruction.form()) << " lane " << lane;
+      }
+    }
+    by_form.emplace(PrintOpcode(Family::kTcgen05Ld, q), values);
+  }
+  // 6 .num x 2 .rowop x 2 .abs, and with .red x 2 .NaN as well (Syntax).
+  EXPECT_EQ(forms, 24 + 48);
+  int pairs = 0;
+  for (const auto& [opcode, values] : by_form) {
+    const auto x8 = opcode.find(".x8.");
+    if (x8 == std::string::npos) continue;
+    const auto x4 = by_form.find(absl::StrCat(opcode.substr(0, x8), ".x4.", opcode.substr(x8 + 4)));
+    if (x4 == by_form.end()) continue;
+    for (int lane = 0; lane < 32; ++lane) {
+      EXPECT_EQ(values.lane(lane).subspan(0, 2), x4->second.lane(lane).subspan(0, 2)) << opcode << " lane " << lane;
+    }
+    ++pairs;
+  }
+  EXPECT_GT(pairs, 0);
 }
 
 // A warp reading a TMEM lane outside its quarter is undefined, whichever

@@ -3,6 +3,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -15,10 +16,10 @@
 namespace matload {
 namespace {
 
-std::vector<CheckedInstruction> LegalForms(const FamilySpec& spec, Target target) {
+std::vector<CheckedInstruction> LegalForms(const FamilySpec& spec, Target target, PtxVersion ptx = {9, 0}) {
   std::vector<CheckedInstruction> forms;
-  for (const QualifierSet& qualifiers : LegalQualifierSets(spec, {9, 0}, target)) {
-    std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, {9, 0}, target);
+  for (const QualifierSet& qualifiers : LegalQualifierSets(spec, ptx, target)) {
+    std::optional<CheckedInstruction> instruction = StandardInstruction(spec, qualifiers, ptx, target);
     if (instruction.has_value()) forms.push_back(*std::move(instruction));
   }
   return forms;
@@ -178,15 +179,17 @@ TEST(TestProgramTest, FormsTheModelCannotRunSaySo) {
             absl::StatusCode::kInvalidArgument);
 }
 
-// Every legal tcgen05.ld form of the Tensor Memory targets gets a program
-// whose variants the model predicts, with the output sized for the
-// destinations and .red's redval.
+// Every legal tcgen05.ld form of the Tensor Memory targets, sm_107a's
+// .spcompress forms of PTX 9.4 too, gets a program whose variants the model
+// predicts, with the output sized for the destinations (cdata), .spcompress's
+// mdata and .red's redval.
 TEST(TestProgramTest, EveryLegalTcgen05FormsVariantsAreDefinedCases) {
   size_t programs = 0;
   size_t legal = 0;
-  for (const char* name : {"sm_100a", "sm_103a"}) {
-    legal += LegalQualifierSets(tcgen05::Spec(), {9, 0}, *ParseTarget(name)).size();
-    for (const CheckedInstruction& instruction : LegalForms(tcgen05::Spec(), *ParseTarget(name))) {
+  for (const auto& [name, ptx] : {std::pair{"sm_100a", PtxVersion{9, 0}}, std::pair{"sm_103a", PtxVersion{9, 0}},
+                                  std::pair{"sm_107a", PtxVersion{9, 4}}}) {
+    legal += LegalQualifierSets(tcgen05::Spec(), ptx, *ParseTarget(name)).size();
+    for (const CheckedInstruction& instruction : LegalForms(tcgen05::Spec(), *ParseTarget(name), ptx)) {
       std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {});
       for (const Variant& variant : program->Variants(6, 11, false)) {
         const Outcome outcome = program->Expect(variant);
