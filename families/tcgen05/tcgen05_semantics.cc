@@ -240,9 +240,12 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
       }
     }
   }
-  // Reader names the lane and loaded word that read cells[i].
+  const QualifierSet& q = instruction.form().qualifiers;
+  const bool compresses = q.Present(tcgen05::kSpcompress);
+  // Reader names the lane and the register (with .spcompress, the loaded
+  // word) that read cells[i].
   const auto reader = [&](size_t i) {
-    return absl::StrCat("lane ", i / 2 / layout.words(), " word ", i / 2 % layout.words());
+    return absl::StrCat("lane ", i / 2 / layout.words(), compresses ? " word " : " register ", i / 2 % layout.words());
   };
   // Outside the 128 x 512 memory there is nothing to read: PTX 9.7.16.1
   // sizes TMEM (PTX 9.7.16.1) and gives no result for other addresses
@@ -267,11 +270,9 @@ Outcome ExecuteTcgen05Ld(const CheckedInstruction& instruction, const Tcgen05Lay
                                     " may access only lanes ", first_lane, "..", first_lane + kTmemLanesPerWarp - 1)};
     }
   }
-  const QualifierSet& q = instruction.form().qualifiers;
   // .red: r (or cdata) still receives the data and redval the reduction,
   // appended after the registers (PTX 9.7.16.8.3; docs/spec-decisions.md
   // tcgen05.ld.layout).
-  const bool compresses = q.Present(tcgen05::kSpcompress);
   const bool reduces = q.Present(tcgen05::kRed);
   const int destinations = instruction.signature().destination_count;
   const int metadata = instruction.signature().metadata_count;
