@@ -106,15 +106,18 @@ std::string EntryName(size_t index) {
 }
 
 // Place splits `run` into the snippets judged and those not: all of them,
-// but for those after a fatal error on `stop` (module, position).
+// but for the others of the module where a fatal error on `stop` (module,
+// position) ended the run. Those after it were never read; those before it
+// may lack the errors ptxas prints only at the end of a module ("Unknown
+// symbol '%x'"), which the fatal error skips, so they are judged again.
 void Place(const Run& run, std::optional<std::pair<size_t, size_t>> stop, RunOutcome& outcome) {
   for (size_t module = 0; module < run.size(); ++module) {
     Group& judged = outcome.judged.emplace_back();
     Group& not_judged = outcome.not_judged.emplace_back();
     for (size_t position = 0; position < run[module].size(); ++position) {
-      const bool before_stop = !stop.has_value() || module < stop->first ||
-                               (module == stop->first && position <= stop->second);
-      (before_stop ? judged : not_judged).push_back(run[module][position]);
+      const bool complete =
+          !stop.has_value() || module < stop->first || (module == stop->first && position == stop->second);
+      (complete ? judged : not_judged).push_back(run[module][position]);
     }
   }
 }
@@ -170,6 +173,9 @@ absl::StatusOr<RunOutcome> RunOnce(const Batch& batch, const Run& run) {
     }
   }
   Place(run, stop, outcome);
+  for (const Group& group : outcome.not_judged) {
+    for (size_t index : group) batch.verdicts[index].messages.clear();  // judged again from scratch
+  }
   for (size_t module : suspect_modules) {
     for (size_t index : Suspects(batch, outcome.judged[module])) outcome.suspects.push_back(index);
   }
