@@ -430,6 +430,13 @@ int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targe
 int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();  // SIGINT, SIGTERM and SIGHUP end the sweep in order, as "interrupted"
   absl::StatusOr<std::vector<OpenedCompiler>> compilers = OpenCompilers(given);
+  // --shard and --parent are checked before the version probe opens the
+  // store, so that a usage error leaves no store behind.
+  RunStart shard_check{.command = "support"};
+  if (absl::Status sharded = AsShard(given.shard, given.parent, shard_check); !sharded.ok()) {
+    err << "matload: " << sharded.message() << "\n";
+    return ExitStatusFor(sharded);
+  }
   std::vector<std::string> toolkits;
   absl::StatusOr<PtxVersion> ptx = compilers.ok() ? SweepPtx(given, *compilers, toolkits, out) : compilers.status();
   if (!ptx.ok()) {
