@@ -1,11 +1,15 @@
 #include "harness/compile/ptx_dialect.h"
 
+#include <algorithm>
 #include <cctype>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "harness/compile/compiler_run.h"
+#include "harness/compile/ptxas.h"
 
 namespace matload {
 namespace {
@@ -36,6 +40,33 @@ std::optional<CudaRelease> FirstRelease(absl::string_view text) {
   return std::nullopt;
 }
 
+// Refusal is the messages of `compiler`'s answer to `module`, and whether
+// it crashed after them. A ptxas is asked as it is run (Ptxas::Ask), so
+// that one that dies after naming the version it speaks still names it; a
+// run that names none is read as Assemble reads it, so that a crash or a
+// hang without it is the infrastructure error it is.
+absl::StatusOr<std::vector<Diagnostic>> Refusal(const CompileOracle& compiler, const std::string& module, Target target,
+                                                bool& crashed) {
+  const auto* ptxas = dynamic_cast<const Ptxas*>(&compiler);
+  if (ptxas == nullptr) {
+    absl::StatusOr<AssembleResult> answer = compiler.Assemble(module, target);
+    if (!answer.ok()) return answer.status();
+    return answer->diagnostics;
+  }
+  absl::StatusOr<ProcessResult> run = ptxas->Ask(module, target);
+  if (!run.ok()) return run.status();
+  std::vector<Diagnostic> diagnostics = ParsePtxasDiagnostics(run->standard_error);
+  const bool names_it = std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& diagnostic) {
+    return ParseCurrentPtxVersion(diagnostic.message).ok();
+  });
+  if (!names_it) {
+    const std::string what = absl::StrCat(ptxas->path(), " (", ptxas->Toolchain(), ") on a .version it cannot speak");
+    if (absl::Status ended = CheckCompilerRun(*run, what, {0, kPtxasRejectionExitCode}); !ended.ok()) return ended;
+  }
+  crashed = run->signal != 0;
+  return diagnostics;
+}
+
 }  // namespace
 
 absl::StatusOr<PtxVersion> ParseCurrentPtxVersion(absl::string_view message) {
@@ -58,11 +89,12 @@ absl::StatusOr<PtxDialect> ProbePtxDialect(const CompileOracle& compiler) {
   }
   const std::string module =
       absl::StrCat(".version ", kUnspokenVersion, "\n.target ", supported->target.Name(), "\n.address_size 64\n");
-  absl::StatusOr<AssembleResult> answer = compiler.Assemble(module, supported->target);
-  if (!answer.ok()) return answer.status();
-  for (const Diagnostic& diagnostic : answer->diagnostics) {
+  bool crashed = false;
+  absl::StatusOr<std::vector<Diagnostic>> refusal = Refusal(compiler, module, supported->target, crashed);
+  if (!refusal.ok()) return refusal.status();
+  for (const Diagnostic& diagnostic : *refusal) {
     absl::StatusOr<PtxVersion> spoken = ParseCurrentPtxVersion(diagnostic.message);
-    if (spoken.ok()) return PtxDialect{.spoken = *spoken, .from_message = true};
+    if (spoken.ok()) return PtxDialect{.spoken = *spoken, .from_message = true, .crashed = crashed};
   }
   const std::optional<CudaRelease> release = FirstRelease(compiler.Version());
   const std::optional<PtxVersion> spoken =

@@ -22,6 +22,9 @@ struct PtxDialect {
   // not know); false where that message was missing and the version comes
   // from the compiler's release through the release table.
   bool from_message = true;
+  // crashed: the compiler died right after saying it (ptxas 12.0.140 dies
+  // of SIGSEGV after refusing any .version it does not speak).
+  bool crashed = false;
 
   // Judged is the version matload declares for this compiler: the newest
   // both it and matload's tables know.
@@ -35,7 +38,8 @@ struct PtxDialect {
 // refusal. A compiler that names none is read from its release
 // (CompileOracle::Version's first "MAJOR.MINOR"); one with neither is
 // kFailedPrecondition. A compiler that could not be asked is its error
-// (an infrastructure error, never a dialect).
+// (an infrastructure error, never a dialect), but for a ptxas that crashed
+// after naming its version (PtxDialect::crashed).
 absl::StatusOr<PtxDialect> ProbePtxDialect(const CompileOracle& compiler);
 
 // ParseCurrentPtxVersion reads "current version is 'X.Y'" out of a

@@ -46,6 +46,20 @@ absl::StatusOr<std::string> WriteTemporaryFile(absl::string_view text) {
   return path;
 }
 
+// WithModuleFile writes `module_text` to a temporary file and gives `use`
+// its path and a cubin path beside it, both removed when `use` returns.
+template <typename Use>
+auto WithModuleFile(absl::string_view module_text, const Use& use) -> decltype(use(std::string(), std::string())) {
+  absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
+  if (!file.ok()) return file.status();
+  const std::string cubin = *file + ".cubin";
+  absl::Cleanup remove_files = [&] {
+    unlink(file->c_str());
+    unlink(cubin.c_str());
+  };
+  return use(*file, cubin);
+}
+
 // Digits is the length of the run of decimal digits that starts `text`.
 size_t Digits(absl::string_view text) {
   size_t count = 0;
@@ -248,18 +262,22 @@ absl::StatusOr<Ptxas> Ptxas::Open(std::string path, std::chrono::milliseconds ti
   return Ptxas(std::move(path), *std::move(release), std::move(arches), timeout);
 }
 
-absl::StatusOr<Ptxas::Compiled> Ptxas::Run(const std::vector<std::string>& inputs, const std::string& cubin_path,
+absl::StatusOr<ProcessResult> Ptxas::Start(const std::vector<std::string>& inputs, const std::string& cubin_path,
                                            Target target) const {
   if (!Supports(target)) {
     return absl::UnimplementedError(absl::StrCat("ptxas ", version_, " cannot assemble for ", target.Name()));
   }
-  const std::string arch = absl::StrCat("-arch=", target.Name());
-  std::vector<std::string> argv = {path_, arch};
+  std::vector<std::string> argv = {path_, absl::StrCat("-arch=", target.Name())};
   argv.insert(argv.end(), inputs.begin(), inputs.end());
   argv.insert(argv.end(), {"-o", cubin_path});
-  absl::StatusOr<ProcessResult> run = RunProcess(argv, timeout_);
+  return RunProcess(argv, timeout_);
+}
+
+absl::StatusOr<Ptxas::Compiled> Ptxas::Run(const std::vector<std::string>& inputs, const std::string& cubin_path,
+                                           Target target) const {
+  absl::StatusOr<ProcessResult> run = Start(inputs, cubin_path, target);
   if (!run.ok()) return run.status();
-  const std::string what = absl::StrCat(path_, " (ptxas ", version_, ") ", arch);
+  const std::string what = absl::StrCat(path_, " (ptxas ", version_, ") -arch=", target.Name());
   if (absl::Status ended = CheckCompilerRun(*run, what, {0, kPtxasRejectionExitCode}); !ended.ok()) return ended;
   Compiled compiled{.assembled = {.accepted = run->exit_code == 0,
                                   .diagnostics = ParsePtxasDiagnostics(run->standard_error)}};
@@ -280,14 +298,13 @@ absl::StatusOr<Ptxas::Compiled> Ptxas::Run(const std::vector<std::string>& input
 }
 
 absl::StatusOr<Ptxas::Compiled> Ptxas::Compile(absl::string_view module_text, Target target) const {
-  absl::StatusOr<std::string> file = WriteTemporaryFile(module_text);
-  if (!file.ok()) return file.status();
-  const std::string cubin_path = *file + ".cubin";
-  absl::Cleanup remove_files = [&] {
-    unlink(file->c_str());
-    unlink(cubin_path.c_str());
-  };
-  return Run({*file}, cubin_path, target);
+  return WithModuleFile(module_text,
+                        [&](const std::string& file, const std::string& cubin) { return Run({file}, cubin, target); });
+}
+
+absl::StatusOr<ProcessResult> Ptxas::Ask(absl::string_view module_text, Target target) const {
+  return WithModuleFile(
+      module_text, [&](const std::string& file, const std::string& cubin) { return Start({file}, cubin, target); });
 }
 
 absl::StatusOr<AssembleResult> Ptxas::AssembleModules(const std::vector<std::string>& modules, Target target) const {

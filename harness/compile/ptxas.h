@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "harness/compile/compile_oracle.h"
+#include "harness/platform/subprocess.h"
 #include "reference/target.h"
 
 namespace matload {
@@ -63,6 +64,12 @@ class Ptxas : public CompileOracle {
   // offline compile path (the driver loads it without its JIT). A module
   // ptxas rejects is kFailedPrecondition with ptxas's messages.
   absl::StatusOr<std::string> CompileToCubin(absl::string_view module_text, Target target) const;
+  // Ask runs ptxas on `module_text` for `target` and gives how the run
+  // ended as it is, a crash included, for a question whose answer ptxas
+  // prints before it fails (ptx_dialect.h: ptxas 12.0.140 dies of SIGSEGV
+  // right after saying which PTX version it speaks). Only a ptxas that
+  // could not be started, or a module that could not be written, fails.
+  absl::StatusOr<ProcessResult> Ask(absl::string_view module_text, Target target) const;
 
  private:
   // Compiled is one run's verdict and, when accepted, its cubin.
@@ -75,6 +82,10 @@ class Ptxas : public CompileOracle {
   // Run runs ptxas on `inputs` for `target`, writing `cubin`, and reads its
   // verdict as Compile does.
   absl::StatusOr<Compiled> Run(const std::vector<std::string>& inputs, const std::string& cubin, Target target) const;
+  // Start runs ptxas on `inputs` for `target`, writing `cubin`, and gives
+  // how it ended, whatever that was: Run's and Ask's one run.
+  absl::StatusOr<ProcessResult> Start(const std::vector<std::string>& inputs, const std::string& cubin,
+                                      Target target) const;
 
   Ptxas(std::string path, std::string version, absl::flat_hash_set<std::string> arches,
         std::chrono::milliseconds timeout)

@@ -31,35 +31,74 @@
 #   ahead          a ptxas newer than matload's tables: --version says
 #                  release 13.6, V13.6.1, and a module of .version 99.9 is
 #                  refused as speaking PTX 9.6; other modules go to the real
-#                  ptxas (a 13.5 one, through MATLOAD_REAL_PTXAS, speaks 9.5)
+#                  ptxas (a 13.5 one, through MATLOAD_REAL_PTXAS, speaks 9.5):
+#                  real with the two variables below set so
+#   real           every run is the real ptxas's
+#   reword         every run is real, with "Unknown modifier" reworded
+#                  "Unknown qualifier" on stderr
+#   internal-symbol
+#                  every run is real, with each "Unknown modifier '.x'"
+#                  naming '__cuda_.x' instead (a misdiagnosis to judge)
+#
+# Two more variables make a fake toolkit of another release, for the
+# support history's tests (harness/cli/history_command_test.cc):
+#   MATLOAD_FAKE_PTXAS_RELEASE=12.4.131
+#                  --version names this release instead of the real one
+#   MATLOAD_FAKE_PTXAS_SPEAKS=8.4
+#                  a module declaring a newer .version is rejected as ptxas
+#                  rejects one ("Unsupported .version 9.0; current version is
+#                  '8.4'"); SPEAKS=silent rejects .version 99.9 without
+#                  saying which version it speaks
 set -u
 
 real="${MATLOAD_REAL_PTXAS:-${MATLOAD_PTXAS:-/usr/local/cuda/bin/ptxas}}"
 if [[ "$(readlink -f "$real")" == "$(readlink -f "$0")" ]]; then real=/usr/local/cuda/bin/ptxas; fi
 mode="${MATLOAD_FAKE_PTXAS:-}"
+if [[ "$mode" == ahead ]]; then
+  : "${MATLOAD_FAKE_PTXAS_RELEASE:=13.6.1}" "${MATLOAD_FAKE_PTXAS_SPEAKS:=9.6}"
+fi
 
 informational=0
-input=""
+inputs=()
 output=""
 previous=""
 for argument in "$@"; do
   case "$argument" in
     --version | --help) informational=1 ;;
-    *.ptx) input="$argument" ;;
+    *.ptx) inputs+=("$argument") ;;
   esac
   if [[ "$previous" == "-o" ]]; then output="$argument"; fi
   previous="$argument"
 done
+input=""
+if ((${#inputs[@]} > 0)); then input="${inputs[-1]}"; fi
 
 # long_line prints 100 KB of one line.
 long_line() { head -c 102400 /dev/zero | tr '\0' 'x'; echo; }
 
+# newer A B says whether PTX ISA version A is newer than B (MAJOR.MINOR).
+newer() { (( ${1%.*} > ${2%.*} || (${1%.*} == ${2%.*} && ${1#*.} > ${2#*.}) )); }
+
 if [[ "$mode" == "hang-version" && " $* " == *" --version "* ]]; then exec sleep 1000; fi
-if [[ "$mode" == "ahead" && " $* " == *" --version "* ]]; then
-  "$real" --version | sed -E 's/release [0-9.]+, V[0-9.]+/release 13.6, V13.6.1/'
+if [[ "$informational" == 1 && -n "${MATLOAD_FAKE_PTXAS_RELEASE:-}" ]]; then
+  release="$MATLOAD_FAKE_PTXAS_RELEASE"
+  "$real" "$@" | sed -E "s/release [0-9]+\.[0-9]+, V[0-9]+\.[0-9]+\.[0-9]+/release ${release%.*}, V$release/"
   exit "${PIPESTATUS[0]}"
 fi
 if [[ "$informational" == 1 && "$mode" != "long-line" ]]; then exec "$real" "$@"; fi
+if [[ -n "${MATLOAD_FAKE_PTXAS_SPEAKS:-}" ]]; then
+  for file in "${inputs[@]}"; do
+    declared="$(sed -n 's/^\.version \([0-9]*\.[0-9]*\).*/\1/p' "$file" | head -1)"
+    if [[ "$MATLOAD_FAKE_PTXAS_SPEAKS" == silent && "$declared" == 99.9 ]]; then
+      echo "ptxas $file, line 1; fatal   : Unsupported .version $declared" >&2
+      exit 255
+    elif [[ "$MATLOAD_FAKE_PTXAS_SPEAKS" != silent ]] && newer "$declared" "$MATLOAD_FAKE_PTXAS_SPEAKS"; then
+      echo "ptxas $file, line 1; fatal   : Unsupported .version $declared; current version is '$MATLOAD_FAKE_PTXAS_SPEAKS'" >&2
+      echo "ptxas fatal   : Ptx assembly aborted due to errors" >&2
+      exit 255
+    fi
+  done
+fi
 
 case "$mode" in
   crash)
@@ -96,14 +135,6 @@ case "$mode" in
     if [[ -n "$output" ]]; then printf '\x7fELF' >"$output"; fi
     exit 0
     ;;
-  ahead)
-    if [[ -n "$input" ]] && grep -q '^\.version 99\.9' "$input"; then
-      echo "ptxas $input, line 1; fatal   : Unsupported .version 99.9; current version is '9.6'" >&2
-      echo "ptxas fatal   : Ptx assembly aborted due to errors" >&2
-      exit 255
-    fi
-    exec "$real" "$@"
-    ;;
   reject-ldmatrix | reject-ldmatrix-bytes)
     lines="$(grep -n 'ldmatrix' "$input" | cut -d: -f1)"
     if [[ -z "$lines" ]]; then exec "$real" "$@"; fi
@@ -111,6 +142,15 @@ case "$mode" in
     if [[ "$mode" == reject-ldmatrix-bytes ]]; then message=$'fake rejection \xff\xfe of\tldmatrix \e[2J'; fi
     for line in $lines; do echo "ptxas $input, line $line; error   : $message" >&2; done
     exit 255
+    ;;
+  real | ahead)
+    exec "$real" "$@"
+    ;;
+  reword)
+    "$real" "$@" 2> >(sed 's/Unknown modifier/Unknown qualifier/' >&2)
+    ;;
+  internal-symbol)
+    "$real" "$@" 2> >(sed "s/Unknown modifier '/Unknown modifier '__cuda_/" >&2)
     ;;
   *)
     echo "fake_ptxas.sh: MATLOAD_FAKE_PTXAS='$mode' names no mode" >&2
