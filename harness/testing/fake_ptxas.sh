@@ -41,7 +41,7 @@
 #                  naming '__cuda_.x' instead (a misdiagnosis to judge)
 #
 # Two more variables make a fake toolkit of another release, for the
-# support history's tests (harness/cli/history_command_test.cc):
+# tests of toolkits of other releases (harness/compile/ptx_dialect_test.cc):
 #   MATLOAD_FAKE_PTXAS_RELEASE=12.4.131
 #                  --version names this release instead of the real one
 #   MATLOAD_FAKE_PTXAS_SPEAKS=8.4
