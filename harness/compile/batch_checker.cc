@@ -262,11 +262,14 @@ void Unattributed(const Batch& batch, const Run& judged, const std::vector<std::
                   std::vector<Run>& more) {
   const std::vector<size_t> snippets = Flatten(judged);
   if (!batch.tally.SpendBisection()) {
-    for (size_t index : snippets) batch.verdicts[index] = {.accepted = false, .messages = module_errors, .judged = false};
+    for (size_t index : snippets) {
+      batch.verdicts[index] = {
+          .accepted = false, .messages = module_errors, .judged = false, .unplaced = module_errors.size()};
+    }
     batch.tally.CountUnjudged(snippets.size());
     return;
   }
-  for (size_t index : snippets) batch.verdicts[index].messages.clear();
+  for (size_t index : snippets) batch.verdicts[index] = {};
   // Each half keeps the module boundaries of `judged`.
   const size_t half = snippets.size() / 2;
   Run first;
@@ -305,7 +308,7 @@ absl::Status Attributed(const Batch& batch, const Run& judged, bool accepted, co
                                             batch.target.Name(), " without an error message in its format"));
   }
   for (size_t index : isolated) {
-    batch.verdicts[index].messages.clear();
+    batch.verdicts[index] = {};
     more.push_back({{index}});
   }
   Run again;
@@ -350,8 +353,9 @@ absl::StatusOr<std::vector<Run>> Judge(const Batch& batch, const Run& pending) {
       return status;
     }
   } else if (judged.size() == 1) {
-    std::vector<std::string>& messages = batch.verdicts[judged[0]].messages;
-    messages.insert(messages.end(), outcome->module_errors.begin(), outcome->module_errors.end());
+    CompilerVerdict& verdict = batch.verdicts[judged[0]];
+    verdict.messages.insert(verdict.messages.end(), outcome->module_errors.begin(), outcome->module_errors.end());
+    verdict.unplaced = outcome->module_errors.size();
   } else if (outcome->placed && !outcome->suspects.empty()) {
     // Each suspect is judged on its own, where every error is its own.
     if (absl::Status status = Attributed(batch, outcome->judged, false, outcome->suspects, more); !status.ok()) {
@@ -420,7 +424,10 @@ absl::StatusOr<bool> ProbeEmptyModule(const Batch& batch, PtxVersion ptx) {
                      ptx.ToString(), ", which exists there (", absl::StrJoin(empty->module_errors, "; "),
                      "): it cannot judge any snippet"));
   }
-  for (CompilerVerdict& verdict : batch.verdicts) verdict.messages = empty->module_errors;
+  for (CompilerVerdict& verdict : batch.verdicts) {
+    verdict.messages = empty->module_errors;
+    verdict.unplaced = empty->module_errors.size();
+  }
   return false;
 }
 
