@@ -135,6 +135,15 @@ std::vector<PtxVersion> Versions(const HistoryToolkit& toolkit, PtxVersion commo
   return versions;
 }
 
+// SweptLater says whether a toolkit after `t` of `toolkits` is swept at `ptx`.
+bool SweptLater(const std::vector<OpenedToolkit>& toolkits, size_t t, PtxVersion ptx, PtxVersion common) {
+  for (size_t later = t + 1; later < toolkits.size(); ++later) {
+    const std::vector<PtxVersion> versions = Versions(toolkits[later].toolkit, common);
+    if (std::find(versions.begin(), versions.end(), ptx) != versions.end()) return true;
+  }
+  return false;
+}
+
 // ReportTo passes a sweep's progress to `reporter`, as `matload support`
 // does: the total counts the forms of the targets started so far and,
 // until every target has, estimates the rest from their mean.
@@ -225,6 +234,10 @@ absl::StatusOr<size_t> SweepAll(const HistoryOptions& options, const std::vector
     for (PtxVersion ptx : Versions(toolkits[t].toolkit, options.common)) {
       if (absl::Status swept = Sweep(options, toolkits[t], t, ptx, registry, history, plans, out); !swept.ok()) {
         return swept;
+      }
+      if (!SweptLater(toolkits, t, ptx, options.common)) {
+        plans.Forget(ptx);
+        history.Forget(ptx);
       }
     }
   }

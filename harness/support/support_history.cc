@@ -277,6 +277,17 @@ void SupportHistory::Add(size_t toolkit, const SupportSweep& sweep, const SweepF
   sweeps_.push_back(counted);
 }
 
+void SupportHistory::Forget(PtxVersion ptx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [key, series] : series_) {
+    if (key.first != ptx) continue;
+    series.last_toolkit.reset();
+    series.last = {};
+    series.reasons = {};
+    series.reasoned = {};
+  }
+}
+
 std::vector<FormClassHistory> SupportHistory::FormClasses() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<FormClassHistory> classes;

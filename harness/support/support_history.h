@@ -168,6 +168,10 @@ class SupportHistory {
   // Add adds toolkit `toolkit`'s sweep once it is done: its matrix (for a
   // sweep at its newest version), its disagreements and its counts.
   void Add(size_t toolkit, const SupportSweep& sweep, const SweepFacts& facts);
+  // Forget lets go of what the history keeps to hold the next toolkit's
+  // sweep at `ptx` against (every form's verdict and the model's reasons),
+  // once no later toolkit sweeps `ptx`.
+  void Forget(PtxVersion ptx);
 
   const std::vector<HistoryToolkit>& toolkits() const { return toolkits_; }
   PtxVersion common() const { return common_; }

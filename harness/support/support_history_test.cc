@@ -162,6 +162,13 @@ TEST_F(SupportHistoryTest, ConsecutiveReleasesChangeVerdictsAndWords) {
   EXPECT_EQ(changes[1].after, "Unknown qualifier '.x3'");
 }
 
+// Once forgotten, a version's verdicts are held against no later sweep.
+TEST_F(SupportHistoryTest, AForgottenVersionIsComparedNoMore) {
+  history_->Forget(kCommon);
+  Sweep(2, kCommon);
+  EXPECT_EQ(history_->Changes().size(), 2u) << "13.0.88's sweep again, compared with nothing";
+}
+
 TEST_F(SupportHistoryTest, MisdiagnosesAreCountedPerToolkitAndMatchedToTheRegistry) {
   std::map<std::string, DistinctMisdiagnosis> by_shape;
   for (const DistinctMisdiagnosis& m : history_->Misdiagnoses()) by_shape[m.shape] = m;

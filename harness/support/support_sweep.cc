@@ -119,6 +119,11 @@ std::shared_ptr<const SweepPlan> SweepPlans::For(PtxVersion ptx, Target target,
   return plans_.try_emplace(key, std::move(made)).first->second;
 }
 
+void SweepPlans::Forget(PtxVersion ptx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::erase_if(plans_, [ptx](const auto& plan) { return plan.first.first == ptx; });
+}
+
 namespace {
 
 // PlanTarget selects `target`'s forms and has the model judge them. The

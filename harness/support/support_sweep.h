@@ -149,6 +149,9 @@ class SweepPlans {
   // For is the plan of (ptx, target), made by `make` unless kept.
   std::shared_ptr<const SweepPlan> For(PtxVersion ptx, Target target,
                                        const std::function<std::shared_ptr<const SweepPlan>()>& make);
+  // Forget lets go of the plans at `ptx`, which no later sweep needs: a
+  // version's plans hold every form of every target (gigabytes for 16).
+  void Forget(PtxVersion ptx);
 
  private:
   std::mutex mutex_;
