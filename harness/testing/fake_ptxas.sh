@@ -34,6 +34,10 @@
 #                  ptxas (a 13.5 one, through MATLOAD_REAL_PTXAS, speaks 9.5):
 #                  real with the two variables below set so
 #   real           every run is the real ptxas's
+#   crash-after-version
+#                  a module of .version 99.9 is refused as the real ptxas
+#                  refuses it, and then the fake dies of SIGSEGV, as ptxas
+#                  12.0.140 does; other modules go to the real ptxas
 #   reword         every run is real, with "Unknown modifier" reworded
 #                  "Unknown qualifier" on stderr
 #   internal-symbol
@@ -144,6 +148,13 @@ case "$mode" in
     exit 255
     ;;
   real | ahead)
+    exec "$real" "$@"
+    ;;
+  crash-after-version)
+    if [[ -n "$input" ]] && grep -q '^\.version 99\.9' "$input"; then
+      "$real" "$@"
+      kill -SEGV $$
+    fi
     exec "$real" "$@"
     ;;
   reword)
