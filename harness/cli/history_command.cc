@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <numeric>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -201,7 +202,7 @@ absl::Status Sweep(const HistoryOptions& options, const OpenedToolkit& opened, s
       << counted.forms << " forms: " << counted.agree << " agree, " << counted.explained << " explained, "
       << counted.explained_elsewhere << " under an entry of another toolkit, " << counted.unexplained
       << " unexplained; " << counted.both_reject << " both reject, "
-      << counted.misdiagnosed[0] + counted.misdiagnosed[1] + counted.misdiagnosed[2] << " misdiagnosed ("
+      << std::accumulate(counted.misdiagnosed.begin(), counted.misdiagnosed.end(), size_t{0}) << " misdiagnosed ("
       << counted.unregistered << " unregistered); " << facts.cache_found << " answers cached, " << facts.cache_kept
       << " compiled; " << static_cast<long>(facts.seconds + 0.5) << " s\n";
   return absl::OkStatus();

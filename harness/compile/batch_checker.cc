@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "harness/compile/compiler_run.h"
 #include "harness/compile/diagnostic_classifier.h"
 #include "harness/compile/ptx_module.h"
 #include "harness/platform/infrastructure.h"
@@ -341,10 +342,37 @@ absl::Status Attributed(const Batch& batch, const Run& judged, bool accepted, co
   return absl::OkStatus();
 }
 
+// Crashed handles a run the compiler died of a fault on: a snippet alone
+// is judged crashed; a run of several modules is split into two runs of
+// half the modules each, a module of several snippets into two modules,
+// each run again from scratch. Every split halves what crashed, so a crash
+// costs two runs per halving: bounded by the crashes found, not by the
+// bisection budget, which a crash does not spend.
+std::vector<Run> Crashed(const Batch& batch, const Run& pending, int signal) {
+  for (const Group& group : pending) {
+    for (size_t index : group) batch.verdicts[index].messages.clear();
+  }
+  if (pending.size() > 1) {
+    const auto middle = pending.begin() + pending.size() / 2;
+    return {Run(pending.begin(), middle), Run(middle, pending.end())};
+  }
+  const Group& snippets = pending.front();
+  if (snippets.size() == 1) {
+    batch.verdicts[snippets[0]] = {.messages = {CompilerFaultMessage(signal)}, .unplaced = 1, .crashed = true};
+    return {};
+  }
+  const auto middle = snippets.begin() + snippets.size() / 2;
+  return {{Group(snippets.begin(), middle)}, {Group(middle, snippets.end())}};
+}
+
 // Judge makes one run and says which runs it leads to.
 absl::StatusOr<std::vector<Run>> Judge(const Batch& batch, const Run& pending) {
   absl::StatusOr<RunOutcome> outcome = RunOnce(batch, pending);
-  if (!outcome.ok()) return outcome.status();
+  if (!outcome.ok()) {
+    const std::optional<int> signal = CompilerFaultSignal(outcome.status());
+    if (!signal.has_value()) return outcome.status();
+    return Crashed(batch, pending, *signal);
+  }
   std::vector<Run> more;
   AddRuns(batch, outcome->not_judged, more);
   const std::vector<size_t> judged = Flatten(outcome->judged);

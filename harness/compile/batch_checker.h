@@ -29,6 +29,11 @@ struct CompilerVerdict {
   // snippet by judging it alone. A message that points nowhere the user
   // wrote is no diagnostic (harness/judge/diagnostic_judge.h).
   size_t unplaced = 0;
+  // crashed: the compiler died of a fault of its own on this snippet in a
+  // module of its own (compiler_run.h, CompilerFaultSignal): a toolchain
+  // bug, whatever the model says. accepted is false, and the one message,
+  // unplaced, says which signal (CompilerFaultMessage).
+  bool crashed = false;
 };
 
 // BatchReport is what CheckSnippets saw besides the verdicts, for a sweep's

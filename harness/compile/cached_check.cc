@@ -44,8 +44,9 @@ class WholeAnswerReader : public nlohmann::json_sax<nlohmann::json> {
 
   bool null() override { return false; }
   bool boolean(bool value) override {
-    if (section_ != Section::kVerdicts || depth_ != 3 || field_ > 1) return false;
-    (field_++ == 0 ? verdicts_.back().accepted : verdicts_.back().judged) = value;
+    if (section_ != Section::kVerdicts || depth_ != 3 || (field_ > 1 && field_ != 4)) return false;
+    (field_ == 0 ? verdicts_.back().accepted : field_ == 1 ? verdicts_.back().judged : verdicts_.back().crashed) = value;
+    ++field_;
     return true;
   }
   bool number_integer(number_integer_t) override { return false; }
@@ -100,7 +101,7 @@ class WholeAnswerReader : public nlohmann::json_sax<nlohmann::json> {
   bool end_array() override {
     --depth_;
     if (depth_ == 1) return section_ == Section::kVerdicts ? (read_verdicts_ = true) : (read_report_ = field_ == 4);
-    if (depth_ == 2 && section_ == Section::kVerdicts) return field_ == 4;
+    if (depth_ == 2 && section_ == Section::kVerdicts) return field_ == 4 || field_ == 5;  // crashed is new
     ++field_;  // a list closed: the verdict's messages or the report's lines
     return true;
   }
@@ -124,7 +125,7 @@ class WholeAnswerReader : public nlohmann::json_sax<nlohmann::json> {
 std::string WholeAnswer(const std::vector<CompilerVerdict>& verdicts, const BatchReport& report) {
   nlohmann::json written = nlohmann::json::array();
   for (const CompilerVerdict& verdict : verdicts) {
-    written.push_back({verdict.accepted, verdict.judged, verdict.messages, verdict.unplaced});
+    written.push_back({verdict.accepted, verdict.judged, verdict.messages, verdict.unplaced, verdict.crashed});
   }
   return nlohmann::json{{"verdicts", written},
                         {"report", {report.runs, report.bisection_runs, report.unjudged, report.unrecognised_lines}}}

@@ -44,9 +44,11 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckSharedCached(const CompileOrac
                                                                const BatchOptions& options);
 
 // WholeAnswer is the text a whole check's answer is kept as: {"verdicts":
-// [[accepted, judged, [message, ...], unplaced], ...], "report": [runs,
-// bisection_runs, unjudged, [unrecognised line, ...]]}. (check-shared/1
-// answers, kept before `unplaced`, are not read: their question differs.)
+// [[accepted, judged, [message, ...], unplaced, crashed], ...], "report":
+// [runs, bisection_runs, unjudged, [unrecognised line, ...]]}. Answers kept
+// before `crashed` are read as crashed false: a crash then failed the whole
+// check, so none of them holds one. (check-shared/1 answers, kept before
+// `unplaced`, are not read: their question differs.)
 std::string WholeAnswer(const std::vector<CompilerVerdict>& verdicts, const BatchReport& report);
 // ReadWholeAnswer reads what WholeAnswer wrote of `count` forms, setting
 // `report`, or is nullopt (and leaves `report`) for text of any other shape

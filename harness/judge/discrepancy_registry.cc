@@ -67,10 +67,12 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
       entry.direction = Direction::kDeviceFaults;
     } else if (*direction == "toolchain-misdiagnoses") {
       entry.direction = Direction::kToolchainMisdiagnoses;
+    } else if (*direction == "toolchain-crashes") {
+      entry.direction = Direction::kToolchainCrashes;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          entry.id,
-          ": direction must be toolchain-accepts, toolchain-rejects, device-faults or toolchain-misdiagnoses"));
+      return absl::InvalidArgumentError(absl::StrCat(entry.id,
+                                                     ": direction must be toolchain-accepts, toolchain-rejects, "
+                                                     "device-faults, toolchain-misdiagnoses or toolchain-crashes"));
     }
     if (!item.contains("toolchains") || !item["toolchains"].is_array() || item["toolchains"].empty()) {
       return absl::InvalidArgumentError(absl::StrCat(entry.id, ": 'toolchains' must list where it was measured"));

@@ -27,6 +27,9 @@ enum class Direction : unsigned char {
   // internal symbol, gives no line, or names the wrong reason. The entry's
   // example, on its first target, must still draw toolchain_message.
   kToolchainMisdiagnoses,
+  // The toolchain dies of a fault of its own on the form
+  // (CompilerVerdict::crashed), whatever the model says.
+  kToolchainCrashes,
 };
 
 // DiscrepancyEntry is one known disagreement.

@@ -162,7 +162,10 @@ void SupportHistory::CompareTarget(size_t toolkit, PtxVersion ptx, const Compare
     if (auto [text, added] = texts.try_emplace(states[i].messages); added) {
       text->second = absl::StrJoin(verdict.messages, kJoin);
     }
-    if (!forms.model_legal[i] && !verdict.accepted) Judge(toolkit, ptx, forms, i, *series, counts, found);
+    // A crash is a disagreement (AddDisagreements), never a rejection.
+    if (!forms.model_legal[i] && !verdict.accepted && !verdict.crashed) {
+      Judge(toolkit, ptx, forms, i, *series, counts, found);
+    }
     if (!series->last_toolkit.has_value()) continue;
     const FormState& before = series->last[i];
     const FormState& after = states[i];
@@ -249,7 +252,9 @@ void SupportHistory::AddDisagreements(size_t toolkit, const SupportSweep& sweep,
     if (history.entry.empty()) {
       const DiscrepancyEntry* entry = registry_.FindAnywhere(
           disagreement.instruction, *ParseTarget(disagreement.target),
-          disagreement.model_legal ? Direction::kToolchainRejects : Direction::kToolchainAccepts);
+          disagreement.compiler_crashed ? Direction::kToolchainCrashes
+          : disagreement.model_legal    ? Direction::kToolchainRejects
+                                        : Direction::kToolchainAccepts);
       if (entry != nullptr) history.entry = entry->id;
     }
     ++(history.entry.empty() ? counted.unexplained : counted.explained_elsewhere);

@@ -145,6 +145,12 @@ std::shared_ptr<const SweepPlan> PlanTarget(const std::vector<MatrixForm>& matri
   return plan;
 }
 
+// Agrees says whether the compiler's verdict is the model's: a crash never
+// is, whatever the model says.
+bool Agrees(bool model_legal, const CompilerVerdict& verdict) {
+  return !verdict.crashed && model_legal == verdict.accepted;
+}
+
 // CaseOf is the case record of one compared form: "pass" when model and
 // compiler agree, else the direction of the disagreement, a finding unless
 // the registry explains it.
@@ -153,10 +159,10 @@ CaseRecord CaseOf(const std::string& id, bool compiled, bool model_legal, const 
   CaseRecord record{.id = id};
   if (!compiled) {
     record.outcome = "not_compiled";
-  } else if (model_legal == verdict.accepted) {
+  } else if (Agrees(model_legal, verdict)) {
     record.outcome = "pass";
   } else {
-    record.outcome = model_legal ? "legal_rejected" : "illegal_accepted";
+    record.outcome = verdict.crashed ? "crash" : model_legal ? "legal_rejected" : "illegal_accepted";
     record.finding = registry_id.empty();
     record.detail = registry_id.empty() ? (verdict.messages.empty() ? "" : verdict.messages.front())
                                         : absl::StrCat("known discrepancy ", registry_id);
@@ -285,7 +291,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     if (result.summary.compiled && !verdicts[i].judged) continue;
     // A matrix row in its plain style is also a legal form: one case.
     const bool new_case = recorded.insert(selected.ids[i]).second;
-    if (!result.summary.compiled || model_legal == verdicts[i].accepted) {
+    if (!result.summary.compiled || Agrees(model_legal, verdicts[i])) {
       if (new_case) result.cases.push_back(CaseOf(selected.ids[i], result.summary.compiled, model_legal, verdicts[i], ""));
       if (result.summary.compiled) ++result.summary.agree;
       continue;
@@ -293,10 +299,13 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     Disagreement disagreement{.target = target.Name(),
                               .instruction = selected.texts[i],
                               .model_legal = model_legal,
+                              .compiler_crashed = verdicts[i].crashed,
                               .compiler_messages = verdicts[i].messages};
-    if (const DiscrepancyEntry* entry = registry.Find(
-            disagreement.instruction, target,
-            verdicts[i].accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects, compiler.Toolchain());
+    const Direction direction = verdicts[i].crashed    ? Direction::kToolchainCrashes
+                                : verdicts[i].accepted ? Direction::kToolchainAccepts
+                                                       : Direction::kToolchainRejects;
+    if (const DiscrepancyEntry* entry =
+            registry.Find(disagreement.instruction, target, direction, compiler.Toolchain());
         entry != nullptr) {
       disagreement.registry_id = entry->id;
       ++result.summary.explained;
@@ -357,7 +366,7 @@ nlohmann::json TargetSweepJson(const TargetSweep& sweep) {
   nlohmann::json disagreements = nlohmann::json::array();
   for (const Disagreement& disagreement : sweep.disagreements) {
     disagreements.push_back({disagreement.target, disagreement.instruction, disagreement.model_legal,
-                             disagreement.compiler_messages, disagreement.registry_id});
+                             disagreement.compiler_messages, disagreement.registry_id, disagreement.compiler_crashed});
   }
   return {{"summary",
            {summary.target, summary.legal, summary.near_miss, summary.matrix_rows, summary.agree, summary.explained,
@@ -376,7 +385,13 @@ absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json) {
     for (const nlohmann::json& c : json.at("cells"))
       sweep.cells.push_back({c.at(0), c.at(1), c.at(2), c.at(3), c.at(4)});
     for (const nlohmann::json& d : json.at("disagreements")) {
-      sweep.disagreements.push_back({d.at(0), d.at(1), d.at(2), d.at(3), d.at(4)});
+      // compiler_crashed is new: a sweep recorded before it had no crash.
+      sweep.disagreements.push_back({.target = d.at(0),
+                                     .instruction = d.at(1),
+                                     .model_legal = d.at(2),
+                                     .compiler_crashed = d.size() > 5 && d.at(5).get<bool>(),
+                                     .compiler_messages = d.at(3),
+                                     .registry_id = d.at(4)});
     }
   } catch (const nlohmann::json::exception& error) {
     return absl::DataLossError(absl::StrCat("a recorded target sweep does not read back: ", error.what()));
@@ -451,6 +466,10 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   const auto failed = [](const absl::StatusOr<TargetSweep>& result) { return !result.ok(); };
   if (signal != 0 && std::any_of(results.begin(), results.end(), failed)) return InterruptedError(signal);
   return MergeTargets(compiler.Toolchain(), ptx, matrix, targets, results);
+}
+
+absl::string_view OutcomeWord(const Disagreement& disagreement) {
+  return disagreement.compiler_crashed ? "crash" : disagreement.model_legal ? "legal_rejected" : "illegal_accepted";
 }
 
 }  // namespace matload

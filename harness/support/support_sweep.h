@@ -52,9 +52,14 @@ struct Disagreement {
   std::string target;
   std::string instruction;
   bool model_legal = false;
+  bool compiler_crashed = false;  // CompilerVerdict::crashed: a disagreement whatever the model says
   std::vector<std::string> compiler_messages;
   std::string registry_id;  // empty: not explained
 };
+
+// OutcomeWord is a disagreement's stored outcome: "crash" for a compiler
+// that crashed, else "legal_rejected" or "illegal_accepted".
+absl::string_view OutcomeWord(const Disagreement& disagreement);
 
 // TargetSummary counts one target's sweep.
 struct TargetSummary {
