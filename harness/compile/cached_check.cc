@@ -45,7 +45,9 @@ class WholeAnswerReader : public nlohmann::json_sax<nlohmann::json> {
   bool null() override { return false; }
   bool boolean(bool value) override {
     if (section_ != Section::kVerdicts || depth_ != 3 || (field_ > 1 && field_ != 4)) return false;
-    (field_ == 0 ? verdicts_.back().accepted : field_ == 1 ? verdicts_.back().judged : verdicts_.back().crashed) = value;
+    (field_ == 0   ? verdicts_.back().accepted
+     : field_ == 1 ? verdicts_.back().judged
+                   : verdicts_.back().crashed) = value;
     ++field_;
     return true;
   }

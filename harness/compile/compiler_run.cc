@@ -8,9 +8,9 @@
 #include <string>
 
 #include "absl/strings/cord.h"
-#include "absl/types/optional.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/optional.h"
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/outside_text.h"
 
@@ -54,7 +54,6 @@ absl::Status CheckCompilerRun(const ProcessResult& run, absl::string_view what,
   }
   return absl::OkStatus();
 }
-
 
 std::optional<int> CompilerFaultSignal(const absl::Status& status) {
   const absl::optional<absl::Cord> payload = status.GetPayload(kFaultSignalUrl);

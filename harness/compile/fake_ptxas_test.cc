@@ -217,8 +217,10 @@ TEST(FakePtxasTest, ACrashOnOneFormIsThatFormsVerdictAlone) {
   sample.snippets.insert(sample.snippets.begin() + crashing,
                          *ParseSnippet("wmma.load.a.sync.aligned.row.m16n16k8 {r0, r1, r2, r3}, [a];"));
   sample.options.predicted_legal.insert(sample.options.predicted_legal.begin() + crashing, false);
-  absl::StatusOr<std::vector<CompilerVerdict>> expected = CheckSnippets(*real, sample.snippets, kPtx, Sm90(), sample.options);
-  absl::StatusOr<std::vector<CompilerVerdict>> actual = CheckSnippets(*fake, sample.snippets, kPtx, Sm90(), sample.options);
+  absl::StatusOr<std::vector<CompilerVerdict>> expected =
+      CheckSnippets(*real, sample.snippets, kPtx, Sm90(), sample.options);
+  absl::StatusOr<std::vector<CompilerVerdict>> actual =
+      CheckSnippets(*fake, sample.snippets, kPtx, Sm90(), sample.options);
   ASSERT_TRUE(expected.ok()) << expected.status();
   ASSERT_TRUE(actual.ok()) << actual.status();
   for (size_t i = 0; i < sample.snippets.size(); ++i) {

@@ -250,11 +250,11 @@ void SupportHistory::AddDisagreements(size_t toolkit, const SupportSweep& sweep,
       continue;
     }
     if (history.entry.empty()) {
-      const DiscrepancyEntry* entry = registry_.FindAnywhere(
-          disagreement.instruction, *ParseTarget(disagreement.target),
-          disagreement.compiler_crashed ? Direction::kToolchainCrashes
-          : disagreement.model_legal    ? Direction::kToolchainRejects
-                                        : Direction::kToolchainAccepts);
+      const DiscrepancyEntry* entry =
+          registry_.FindAnywhere(disagreement.instruction, *ParseTarget(disagreement.target),
+                                 disagreement.compiler_crashed ? Direction::kToolchainCrashes
+                                 : disagreement.model_legal    ? Direction::kToolchainRejects
+                                                               : Direction::kToolchainAccepts);
       if (entry != nullptr) history.entry = entry->id;
     }
     ++(history.entry.empty() ? counted.unexplained : counted.explained_elsewhere);

@@ -179,9 +179,8 @@ DataBlock DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry&
                  disagreement.compiler_crashed ? "crashed"
                  : disagreement.model_legal    ? "rejected"
                                                : "accepted",
-                 LegendOf(ClassOf(outcome, !explained)).css,
-                 explained ? disagreement.registry_id : "unexplained", rule, rule_source,
-                 disagreement.compiler_messages.empty() ? "" : disagreement.compiler_messages.front(),
+                 LegendOf(ClassOf(outcome, !explained)).css, explained ? disagreement.registry_id : "unexplained", rule,
+                 rule_source, disagreement.compiler_messages.empty() ? "" : disagreement.compiler_messages.front(),
                  i < context.reproducers.size() ? context.reproducers[i] : ""});
   }
   return rows;
