@@ -52,6 +52,9 @@ history cold
 history warm
 echo
 echo "results store after both: $(du -m "$work/results.sqlite" | cut -f1) MB"
+for name in cold warm; do
+  [[ -e "$work/$name/run/history.md" ]] || { echo "the $name history wrote no report: nothing to compare"; exit 1; }
+done
 differs=0
 for file in forms.tsv disagreements.tsv changes.tsv misdiagnoses.tsv reproducers; do
   [[ -e "$work/cold/run/$file" || -e "$work/warm/run/$file" ]] || continue
