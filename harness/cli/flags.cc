@@ -43,8 +43,9 @@ bool AddFlagRow(const FlagRow& row) {
   ABSL_FLAG(Type, name, default_value, meaning);                          \
   [[maybe_unused]] static const bool matload_flag_row_##name = ::matload::AddFlagRow({#name, commands, value, meaning})
 
-MATLOAD_FLAG(std::string, target, "", "check forms model support", "T[,T...]|all",
-             "the target: sm_90; check and support take a comma list or 'all' too (support's default: all).");
+MATLOAD_FLAG(std::string, target, "", "check forms model support history", "T[,T...]|all",
+             "the target: sm_90; check, support and history take a comma list or 'all' too (support's and "
+             "history's default: all).");
 MATLOAD_FLAG(std::string, ptx, "", "check forms model support", "V",
              "the PTX ISA version the module declares (.version); default: the newest matload knows (9.5), and for "
              "support the newest both matload and every compiler speak.");
@@ -55,9 +56,14 @@ MATLOAD_FLAG(bool, ids, false, "forms", "", "print each form's case ID (as suppo
 MATLOAD_FLAG(bool, families, false, "forms", "", "print the families' mnemonics, one per line, instead of forms.");
 MATLOAD_FLAG(std::string, compiler, "ptxas", "support", "ptxas|nvjitlink|driver",
              "the compiler to hold the model against.");
-MATLOAD_FLAG(std::vector<std::string>, ptxas, {}, "support", "P,...",
-             "ptxas binaries, comma-separated (default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas); several are compared.");
-MATLOAD_FLAG(int, threads, 2, "support", "N", "targets swept at once.");
+MATLOAD_FLAG(std::vector<std::string>, ptxas, {}, "support history", "P,...",
+             "ptxas binaries, comma-separated; support: default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas, several are "
+             "compared; history: the toolkits, in any order (default: every one scripts/fetch-cuda-tools.sh keeps "
+             "in $MATLOAD_CACHE or ~/.cache/matload).");
+MATLOAD_FLAG(std::string, common_ptx, "7.8", "history", "V",
+             "the PTX ISA version every toolkit that speaks it is swept at besides its newest (7.8: the newest "
+             "that CUDA 11.8, the oldest toolkit on PyPI, speaks).");
+MATLOAD_FLAG(int, threads, 2, "support history", "N", "targets swept at once.");
 MATLOAD_FLAG(std::string, data, "iota8", "model", "iota8|iota16|iota32|random:SEED", "the memory pattern.");
 MATLOAD_FLAG(std::vector<std::string>, row_addresses, {}, "model", "A0,...",
              "ldmatrix row byte offsets, one per lane (default 16*lane); --row-addresses works too.");
@@ -96,16 +102,16 @@ MATLOAD_FLAG(int, jobs, 1, "fuzz", "N", "libFuzzer -fork jobs per target.");
 MATLOAD_FLAG(std::string, gpus, "", "fuzz", "0,1", "the GPUs the device target may use (CUDA_VISIBLE_DEVICES).");
 MATLOAD_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
              "fuzz", "DIR,...", "directories searched, in order, for NAME_fuzzer binaries.");
-MATLOAD_FLAG(std::string, cases, "", "forms support conform", "FILE",
+MATLOAD_FLAG(std::string, cases, "", "forms support history conform", "FILE",
              "a case list file, one case ID or glob per line ('#' lines skipped).");
-MATLOAD_FLAG(std::vector<std::string>, include, {}, "forms support conform", "GLOB,...",
+MATLOAD_FLAG(std::vector<std::string>, include, {}, "forms support history conform", "GLOB,...",
              "take only cases whose ID matches one of these globs ('*' matches dots too).");
-MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support conform", "GLOB,...",
+MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support history conform", "GLOB,...",
              "leave out cases whose ID matches one of these globs.");
-MATLOAD_FLAG(std::string, db, "", "support conform fuzz runs diff baseline export merge prune", "DB",
+MATLOAD_FLAG(std::string, db, "", "support history conform fuzz runs diff baseline export merge prune", "DB",
              "the results store (default $MATLOAD_DB, else matload-results.sqlite).");
-MATLOAD_FLAG(std::string, out, "", "support conform fuzz merge selftest baseline", "PATH",
-             "support, conform, fuzz, merge: the run directory, which must not exist or be empty (default "
+MATLOAD_FLAG(std::string, out, "", "support history conform fuzz merge selftest baseline", "PATH",
+             "support, history, conform, fuzz, merge: the run directory, which must not exist or be empty (default "
              "runs/<run ID>); selftest: the run directory (default runs/selftest-<date>); baseline: the file to "
              "write.");
 MATLOAD_FLAG(std::string, resume, "", "support conform fuzz", "RUN_ID",
@@ -115,16 +121,17 @@ MATLOAD_FLAG(std::string, baseline, "", "support conform export", "FILE.csv",
              "is a regression (exit 1); export --junit writes an expected one as skipped.");
 MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "",
              "a baseline line that now passes (fixed) is an error too.");
-MATLOAD_FLAG(bool, no_cache, false, "support conform", "",
-             "support: compile every form anew; conform: confirm every registry-predicted fault on the GPU again. "
-             "The verdict cache in the results store is neither read nor written.");
+MATLOAD_FLAG(
+    bool, no_cache, false, "support history conform", "",
+    "support, history: compile every form anew; conform: confirm every registry-predicted fault on the GPU again. "
+    "The verdict cache in the results store is neither read nor written.");
 MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support conform fuzz", "I/N",
              "run only shard I of N (I from 0, as $SLURM_ARRAY_TASK_ID), as a shard of one parent run that matload "
              "merge joins; support shards by target, conform by case, fuzz by fuzz target.");
 MATLOAD_FLAG(std::string, parent, "", "support conform fuzz", "NAME",
              "with --shard: name the parent run, the same for every shard (default: the Slurm job array's "
              "$SLURM_ARRAY_JOB_ID, else a hash of the command and its options).");
-MATLOAD_FLAG(int, progress_seconds, 10, "support conform fuzz selftest", "S",
+MATLOAD_FLAG(int, progress_seconds, 10, "support history conform fuzz selftest", "S",
              "off a terminal, a progress line every S seconds, for logs (on a terminal one line redrawn in place).");
 MATLOAD_FLAG(std::string, junit, "", "export", "FILE.xml", "write the run as JUnit XML to this file.");
 MATLOAD_FLAG(std::string, csv, "", "export", "FILE.csv",
@@ -164,6 +171,11 @@ const CommandText kCommandTexts[] = {
     {"devices", "", "the GPUs the CUDA driver lists, or why there are none (exit 3)", "matload devices"},
     {"support", "", "the per-target support matrix, model against compiler, as a run in the results store",
      "matload support --target sm_90,sm_100a --compiler ptxas --out runs/support-tonight"},
+    {"history", "",
+     "the support history across toolkits: each ptxas swept at its newest PTX version and at --common_ptx; for "
+     "each form class the first and last toolkit that accepts it, each disagreement's range, what each release "
+     "changed and every misdiagnosis, as a run in the results store (exit 1 when no registry entry explains one)",
+     "matload history --ptxas ~/.cache/matload/cuda-12.9.86/ptxas,~/.cache/matload/cuda-13.5.37/ptxas"},
     {"conform", "",
      "every legal form on the GPU, every register of every lane against the model, as a run in the results store "
      "(exit 1 on findings)",

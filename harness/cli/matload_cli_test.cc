@@ -409,6 +409,15 @@ TEST(MatloadCliTest, SupportExitsFourWithoutAReportWhenTheCompilerCannotJudge) {
   }
 }
 
+// A ptxas that dies right after naming the PTX version it speaks (12.0.140
+// does, on any .version it does not speak) is heard, and swept.
+TEST(MatloadCliTest, SupportHearsAPtxasThatCrashesAfterNamingItsVersion) {
+  const std::string out = ::testing::TempDir() + "/support-crash-after-version";
+  ProcessResult result = SupportWithFakePtxas("crash-after-version", out);
+  EXPECT_EQ(result.exit_code, kExitClean) << result.standard_error.substr(0, 2000);
+  EXPECT_TRUE(std::filesystem::exists(out + "/support.json"));
+}
+
 // Lines ptxas does not print (a loader's warning, a 100 KB line) change no
 // verdict: sm_90 has no unexplained disagreement with ptxas 13.0.88
 // (reports/support/ptxas-13.0.88/ptx9.0/support.md).

@@ -22,6 +22,7 @@
 #include "harness/cli/conform_command.h"
 #include "harness/cli/flags.h"
 #include "harness/cli/fuzz_command.h"
+#include "harness/cli/history_command.h"
 #include "harness/cli/merge_command.h"
 #include "harness/cli/pure_commands.h"
 #include "harness/cli/run_reports.h"
@@ -108,6 +109,32 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   options.no_cache = absl::GetFlag(FLAGS_no_cache);
   options.progress_seconds = absl::GetFlag(FLAGS_progress_seconds);
   return RunSupport(options, std::cout, std::cerr);
+}
+
+int RunHistoryCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
+  if (!arguments.empty()) return Fail(absl::StrCat("history takes no arguments, got '", arguments[0], "'"));
+  HistoryOptions options;
+  const std::string targets = absl::GetFlag(FLAGS_target);
+  if (!targets.empty() && targets != "all") {
+    absl::StatusOr<std::vector<Target>> parsed = ParseTargetList(targets);
+    if (!parsed.ok()) return Fail(absl::StrCat("--target: ", parsed.status().message()));
+    options.targets = *parsed;
+  }
+  absl::StatusOr<PtxVersion> common = ParsePtxVersion(absl::GetFlag(FLAGS_common_ptx));
+  if (!common.ok()) return Fail(absl::StrCat("--common_ptx: ", common.status().message()));
+  options.common = *common;
+  options.ptxas_paths = absl::GetFlag(FLAGS_ptxas);
+  if (options.ptxas_paths.empty()) options.ptxas_paths = CachedPtxasPaths();
+  absl::StatusOr<CaseFilter> filter = FilterFromFlags(options.filter_text);
+  if (!filter.ok()) return FailWith(filter.status());
+  options.filter = *std::move(filter);
+  options.db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
+  options.out = absl::GetFlag(FLAGS_out);
+  options.threads = absl::GetFlag(FLAGS_threads);
+  options.no_cache = absl::GetFlag(FLAGS_no_cache);
+  options.progress_seconds = absl::GetFlag(FLAGS_progress_seconds);
+  options.command = command_line;
+  return RunHistory(options, std::cout, std::cerr);
 }
 
 // WithShard makes `start` a run of the shard --shard names, if any, with
@@ -260,6 +287,7 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
   if (StoreCommand store = FindStoreCommand(command)) return store(arguments, std::cout, std::cerr);
   if (command == "devices") return RunDevices(arguments);
   if (command == "support") return RunSupportCommand(arguments, command_line);
+  if (command == "history") return RunHistoryCommand(arguments, command_line);
   if (command == "conform") return RunConformCommand(arguments, command_line);
   if (command == "selftest") return RunSelfTestCli(arguments);
   if (command == "merge") return RunMergeCommand(arguments, command_line, std::cout, std::cerr);

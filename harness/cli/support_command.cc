@@ -215,7 +215,9 @@ SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump
 
 // AskDialect asks `compiler` which PTX ISA version it speaks
 // (ProbePtxDialect), through the verdict cache where the sweep keeps one,
-// so that a warm sweep compiles nothing.
+// so that a warm sweep compiles nothing. A compiler that crashes on the
+// question through the cache is asked itself, which hears a ptxas that
+// names its version before it dies (ptxas 12.0.140; PtxDialect::crashed).
 absl::StatusOr<PtxDialect> AskDialect(const SupportOptions& options, const OpenedCompiler& compiler) {
   absl::StatusOr<std::unique_ptr<VerdictCache>> verdicts = OpenVerdictCache(options);
   if (!verdicts.ok()) return verdicts.status();
@@ -223,6 +225,9 @@ absl::StatusOr<PtxDialect> AskDialect(const SupportOptions& options, const Opene
   if (*verdicts == nullptr || !identity.ok()) return ProbePtxDialect(*compiler.oracle);
   CachedCompiler cached(*compiler.oracle, **verdicts, *identity);
   absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(cached);
+  if (InfrastructureCauseOf(dialect.status()) == InfrastructureCause::kCompilerCrashed) {
+    return ProbePtxDialect(*compiler.oracle);
+  }
   if (dialect.ok() && dialect->from_message) {
     if (absl::Status kept = cached.KeepAnswers(); !kept.ok()) return kept;
   }

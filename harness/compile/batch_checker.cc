@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "harness/compile/compiler_run.h"
 #include "harness/compile/diagnostic_classifier.h"
 #include "harness/compile/ptx_module.h"
 #include "harness/platform/infrastructure.h"
@@ -262,11 +263,14 @@ void Unattributed(const Batch& batch, const Run& judged, const std::vector<std::
                   std::vector<Run>& more) {
   const std::vector<size_t> snippets = Flatten(judged);
   if (!batch.tally.SpendBisection()) {
-    for (size_t index : snippets) batch.verdicts[index] = {.accepted = false, .messages = module_errors, .judged = false};
+    for (size_t index : snippets) {
+      batch.verdicts[index] = {
+          .accepted = false, .messages = module_errors, .judged = false, .unplaced = module_errors.size()};
+    }
     batch.tally.CountUnjudged(snippets.size());
     return;
   }
-  for (size_t index : snippets) batch.verdicts[index].messages.clear();
+  for (size_t index : snippets) batch.verdicts[index] = {};
   // Each half keeps the module boundaries of `judged`.
   const size_t half = snippets.size() / 2;
   Run first;
@@ -305,7 +309,7 @@ absl::Status Attributed(const Batch& batch, const Run& judged, bool accepted, co
                                             batch.target.Name(), " without an error message in its format"));
   }
   for (size_t index : isolated) {
-    batch.verdicts[index].messages.clear();
+    batch.verdicts[index] = {};
     more.push_back({{index}});
   }
   Run again;
@@ -338,10 +342,37 @@ absl::Status Attributed(const Batch& batch, const Run& judged, bool accepted, co
   return absl::OkStatus();
 }
 
+// Crashed handles a run the compiler died of a fault on: a snippet alone
+// is judged crashed; a run of several modules is split into two runs of
+// half the modules each, a module of several snippets into two modules,
+// each run again from scratch. Every split halves what crashed, so a crash
+// costs two runs per halving: bounded by the crashes found, not by the
+// bisection budget, which a crash does not spend.
+std::vector<Run> Crashed(const Batch& batch, const Run& pending, int signal) {
+  for (const Group& group : pending) {
+    for (size_t index : group) batch.verdicts[index].messages.clear();
+  }
+  if (pending.size() > 1) {
+    const auto middle = pending.begin() + pending.size() / 2;
+    return {Run(pending.begin(), middle), Run(middle, pending.end())};
+  }
+  const Group& snippets = pending.front();
+  if (snippets.size() == 1) {
+    batch.verdicts[snippets[0]] = {.messages = {CompilerFaultMessage(signal)}, .unplaced = 1, .crashed = true};
+    return {};
+  }
+  const auto middle = snippets.begin() + snippets.size() / 2;
+  return {{Group(snippets.begin(), middle)}, {Group(middle, snippets.end())}};
+}
+
 // Judge makes one run and says which runs it leads to.
 absl::StatusOr<std::vector<Run>> Judge(const Batch& batch, const Run& pending) {
   absl::StatusOr<RunOutcome> outcome = RunOnce(batch, pending);
-  if (!outcome.ok()) return outcome.status();
+  if (!outcome.ok()) {
+    const std::optional<int> signal = CompilerFaultSignal(outcome.status());
+    if (!signal.has_value()) return outcome.status();
+    return Crashed(batch, pending, *signal);
+  }
   std::vector<Run> more;
   AddRuns(batch, outcome->not_judged, more);
   const std::vector<size_t> judged = Flatten(outcome->judged);
@@ -350,8 +381,9 @@ absl::StatusOr<std::vector<Run>> Judge(const Batch& batch, const Run& pending) {
       return status;
     }
   } else if (judged.size() == 1) {
-    std::vector<std::string>& messages = batch.verdicts[judged[0]].messages;
-    messages.insert(messages.end(), outcome->module_errors.begin(), outcome->module_errors.end());
+    CompilerVerdict& verdict = batch.verdicts[judged[0]];
+    verdict.messages.insert(verdict.messages.end(), outcome->module_errors.begin(), outcome->module_errors.end());
+    verdict.unplaced = outcome->module_errors.size();
   } else if (outcome->placed && !outcome->suspects.empty()) {
     // Each suspect is judged on its own, where every error is its own.
     if (absl::Status status = Attributed(batch, outcome->judged, false, outcome->suspects, more); !status.ok()) {
@@ -420,7 +452,10 @@ absl::StatusOr<bool> ProbeEmptyModule(const Batch& batch, PtxVersion ptx) {
                      ptx.ToString(), ", which exists there (", absl::StrJoin(empty->module_errors, "; "),
                      "): it cannot judge any snippet"));
   }
-  for (CompilerVerdict& verdict : batch.verdicts) verdict.messages = empty->module_errors;
+  for (CompilerVerdict& verdict : batch.verdicts) {
+    verdict.messages = empty->module_errors;
+    verdict.unplaced = empty->module_errors.size();
+  }
   return false;
 }
 

@@ -23,6 +23,17 @@ struct CompilerVerdict {
   // before errors on no line could be traced to this snippet: it has no
   // verdict (accepted is false), and `messages` are that run's errors.
   bool judged = true;
+  // unplaced counts the last of `messages` that named no line of the
+  // snippet: ptxas's "<builtin>" helpers, a message on no line, or one on
+  // the module's own lines (a .target its .version lacks), traced to the
+  // snippet by judging it alone. A message that points nowhere the user
+  // wrote is no diagnostic (harness/judge/diagnostic_judge.h).
+  size_t unplaced = 0;
+  // crashed: the compiler died of a fault of its own on this snippet in a
+  // module of its own (compiler_run.h, CompilerFaultSignal): a toolchain
+  // bug, whatever the model says. accepted is false, and the one message,
+  // unplaced, says which signal (CompilerFaultMessage).
+  bool crashed = false;
 };
 
 // BatchReport is what CheckSnippets saw besides the verdicts, for a sweep's

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/enumerate.h"
@@ -48,6 +49,7 @@ TEST_F(BatchCheckerTest, ModuleLevelErrorsBelongToEverySnippet) {
   ASSERT_TRUE(verdicts.ok()) << verdicts.status();
   EXPECT_FALSE((*verdicts)[0].accepted);
   EXPECT_THAT((*verdicts)[0].messages[0], HasSubstr("does not support .target sm_90"));
+  EXPECT_EQ((*verdicts)[0].unplaced, (*verdicts)[0].messages.size()) << "the .target line is not the snippet's";
 }
 
 // A syntax error stops ptxas; the snippets after it must still be judged.
@@ -80,8 +82,11 @@ TEST_F(BatchCheckerTest, FindsLatePhaseAndUnattributedErrors) {
   EXPECT_FALSE((*verdicts)[0].accepted);
   EXPECT_FALSE((*verdicts)[1].accepted);
   EXPECT_THAT((*verdicts)[1].messages[0], HasSubstr("Arguments mismatch for instruction 'mov'"));
+  EXPECT_EQ((*verdicts)[1].unplaced, 0u) << "on the snippet's line";
   EXPECT_FALSE((*verdicts)[2].accepted);
   EXPECT_THAT((*verdicts)[2].messages[0], HasSubstr("__cuda_sm7x_wmma_m16n16k8_acc_f16"));
+  // Two calls to the helper on the snippet's line, then four errors on <builtin>'s lines (ptxas 13.0.88).
+  EXPECT_EQ((*verdicts)[2].unplaced, 4u) << absl::StrJoin((*verdicts)[2].messages, " | ");
   EXPECT_TRUE((*verdicts)[3].accepted);
 }
 
@@ -253,6 +258,7 @@ TEST(BatchCheckerBoundTest, BisectionStopsAtItsBoundAndLeavesSnippetsUnjudged) {
     EXPECT_FALSE(verdict.judged);
     EXPECT_FALSE(verdict.accepted);
     EXPECT_THAT(verdict.messages, ::testing::ElementsAre("error on no line"));
+    EXPECT_EQ(verdict.unplaced, 1u);
   }
   BatchOptions unbounded{.max_bisection_runs = 1000, .report = &report};
   verdicts = CheckSnippets(UnattributingCompiler(), snippets, {9, 0}, *ParseTarget("sm_90"), unbounded);

@@ -15,7 +15,7 @@ namespace {
 std::string WholeQuestion(const CompileOracle& compiler, const std::vector<Declaration>& declarations,
                           const std::vector<std::string>& instructions, PtxVersion ptx, Target target,
                           const BatchOptions& options) {
-  std::string question = absl::StrCat("check-shared/1 ", target.Name(), " ", ptx.ToString(), " ", kMaxSnippetsPerModule,
+  std::string question = absl::StrCat("check-shared/2 ", target.Name(), " ", ptx.ToString(), " ", kMaxSnippetsPerModule,
                                       " ", compiler.MaxModulesPerRun(), " ", options.max_bisection_runs, "\n");
   for (const Declaration& declaration : declarations) {
     absl::StrAppend(&question, declaration.state_space, " ", declaration.type, " ", declaration.name, "\n");
@@ -44,12 +44,20 @@ class WholeAnswerReader : public nlohmann::json_sax<nlohmann::json> {
 
   bool null() override { return false; }
   bool boolean(bool value) override {
-    if (section_ != Section::kVerdicts || depth_ != 3 || field_ > 1) return false;
-    (field_++ == 0 ? verdicts_.back().accepted : verdicts_.back().judged) = value;
+    if (section_ != Section::kVerdicts || depth_ != 3 || (field_ > 1 && field_ != 4)) return false;
+    (field_ == 0   ? verdicts_.back().accepted
+     : field_ == 1 ? verdicts_.back().judged
+                   : verdicts_.back().crashed) = value;
+    ++field_;
     return true;
   }
   bool number_integer(number_integer_t) override { return false; }
   bool number_unsigned(number_unsigned_t value) override {
+    if (section_ == Section::kVerdicts && depth_ == 3 && field_ == 3) {
+      verdicts_.back().unplaced = value;
+      ++field_;
+      return true;
+    }
     if (section_ != Section::kReport || depth_ != 2 || field_ > 2) return false;
     (field_ == 0 ? report_.runs : field_ == 1 ? report_.bisection_runs : report_.unjudged) = value;
     ++field_;
@@ -95,7 +103,7 @@ class WholeAnswerReader : public nlohmann::json_sax<nlohmann::json> {
   bool end_array() override {
     --depth_;
     if (depth_ == 1) return section_ == Section::kVerdicts ? (read_verdicts_ = true) : (read_report_ = field_ == 4);
-    if (depth_ == 2 && section_ == Section::kVerdicts) return field_ == 3;
+    if (depth_ == 2 && section_ == Section::kVerdicts) return field_ == 4 || field_ == 5;  // crashed is new
     ++field_;  // a list closed: the verdict's messages or the report's lines
     return true;
   }
@@ -119,7 +127,7 @@ class WholeAnswerReader : public nlohmann::json_sax<nlohmann::json> {
 std::string WholeAnswer(const std::vector<CompilerVerdict>& verdicts, const BatchReport& report) {
   nlohmann::json written = nlohmann::json::array();
   for (const CompilerVerdict& verdict : verdicts) {
-    written.push_back({verdict.accepted, verdict.judged, verdict.messages});
+    written.push_back({verdict.accepted, verdict.judged, verdict.messages, verdict.unplaced, verdict.crashed});
   }
   return nlohmann::json{{"verdicts", written},
                         {"report", {report.runs, report.bisection_runs, report.unjudged, report.unrecognised_lines}}}

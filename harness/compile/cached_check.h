@@ -3,7 +3,7 @@
 // warm support sweep looks up each target once instead of replaying every
 // compiler run of its batch checking from the cache, one lookup each.
 //
-// The answer ("check-shared/1") is known by everything the batch checker's
+// The answer ("check-shared/2") is known by everything the batch checker's
 // runs depend on: the target, the PTX version, the shared declarations,
 // every form's text and the model's guess on it, in order, the snippets per
 // module (kMaxSnippetsPerModule), the compiler's modules per run and the
@@ -44,8 +44,11 @@ absl::StatusOr<std::vector<CompilerVerdict>> CheckSharedCached(const CompileOrac
                                                                const BatchOptions& options);
 
 // WholeAnswer is the text a whole check's answer is kept as: {"verdicts":
-// [[accepted, judged, [message, ...]], ...], "report": [runs,
-// bisection_runs, unjudged, [unrecognised line, ...]]}.
+// [[accepted, judged, [message, ...], unplaced, crashed], ...], "report":
+// [runs, bisection_runs, unjudged, [unrecognised line, ...]]}. Answers kept
+// before `crashed` are read as crashed false: a crash then failed the whole
+// check, so none of them holds one. (check-shared/1 answers, kept before
+// `unplaced`, are not read: their question differs.)
 std::string WholeAnswer(const std::vector<CompilerVerdict>& verdicts, const BatchReport& report);
 // ReadWholeAnswer reads what WholeAnswer wrote of `count` forms, setting
 // `report`, or is nullopt (and leaves `report`) for text of any other shape

@@ -96,6 +96,7 @@ void ExpectSame(const std::vector<CompilerVerdict>& a, const BatchReport& a_repo
     EXPECT_EQ(a[i].accepted, b[i].accepted) << i;
     EXPECT_EQ(a[i].judged, b[i].judged) << i;
     EXPECT_EQ(a[i].messages, b[i].messages) << i;
+    EXPECT_EQ(a[i].unplaced, b[i].unplaced) << i;
   }
   EXPECT_EQ(a_report.runs, b_report.runs);
   EXPECT_EQ(a_report.bisection_runs, b_report.bisection_runs);
@@ -160,8 +161,8 @@ TEST_F(CachedCheckTest, AFailedCheckKeepsNothing) {
 TEST(WholeAnswerTest, ReadsBackWhatWasWrittenAndNothingElse) {
   const std::vector<CompilerVerdict> verdicts = {
       {.accepted = true},
-      {.accepted = false, .messages = {"a \"quoted\" message", "ünï\n\ttab"}},
-      {.accepted = false, .messages = {"kept recurring"}, .judged = false}};
+      {.accepted = false, .messages = {"a \"quoted\" message", "ünï\n\ttab"}, .unplaced = 1},
+      {.accepted = false, .messages = {"kept recurring"}, .judged = false, .unplaced = 1}};
   const BatchReport report = {.runs = 3, .bisection_runs = 1, .unjudged = 1, .unrecognised_lines = {"odd\\line"}};
   const std::string text = WholeAnswer(verdicts, report);
   BatchReport read_report;
@@ -176,21 +177,24 @@ TEST(WholeAnswerTest, ReadsBackWhatWasWrittenAndNothingElse) {
            std::string("[]"),
            std::string("{}"),
            text + " x",
-           std::string(R"({"verdicts":[[true,true,[]]]})"),
+           std::string(R"({"verdicts":[[true,true,[],0]]})"),
            std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[]]]})"),
            std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[],true]]})"),
-           std::string(R"({"report":[1,0,0,[]],"verdicts":[[1,true,[]]]})"),
-           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[1]]]})"),
-           std::string(R"({"report":[1,0,[]],"verdicts":[[true,true,[]]]})"),
-           std::string(R"({"report":[1,0,-1,[]],"verdicts":[[true,true,[]]]})"),
-           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[]]],"more":[]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[],0,0]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[1,true,[],0]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[1],0]]})"),
+           std::string(R"({"report":[1,0,[]],"verdicts":[[true,true,[],0]]})"),
+           std::string(R"({"report":[1,0,-1,[]],"verdicts":[[true,true,[],0]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[],-1]]})"),
+           std::string(R"({"report":[1,0,0,[]],"verdicts":[[true,true,[],0]],"more":[]})"),
            std::string(R"({"report":[1,0,0,[]],"verdicts":[{"accepted":true}]})"),
        }) {
     EXPECT_FALSE(ReadWholeAnswer(other, 1, untouched).has_value()) << other;
   }
   EXPECT_EQ(untouched.runs, 99u);
   const std::optional<std::vector<CompilerVerdict>> reordered =
-      ReadWholeAnswer(R"({"verdicts":[[false,true,["m"]]],"report":[2,0,0,[]]})", 1, untouched);
+      ReadWholeAnswer(R"({"verdicts":[[false,true,["m"],0]],"report":[2,0,0,[]]})", 1, untouched);
   ASSERT_TRUE(reordered.has_value());
   EXPECT_EQ((*reordered)[0].messages, std::vector<std::string>{"m"});
   EXPECT_EQ(untouched.runs, 2u);

@@ -24,8 +24,10 @@ const std::vector<Pattern>& Patterns() {
       {"requires .target", {RC::kTarget}},
       {"Not a name of any known instruction", {RC::kUnknownInstruction, RC::kMisplacedQualifier}},
       {"Unknown modifier", {RC::kUnknownQualifier, RC::kMisplacedQualifier}},
-      {"Multiple", {RC::kDuplicateQualifier}},
-      {"Unexpected number of state spaces", {RC::kDuplicateQualifier}},
+      // A second qualifier of one axis that the instruction does not take ('.x2 ... .x8' on ldmatrix) is
+      // one too many to ptxas, and unknown to the model.
+      {"Multiple", {RC::kDuplicateQualifier, RC::kUnknownQualifier}},
+      {"Unexpected number of state spaces", {RC::kDuplicateQualifier, RC::kUnknownQualifier}},
       {"State space mismatch", {RC::kStateSpaceMismatch}},
       {"State space incorrect", {RC::kUnknownQualifier}},
       {"No state space qualifier expected", {RC::kUnknownQualifier}},
@@ -37,16 +39,20 @@ const std::vector<Pattern>& Patterns() {
       {"Modifier required", {RC::kMissingQualifier}},
       {"is required for instruction", {RC::kMissingQualifier}},
       {"Reduction operation is required", {RC::kMissingQualifier}},
-      {"Unexpected number of 'format conversion'", {RC::kQualifierCombination}},
+      {"Unexpected number of 'format conversion'", {RC::kQualifierCombination, RC::kDuplicateQualifier}},
       {"Unexpected number of instruction types", {RC::kQualifierCombination}},
-      {"Unexpected instruction types", {RC::kQualifierCombination, RC::kDuplicateQualifier, RC::kMissingQualifier}},
+      // A type token the instruction does not take ('.f16' after '.b16') is one more type to ptxas.
+      {"Unexpected instruction types",
+       {RC::kQualifierCombination, RC::kDuplicateQualifier, RC::kMissingQualifier, RC::kUnknownQualifier}},
       {"Incorrect instruction type", {RC::kQualifierCombination}},
       {"Incorrect no. of matrix", {RC::kQualifierCombination}},
       {"Illegal type", {RC::kQualifierCombination}},
-      {"Illegal matrix shape", {RC::kQualifierCombination}},
+      // Another instruction's shape ('.m16n16k16' on ldmatrix) is illegal to ptxas, unknown to the model.
+      {"Illegal matrix shape", {RC::kQualifierCombination, RC::kUnknownQualifier}},
       {"Illegal alayout", {RC::kQualifierCombination}},
       {"not allowed for", {RC::kQualifierCombination}},
-      {"require for instruction", {RC::kQualifierCombination}},
+      // "Modifier 'format conversion' require for instruction ldmatrix with shape '.m16n16'": one is missing.
+      {"require for instruction", {RC::kQualifierCombination, RC::kMissingQualifier}},
       {"Unexpected number of arguments", {RC::kOperandCount}},
       {"Vector expected", {RC::kOperandKind}},
       {"Vector of size", {RC::kVectorLength, RC::kOperandKind}},

@@ -204,6 +204,39 @@ void ExpectSameVerdictsAndRuns(const char* mode, absl::string_view expected_line
   EXPECT_THAT(fake_report.unrecognised_lines, ::testing::Contains(HasSubstr(expected_line)));
 }
 
+// A compiler that crashes on one form, in a batch of many, crashes on that
+// form alone: the checker traces the crash to it, which gets the crash as
+// its verdict, and every other form keeps the real ptxas's verdict.
+TEST(FakePtxasTest, ACrashOnOneFormIsThatFormsVerdictAlone) {
+  absl::StatusOr<Ptxas> real = Ptxas::Open(Ptxas::DefaultPath());
+  absl::StatusOr<Ptxas> fake = OpenFake("crash-on-untyped-m16n16k8");
+  ASSERT_TRUE(real.ok()) << real.status();
+  ASSERT_TRUE(fake.ok()) << fake.status();
+  SweepSample sample = Sm90Sample();
+  const size_t crashing = sample.snippets.size() / 2;
+  sample.snippets.insert(sample.snippets.begin() + crashing,
+                         *ParseSnippet("wmma.load.a.sync.aligned.row.m16n16k8 {r0, r1, r2, r3}, [a];"));
+  sample.options.predicted_legal.insert(sample.options.predicted_legal.begin() + crashing, false);
+  absl::StatusOr<std::vector<CompilerVerdict>> expected =
+      CheckSnippets(*real, sample.snippets, kPtx, Sm90(), sample.options);
+  absl::StatusOr<std::vector<CompilerVerdict>> actual =
+      CheckSnippets(*fake, sample.snippets, kPtx, Sm90(), sample.options);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  ASSERT_TRUE(actual.ok()) << actual.status();
+  for (size_t i = 0; i < sample.snippets.size(); ++i) {
+    const std::string form = PrintRaw(sample.snippets[i].instruction);
+    if (i == crashing) {
+      EXPECT_TRUE((*actual)[i].crashed) << form;
+      EXPECT_FALSE((*actual)[i].accepted);
+      EXPECT_THAT((*actual)[i].messages, ::testing::ElementsAre("the compiler died of signal 11 (Segmentation fault)"));
+      EXPECT_FALSE((*expected)[i].crashed) << "the real ptxas rejects it: " << form;
+    } else {
+      EXPECT_FALSE((*actual)[i].crashed) << form;
+      EXPECT_EQ(VerdictsOf({(*actual)[i]}), VerdictsOf({(*expected)[i]})) << form;
+    }
+  }
+}
+
 TEST(FakePtxasTest, AnExtraStderrLineChangesNoVerdictAndNoRunCount) {
   ExpectSameVerdictsAndRuns("extra-line", "LD_PRELOAD cannot be preloaded");
 }

@@ -67,10 +67,12 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
       entry.direction = Direction::kDeviceFaults;
     } else if (*direction == "toolchain-misdiagnoses") {
       entry.direction = Direction::kToolchainMisdiagnoses;
+    } else if (*direction == "toolchain-crashes") {
+      entry.direction = Direction::kToolchainCrashes;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          entry.id,
-          ": direction must be toolchain-accepts, toolchain-rejects, device-faults or toolchain-misdiagnoses"));
+      return absl::InvalidArgumentError(absl::StrCat(entry.id,
+                                                     ": direction must be toolchain-accepts, toolchain-rejects, "
+                                                     "device-faults, toolchain-misdiagnoses or toolchain-crashes"));
     }
     if (!item.contains("toolchains") || !item["toolchains"].is_array() || item["toolchains"].empty()) {
       return absl::InvalidArgumentError(absl::StrCat(entry.id, ": 'toolchains' must list where it was measured"));
@@ -110,9 +112,31 @@ bool DiscrepancyRegistry::AppliesTo(const DiscrepancyEntry& entry, absl::string_
 
 const DiscrepancyEntry* DiscrepancyRegistry::Find(absl::string_view case_text, Target target, Direction direction,
                                                   absl::string_view toolchain) const {
+  return Matching(case_text, target, direction, &toolchain);
+}
+
+const DiscrepancyEntry* DiscrepancyRegistry::FindAnywhere(absl::string_view case_text, Target target,
+                                                          Direction direction) const {
+  return Matching(case_text, target, direction, nullptr);
+}
+
+const DiscrepancyEntry* DiscrepancyRegistry::FindMisdiagnosis(absl::string_view case_text,
+                                                              absl::string_view message) const {
   const std::string text(case_text);
   for (const DiscrepancyEntry& entry : entries_) {
-    if (entry.direction != direction || !AppliesTo(entry, toolchain)) continue;
+    if (entry.direction == Direction::kToolchainMisdiagnoses && absl::StrContains(message, entry.toolchain_message) &&
+        std::regex_search(text, entry.compiled)) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
+const DiscrepancyEntry* DiscrepancyRegistry::Matching(absl::string_view case_text, Target target, Direction direction,
+                                                      const absl::string_view* toolchain) const {
+  const std::string text(case_text);
+  for (const DiscrepancyEntry& entry : entries_) {
+    if (entry.direction != direction || (toolchain != nullptr && !AppliesTo(entry, *toolchain))) continue;
     if (!entry.targets.empty() && std::find(entry.targets.begin(), entry.targets.end(), target) == entry.targets.end()) {
       continue;
     }

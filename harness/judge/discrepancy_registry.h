@@ -27,6 +27,9 @@ enum class Direction : unsigned char {
   // internal symbol, gives no line, or names the wrong reason. The entry's
   // example, on its first target, must still draw toolchain_message.
   kToolchainMisdiagnoses,
+  // The toolchain dies of a fault of its own on the form
+  // (CompilerVerdict::crashed), whatever the model says.
+  kToolchainCrashes,
 };
 
 // DiscrepancyEntry is one known disagreement.
@@ -60,12 +63,28 @@ class DiscrepancyRegistry {
   const DiscrepancyEntry* Find(absl::string_view case_text, Target target, Direction direction,
                                absl::string_view toolchain) const;
 
+  // FindAnywhere is Find on whichever toolchain an entry was measured: the
+  // entry a disagreement falls under where its toolchain is not one the
+  // entry lists, which the support history (harness/support/
+  // support_history.h) reports for every release it sweeps.
+  const DiscrepancyEntry* FindAnywhere(absl::string_view case_text, Target target, Direction direction) const;
+
+  // FindMisdiagnosis is the kToolchainMisdiagnoses entry whose pattern
+  // matches `case_text` and whose toolchain_message is part of `message`, on
+  // any target and toolchain (an entry's targets are where its example is
+  // assembled), or nullptr.
+  const DiscrepancyEntry* FindMisdiagnosis(absl::string_view case_text, absl::string_view message) const;
+
   // AppliesTo says whether `entry` was measured on `toolchain`.
   static bool AppliesTo(const DiscrepancyEntry& entry, absl::string_view toolchain);
 
   const std::vector<DiscrepancyEntry>& entries() const { return entries_; }
 
  private:
+  // Matching is Find, on `toolchain` unless it is null.
+  const DiscrepancyEntry* Matching(absl::string_view case_text, Target target, Direction direction,
+                                   const absl::string_view* toolchain) const;
+
   std::vector<DiscrepancyEntry> entries_;
 };
 

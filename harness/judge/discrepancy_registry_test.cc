@@ -34,6 +34,21 @@ TEST(DiscrepancyRegistryTest, MatchesByPatternTargetAndDirection) {
             nullptr);
 }
 
+// FindAnywhere names the entry on a toolchain it does not list, which the
+// support history reports; the target and direction still decide.
+TEST(DiscrepancyRegistryTest, FindsAnEntryOnAnyToolchain) {
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Parse(kEntry);
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  const DiscrepancyEntry* entry =
+      registry->FindAnywhere("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->id, "dup-sync");
+  EXPECT_EQ(registry->FindAnywhere("ldmatrix.sync.sync {a}, [p];", *ParseTarget("sm_80"), Direction::kToolchainAccepts),
+            nullptr);
+  EXPECT_EQ(registry->FindAnywhere("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainRejects), nullptr);
+}
+
 // A misdiagnosis entry must name the target its example is assembled for.
 TEST(DiscrepancyRegistryTest, MisdiagnosisEntriesNeedATarget) {
   constexpr absl::string_view kMisdiagnosis = R"json({"discrepancies": [{
@@ -47,6 +62,23 @@ TEST(DiscrepancyRegistryTest, MisdiagnosisEntriesNeedATarget) {
   absl::StatusOr<DiscrepancyRegistry> without = DiscrepancyRegistry::Parse(absl::StrReplaceAll(kMisdiagnosis, {{"%s", ""}}));
   ASSERT_FALSE(without.ok());
   EXPECT_THAT(without.status().message(), HasSubstr("names the targets"));
+}
+
+// FindMisdiagnosis matches by pattern and message, on every target and
+// toolchain: an entry's targets are where its example is assembled.
+TEST(DiscrepancyRegistryTest, FindsAMisdiagnosisByItsMessage) {
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Parse(R"json({"discrepancies": [{
+    "id": "bad-matrix", "pattern": "wmma\\.load\\.d", "direction": "toolchain-misdiagnoses", "targets": ["sm_90"],
+    "rule": "wmma.syntax", "toolchains": ["ptxas 13.0"], "toolchain_message": "Not a name of any known instruction",
+    "judgement": "wrong reason", "example": "wmma.load.d ..."}]})json");
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  const DiscrepancyEntry* entry =
+      registry->FindMisdiagnosis("wmma.load.d.sync {x}, [p];", "Not a name of any known instruction: 'wmma'");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->id, "bad-matrix");
+  EXPECT_EQ(registry->FindMisdiagnosis("wmma.load.d.sync {x}, [p];", "Unknown modifier '.d'"), nullptr);
+  EXPECT_EQ(registry->FindMisdiagnosis("wmma.load.a.sync {x}, [p];", "Not a name of any known instruction: 'wmma'"),
+            nullptr);
 }
 
 // The committed registry's run-time entry: named .shared wmma.load.a/.b with

@@ -172,13 +172,15 @@ DataBlock DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry&
     }
     const CaseFacets facets = FacetsOfForm(disagreement.target, opcode);
     const bool explained = !disagreement.registry_id.empty();
-    const std::string outcome = disagreement.model_legal ? "legal_rejected" : "illegal_accepted";
+    const std::string outcome(OutcomeWord(disagreement));
     const auto [rule, rule_source] = RuleOf(registry, disagreement.registry_id);
     rows.AddRow({anchor, disagreement.instruction, disagreement.target, facets.family, facets.shape, facets.type,
                  outcome, "1", disagreement.model_legal ? "legal" : "illegal",
-                 disagreement.model_legal ? "rejected" : "accepted", LegendOf(ClassOf(outcome, !explained)).css,
-                 explained ? disagreement.registry_id : "unexplained", rule, rule_source,
-                 disagreement.compiler_messages.empty() ? "" : disagreement.compiler_messages.front(),
+                 disagreement.compiler_crashed ? "crashed"
+                 : disagreement.model_legal    ? "rejected"
+                                               : "accepted",
+                 LegendOf(ClassOf(outcome, !explained)).css, explained ? disagreement.registry_id : "unexplained", rule,
+                 rule_source, disagreement.compiler_messages.empty() ? "" : disagreement.compiler_messages.front(),
                  i < context.reproducers.size() ? context.reproducers[i] : ""});
   }
   return rows;
@@ -282,7 +284,7 @@ absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const D
   for (const Disagreement& disagreement : sweep.disagreements) {
     const CaseFacets facets = FacetsOfForm(disagreement.target, Opcode(disagreement.instruction));
     filter_ids.push_back(absl::StrCat(facets.target, ".", facets.family, ".", facets.shape, ".", facets.type));
-    outcomes.push_back(disagreement.model_legal ? "legal_rejected" : "illegal_accepted");
+    outcomes.emplace_back(OutcomeWord(disagreement));
   }
   data view;
   view.set("compiler", sweep.compiler);

@@ -95,6 +95,62 @@ TargetSnippets SelectSnippets(const std::vector<MatrixForm>& matrix, Target targ
   return selected;
 }
 
+}  // namespace
+
+// SweepPlan is what one target's sweep compares: its forms as the case
+// filter chose them, how many of each kind, and the model's verdicts.
+struct SweepPlan {
+  TargetSnippets snippets;
+  size_t matrix_rows = 0;  // of the snippets, the matrix rows taken
+  size_t legal = 0;
+  size_t near_miss = 0;
+  std::vector<bool> model_legal;
+};
+
+std::shared_ptr<const SweepPlan> SweepPlans::For(PtxVersion ptx, Target target,
+                                                 const std::function<std::shared_ptr<const SweepPlan>()>& make) {
+  const std::pair<PtxVersion, std::string> key{ptx, target.Name()};
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto kept = plans_.find(key); kept != plans_.end()) return kept->second;
+  }
+  std::shared_ptr<const SweepPlan> made = make();
+  std::lock_guard<std::mutex> lock(mutex_);
+  return plans_.try_emplace(key, std::move(made)).first->second;
+}
+
+void SweepPlans::Forget(PtxVersion ptx) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::erase_if(plans_, [ptx](const auto& plan) { return plan.first.first == ptx; });
+}
+
+namespace {
+
+// PlanTarget selects `target`'s forms and has the model judge them. The
+// near misses, last, are judged illegal already (NearMissInstructions,
+// reference/enumerate.h): the model judges only the forms before them.
+std::shared_ptr<const SweepPlan> PlanTarget(const std::vector<MatrixForm>& matrix, Target target, PtxVersion ptx,
+                                            const SweepHooks& hooks, InstructionCaseIds& names) {
+  auto plan = std::make_shared<SweepPlan>();
+  TargetSummary counted;
+  plan->snippets = SelectSnippets(matrix, target, ptx, hooks, names, counted);
+  plan->matrix_rows = counted.matrix_rows;
+  plan->legal = counted.legal;
+  plan->near_miss = counted.near_miss;
+  const size_t first_near_miss = plan->matrix_rows + plan->legal;
+  for (size_t i = 0; i < plan->snippets.instructions.size(); ++i) {
+    plan->model_legal.push_back(i < first_near_miss &&
+                                JudgedLegal(plan->snippets.instructions[i], StandardDeclarationIndex(), ptx, target));
+  }
+  return plan;
+}
+
+// Agrees says whether the compiler's verdict is the model's: a crash never
+// is, whatever the model says.
+bool Agrees(bool model_legal, const CompilerVerdict& verdict) {
+  return !verdict.crashed && model_legal == verdict.accepted;
+}
+
 // CaseOf is the case record of one compared form: "pass" when model and
 // compiler agree, else the direction of the disagreement, a finding unless
 // the registry explains it.
@@ -103,10 +159,10 @@ CaseRecord CaseOf(const std::string& id, bool compiled, bool model_legal, const 
   CaseRecord record{.id = id};
   if (!compiled) {
     record.outcome = "not_compiled";
-  } else if (model_legal == verdict.accepted) {
+  } else if (Agrees(model_legal, verdict)) {
     record.outcome = "pass";
   } else {
-    record.outcome = model_legal ? "legal_rejected" : "illegal_accepted";
+    record.outcome = verdict.crashed ? "crash" : model_legal ? "legal_rejected" : "illegal_accepted";
     record.finding = registry_id.empty();
     record.detail = registry_id.empty() ? (verdict.messages.empty() ? "" : verdict.messages.front())
                                         : absl::StrCat("known discrepancy ", registry_id);
@@ -185,13 +241,16 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
                                         const std::string& cuobjdump, const SweepHooks& hooks, const SweepCache& cache,
                                         InstructionCaseIds& names, const TargetProgress& progress) {
   const absl::Time start = absl::Now();
-  TargetSweep result;
-  result.summary.target = target.Name();
-  TargetSnippets selected = SelectSnippets(matrix, target, ptx, hooks, names, result.summary);
+  const auto plan_now = [&] { return PlanTarget(matrix, target, ptx, hooks, names); };
+  const std::shared_ptr<const SweepPlan> plan =
+      hooks.plans == nullptr ? plan_now() : hooks.plans->For(ptx, target, plan_now);
+  const TargetSnippets& selected = plan->snippets;
   const size_t count = selected.instructions.size();
+  const size_t matrix_count = plan->matrix_rows;
+  TargetSweep result;
+  result.summary = {
+      .target = target.Name(), .legal = plan->legal, .near_miss = plan->near_miss, .matrix_rows = matrix.size()};
   progress.counted(result.summary.legal + result.summary.near_miss);
-  const size_t matrix_count = result.summary.matrix_rows;
-  result.summary.matrix_rows = matrix.size();
 
   // The model's verdicts, compared below, also keep the forms it calls legal
   // out of the modules its near misses stop.
@@ -199,13 +258,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   options.judged = [&progress, matrix_count](const std::vector<size_t>& settled) {
     progress.judged(std::count_if(settled.begin(), settled.end(), [&](size_t i) { return i >= matrix_count; }));
   };
-  // The near misses, last, are judged illegal already (NearMissInstructions,
-  // reference/enumerate.h): the model judges only the forms before them.
-  const size_t first_near_miss = matrix_count + result.summary.legal;
-  for (size_t i = 0; i < count; ++i) {
-    options.predicted_legal.push_back(i < first_near_miss &&
-                                      JudgedLegal(selected.instructions[i], StandardDeclarationIndex(), ptx, target));
-  }
+  options.predicted_legal = plan->model_legal;
   std::vector<CompilerVerdict> verdicts(count);
   result.summary.compiled = compiler.Supports(target);
   if (result.summary.compiled) {
@@ -219,6 +272,9 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     result.summary.bisection_runs = report.bisection_runs;
     result.summary.unjudged = report.unjudged;
     result.summary.unrecognised_lines = std::move(report.unrecognised_lines);
+    if (hooks.compared) {
+      hooks.compared({target, matrix_count, selected.instructions, selected.texts, options.predicted_legal, verdicts});
+    }
   }
   absl::flat_hash_set<absl::string_view> recorded;  // the IDs of result.cases, in selected.ids
   for (size_t i = 0; i < count; ++i) {
@@ -235,7 +291,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     if (result.summary.compiled && !verdicts[i].judged) continue;
     // A matrix row in its plain style is also a legal form: one case.
     const bool new_case = recorded.insert(selected.ids[i]).second;
-    if (!result.summary.compiled || model_legal == verdicts[i].accepted) {
+    if (!result.summary.compiled || Agrees(model_legal, verdicts[i])) {
       if (new_case) result.cases.push_back(CaseOf(selected.ids[i], result.summary.compiled, model_legal, verdicts[i], ""));
       if (result.summary.compiled) ++result.summary.agree;
       continue;
@@ -243,11 +299,13 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     Disagreement disagreement{.target = target.Name(),
                               .instruction = selected.texts[i],
                               .model_legal = model_legal,
+                              .compiler_crashed = verdicts[i].crashed,
                               .compiler_messages = verdicts[i].messages};
-    if (const DiscrepancyEntry* entry = registry.Find(
-            disagreement.instruction, target,
-            verdicts[i].accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
-            compiler.Toolchain());
+    const Direction direction = verdicts[i].crashed    ? Direction::kToolchainCrashes
+                                : verdicts[i].accepted ? Direction::kToolchainAccepts
+                                                       : Direction::kToolchainRejects;
+    if (const DiscrepancyEntry* entry =
+            registry.Find(disagreement.instruction, target, direction, compiler.Toolchain());
         entry != nullptr) {
       disagreement.registry_id = entry->id;
       ++result.summary.explained;
@@ -308,12 +366,12 @@ nlohmann::json TargetSweepJson(const TargetSweep& sweep) {
   nlohmann::json disagreements = nlohmann::json::array();
   for (const Disagreement& disagreement : sweep.disagreements) {
     disagreements.push_back({disagreement.target, disagreement.instruction, disagreement.model_legal,
-                             disagreement.compiler_messages, disagreement.registry_id});
+                             disagreement.compiler_messages, disagreement.registry_id, disagreement.compiler_crashed});
   }
   return {{"summary",
            {summary.target, summary.legal, summary.near_miss, summary.matrix_rows, summary.agree, summary.explained,
-            summary.unexplained, summary.compiled, summary.sass_error, summary.compiler_runs,
-            summary.bisection_runs, summary.unjudged, summary.unrecognised_lines}},
+            summary.unexplained, summary.compiled, summary.sass_error, summary.compiler_runs, summary.bisection_runs,
+            summary.unjudged, summary.unrecognised_lines}},
           {"cells", cells},
           {"disagreements", disagreements}};
 }
@@ -322,11 +380,18 @@ absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json) {
   TargetSweep sweep;
   try {
     const nlohmann::json& s = json.at("summary");
-    sweep.summary = {s.at(0), s.at(1), s.at(2), s.at(3), s.at(4), s.at(5), s.at(6), s.at(7), s.at(8), s.at(9),
-                     s.at(10), s.at(11), s.at(12)};
-    for (const nlohmann::json& c : json.at("cells")) sweep.cells.push_back({c.at(0), c.at(1), c.at(2), c.at(3), c.at(4)});
+    sweep.summary = {s.at(0), s.at(1), s.at(2), s.at(3),  s.at(4),  s.at(5), s.at(6),
+                     s.at(7), s.at(8), s.at(9), s.at(10), s.at(11), s.at(12)};
+    for (const nlohmann::json& c : json.at("cells"))
+      sweep.cells.push_back({c.at(0), c.at(1), c.at(2), c.at(3), c.at(4)});
     for (const nlohmann::json& d : json.at("disagreements")) {
-      sweep.disagreements.push_back({d.at(0), d.at(1), d.at(2), d.at(3), d.at(4)});
+      // compiler_crashed is new: a sweep recorded before it had no crash.
+      sweep.disagreements.push_back({.target = d.at(0),
+                                     .instruction = d.at(1),
+                                     .model_legal = d.at(2),
+                                     .compiler_crashed = d.size() > 5 && d.at(5).get<bool>(),
+                                     .compiler_messages = d.at(3),
+                                     .registry_id = d.at(4)});
     }
   } catch (const nlohmann::json::exception& error) {
     return absl::DataLossError(absl::StrCat("a recorded target sweep does not read back: ", error.what()));
@@ -401,6 +466,10 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   const auto failed = [](const absl::StatusOr<TargetSweep>& result) { return !result.ok(); };
   if (signal != 0 && std::any_of(results.begin(), results.end(), failed)) return InterruptedError(signal);
   return MergeTargets(compiler.Toolchain(), ptx, matrix, targets, results);
+}
+
+absl::string_view OutcomeWord(const Disagreement& disagreement) {
+  return disagreement.compiler_crashed ? "crash" : disagreement.model_legal ? "legal_rejected" : "illegal_accepted";
 }
 
 }  // namespace matload

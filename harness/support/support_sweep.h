@@ -9,11 +9,14 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "harness/compile/batch_checker.h"
 #include "harness/compile/compile_oracle.h"
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/runs/case_record.h"
@@ -49,21 +52,26 @@ struct Disagreement {
   std::string target;
   std::string instruction;
   bool model_legal = false;
+  bool compiler_crashed = false;  // CompilerVerdict::crashed: a disagreement whatever the model says
   std::vector<std::string> compiler_messages;
   std::string registry_id;  // empty: not explained
 };
 
+// OutcomeWord is a disagreement's stored outcome: "crash" for a compiler
+// that crashed, else "legal_rejected" or "illegal_accepted".
+absl::string_view OutcomeWord(const Disagreement& disagreement);
+
 // TargetSummary counts one target's sweep.
 struct TargetSummary {
   std::string target;
-  size_t legal = 0;       // legal forms in every operand style
+  size_t legal = 0;  // legal forms in every operand style
   size_t near_miss = 0;
   size_t matrix_rows = 0;  // qualifier sets legal on some target
   size_t agree = 0;        // of matrix_rows + legal + near_miss forms compared
   size_t explained = 0;
   size_t unexplained = 0;
-  bool compiled = true;  // false when the compiler cannot target it
-  std::string sass_error;  // why the SASS lowering is missing, if it failed
+  bool compiled = true;       // false when the compiler cannot target it
+  std::string sass_error;     // why the SASS lowering is missing, if it failed
   size_t compiler_runs = 0;   // runs the batch checker made (BatchReport)
   size_t bisection_runs = 0;  // of which halves of a bisection
   // unjudged forms have no compiler verdict: the batch checker's bisection
@@ -120,16 +128,59 @@ struct TargetSweep {
 nlohmann::json TargetSweepJson(const TargetSweep& sweep);
 absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json);
 
+// ComparedForms are the forms one target's sweep compared, in its order
+// (the matrix rows first, which are legal forms too, then the legal forms
+// and the near misses), each with the model's verdict and the compiler's.
+struct ComparedForms {
+  Target target;
+  // matrix_rows: of the forms, the first are the matrix rows the case filter took.
+  size_t matrix_rows = 0;
+  const std::vector<RawInstruction>& instructions;  // written against StandardRegisterFile (enumerate.h)
+  const std::vector<std::string>& texts;            // as printed (PrintRaw)
+  const std::vector<bool>& model_legal;
+  const std::vector<CompilerVerdict>& verdicts;
+};
+
+// SweepPlan is what one target's sweep compares at one PTX version: its
+// forms, their case IDs and the model's verdicts (support_sweep.cc).
+struct SweepPlan;
+
+// SweepPlans keeps each (PTX version, target)'s SweepPlan once worked out,
+// so that sweeps of several compilers at one version (the support
+// history's) enumerate and judge its forms once. It serves sweeps of one
+// case filter (SweepHooks::select); threads may share it.
+class SweepPlans {
+ public:
+  // For is the plan of (ptx, target), made by `make` unless kept.
+  std::shared_ptr<const SweepPlan> For(PtxVersion ptx, Target target,
+                                       const std::function<std::shared_ptr<const SweepPlan>()>& make);
+  // Forget lets go of the plans at `ptx`, which no later sweep needs: a
+  // version's plans hold every form of every target (gigabytes for 16).
+  void Forget(PtxVersion ptx);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::pair<PtxVersion, std::string>, std::shared_ptr<const SweepPlan>> plans_;  // guarded by mutex_
+};
+
 // SweepHooks tie a sweep to its run. `select` says which case IDs the run
 // takes (every one if unset): a matrix cell it leaves out is marked not
 // compiled, with why. `recorded` returns a target's share that an earlier
 // attempt of the run already recorded, so a resumed run does not sweep it
 // again. `record` is told each target's share as it finishes, from the
-// sweep's threads; an error from it stops the sweep.
+// sweep's threads; an error from it stops the sweep. `compared`, when set,
+// is shown every form a target compared, with both verdicts, as soon as the
+// compiler judged them all, from the sweep's threads: what the support
+// history (support_history.h) reads beyond the disagreements. A target the
+// compiler cannot build for, or taken back from the run, compared nothing.
+// `plans`, when set, keeps what the sweep works out of its forms for the
+// next sweep of the same case filter.
 struct SweepHooks {
   std::function<bool(const std::string& case_id)> select;
   std::function<std::optional<TargetSweep>(Target)> recorded;
   std::function<absl::Status(Target, const TargetSweep&)> record;
+  std::function<void(const ComparedForms&)> compared;
+  SweepPlans* plans = nullptr;
 };
 
 // JoinTargetSweeps joins the targets' shares, swept now or read back from

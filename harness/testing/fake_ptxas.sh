@@ -34,6 +34,15 @@
 #                  ptxas (a 13.5 one, through MATLOAD_REAL_PTXAS, speaks 9.5):
 #                  real with the two variables below set so
 #   real           every run is the real ptxas's
+#   crash-after-version
+#                  a module of .version 99.9 is refused as the real ptxas
+#                  refuses it, and then the fake dies of SIGSEGV, as ptxas
+#                  12.0.140 does; other modules go to the real ptxas
+#   crash-on-untyped-m16n16k8
+#                  a run with a module holding a wmma.load.a of shape
+#                  .m16n16k8 without its type dies of SIGSEGV, as ptxas
+#                  12.3.52 to 12.3.107 do on sm_80 and later; other runs are
+#                  real (a crash the batch checker must trace to its form)
 #   reword         every run is real, with "Unknown modifier" reworded
 #                  "Unknown qualifier" on stderr
 #   internal-symbol
@@ -144,6 +153,20 @@ case "$mode" in
     exit 255
     ;;
   real | ahead)
+    exec "$real" "$@"
+    ;;
+  crash-on-untyped-m16n16k8)
+    if awk '/^wmma\.load\.a\./ && /\.m16n16k8/ && !/\.(tf32|f16|bf16|f32|f64|s8|u8|s4|u4|b1)[ .]/ { found = 1 }
+            END { exit !found }' "${inputs[@]}"; then
+      kill -SEGV $$
+    fi
+    exec "$real" "$@"
+    ;;
+  crash-after-version)
+    if [[ -n "$input" ]] && grep -q '^\.version 99\.9' "$input"; then
+      "$real" "$@"
+      kill -SEGV $$
+    fi
     exec "$real" "$@"
     ;;
   reword)
