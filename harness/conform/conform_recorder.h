@@ -1,7 +1,7 @@
 // ConformRecorder: the recorder of a conformance run (conformance_run.h).
 // The executor hands it each judged variant; it files the bundles, gathers
 // the variants of each case (ConformTally), holds a failing case back for
-// its re-runs, and, once a case is complete, adds it to the run's totals
+// its re-runs, and, once a case is final, adds it to the run's totals
 // and stores it in the results store with those totals and the bundle
 // index, in one transaction (harness/runs/run_journal.h). A resumed run's
 // recorder takes all of that back first, so that the run ends as an

@@ -46,11 +46,12 @@ constexpr int kInfrastructureAttempts = 3;
 constexpr int kBlocksPerLaunch = 16384;
 
 // kVariantsPerWorkerChunk is about how many variants one worker runs in a
-// chunk, and kMostItemsPerWorker the most items: a chunk is recorded in one
-// transaction, so a SIGKILL costs at most the chunk in flight
-// (harness/runs/run_journal.h), and a worker's CUDA context and JIT are
-// set up once per chunk. Worker starts are the costly part: the host runs
-// them one at a time, about 0.25 s each, however many GPUs it has
+// chunk, and kMostItemsPerWorker the most items: the cases a wave of
+// workers made final are recorded in one transaction when it ends, so a
+// SIGKILL costs at most the cases not yet final
+// (harness/runs/run_journal.h), and a worker's CUDA context and JIT are set
+// up once per chunk. Worker starts are the costly part: the host runs them
+// one at a time, about 0.25 s each, however many GPUs it has
 // (bench/worker_start_benchmark, reports/bench/worker-starts-h100x2-2026-11-26/),
 // so a chunk is as large as a few seconds of the GPU's work allow. At
 // 10^5 variants a form, 128 items a worker make every sm_90 form one
