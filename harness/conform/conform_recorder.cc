@@ -86,20 +86,26 @@ absl::Status ConformRecorder::AddSummary(const std::string& id, const CaseSummar
   return absl::OkStatus();
 }
 
-absl::Status ConformRecorder::CommitComplete(bool final) {
-  std::vector<TalliedCase> complete = tally_.TakeAll();
-  if (final) {
-    for (TalliedCase& suspect : suspects_) complete.push_back(Settled(std::move(suspect)));
-    suspects_.clear();
-  }
+absl::Status ConformRecorder::CommitFinal(const std::vector<std::string>& done) {
   std::vector<CaseRecord> records;
-  for (TalliedCase& tallied : complete) {
-    if (!final && options_.retries > 0 && Retryable(tallied.record.outcome)) {
-      suspects_.push_back(std::move(tallied));
+  for (TalliedCase& tallied : tally_.Take(done)) {
+    if (options_.retries > 0 && Retryable(tallied.record.outcome)) {
+      const std::string id = tallied.record.id;
+      suspects_.emplace(id, std::move(tallied));
       continue;
     }
     AddToTotals(tallied);
     records.push_back(std::move(tallied.record));
+  }
+  for (auto suspect = suspects_.begin(); suspect != suspects_.end();) {
+    if (suspect->second.record.attempts.size() < static_cast<size_t>(options_.retries)) {
+      ++suspect;
+      continue;
+    }
+    TalliedCase settled = Settled(std::move(suspect->second));
+    AddToTotals(settled);
+    records.push_back(std::move(settled.record));
+    suspect = suspects_.erase(suspect);
   }
   if (records.empty()) return absl::OkStatus();
   return Commit(std::move(records), {});
@@ -110,7 +116,12 @@ void ConformRecorder::AddToTotals(TalliedCase& tallied) {
   result_.executions += tallied.executions;
   result_.words_compared += tallied.words_compared;
   result_.findings += tallied.findings;
-  for (std::string& miss : tallied.registry_misses) result_.registry_misses.push_back(std::move(miss));
+  // Kept in order, so that the totals do not depend on which cases were
+  // recorded together, which a resumed run does not repeat.
+  for (std::string& miss : tallied.registry_misses) {
+    std::vector<std::string>& misses = result_.registry_misses;
+    misses.insert(std::upper_bound(misses.begin(), misses.end(), miss), std::move(miss));
+  }
   for (const auto& [directory, cases] : tallied.bundle_cases) bundles_.Count(directory, cases);
   CaseRecord& record = tallied.record;
   if (!record.bundle.empty()) {

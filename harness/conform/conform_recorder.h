@@ -1,7 +1,7 @@
 // ConformRecorder: the recorder of a conformance run (conformance_run.h).
 // The executor hands it each judged variant; it files the bundles, gathers
 // the variants of each case (ConformTally), holds a failing case back for
-// its re-runs, and, once a case is complete, adds it to the run's totals
+// its re-runs, and, once a case is final, adds it to the run's totals
 // and stores it in the results store with those totals and the bundle
 // index, in one transaction (harness/runs/run_journal.h). A resumed run's
 // recorder takes all of that back first, so that the run ends as an
@@ -61,13 +61,21 @@ class ConformRecorder {
   void NoteUnreproduced(const std::string& id, CaseClass kind, std::string what) {
     tally_.NoteUnreproduced(id, kind, std::move(what));
   }
-  // CommitComplete records the cases in flight, whose every item is done.
-  // A case whose findings a re-run could contradict is held back for its
-  // re-runs (suspects) unless `final`, which records the held cases too.
-  absl::Status CommitComplete(bool final = false);
-  // suspects are the held cases, for the executor to re-run and note
-  // each attempt's outcome in their records.
-  std::vector<TalliedCase>& suspects() { return suspects_; }
+  // CommitFinal takes the cases `done` out of the tally, whose every phase
+  // is done. A case whose findings a re-run could contradict is held for
+  // its --retries re-runs (suspects); the others are recorded, with every
+  // held case whose re-runs are done, in one transaction. A case is
+  // recorded only once it is final, so that a run stopped at any point
+  // resumes (harness/runs/run_journal.h) to the results of an
+  // uninterrupted one: what it has not recorded runs again.
+  absl::Status CommitFinal(const std::vector<std::string>& done);
+  // suspects are the held cases by case ID, for the executor to re-run.
+  const std::map<std::string, TalliedCase>& suspects() const { return suspects_; }
+  // NoteAttempt notes a re-run of held case `id` whose most severe
+  // variant was `worst`.
+  void NoteAttempt(const std::string& id, CaseClass worst) {
+    suspects_.at(id).record.attempts.emplace_back(CaseClassToken(worst));
+  }
   // Commit records `records`, already counted in the totals, with
   // `artifacts` and the run's totals and bundle index, in one transaction
   // when the run has a results store.
@@ -86,10 +94,10 @@ class ConformRecorder {
   const ConformanceOptions& options_;
   ConformanceResult& result_;
   BundleWriter bundles_;
-  ConformTally tally_;                 // the variants of the cases in flight
-  std::vector<TalliedCase> suspects_;  // complete cases whose findings wait for their re-runs
-  std::vector<CaseRecord> cases_;      // every recorded case, taken back ones included
-  std::set<std::string> markers_;      // markers an earlier attempt recorded
+  ConformTally tally_;                           // the variants of the cases in flight
+  std::map<std::string, TalliedCase> suspects_;  // cases whose findings wait for their re-runs
+  std::vector<CaseRecord> cases_;                // every recorded case, taken back ones included
+  std::set<std::string> markers_;                // markers an earlier attempt recorded
 };
 
 // Retryable says whether a case's outcome could be a flake: a wrong value,

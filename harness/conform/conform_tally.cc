@@ -1,5 +1,7 @@
 #include "harness/conform/conform_tally.h"
 
+#include <algorithm>
+
 namespace matload {
 namespace {
 
@@ -46,38 +48,45 @@ void ConformTally::AddSummary(const std::string& id, const CaseSummary& summary,
   }
 }
 
-std::vector<TalliedCase> ConformTally::TakeAll() {
-  std::vector<TalliedCase> complete;
-  for (auto& [id, gathered] : cases_) {
-    const CaseSummary& summary = gathered.summary;
-    if (summary.judged() == 0) continue;
-    TalliedCase& tallied = gathered.tallied;
-    CaseRecord& record = tallied.record;
-    for (const auto& [kind, count] : summary.classes) {
-      record.counts[std::string(CaseClassToken(kind))] += static_cast<std::int64_t>(count);
-      if (IsFinding(kind)) tallied.findings += count;
-    }
-    tallied.findings += tallied.registry_misses.size();
-    tallied.classes = summary.classes;
-    tallied.executions = summary.executions;
-    tallied.words_compared = summary.words_compared;
-    const CaseClass worst = summary.Worst();
-    record.outcome = std::string(CaseClassToken(worst));
-    record.finding = IsFinding(worst) || !tallied.registry_misses.empty();
-    record.first_failures = summary.first_failures;
-    record.seconds = summary.seconds.items;
-    if (gathered.first_failure < 0) record.detail = FirstLine(summary.note);
-    if (!gathered.unreproduced.empty()) {
-      const auto& [first_kind, what] = gathered.unreproduced.front();
-      record.attempts = {std::string(CaseClassToken(first_kind)), record.outcome};
-      record.outcome = "flake";
-      record.finding = true;
-      record.detail = what;
-      tallied.findings += gathered.unreproduced.size();
-    }
-    complete.push_back(std::move(tallied));
+TalliedCase ConformTally::Complete(Gathered gathered) {
+  const CaseSummary& summary = gathered.summary;
+  TalliedCase& tallied = gathered.tallied;
+  CaseRecord& record = tallied.record;
+  for (const auto& [kind, count] : summary.classes) {
+    record.counts[std::string(CaseClassToken(kind))] += static_cast<std::int64_t>(count);
+    if (IsFinding(kind)) tallied.findings += count;
   }
-  cases_.clear();
+  tallied.findings += tallied.registry_misses.size();
+  tallied.classes = summary.classes;
+  tallied.executions = summary.executions;
+  tallied.words_compared = summary.words_compared;
+  const CaseClass worst = summary.Worst();
+  record.outcome = std::string(CaseClassToken(worst));
+  record.finding = IsFinding(worst) || !tallied.registry_misses.empty();
+  record.first_failures = summary.first_failures;
+  record.seconds = summary.seconds.items;
+  if (gathered.first_failure < 0) record.detail = FirstLine(summary.note);
+  if (!gathered.unreproduced.empty()) {
+    const auto& [first_kind, what] = gathered.unreproduced.front();
+    record.attempts = {std::string(CaseClassToken(first_kind)), record.outcome};
+    record.outcome = "flake";
+    record.finding = true;
+    record.detail = what;
+    tallied.findings += gathered.unreproduced.size();
+  }
+  return std::move(tallied);
+}
+
+std::vector<TalliedCase> ConformTally::Take(const std::vector<std::string>& ids) {
+  std::vector<std::string> sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<TalliedCase> complete;
+  for (const std::string& id : sorted) {
+    const auto gathered = cases_.find(id);
+    if (gathered == cases_.end()) continue;
+    if (gathered->second.summary.judged() > 0) complete.push_back(Complete(std::move(gathered->second)));
+    cases_.erase(gathered);
+  }
   return complete;
 }
 

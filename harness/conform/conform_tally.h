@@ -76,9 +76,10 @@ class ConformTally {
   void NoteUnreproduced(const std::string& id, CaseClass kind, std::string what) {
     cases_[id].unreproduced.push_back({kind, std::move(what)});
   }
-  // TakeAll hands over the cases in flight that judged any variant, in
-  // case ID order, and forgets every case in flight.
-  std::vector<TalliedCase> TakeAll();
+  // Take hands over the cases `ids`, whose every variant is done, that
+  // judged any variant, in case ID order, and forgets them. The other cases
+  // stay in flight.
+  std::vector<TalliedCase> Take(const std::vector<std::string>& ids);
 
  private:
   // Gathered is a case in flight.
@@ -90,6 +91,8 @@ class ConformTally {
   };
   // NoteFailure makes variant `index` the case's first failure when it comes first.
   static void NoteFailure(Gathered& gathered, std::int64_t index, const std::string& detail, const std::string& bundle);
+  // Complete is a gathered case's record and totals, as Take hands them over.
+  static TalliedCase Complete(Gathered gathered);
 
   size_t keep_;
   std::map<std::string, Gathered> cases_;

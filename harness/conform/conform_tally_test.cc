@@ -11,7 +11,7 @@ TEST(ConformTallyTest, SingleVariantsAreCountedIntoTheirCase) {
   tally.Add("a", {.index = 0, .kind = CaseClass::kPass, .ran = true, .words_compared = 32});
   tally.Add("a", {.index = 1, .kind = CaseClass::kPass, .ran = true, .words_compared = 32});
   tally.Add("a", {.index = 2, .kind = CaseClass::kKnownFault, .detail = "entry-id: not run"});
-  const std::vector<TalliedCase> complete = tally.TakeAll();
+  const std::vector<TalliedCase> complete = tally.Take({"a"});
   ASSERT_EQ(complete.size(), 1u);
   const TalliedCase& tallied = complete[0];
   EXPECT_EQ(tallied.record.id, "a");
@@ -22,7 +22,7 @@ TEST(ConformTallyTest, SingleVariantsAreCountedIntoTheirCase) {
   EXPECT_EQ(tallied.executions, 2u);
   EXPECT_EQ(tallied.words_compared, 64u);
   EXPECT_EQ(tallied.family, "ldmatrix");
-  EXPECT_TRUE(tally.TakeAll().empty());  // handed over once
+  EXPECT_TRUE(tally.Take({"a"}).empty());  // handed over once
 }
 
 TEST(ConformTallyTest, TheMostSevereOutcomeAndTheLowestFailureNameTheCase) {
@@ -32,7 +32,7 @@ TEST(ConformTallyTest, TheMostSevereOutcomeAndTheLowestFailureNameTheCase) {
   tally.Add("b", {.index = 3, .kind = CaseClass::kMismatch, .detail = "later", .bundle = "dir/001", .ran = true});
   tally.Add("b", {.index = 1, .kind = CaseClass::kUnexpectedFault, .detail = "first", .bundle = "dir/002"});
   tally.Add("b", {.index = 2, .kind = CaseClass::kPass, .ran = true});
-  const std::vector<TalliedCase> complete = tally.TakeAll();
+  const std::vector<TalliedCase> complete = tally.Take({"b"});
   ASSERT_EQ(complete.size(), 1u);
   const CaseRecord& record = complete[0].record;
   EXPECT_EQ(record.outcome, "mismatch");
@@ -63,7 +63,7 @@ TEST(ConformTallyTest, ASummaryCountsEveryVariantAndEverySignature) {
   more.seconds.items = 0.25;
   tally.AddSummary("c", more, {});
   tally.Add("c", {.index = 200, .kind = CaseClass::kPass, .ran = true, .words_compared = 32});
-  const std::vector<TalliedCase> complete = tally.TakeAll();
+  const std::vector<TalliedCase> complete = tally.Take({"c"});
   ASSERT_EQ(complete.size(), 1u);
   const TalliedCase& tallied = complete[0];
   EXPECT_EQ(tallied.record.counts, (std::map<std::string, std::int64_t>{{"mismatch", 10}, {"pass", 92}}));
@@ -82,7 +82,7 @@ TEST(ConformTallyTest, ARegistryMissIsAFindingOfTheCase) {
   tally.Expect("c", "wmma.load");
   tally.Add("c", {.index = 0, .kind = CaseClass::kPass, .ran = true});
   tally.NoteRegistryMiss("c", "entry predicts a fault");
-  const std::vector<TalliedCase> complete = tally.TakeAll();
+  const std::vector<TalliedCase> complete = tally.Take({"c"});
   ASSERT_EQ(complete.size(), 1u);
   EXPECT_EQ(complete[0].record.outcome, "pass");
   EXPECT_TRUE(complete[0].record.finding);
@@ -96,7 +96,7 @@ TEST(ConformTallyTest, AnUnreproducedHangMakesAFlake) {
   tally.Expect("d", "ldmatrix");
   tally.Add("d", {.index = 0, .kind = CaseClass::kPass, .ran = true});
   tally.NoteUnreproduced("d", CaseClass::kTimeout, "a hang of 40 variants from 0 on did not happen again");
-  const std::vector<TalliedCase> complete = tally.TakeAll();
+  const std::vector<TalliedCase> complete = tally.Take({"d"});
   ASSERT_EQ(complete.size(), 1u);
   EXPECT_EQ(complete[0].record.outcome, "flake");
   EXPECT_EQ(complete[0].record.attempts, (std::vector<std::string>{"timeout", "pass"}));
@@ -107,7 +107,25 @@ TEST(ConformTallyTest, AnUnreproducedHangMakesAFlake) {
 TEST(ConformTallyTest, ACaseThatJudgedNothingIsNotRecorded) {
   ConformTally tally;
   tally.Expect("undefined-case", "ldmatrix");
-  EXPECT_TRUE(tally.TakeAll().empty());
+  EXPECT_TRUE(tally.Take({"undefined-case"}).empty());
+}
+
+// Take hands over only the cases it is given: the others stay in flight,
+// to be handed over when their work is done.
+TEST(ConformTallyTest, TakeHandsOverOnlyTheCasesAskedFor) {
+  ConformTally tally;
+  for (const char* id : {"e", "f", "g"}) {
+    tally.Expect(id, "ldmatrix");
+    tally.Add(id, {.index = 0, .kind = CaseClass::kPass, .ran = true});
+  }
+  const std::vector<TalliedCase> done = tally.Take({"g", "e", "unknown"});
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].record.id, "e");
+  EXPECT_EQ(done[1].record.id, "g");
+  tally.Add("f", {.index = 1, .kind = CaseClass::kPass, .ran = true});
+  const std::vector<TalliedCase> later = tally.Take({"e", "f", "g"});
+  ASSERT_EQ(later.size(), 1u);
+  EXPECT_EQ(later[0].record.counts, (std::map<std::string, std::int64_t>{{"pass", 2}}));
 }
 
 TEST(ConformTallyTest, SeverityPutsFindingsFirst) {

@@ -46,11 +46,12 @@ constexpr int kInfrastructureAttempts = 3;
 constexpr int kBlocksPerLaunch = 16384;
 
 // kVariantsPerWorkerChunk is about how many variants one worker runs in a
-// chunk, and kMostItemsPerWorker the most items: a chunk is recorded in one
-// transaction, so a SIGKILL costs at most the chunk in flight
-// (harness/runs/run_journal.h), and a worker's CUDA context and JIT are
-// set up once per chunk. Worker starts are the costly part: the host runs
-// them one at a time, about 0.25 s each, however many GPUs it has
+// chunk, and kMostItemsPerWorker the most items: the cases a wave of
+// workers made final are recorded in one transaction when it ends, so a
+// SIGKILL costs at most the cases not yet final
+// (harness/runs/run_journal.h), and a worker's CUDA context and JIT are set
+// up once per chunk. Worker starts are the costly part: the host runs them
+// one at a time, about 0.25 s each, however many GPUs it has
 // (bench/worker_start_benchmark, reports/bench/worker-starts-h100x2-2026-11-26/),
 // so a chunk is as large as a few seconds of the GPU's work allow. At
 // 10^5 variants a form, 128 items a worker make every sm_90 form one
@@ -80,7 +81,12 @@ struct Lineage {
   CaseClass kind = CaseClass::kUnexpectedFault;  // what the first launch did: a fault or a hang
   std::string what;                              // the item and its fault
   bool reproduced = false;
+  bool noted = false;  // its case has no item left that may reproduce it, and a flake was noted if none did
 };
+
+// Phase is the phase a chunk is in (Run::RunPhases, then the re-runs). What
+// a case runs in a phase depends on what it did in the earlier ones.
+enum class Phase { kForms, kConfirmations, kPredicted, kUndefined, kReruns };
 
 // CaseState is a case of the chunk in flight: what its items have left
 // for the next phase.
@@ -92,6 +98,8 @@ struct CaseState {
   size_t undefined = 0;                      // undefined variants, for their own items
   std::map<std::string, LeftOut> predicted;  // variants each registry entry predicts to fault
   size_t attributed = 0;                     // faults attributed one by one
+  size_t open = 0;                           // its items of the phase in flight not yet judged
+  bool handed_over = false;                  // done with every phase, and handed to the recorder
 };
 
 // Prediction is a registry entry's prediction for one case: its first
@@ -247,7 +255,10 @@ class Run {
   }
 
   // RunChunk runs programs [first, last) on every path the run takes and
-  // has not recorded, through every phase, and records their cases.
+  // has not recorded, through every phase and the re-runs, recording each
+  // case once it is final (CommitFinal). A chunk stopped by an
+  // interruption or a failure records nothing more: its cases that are not
+  // final run again, whole, when the run is resumed.
   absl::Status RunChunk(size_t first, size_t last) {
     cases_.clear();
     case_of_.clear();
@@ -267,12 +278,42 @@ class Run {
       }
     }
     result_.launches += forms.size();
-    absl::Status ran = RunPhases(std::move(forms));
-    if (ran.ok()) ran = recorder_.CommitComplete();
-    if (ran.ok()) ran = RetrySuspects();
-    // Cases held for re-runs are kept even when the run stops here.
-    const absl::Status committed = recorder_.CommitComplete(/*final=*/true);
-    return ran.ok() ? committed : ran;
+    if (absl::Status ran = RunPhases(std::move(forms)); !ran.ok()) return ran;
+    if (absl::Status retried = RetrySuspects(); !retried.ok()) return retried;
+    return CommitFinal();  // the cases that became final without a launch since the last wave
+  }
+
+  // CommitFinal hands the recorder each case of the chunk that is done with
+  // every phase (WorkLeft), once the faults of its that did not happen
+  // again are noted; the recorder records it, or holds it for its re-runs,
+  // and records the held cases whose re-runs are done. It runs after every
+  // wave, so that cases are recorded as they finish.
+  absl::Status CommitFinal() {
+    for (Lineage& lineage : lineages_) {
+      if (lineage.noted || cases_[lineage.case_index].open > 0) continue;
+      lineage.noted = true;
+      if (!lineage.reproduced) recorder_.NoteUnreproduced(cases_[lineage.case_index].id, lineage.kind, lineage.what);
+    }
+    std::vector<std::string> done;
+    for (CaseState& state : cases_) {
+      if (state.handed_over || WorkLeft(state)) continue;
+      state.handed_over = true;
+      done.push_back(state.id);
+      done.push_back(state.undefined_id);
+    }
+    return recorder_.CommitFinal(done);
+  }
+
+  // WorkLeft says whether a case has work left in the phase in flight or a
+  // later one: items not yet judged, predictions to confirm, the rest of a
+  // prediction's variants (AfterConfirmations), or undefined variants.
+  bool WorkLeft(const CaseState& state) const {
+    if (state.open > 0) return true;
+    if (phase_ < Phase::kConfirmations && !state.predicted.empty()) return true;
+    const bool rest = std::any_of(state.predicted.begin(), state.predicted.end(),
+                                  [](const auto& entry) { return entry.second.count >= 2; });
+    if (phase_ < Phase::kPredicted && rest) return true;
+    return phase_ < Phase::kUndefined && state.undefined > 0;
   }
 
   // RunPhases runs one chunk's items: every case's defined variants; then
@@ -280,7 +321,9 @@ class Run {
   // what the confirmations decide; then the undefined variants.
   absl::Status RunPhases(std::vector<Item> forms) {
     const absl::Time start = absl::Now();
+    phase_ = Phase::kForms;
     if (absl::Status status = RunSplitting(std::move(forms), "forms"); !status.ok()) return status;
+    phase_ = Phase::kConfirmations;
     absl::StatusOr<std::vector<Item>> confirmations = Confirmations();
     if (!confirmations.ok()) return confirmations.status();
     if (absl::Status status = RunSplitting(*std::move(confirmations), "registry confirmations"); !status.ok()) {
@@ -288,6 +331,7 @@ class Run {
     }
     absl::StatusOr<std::vector<Item>> predicted = AfterConfirmations();
     if (!predicted.ok()) return predicted.status();
+    phase_ = Phase::kPredicted;
     if (absl::Status status = RunSplitting(*std::move(predicted), "variants the registry predicts to fault");
         !status.ok()) {
       return status;
@@ -297,6 +341,7 @@ class Run {
       if (cases_[i].undefined > 0) undefined.push_back({i, Work(i, VariantRole::kUndefined, "", 0, options_.variants)});
     }
     result_.launches += undefined.size();
+    phase_ = Phase::kUndefined;
     if (absl::Status status = RunSplitting(std::move(undefined), "undefined variants"); !status.ok()) return status;
     result_.device_seconds += absl::ToDoubleSeconds(absl::Now() - start);
     return absl::OkStatus();
@@ -402,19 +447,22 @@ class Run {
   }
 
   // RunSplitting runs `items`, then again, split in two, those a fault or
-  // a hang ended (Split), until every variant is judged.
+  // a hang ended (Split), until every variant is judged. Each case counts
+  // its items not yet judged, halves included (CaseState::open).
   absl::Status RunSplitting(std::vector<Item> items, const std::string& what) {
     lineages_.clear();
+    for (const Item& item : items) ++cases_[item.case_index].open;
     while (!items.empty()) {
       std::vector<Item> again;
       const Judgement judge = [&](const Item& item, const ItemResult& ran, const LaunchOutcome& outcome, int device) {
-        return Judge(item, ran, outcome, device, again);
+        const size_t before = again.size();
+        const absl::Status judged = Judge(item, ran, outcome, device, again);
+        cases_[item.case_index].open += again.size() - before;
+        --cases_[item.case_index].open;
+        return judged;
       };
       if (absl::Status status = RunRounds(items, judge, what); !status.ok()) return status;
       items = std::move(again);
-    }
-    for (const Lineage& lineage : lineages_) {
-      if (!lineage.reproduced) recorder_.NoteUnreproduced(cases_[lineage.case_index].id, lineage.kind, lineage.what);
     }
     return absl::OkStatus();
   }
@@ -561,24 +609,23 @@ class Run {
   // time in fresh workers, up to --retries times. Every attempt's outcome
   // is kept in the record; a case whose attempts disagree is a "flake",
   // still a finding, so that nothing a GPU did once is dropped. A re-run
-  // that an infrastructure failure spoils counts as no attempt.
+  // that an infrastructure failure spoils counts as no attempt. A case is
+  // recorded after the wave of its last re-run (CommitFinal).
   absl::Status RetrySuspects() {
+    phase_ = Phase::kReruns;
     for (int attempt = 0; attempt < options_.retries && !recorder_.suspects().empty(); ++attempt) {
       std::vector<Item> items;
-      absl::flat_hash_map<std::string, size_t> suspect_of;
-      for (size_t i = 0; i < recorder_.suspects().size(); ++i) {
-        const CaseRecord& record = recorder_.suspects()[i].record;
-        const size_t case_index = case_of_.at(record.id);
+      for (const auto& [id, suspect] : recorder_.suspects()) {
+        const size_t case_index = case_of_.at(id);
         Item item{case_index, Work(case_index, VariantRole::kAny, "", 0, 0)};
-        item.work.listed = record.first_failures;
+        item.work.listed = suspect.record.first_failures;
         items.push_back(std::move(item));
-        suspect_of[record.id] = i;
       }
       const Judgement judge = [&](const Item& item, const ItemResult& ran, const LaunchOutcome& outcome,
                                   int device) -> absl::Status {
         absl::StatusOr<CaseClass> worst = AttemptClass(item, ran, outcome, device);
         if (!worst.ok()) return worst.status();
-        recorder_.suspects()[suspect_of.at(CaseIdOf(item))].record.attempts.emplace_back(CaseClassToken(*worst));
+        recorder_.NoteAttempt(CaseIdOf(item), *worst);
         return absl::OkStatus();
       };
       if (absl::Status status = RunRounds(items, judge, "re-runs of failing variants"); !status.ok()) return status;
@@ -642,8 +689,10 @@ class Run {
   // round in worker processes of its own on the GPU its slot names, so that
   // every GPU and as many cores work. A wave's rounds take its items in
   // turn, so that each gets forms of every kind, and its items are judged
-  // in their order when its last round ends, however many slots ran them.
-  // Items that could not be judged go to `unjudged`, with why in `failures`.
+  // in their order when its last round ends, however many slots ran them;
+  // then the cases the wave made final are recorded, before an
+  // interruption stops the run. Items that could not be judged go to
+  // `unjudged`, with why in `failures`.
   absl::Status RunWaves(const std::vector<Item>& items, const Judgement& judge, size_t slots, const std::string& what,
                         std::vector<Item>& unjudged, std::vector<LaunchOutcome>& failures) {
     const size_t per_round = std::clamp<size_t>((items.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
@@ -671,6 +720,7 @@ class Run {
         }
         if (absl::Status status = judge(item, ran_item, outcome, DeviceOf(k % rounds)); !status.ok()) return status;
       }
+      if (absl::Status committed = CommitFinal(); !committed.ok()) return committed;
       if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
       progress_(first + count, items.size(), what);
     }
@@ -730,6 +780,7 @@ class Run {
   absl::flat_hash_map<std::string, size_t> case_of_;  // case ID -> index into cases_
   std::vector<Prediction> predictions_;               // the chunk's registry predictions
   std::vector<Lineage> lineages_;                     // the faults that split the phase's items
+  Phase phase_ = Phase::kForms;                       // the chunk's phase in flight
   ConformanceResult result_;
   ConformRecorder recorder_;             // after result_, which it counts into
   Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels

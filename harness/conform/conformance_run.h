@@ -16,13 +16,15 @@
 // them (conform_near_miss.h). Findings become deduplicated bundles.
 //
 // The run is planned (programs), executed chunk by chunk (a few items per
-// worker, through every phase), recorded (each case's summaries gathered
-// into one record, ConformTally, and the chunk's records stored in the
-// results store in one transaction) and rendered (summary.md,
-// summary.json, results.tsv with one line per case). --devices spreads
-// the items over several GPUs of one architecture; the results do not
-// depend on which GPU ran what, apart from the bundles' GPU names. A
-// resumed run skips the cases its earlier attempts recorded.
+// worker, through every phase and the re-runs), recorded (each case's
+// summaries gathered into one record, ConformTally; after each wave of
+// workers, the cases it made final, done with every phase and re-run,
+// stored in the results store in one transaction) and rendered
+// (summary.md, summary.json, results.tsv with one line per case).
+// --devices spreads the items over several GPUs of one architecture; the
+// results do not depend on which GPU ran what, apart from the bundles' GPU
+// names. A resumed run skips the cases its earlier attempts recorded, and
+// runs every other case whole, so that it ends as an uninterrupted run.
 #ifndef MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_
 #define MATLOAD_HARNESS_CONFORM_CONFORMANCE_RUN_H_
 

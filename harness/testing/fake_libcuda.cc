@@ -3,7 +3,7 @@
 // sm_90 device from host memory. Its kernels store nothing, so every
 // defined case reads back the poison and is a mismatch: what matters here
 // is how matload classifies what the driver does, chosen by
-// MATLOAD_FAKE_CUDA=MODE[:K[:CODE]]:
+// MATLOAD_FAKE_CUDA=MODE[:K[:CODE]], or several such modes joined by ',':
 //   normal                 every call succeeds
 //   init-fails             cuInit returns CUDA_ERROR_NO_DEVICE (100): no GPU
 //   lost-from-launch:K     from launch K on, cuLaunchKernel returns CUDA_ERROR_UNKNOWN
@@ -18,6 +18,16 @@
 //   jit-error              cuModuleLoadDataEx rejects every test kernel's module (218) with a log
 //   segv-from-launch:K     from launch K on, cuLaunchKernel dies of SIGSEGV
 //   abort-from-launch:K    from launch K on, cuLaunchKernel aborts
+//   signal-at-launch:K:S   launch K sends signal S to the worker's parent, matload, as a
+//                          user, Slurm's time limit or the OOM killer would, at a point
+//                          that does not depend on the machine's speed
+//   fault-blocks:N:C       every launch of N blocks, of a kernel whose PTX holds
+//                          $MATLOAD_FAKE_CUDA_KERNEL if that is set: cuCtxSynchronize returns
+//                          C. The same variants in a launch of another size run: a fault
+//                          that depends on what runs, never on how many launches came
+//                          before, so that a run interrupted and resumed meets it where an
+//                          uninterrupted one does (a case's re-runs of its first
+//                          --first_failures variants, say)
 // MATLOAD_FAKE_CUDA_DEVICES=N lists N such devices (default 1), ordinals
 // 0 to N-1, each with a UUID of its own, so that runs over several GPUs
 // can be checked for what they do with them. MATLOAD_FAKE_CUDA_NAME is
@@ -32,6 +42,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -48,18 +59,16 @@ constexpr CUresult kNoDevice = 100;
 constexpr CUresult kInvalidPtx = 218;
 constexpr CUresult kUnknown = 999;
 
-// Mode is MATLOAD_FAKE_CUDA, split: the name, K and CODE.
+// Mode is one mode of MATLOAD_FAKE_CUDA, split: the name, K and CODE.
 struct Mode {
   std::string name = "normal";
   long k = 0;
   long code = 0;
 };
 
-Mode CurrentMode() {
+// ParseMode splits one MODE[:K[:CODE]].
+Mode ParseMode(const std::string& value) {
   Mode mode;
-  const char* text = std::getenv("MATLOAD_FAKE_CUDA");
-  if (text == nullptr) return mode;
-  std::string value(text);
   const size_t first = value.find(':');
   mode.name = value.substr(0, first);
   if (first != std::string::npos) {
@@ -70,7 +79,21 @@ Mode CurrentMode() {
   return mode;
 }
 
-bool Is(const char* name) { return CurrentMode().name == name; }
+// FindMode is the mode of MATLOAD_FAKE_CUDA called `name`; its name is
+// empty when there is none.
+Mode FindMode(const char* name) {
+  const char* text = std::getenv("MATLOAD_FAKE_CUDA");
+  const std::string modes = text != nullptr ? text : "normal";
+  for (size_t begin = 0; begin <= modes.size();) {
+    const size_t end = std::min(modes.find(',', begin), modes.size());
+    const Mode mode = ParseMode(modes.substr(begin, end - begin));
+    if (mode.name == name) return mode;
+    begin = end + 1;
+  }
+  return {.name = ""};
+}
+
+bool Is(const char* name) { return FindMode(name).name == name; }
 
 // StatePath is a file in the shared state directory.
 std::string StatePath(const char* file) {
@@ -93,15 +116,25 @@ long NextLaunch() {
   return launch;
 }
 
-// FromLaunch says whether the mode is `name` and this launch is K or later.
-bool FromLaunch(const char* name, long launch) { return Is(name) && launch >= CurrentMode().k; }
+// FromLaunch says whether the mode `name` is on and this launch is its K or later.
+bool FromLaunch(const char* name, long launch) { return Is(name) && launch >= FindMode(name).k; }
 
 long current_launch = 0;  // this process's last launch, for cuCtxSynchronize; 0 for the calibration kernel
+bool current_faults = false;  // whether this process's last launch is one that fault-blocks fails
 int retained_device = -1;  // the ordinal whose primary context this process last retained
 
-// The function handles: the probe's calibration kernel, and every other.
+// The function handles: the probe's calibration kernel, a test kernel of
+// a module that holds $MATLOAD_FAKE_CUDA_KERNEL, and every other.
 void* const kCalibrationFunction = reinterpret_cast<void*>(0x3);
+void* const kChosenTestFunction = reinterpret_cast<void*>(0x4);
 void* const kTestFunction = reinterpret_cast<void*>(0x2);
+
+// Chosen says whether a module's PTX holds $MATLOAD_FAKE_CUDA_KERNEL (any
+// module when that is not set), for fault-blocks.
+bool Chosen(const char* image) {
+  const char* text = std::getenv("MATLOAD_FAKE_CUDA_KERNEL");
+  return text == nullptr || std::strstr(image, text) != nullptr;
+}
 
 // DeviceCount is MATLOAD_FAKE_CUDA_DEVICES, 1 when it is not set.
 int DeviceCount() {
@@ -159,7 +192,7 @@ CUresult cuDevicePrimaryCtxRetain(void** context, int device) {
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
 CUresult cuCtxSetCurrent(void*) { return kSuccess; }
 CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned int options, int* keys, void** values) {
-  if (Is("slow-jit")) usleep(static_cast<useconds_t>(CurrentMode().k) * 1000);
+  if (Is("slow-jit")) usleep(static_cast<useconds_t>(FindMode("slow-jit").k) * 1000);
   if (Is("jit-error") && std::strstr(static_cast<const char*>(image), "matload_calibrate") == nullptr) {
     for (unsigned int i = 0; i < options; ++i) {
       if (keys[i] == 5) {  // CU_JIT_ERROR_LOG_BUFFER
@@ -169,7 +202,9 @@ CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned int optio
     }
     return kInvalidPtx;
   }
+  // The module's one byte says whether it is chosen (Chosen).
   *module = std::malloc(1);
+  *static_cast<char*>(*module) = Chosen(static_cast<const char*>(image)) ? 1 : 0;
   return kSuccess;
 }
 CUresult cuModuleUnload(void* module) {
@@ -188,8 +223,11 @@ CUresult cuGetErrorString(CUresult result, const char** text) {
   }
   return kSuccess;
 }
-CUresult cuModuleGetFunction(void** function, void*, const char* name) {
-  *function = std::strcmp(name, "matload_calibrate") == 0 ? kCalibrationFunction : kTestFunction;
+CUresult cuModuleGetFunction(void** function, void* module, const char* name) {
+  const bool chosen = *static_cast<const char*>(module) != 0;
+  *function = std::strcmp(name, "matload_calibrate") == 0 ? kCalibrationFunction
+              : chosen                                    ? kChosenTestFunction
+                                                          : kTestFunction;
   return kSuccess;
 }
 CUresult cuMemAlloc_v2(std::uint64_t* address, size_t bytes) {
@@ -220,11 +258,15 @@ CUresult cuMemsetD8_v2(std::uint64_t to, unsigned char value, size_t bytes) {
   std::memset(reinterpret_cast<void*>(to), value, bytes);
   return kSuccess;
 }
-CUresult cuLaunchKernel(void* function, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*,
-                        void**, void**) {
+CUresult cuLaunchKernel(void* function, unsigned blocks, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                        void*, void**, void**) {
   current_launch = 0;
   if (function == kCalibrationFunction) return kSuccess;
   current_launch = NextLaunch();
+  current_faults = function == kChosenTestFunction && Is("fault-blocks") && blocks == FindMode("fault-blocks").k;
+  if (Is("signal-at-launch") && current_launch == FindMode("signal-at-launch").k) {
+    kill(getppid(), static_cast<int>(FindMode("signal-at-launch").code));
+  }
   const std::string mark = StatePath(("launched-on-" + std::to_string(retained_device)).c_str());
   close(open(mark.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   if (FromLaunch("segv-from-launch", current_launch)) raise(SIGSEGV);
@@ -238,8 +280,10 @@ CUresult cuLaunchKernel(void* function, unsigned, unsigned, unsigned, unsigned, 
 CUresult cuCtxSynchronize() {
   if (current_launch == 0) return kSuccess;
   if (FromLaunch("hang-from-launch", current_launch)) pause();
-  if (FromLaunch("fault-from-launch", current_launch)) return static_cast<CUresult>(CurrentMode().code);
-  if (Is("fault-at-launch") && current_launch == CurrentMode().k) return static_cast<CUresult>(CurrentMode().code);
+  if (FromLaunch("fault-from-launch", current_launch)) return static_cast<CUresult>(FindMode("fault-from-launch").code);
+  const Mode at = FindMode("fault-at-launch");
+  if (at.name == "fault-at-launch" && current_launch == at.k) return static_cast<CUresult>(at.code);
+  if (current_faults) return static_cast<CUresult>(FindMode("fault-blocks").code);
   return kSuccess;
 }
 

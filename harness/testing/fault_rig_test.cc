@@ -179,9 +179,12 @@ TEST_F(FaultRigTest, ARunWithoutAGpuExportsAsAJunitErrorThatSaysWhy) {
   EXPECT_EQ(lint->exit_code, 0) << lint->standard_error;
 }
 
-TEST_F(FaultRigTest, AGpuLostMidRunStopsWithExit4AndKeepsWhatWasJudged) {
-  // The first form's launch runs; from the second on the device is gone.
-  const ConformRun run = Conform("lost-from-launch:2", kTwoForms, {"--workers", "1"});
+// The first form's launch runs; from the second on the device is gone.
+// Without re-runs the first form's case is final once judged, and kept; a
+// case still waiting for its re-runs would run again when the run is
+// resumed (resume_test.cc).
+TEST_F(FaultRigTest, AGpuLostMidRunStopsWithExit4AndKeepsTheFinishedCases) {
+  const ConformRun run = Conform("lost-from-launch:2", kTwoForms, {"--workers", "1", "--retries", "0"});
   EXPECT_EQ(run.process.exit_code, 4) << run.process.standard_error;
   EXPECT_THAT(run.process.standard_error, HasSubstr("infrastructure failure (GPU lost)"));
   EXPECT_EQ(run.Count("mismatch"), static_cast<size_t>(kVariants));  // the first form, judged and kept
@@ -306,8 +309,10 @@ int FakeDriverProcesses(const std::filesystem::path& state) {
   return count;
 }
 
-TEST_F(FaultRigTest, SigtermStopsTheRunKillsItsWorkersAndKeepsWhatWasJudged) {
-  const std::vector<std::string> arguments = Arguments(kTwoForms, {"--workers", "1"});
+// SIGTERM while the second form's launch hangs: the first form's case,
+// final once judged without re-runs, is kept.
+TEST_F(FaultRigTest, SigtermStopsTheRunKillsItsWorkersAndKeepsTheFinishedCases) {
+  const std::vector<std::string> arguments = Arguments(kTwoForms, {"--workers", "1", "--retries", "0"});
   std::vector<std::string> environment = Environment("hang-from-launch:2");
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);

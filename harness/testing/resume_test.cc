@@ -1,22 +1,35 @@
-// Resume after SIGKILL: a run killed at any point and then resumed ends
+// Resume after a stop: a run stopped at any point and then resumed ends
 // with the same results as a run that was never interrupted. Each test
-// makes one uninterrupted run, then kills the same run at ten points
+// makes one uninterrupted run, then stops the same run at ten points
 // spread over its length, resumes it, and compares the results store's
 // cases and the run directory's results with the uninterrupted run's:
-// `matload support` with the real ptxas, and `matload conform` on the fake
-// GPU of the fault rig (fake_libcuda.cc), whose slow JIT spreads the run
-// out. What only says how long the work took (timings, launch and retry
-// counts, the date) is left out of the comparison.
+// `matload support` with the real ptxas and `matload conform` on the fake
+// GPU of the fault rig (fake_libcuda.cc), killed with SIGKILL after a
+// share of the uninterrupted run's time (the fake's slow JIT spreads a
+// conform run out); and `matload conform` interrupted with SIGINT or
+// SIGTERM, or losing its GPU, at a launch of the fake GPU's, in its forms
+// phase and in the re-runs of its failing cases, one of which the fake
+// GPU makes a flake. What only says how long the work took (timings,
+// launch and retry counts, the date) is left out of the comparison.
+#include <signal.h>
+
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/substitute.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
@@ -24,6 +37,8 @@
 
 namespace matload {
 namespace {
+
+using ::testing::IsSupersetOf;
 
 constexpr int kKillPoints = 10;
 
@@ -42,11 +57,29 @@ std::string WithoutLinesStarting(const std::string& text, absl::string_view pref
   return kept;
 }
 
-// WithoutKeys is `json_text` without the keys that only say how long the work took.
+// WithoutKeys is `json_text` without the keys that only say how long the
+// work took; text that is not JSON (a killed run wrote none) as it is.
 std::string WithoutKeys(const std::string& json_text, const std::vector<std::string>& keys) {
   nlohmann::json json = nlohmann::json::parse(json_text, nullptr, false);
+  if (json.is_discarded()) return json_text;
   for (const std::string& key : keys) json.erase(key);
   return json.dump(1);
+}
+
+// ConformFiles are a conform run directory's results as the comparison
+// sees them: results.tsv, the bundles and their index, and summary.json.
+std::vector<std::string> ConformFiles(const std::filesystem::path& directory) {
+  std::vector<std::string> bundles;
+  if (std::filesystem::exists(directory / "bundles")) {
+    for (const auto& entry : std::filesystem::directory_iterator(directory / "bundles")) {
+      bundles.push_back(entry.path().filename().string());
+    }
+  }
+  std::sort(bundles.begin(), bundles.end());
+  return {ReadText(directory / "results.tsv"), absl::StrJoin(bundles, "\n"),
+          WithoutLinesStarting(ReadText(directory / "bundles" / "index.tsv"), "#"),
+          WithoutKeys(ReadText(directory / "summary.json"),
+                      {"device_seconds", "phases", "worker_seconds", "infrastructure_retries", "launches"})};
 }
 
 // RunOutcome is what one run left: its cases in the store, and its files
@@ -56,12 +89,44 @@ struct RunOutcome {
   std::vector<std::string> files;
 };
 
+// Whole is the uninterrupted run: how it ended, how long it took, what it
+// left, and how many launches the fake GPU counted.
+struct Whole {
+  int exit_code = 0;
+  std::chrono::milliseconds length{0};
+  RunOutcome outcome;
+  long launches = 0;
+};
+
+// Files reads a run directory's files for the comparison.
+using Files = std::function<std::vector<std::string>(const std::filesystem::path&)>;
+
 class ResumeTest : public testing::Test {
  protected:
   void SetUp() override {
     root_ = std::filesystem::path(testing::TempDir()) / testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_ / "state");
+    std::filesystem::create_directories(root_);
+  }
+
+  // UseFakeGpu runs matload on the fake GPU, in `modes` (fake_libcuda.cc).
+  void UseFakeGpu(const std::string& modes) {
+    environment_.push_back(absl::StrCat("LD_LIBRARY_PATH=", MATLOAD_FAKE_CUDA_DIR));
+    fake_modes_ = modes;
+  }
+
+  // Environment is what the next matload process runs with: on the fake
+  // GPU, a state directory of its own (its launches count from 1, and a
+  // GPU an earlier process lost is back), with `stop`, a mode that stops
+  // it, added to the fake GPU's modes.
+  std::vector<std::string> Environment(const std::string& stop) {
+    std::vector<std::string> environment = environment_;
+    if (fake_modes_.empty()) return environment;
+    state_ = root_ / absl::StrCat("state-", ++processes_);
+    std::filesystem::create_directories(state_);
+    environment.push_back(absl::StrCat("MATLOAD_FAKE_CUDA=", fake_modes_, stop.empty() ? "" : ",", stop));
+    environment.push_back(absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", state_.string()));
+    return environment;
   }
 
   // Arguments is the command line of run `name`, into its own database.
@@ -72,11 +137,13 @@ class ResumeTest : public testing::Test {
     return arguments;
   }
 
-  // Run runs `name` to its end, with `extra` arguments, and returns its exit code.
-  int Run(const std::vector<std::string>& command, const std::string& name, std::vector<std::string> extra) {
+  // Run runs `name` to its end, or until the fake GPU's mode `stop` stops
+  // it, with `extra` arguments, and returns its exit code.
+  int Run(const std::vector<std::string>& command, const std::string& name, std::vector<std::string> extra,
+          const std::string& stop = "") {
     std::vector<std::string> arguments = Arguments(command, name);
     arguments.insert(arguments.end(), extra.begin(), extra.end());
-    absl::StatusOr<ProcessResult> ran = RunProcess(arguments, std::chrono::seconds(300), environment_);
+    absl::StatusOr<ProcessResult> ran = RunProcess(arguments, std::chrono::seconds(300), Environment(stop));
     EXPECT_TRUE(ran.ok()) << ran.status();
     if (!ran.ok()) return -1;
     EXPECT_FALSE(ran->timed_out);
@@ -90,7 +157,7 @@ class ResumeTest : public testing::Test {
     std::vector<std::string> arguments = Arguments(command, name);
     arguments.insert(arguments.end(), {"--out", (root_ / name).string()});
     absl::StatusOr<BackgroundProcess> process =
-        BackgroundProcess::Start(arguments, environment_, (root_ / (name + ".log")).string());
+        BackgroundProcess::Start(arguments, Environment(""), (root_ / (name + ".log")).string());
     EXPECT_TRUE(process.ok()) << process.status();
     std::this_thread::sleep_for(delay);
     const bool running = !process->Poll().has_value();
@@ -115,34 +182,50 @@ class ResumeTest : public testing::Test {
   }
 
   // Outcome reads run `name`'s cases, times left out, and its files.
-  RunOutcome Outcome(const std::string& name,
-                     const std::function<std::vector<std::string>(const std::filesystem::path&)>& files) const {
+  RunOutcome Outcome(const std::string& name, const Files& files) const {
     ResultsStore store = *ResultsStore::Open(root_ / (name + ".sqlite"));
     RunOutcome outcome{.cases = *store.Cases(OnlyRun(name).id), .files = files(root_ / name)};
     for (CaseRecord& record : outcome.cases) record.seconds = 0;
     return outcome;
   }
 
-  // KillAndResumeEverywhere runs `command` once whole, then kills it at ten
-  // points and resumes it, and expects the same outcome each time.
-  void KillAndResumeEverywhere(const std::vector<std::string>& command,
-                               const std::function<std::vector<std::string>(const std::filesystem::path&)>& files) {
+  // RunWhole runs `command` once whole, as run "whole".
+  Whole RunWhole(const std::vector<std::string>& command, const Files& files) {
     const auto start = std::chrono::steady_clock::now();
-    const int whole_exit = Run(command, "whole", {"--out", (root_ / "whole").string()});
-    const auto length = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-    const RunOutcome whole = Outcome("whole", files);
-    ASSERT_FALSE(whole.cases.empty());
+    Whole whole{.exit_code = Run(command, "whole", {"--out", (root_ / "whole").string()})};
+    whole.length = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    whole.outcome = Outcome("whole", files);
+    if (!fake_modes_.empty()) {
+      EXPECT_TRUE(absl::SimpleAtoi(absl::StripAsciiWhitespace(ReadText(state_ / "launches")), &whole.launches));
+    }
+    return whole;
+  }
+
+  // ExpectResumesToWhole resumes run `name`, if `stopped` cut it short,
+  // and expects it to end as `whole` did; `how` says how it was stopped.
+  void ExpectResumesToWhole(const std::vector<std::string>& command, const std::string& name, bool stopped,
+                            const Whole& whole, const Files& files, const std::string& how) {
+    if (stopped) EXPECT_EQ(Run(command, name, {"--resume", OnlyRun(name).id}), whole.exit_code) << name;
+    const RunOutcome resumed = Outcome(name, files);
+    EXPECT_EQ(resumed.cases, whole.outcome.cases) << name << " " << how;
+    EXPECT_EQ(resumed.files, whole.outcome.files) << name << " " << how;
+    EXPECT_EQ(OnlyRun(name).status, OnlyRun("whole").status) << name;
+  }
+
+  // KillAndResumeEverywhere runs `command` once whole, then kills it with
+  // SIGKILL at ten points of its length and resumes it, and expects the
+  // same outcome each time.
+  void KillAndResumeEverywhere(const std::vector<std::string>& command, const Files& files) {
+    const Whole whole = RunWhole(command, files);
+    ASSERT_FALSE(whole.outcome.cases.empty());
     int interrupted = 0;
     for (int point = 1; point <= kKillPoints; ++point) {
       const std::string name = absl::StrCat("killed-", point);
-      const bool killed = KilledMidRun(command, name, length * point / (kKillPoints + 1));
+      const std::chrono::milliseconds delay = whole.length * point / (kKillPoints + 1);
+      const bool killed = KilledMidRun(command, name, delay);
       interrupted += killed ? 1 : 0;
-      if (killed) EXPECT_EQ(Run(command, name, {"--resume", OnlyRun(name).id}), whole_exit) << name;
-      const RunOutcome resumed = Outcome(name, files);
-      EXPECT_EQ(resumed.cases, whole.cases)
-          << name << " killed after " << (length * point / (kKillPoints + 1)).count() << " ms of " << length.count();
-      EXPECT_EQ(resumed.files, whole.files) << name;
-      EXPECT_EQ(OnlyRun(name).status, OnlyRun("whole").status) << name;
+      ExpectResumesToWhole(command, name, killed, whole, files,
+                           absl::StrCat("killed after ", delay.count(), " ms of ", whole.length.count()));
     }
     // Most kill points must land while the run works, or the test proves little.
     EXPECT_GE(interrupted, kKillPoints - 2);
@@ -150,7 +233,53 @@ class ResumeTest : public testing::Test {
 
   std::filesystem::path root_;
   std::vector<std::string> environment_ = {absl::StrCat("MATLOAD_SOURCE_DIR=", MATLOAD_SOURCE)};
+  std::string fake_modes_;       // the fake GPU's modes, or empty for no fake GPU
+  int processes_ = 0;            // matload processes started
+  std::filesystem::path state_;  // the fake GPU's state of the last of them
 };
+
+// FlakyConform is a conform run on the fake GPU of 12 cases, 8 of them with
+// variants a registry entry predicts to fault, whose kernels store
+// nothing: every case is a mismatch, re-run twice. With kFlakyKernel, the
+// fake GPU faults on the re-runs of one case's first three failing
+// variants (a launch of three blocks, fault-blocks in fake_libcuda.cc),
+// and on nothing else, so that case is a flake whenever it runs.
+std::vector<std::string> FlakyConform() {
+  return {"conform",
+          "--forms",
+          R"(^wmma.load.a.sync.aligned.row.m8n8k32\.)",
+          "--variants",
+          "4",
+          "--first_failures",
+          "3",
+          "--near_miss=false",
+          "--workers",
+          "2"};
+}
+constexpr char kFlakyModes[] = "fault-blocks:3:716";
+constexpr char kFlakyKernel[] = "MATLOAD_FAKE_CUDA_KERNEL=wmma.load.a.sync.aligned.row.m8n8k32.global.s4";
+
+// Stop is a way the fake GPU stops a run at its launch K: its mode, with
+// $0 for K, and the exit status and run status it leaves.
+struct Stop {
+  const char* mode;
+  int exit_code;
+  const char* status;
+};
+constexpr Stop kStops[] = {{"signal-at-launch:$0:2", 128 + SIGINT, "interrupted"},
+                           {"signal-at-launch:$0:15", 128 + SIGTERM, "interrupted"},
+                           {"lost-from-launch:$0", 4, "infrastructure"}};
+
+// PhaseLaunches is how many launches phase `what` of the conform run in
+// `directory` made, from its summary.json.
+long PhaseLaunches(const std::filesystem::path& directory, const std::string& what) {
+  const nlohmann::json summary = nlohmann::json::parse(ReadText(directory / "summary.json"), nullptr, false);
+  for (const nlohmann::json& phase : summary.value("phases", nlohmann::json::array())) {
+    if (phase.value("what", "") == what) return phase.value("launches", 0L);
+  }
+  ADD_FAILURE() << "no phase '" << what << "' in " << directory;
+  return 0;
+}
 
 TEST_F(ResumeTest, SupportKilledAtTenPointsResumesToTheSameResults) {
   KillAndResumeEverywhere(
@@ -163,21 +292,61 @@ TEST_F(ResumeTest, SupportKilledAtTenPointsResumesToTheSameResults) {
 }
 
 TEST_F(ResumeTest, ConformOnTheFakeGpuKilledAtTenPointsResumesToTheSameResults) {
-  environment_.push_back(absl::StrCat("LD_LIBRARY_PATH=", MATLOAD_FAKE_CUDA_DIR));
-  environment_.push_back("MATLOAD_FAKE_CUDA=slow-jit:20");
-  environment_.push_back(absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", (root_ / "state").string()));
+  UseFakeGpu("slow-jit:20");
   KillAndResumeEverywhere(
       {"conform", "--forms", "^wmma.load.a.sync.aligned.row", "--variants", "4", "--near_miss=false", "--workers", "2"},
-      [](const std::filesystem::path& directory) {
-        return std::vector<std::string>{
-            ReadText(directory / "results.tsv"),
-            WithoutLinesStarting(ReadText(directory / "bundles" / "index.tsv"), "#"),
-            WithoutKeys(ReadText(directory / "summary.json"),
-                        {"device_seconds", "phases", "worker_seconds", "infrastructure_retries", "launches"})};
-      });
+      ConformFiles);
 }
 
-// A fuzz campaign killed with SIGKILL and resumed fuzzes again, on the
+// SIGINT, SIGTERM (Slurm's time limit) and a lost GPU at ten launches each,
+// from the forms phase to the re-runs: a case is recorded only once it is
+// final, so the resumed run runs every other case again, whole, and ends
+// with the uninterrupted run's results, its flake included.
+TEST_F(ResumeTest, ConformInterruptedOrLosingItsGpuInEveryPhaseResumesToTheSameResults) {
+  UseFakeGpu(kFlakyModes);
+  environment_.push_back(kFlakyKernel);
+  const Whole whole = RunWhole(FlakyConform(), ConformFiles);
+  ASSERT_EQ(nlohmann::json::parse(whole.outcome.files.back(), nullptr, false).value("flakes", 0), 1);
+  const long forms = PhaseLaunches(root_ / "whole", "forms");
+  const long reruns = PhaseLaunches(root_ / "whole", "re-runs of failing variants");
+  std::vector<long> launches;
+  for (int point = 0; point < kKillPoints; ++point)
+    launches.push_back(1 + (whole.launches - 1) * point / (kKillPoints - 1));
+  EXPECT_GE(std::count_if(launches.begin(), launches.end(), [&](long launch) { return launch <= forms; }), 3);
+  EXPECT_GE(
+      std::count_if(launches.begin(), launches.end(), [&](long launch) { return launch > whole.launches - reruns; }),
+      3);
+  for (const Stop& stop : kStops) {
+    for (long launch : launches) {
+      const std::string mode = absl::Substitute(stop.mode, launch);
+      const std::string name = absl::StrCat("stopped-", &stop - kStops, "-at-", launch);
+      EXPECT_EQ(Run(FlakyConform(), name, {"--out", (root_ / name).string()}, mode), stop.exit_code) << mode;
+      EXPECT_EQ(OnlyRun(name).status, stop.status) << mode;
+      ExpectResumesToWhole(FlakyConform(), name, true, whole, ConformFiles, mode);
+    }
+  }
+}
+
+// Without re-runs, a case that no registry entry predicts a fault for is
+// final once its forms launch is judged: a SIGKILL at the next phase's
+// first launch leaves those cases stored as the uninterrupted run stores
+// them, and the resumed run runs the rest.
+TEST_F(ResumeTest, ConformKilledAfterItsFirstCasesFinishedKeepsThem) {
+  UseFakeGpu("normal");
+  std::vector<std::string> command = FlakyConform();
+  command.insert(command.end(), {"--retries", "0"});
+  const Whole whole = RunWhole(command, ConformFiles);
+  const std::string kill = absl::StrCat("signal-at-launch:", PhaseLaunches(root_ / "whole", "forms") + 1, ":9");
+  EXPECT_EQ(Run(command, "killed", {"--out", (root_ / "killed").string()}, kill), 128 + SIGKILL);
+  EXPECT_EQ(OnlyRun("killed").status, "running");
+  const std::vector<CaseRecord> kept = Outcome("killed", ConformFiles).cases;
+  EXPECT_FALSE(kept.empty());
+  EXPECT_LT(kept.size(), whole.outcome.cases.size());
+  EXPECT_THAT(whole.outcome.cases, IsSupersetOf(kept));
+  ExpectResumesToWhole(command, "killed", true, whole, ConformFiles, kill);
+}
+
+// A fuzz campaign killed with SIGKILL and resumed with SIGKILL and resumed fuzzes again, on the
 // corpus it had, every target whose campaign was not recorded, and ends
 // with each target recorded. A campaign's results depend on time, so unlike
 // support and conform they are not compared with an uninterrupted run's.
