@@ -188,7 +188,8 @@ absl::Status Sweep(const HistoryOptions& options, const OpenedToolkit& opened, s
   const HistorySweep& counted = history.sweeps().back();
   out << opened.toolkit.toolchain << "\tPTX " << ptx.ToString() << "\t" << counted.targets_compiled << " targets, "
       << counted.forms << " forms: " << counted.agree << " agree, " << counted.explained << " explained, "
-      << counted.explained_elsewhere << " under an entry of another toolkit, " << counted.unexplained
+      << counted.also_seen << " known, also seen on it, " << counted.explained_elsewhere
+      << " under an entry not in force on it, " << counted.unexplained
       << " unexplained; " << counted.both_reject << " both reject, "
       << counted.misdiagnosed[0] + counted.misdiagnosed[1] + counted.misdiagnosed[2] << " misdiagnosed ("
       << counted.unregistered << " unregistered); " << facts.cache_found << " answers cached, " << facts.cache_kept
