@@ -189,11 +189,10 @@ absl::Status Sweep(const HistoryOptions& options, const OpenedToolkit& opened, s
   out << opened.toolkit.toolchain << "\tPTX " << ptx.ToString() << "\t" << counted.targets_compiled << " targets, "
       << counted.forms << " forms: " << counted.agree << " agree, " << counted.explained << " explained, "
       << counted.also_seen << " known, also seen on it, " << counted.explained_elsewhere
-      << " under an entry not in force on it, " << counted.unexplained
-      << " unexplained; " << counted.both_reject << " both reject, "
-      << counted.misdiagnosed[0] + counted.misdiagnosed[1] + counted.misdiagnosed[2] << " misdiagnosed ("
-      << counted.unregistered << " unregistered); " << facts.cache_found << " answers cached, " << facts.cache_kept
-      << " compiled; " << static_cast<long>(facts.seconds + 0.5) << " s\n";
+      << " under an entry not in force on it, " << counted.unexplained << " unexplained; " << counted.both_reject
+      << " both reject, " << counted.misdiagnosed[0] + counted.misdiagnosed[1] + counted.misdiagnosed[2]
+      << " misdiagnosed (" << counted.unregistered << " unregistered); " << facts.cache_found << " answers cached, "
+      << facts.cache_kept << " compiled; " << static_cast<long>(facts.seconds + 0.5) << " s\n";
   return absl::OkStatus();
 }
 

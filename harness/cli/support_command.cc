@@ -29,7 +29,6 @@
 #include "harness/gpu/cuda_driver.h"
 #include "harness/gpu/nvjitlink.h"
 #include "harness/judge/discrepancy_registry.h"
-#include "harness/support/registry_standing.h"
 #include "harness/platform/environment.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/infrastructure.h"
@@ -38,6 +37,7 @@
 #include "harness/runs/judged_nothing.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
+#include "harness/support/registry_standing.h"
 #include "harness/support/support_sweep.h"
 #include "nlohmann/json.hpp"
 

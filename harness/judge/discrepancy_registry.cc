@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "absl/status/status.h"
@@ -38,9 +38,9 @@ absl::Status Releases(const nlohmann::json& item, const char* name, const std::s
     std::optional<ToolchainRelease> release =
         toolchain.is_string() ? ParseToolchainRelease(toolchain.get<std::string>()) : std::nullopt;
     if (!release.has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat(id, ": ", name, " '",
-                                                     toolchain.is_string() ? toolchain.get<std::string>() : toolchain.dump(),
-                                                     "' names no tool and release (\"ptxas 13.0.88\")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(id, ": ", name, " '", toolchain.is_string() ? toolchain.get<std::string>() : toolchain.dump(),
+                       "' names no tool and release (\"ptxas 13.0.88\")"));
     }
     names.push_back(toolchain.get<std::string>());
     releases.push_back(*std::move(release));
@@ -172,7 +172,8 @@ std::string DiscrepancyRegistry::Standing(const DiscrepancyEntry& entry, absl::s
 bool DiscrepancyRegistry::Falls(const DiscrepancyEntry& entry, const std::string& case_text, Target target,
                                 Direction direction) {
   return entry.direction == direction &&
-         (entry.targets.empty() || std::find(entry.targets.begin(), entry.targets.end(), target) != entry.targets.end()) &&
+         (entry.targets.empty() ||
+          std::find(entry.targets.begin(), entry.targets.end(), target) != entry.targets.end()) &&
          std::regex_search(case_text, entry.compiled);
 }
 

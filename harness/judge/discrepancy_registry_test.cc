@@ -65,8 +65,8 @@ TEST(DiscrepancyRegistryTest, AnEntryIsCarriedToLaterReleasesUntilAFix) {
            {"ptxas 12.10.1", Coverage::kCarried},  // 10 after 9, as numbers
            {"ptxas 13.0.88", Coverage::kMeasured},
            {"ptxas 13.4.91", Coverage::kCarried},
-           {"ptxas 13.4.92", Coverage::kNone},  // at the fix
-           {"ptxas 13.6.1", Coverage::kNone},   // after it
+           {"ptxas 13.4.92", Coverage::kNone},     // at the fix
+           {"ptxas 13.6.1", Coverage::kNone},      // after it
            {"ptxas 13.9.1", Coverage::kMeasured},  // measured again since
            {"ptxas 13.9.2", Coverage::kCarried},
            {"ptxas 13.10.0", Coverage::kNone},
@@ -78,8 +78,10 @@ TEST(DiscrepancyRegistryTest, AnEntryIsCarriedToLaterReleasesUntilAFix) {
   EXPECT_EQ(DiscrepancyRegistry::Standing(entry, "ptxas 13.0.88"), "");
   EXPECT_EQ(DiscrepancyRegistry::Standing(entry, "ptxas 13.1.2"), "also seen on ptxas 13.1.2");
   const Target sm90 = *ParseTarget("sm_90");
-  EXPECT_NE(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 13.1.2"), nullptr);
-  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 13.6.1"), nullptr);
+  EXPECT_NE(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 13.1.2"),
+            nullptr);
+  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 13.6.1"),
+            nullptr);
   EXPECT_EQ(registry->ById("dup-sync"), &entry);
   EXPECT_EQ(registry->ById("dup"), nullptr);
 }
@@ -95,9 +97,9 @@ TEST(DiscrepancyRegistryTest, RejectsAFixThatMeansNothing) {
            {R"(["ptxas 12.9"])", "dup-sync: fixed_in 'ptxas 12.9' follows no release of its tool"},
            {R"(["ptxas 13.0"])", "dup-sync: fixed_in 'ptxas 13.0' is also a release it was measured on"},
        }) {
-    const std::string json = absl::StrReplaceAll(
-        kEntry, {{R"("toolchains": ["ptxas 13.0"],)", absl::StrCat(R"("toolchains": ["ptxas 13.0"], "fixed_in": )",
-                                                                    fixes, ",")}});
+    const std::string json =
+        absl::StrReplaceAll(kEntry, {{R"("toolchains": ["ptxas 13.0"],)",
+                                      absl::StrCat(R"("toolchains": ["ptxas 13.0"], "fixed_in": )", fixes, ",")}});
     EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(json).status().message()), HasSubstr(message)) << fixes;
   }
 }
@@ -182,10 +184,10 @@ TEST(DiscrepancyRegistryTest, RejectsCorruptRegistriesWithTheEntryNamed) {
   no_toolchains.replace(no_toolchains.find(R"("toolchains": ["ptxas 13.0"],)"), 29, "");
   EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(no_toolchains).status().message()),
               HasSubstr("dup-sync: 'toolchains' must list where it was measured"));
-  EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(absl::StrReplaceAll(kEntry, {{"ptxas 13.0", "ptxas"}}))
-                              .status()
-                              .message()),
-              HasSubstr("dup-sync: toolchains 'ptxas' names no tool and release"));
+  EXPECT_THAT(
+      std::string(
+          DiscrepancyRegistry::Parse(absl::StrReplaceAll(kEntry, {{"ptxas 13.0", "ptxas"}})).status().message()),
+      HasSubstr("dup-sync: toolchains 'ptxas' names no tool and release"));
   std::string bad_regex(kEntry);
   const std::string pattern = R"("\\.sync\\.sync\\b")";
   bad_regex.replace(bad_regex.find(pattern), pattern.size(), R"("(unclosed")");

@@ -122,8 +122,9 @@ TEST(JunitXmlTest, KnownDiscrepanciesAndExpectedFailuresAreSkippedSayingWhy) {
                              .judgements = {{"rows-16", "ptxas lowers to LDSM"}, {"repeated-sync", "ptxas is lax"}}};
   const std::string xml = Junit(kRun, cases, context);
   EXPECT_THAT(xml, HasSubstr(R"xml(tests="6" failures="1" errors="0" skipped="5")xml"));
-  EXPECT_THAT(xml, HasSubstr(R"xml(<skipped message="known discrepancy repeated-sync (illegal_accepted; also seen on )xml"
-                             R"xml(ptxas 13.6.1): ptxas is lax"/>)xml"));
+  EXPECT_THAT(xml,
+              HasSubstr(R"xml(<skipped message="known discrepancy repeated-sync (illegal_accepted; also seen on )xml"
+                        R"xml(ptxas 13.6.1): ptxas is lax"/>)xml"));
   EXPECT_THAT(xml,
               HasSubstr(R"xml(<skipped message="known discrepancy rows-16 (known_fault): ptxas lowers to LDSM"/>)xml"));
   EXPECT_THAT(

@@ -246,16 +246,17 @@ nlohmann::json Json(const SupportSweep& sweep, const DiscrepancyRegistry& regist
   json["disagreements"] = nlohmann::json::array();
   for (const DisagreementGroup& group : groups) {
     const DiscrepancyEntry* entry = registry.ById(group.id);
-    json["disagreements"].push_back({{"id", group.id},
-                                     {"standing", entry == nullptr ? "" : DiscrepancyRegistry::Standing(*entry, sweep.compiler)},
-                                     {"explained", group.example->registry_id == group.id},
-                                     {"count", group.count},
-                                     {"targets", group.targets},
-                                     {"example", group.example->instruction},
-                                     {"example_target", group.example->target},
-                                     {"model", group.example->model_legal ? "legal" : "illegal"},
-                                     {"compiler_messages", group.example->compiler_messages},
-                                     {"reproducer", absl::StrCat("reproducers/", group.id, ".ptx")}});
+    json["disagreements"].push_back(
+        {{"id", group.id},
+         {"standing", entry == nullptr ? "" : DiscrepancyRegistry::Standing(*entry, sweep.compiler)},
+         {"explained", group.example->registry_id == group.id},
+         {"count", group.count},
+         {"targets", group.targets},
+         {"example", group.example->instruction},
+         {"example_target", group.example->target},
+         {"model", group.example->model_legal ? "legal" : "illegal"},
+         {"compiler_messages", group.example->compiler_messages},
+         {"reproducer", absl::StrCat("reproducers/", group.id, ".ptx")}});
   }
   json["fixed"] = nlohmann::json::array();
   for (const DiscrepancyEntry* entry : standing.fixed) json["fixed"].push_back(entry->id);

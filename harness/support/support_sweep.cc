@@ -311,15 +311,16 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
       ++result.summary.unexplained;
     }
     if (new_case) {
-      result.cases.push_back(CaseOf(selected.ids[i], true, model_legal, verdicts[i], disagreement.registry_id, standing));
+      result.cases.push_back(
+          CaseOf(selected.ids[i], true, model_legal, verdicts[i], disagreement.registry_id, standing));
     }
     result.disagreements.push_back(std::move(disagreement));
   }
   if (result.summary.compiled) {
-    result.unshown = UnshownEntries(
-        registry, compiler.Toolchain(),
-        {target, matrix_count, selected.instructions, selected.texts, options.predicted_legal, verdicts},
-        result.disagreements);
+    result.unshown =
+        UnshownEntries(registry, compiler.Toolchain(),
+                       {target, matrix_count, selected.instructions, selected.texts, options.predicted_legal, verdicts},
+                       result.disagreements);
   }
   SpreadMatrixCells(selected.matrix_selected, result.cells);
   if (absl::Status lowered = AddSassLowering(compiler, cuobjdump, cache, matrix, ptx, target, result); !lowered.ok()) {
