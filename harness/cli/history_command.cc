@@ -13,16 +13,15 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "harness/cli/progress_reporter.h"
 #include "harness/cli/run_reports.h"
 #include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
 #include "harness/compile/toolchain_identity.h"
 #include "harness/judge/discrepancy_registry.h"
+#include "harness/judge/toolchain_release.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
@@ -42,16 +41,6 @@ struct OpenedToolkit {
   Ptxas ptxas;
   HistoryToolkit toolkit;
 };
-
-// ReleaseOrder orders releases as numbers: "12.10.1" after "12.9.86".
-std::vector<int> ReleaseOrder(absl::string_view release) {
-  std::vector<int> order;
-  for (absl::string_view part : absl::StrSplit(release, '.')) {
-    int number = 0;
-    order.push_back(absl::SimpleAtoi(part, &number) ? number : 0);
-  }
-  return order;
-}
 
 // OpenToolkit opens the ptxas at `path` and learns what it speaks and
 // builds for. The history's toolkits are fetched ones, so one that is
@@ -105,7 +94,7 @@ absl::StatusOr<std::vector<OpenedToolkit>> OpenToolkits(const HistoryOptions& op
     opened.push_back(*std::move(toolkit));
   }
   std::sort(opened.begin(), opened.end(), [](const OpenedToolkit& a, const OpenedToolkit& b) {
-    return ReleaseOrder(a.ptxas.Version()) < ReleaseOrder(b.ptxas.Version());
+    return ReleaseNumbers(a.ptxas.Version()) < ReleaseNumbers(b.ptxas.Version());
   });
   for (size_t i = 1; i < opened.size(); ++i) {
     if (opened[i].ptxas.Version() == opened[i - 1].ptxas.Version()) {
@@ -200,11 +189,11 @@ absl::Status Sweep(const HistoryOptions& options, const OpenedToolkit& opened, s
   const HistorySweep& counted = history.sweeps().back();
   out << opened.toolkit.toolchain << "\tPTX " << ptx.ToString() << "\t" << counted.targets_compiled << " targets, "
       << counted.forms << " forms: " << counted.agree << " agree, " << counted.explained << " explained, "
-      << counted.explained_elsewhere << " under an entry of another toolkit, " << counted.unexplained
-      << " unexplained; " << counted.both_reject << " both reject, "
-      << std::accumulate(counted.misdiagnosed.begin(), counted.misdiagnosed.end(), size_t{0}) << " misdiagnosed ("
-      << counted.unregistered << " unregistered); " << facts.cache_found << " answers cached, " << facts.cache_kept
-      << " compiled; " << static_cast<long>(facts.seconds + 0.5) << " s\n";
+      << counted.also_seen << " known, also seen on it, " << counted.explained_elsewhere
+      << " under an entry not in force on it, " << counted.unexplained << " unexplained; " << counted.both_reject
+      << " both reject, " << std::accumulate(counted.misdiagnosed.begin(), counted.misdiagnosed.end(), size_t{0})
+      << " misdiagnosed (" << counted.unregistered << " unregistered); " << facts.cache_found << " answers cached, "
+      << facts.cache_kept << " compiled; " << static_cast<long>(facts.seconds + 0.5) << " s\n";
   return absl::OkStatus();
 }
 

@@ -37,6 +37,7 @@
 #include "harness/runs/judged_nothing.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
+#include "harness/support/registry_standing.h"
 #include "harness/support/support_sweep.h"
 #include "nlohmann/json.hpp"
 
@@ -356,6 +357,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     total_unexplained += PrintSummary(named[i].name, *sweep, out);
+    out << StandingLines(named[i].name, StandingOf(registry, *sweep), sweep->compiler);
     PrintCacheUse(named[i].name, cache, out);
     if (absl::Status judged = Unjudged(named[i].name, *sweep); !judged.ok()) return judged;
     sweeps.push_back({named[i], *std::move(sweep), seconds});

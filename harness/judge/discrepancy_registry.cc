@@ -1,7 +1,9 @@
 #include "harness/judge/discrepancy_registry.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "absl/status/status.h"
@@ -21,6 +23,50 @@ absl::StatusOr<std::string> Field(const nlohmann::json& entry, const char* name,
   }
   if (!entry[name].is_string()) return absl::InvalidArgumentError(absl::StrCat(where, ": '", name, "' is not a string"));
   return entry[name].get<std::string>();
+}
+
+// Releases reads the optional array `name` of `item` into `names`, each
+// parsed into `releases`; `required` says it must be there and not empty.
+absl::Status Releases(const nlohmann::json& item, const char* name, const std::string& id, bool required,
+                      std::vector<std::string>& names, std::vector<ToolchainRelease>& releases) {
+  if (!item.contains(name) && !required) return absl::OkStatus();
+  if (!item.contains(name) || !item[name].is_array() || (required && item[name].empty())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        id, ": '", name, "' must ", required ? "list where it was measured" : "be an array of toolchains"));
+  }
+  for (const nlohmann::json& toolchain : item[name]) {
+    std::optional<ToolchainRelease> release =
+        toolchain.is_string() ? ParseToolchainRelease(toolchain.get<std::string>()) : std::nullopt;
+    if (!release.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(id, ": ", name, " '", toolchain.is_string() ? toolchain.get<std::string>() : toolchain.dump(),
+                       "' names no tool and release (\"ptxas 13.0.88\")"));
+    }
+    names.push_back(toolchain.get<std::string>());
+    releases.push_back(*std::move(release));
+  }
+  return absl::OkStatus();
+}
+
+// CheckFixes says why a fix of `entry` means nothing, if one does: each must
+// follow a release of its tool that the entry was measured on, and be none.
+absl::Status CheckFixes(const DiscrepancyEntry& entry) {
+  for (size_t i = 0; i < entry.fixed.size(); ++i) {
+    const ToolchainRelease& fix = entry.fixed[i];
+    bool follows = false;
+    for (const ToolchainRelease& measured : entry.measured) {
+      if (measured.tool == fix.tool && measured.release == fix.release) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(entry.id, ": fixed_in '", entry.fixed_in[i], "' is also a release it was measured on"));
+      }
+      follows = follows || (Reaches(fix, measured) && !IsRelease(fix, measured));
+    }
+    if (!follows) {
+      return absl::InvalidArgumentError(absl::StrCat(entry.id, ": fixed_in '", entry.fixed_in[i],
+                                                     "' follows no release of its tool that 'toolchains' lists"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -74,12 +120,10 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
                                                      ": direction must be toolchain-accepts, toolchain-rejects, "
                                                      "device-faults, toolchain-misdiagnoses or toolchain-crashes"));
     }
-    if (!item.contains("toolchains") || !item["toolchains"].is_array() || item["toolchains"].empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(entry.id, ": 'toolchains' must list where it was measured"));
-    }
-    for (const nlohmann::json& toolchain : item["toolchains"]) {
-      if (!toolchain.is_string()) return absl::InvalidArgumentError(absl::StrCat(entry.id, ": toolchains"));
-      entry.toolchains.push_back(toolchain.get<std::string>());
+    for (absl::Status read :
+         {Releases(item, "toolchains", entry.id, true, entry.toolchains, entry.measured),
+          Releases(item, "fixed_in", entry.id, false, entry.fixed_in, entry.fixed), CheckFixes(entry)}) {
+      if (!read.ok()) return read;
     }
     if (item.contains("targets")) {
       if (!item["targets"].is_array()) return absl::InvalidArgumentError(absl::StrCat(entry.id, ": targets"));
@@ -103,11 +147,43 @@ absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Parse(absl::string_view
   return registry;
 }
 
-bool DiscrepancyRegistry::AppliesTo(const DiscrepancyEntry& entry, absl::string_view toolchain) {
-  for (const std::string& measured : entry.toolchains) {
-    if (absl::StartsWith(toolchain, measured)) return true;
+Coverage DiscrepancyRegistry::CoverageOf(const DiscrepancyEntry& entry, absl::string_view toolchain) {
+  const std::optional<ToolchainRelease> release = ParseToolchainRelease(toolchain);
+  if (!release.has_value()) return Coverage::kNone;
+  const ToolchainRelease* latest = nullptr;
+  bool latest_is_fix = false;
+  for (const auto& [releases, fixes] : {std::pair{&entry.measured, false}, {&entry.fixed, true}}) {
+    for (const ToolchainRelease& named : *releases) {
+      if (!Reaches(*release, named) || (latest != nullptr && named.release <= latest->release)) continue;
+      latest = &named;
+      latest_is_fix = fixes;
+    }
   }
-  return false;
+  if (latest == nullptr || latest_is_fix) return Coverage::kNone;
+  return IsRelease(*release, *latest) ? Coverage::kMeasured : Coverage::kCarried;
+}
+
+bool DiscrepancyRegistry::AppliesTo(const DiscrepancyEntry& entry, absl::string_view toolchain) {
+  return CoverageOf(entry, toolchain) != Coverage::kNone;
+}
+
+std::string DiscrepancyRegistry::Standing(const DiscrepancyEntry& entry, absl::string_view toolchain) {
+  return CoverageOf(entry, toolchain) == Coverage::kCarried ? absl::StrCat("also seen on ", toolchain) : "";
+}
+
+bool DiscrepancyRegistry::Falls(const DiscrepancyEntry& entry, const std::string& case_text, Target target,
+                                Direction direction) {
+  return entry.direction == direction &&
+         (entry.targets.empty() ||
+          std::find(entry.targets.begin(), entry.targets.end(), target) != entry.targets.end()) &&
+         std::regex_search(case_text, entry.compiled);
+}
+
+const DiscrepancyEntry* DiscrepancyRegistry::ById(absl::string_view id) const {
+  for (const DiscrepancyEntry& entry : entries_) {
+    if (entry.id == id) return &entry;
+  }
+  return nullptr;
 }
 
 const DiscrepancyEntry* DiscrepancyRegistry::Find(absl::string_view case_text, Target target, Direction direction,
@@ -137,10 +213,7 @@ const DiscrepancyEntry* DiscrepancyRegistry::Matching(absl::string_view case_tex
   const std::string text(case_text);
   for (const DiscrepancyEntry& entry : entries_) {
     if (entry.direction != direction || (toolchain != nullptr && !AppliesTo(entry, *toolchain))) continue;
-    if (!entry.targets.empty() && std::find(entry.targets.begin(), entry.targets.end(), target) == entry.targets.end()) {
-      continue;
-    }
-    if (std::regex_search(text, entry.compiled)) return &entry;
+    if (Falls(entry, text, target, direction)) return &entry;
   }
   return nullptr;
 }

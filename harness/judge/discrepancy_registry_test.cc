@@ -1,5 +1,6 @@
 #include "harness/judge/discrepancy_registry.h"
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -47,6 +48,60 @@ TEST(DiscrepancyRegistryTest, FindsAnEntryOnAnyToolchain) {
   EXPECT_EQ(registry->FindAnywhere("ldmatrix.sync.sync {a}, [p];", *ParseTarget("sm_80"), Direction::kToolchainAccepts),
             nullptr);
   EXPECT_EQ(registry->FindAnywhere("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainRejects), nullptr);
+}
+
+// An entry stays in force for later releases of a tool it was measured on
+// until a recorded fix; releases compare as numbers, never across tools.
+TEST(DiscrepancyRegistryTest, AnEntryIsCarriedToLaterReleasesUntilAFix) {
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Parse(
+      absl::StrReplaceAll(kEntry, {{R"("toolchains": ["ptxas 13.0"],)",
+                                    R"("toolchains": ["ptxas 12.9.86", "ptxas 13.0", "nvJitLink 13.0", "ptxas 13.9.1"],
+                                       "fixed_in": ["ptxas 13.4.92", "ptxas 13.10"],)"}}));
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  const DiscrepancyEntry& entry = registry->entries().front();
+  for (const auto& [toolchain, coverage] : std::vector<std::pair<std::string, Coverage>>{
+           {"ptxas 12.8.93", Coverage::kNone},  // before every measurement
+           {"ptxas 12.9.86", Coverage::kMeasured},
+           {"ptxas 12.10.1", Coverage::kCarried},  // 10 after 9, as numbers
+           {"ptxas 13.0.88", Coverage::kMeasured},
+           {"ptxas 13.4.91", Coverage::kCarried},
+           {"ptxas 13.4.92", Coverage::kNone},     // at the fix
+           {"ptxas 13.6.1", Coverage::kNone},      // after it
+           {"ptxas 13.9.1", Coverage::kMeasured},  // measured again since
+           {"ptxas 13.9.2", Coverage::kCarried},
+           {"ptxas 13.10.0", Coverage::kNone},
+           {"nvJitLink 13.6", Coverage::kCarried},
+           {"driver JIT CUDA 13.6; 590.1", Coverage::kNone},  // never across tools
+       }) {
+    EXPECT_EQ(DiscrepancyRegistry::CoverageOf(entry, toolchain), coverage) << toolchain;
+  }
+  EXPECT_EQ(DiscrepancyRegistry::Standing(entry, "ptxas 13.0.88"), "");
+  EXPECT_EQ(DiscrepancyRegistry::Standing(entry, "ptxas 13.1.2"), "also seen on ptxas 13.1.2");
+  const Target sm90 = *ParseTarget("sm_90");
+  EXPECT_NE(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 13.1.2"),
+            nullptr);
+  EXPECT_EQ(registry->Find("ldmatrix.sync.sync {a}, [p];", sm90, Direction::kToolchainAccepts, "ptxas 13.6.1"),
+            nullptr);
+  EXPECT_EQ(registry->ById("dup-sync"), &entry);
+  EXPECT_EQ(registry->ById("dup"), nullptr);
+}
+
+// A fix that names no release, or follows no release the entry was
+// measured on, is bad input that names the entry.
+TEST(DiscrepancyRegistryTest, RejectsAFixThatMeansNothing) {
+  for (const auto& [fixes, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"(["ptxas"])", "dup-sync: fixed_in 'ptxas' names no tool and release"},
+           {R"([13])", "dup-sync: fixed_in '13' names no tool and release"},
+           {R"("ptxas 13.4")", "dup-sync: 'fixed_in' must be an array of toolchains"},
+           {R"(["nvcc 13.4"])", "dup-sync: fixed_in 'nvcc 13.4' follows no release of its tool"},
+           {R"(["ptxas 12.9"])", "dup-sync: fixed_in 'ptxas 12.9' follows no release of its tool"},
+           {R"(["ptxas 13.0"])", "dup-sync: fixed_in 'ptxas 13.0' is also a release it was measured on"},
+       }) {
+    const std::string json =
+        absl::StrReplaceAll(kEntry, {{R"("toolchains": ["ptxas 13.0"],)",
+                                      absl::StrCat(R"("toolchains": ["ptxas 13.0"], "fixed_in": )", fixes, ",")}});
+    EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(json).status().message()), HasSubstr(message)) << fixes;
+  }
 }
 
 // A misdiagnosis entry must name the target its example is assembled for.
@@ -129,6 +184,10 @@ TEST(DiscrepancyRegistryTest, RejectsCorruptRegistriesWithTheEntryNamed) {
   no_toolchains.replace(no_toolchains.find(R"("toolchains": ["ptxas 13.0"],)"), 29, "");
   EXPECT_THAT(std::string(DiscrepancyRegistry::Parse(no_toolchains).status().message()),
               HasSubstr("dup-sync: 'toolchains' must list where it was measured"));
+  EXPECT_THAT(
+      std::string(
+          DiscrepancyRegistry::Parse(absl::StrReplaceAll(kEntry, {{"ptxas 13.0", "ptxas"}})).status().message()),
+      HasSubstr("dup-sync: toolchains 'ptxas' names no tool and release"));
   std::string bad_regex(kEntry);
   const std::string pattern = R"("\\.sync\\.sync\\b")";
   bad_regex.replace(bad_regex.find(pattern), pattern.size(), R"("(unclosed")");

@@ -112,6 +112,17 @@ std::string RegistryEntryOf(const CaseRecord& record) {
   return "";
 }
 
+// EntryStanding is what a known discrepancy's detail says after the entry's
+// id, in parentheses: "also seen on ptxas 13.6.1" where the entry was not
+// measured on the run's compiler (harness/judge/discrepancy_registry.h,
+// Standing); empty otherwise.
+std::string EntryStanding(const CaseRecord& record) {
+  absl::string_view detail = record.detail;
+  if (!absl::ConsumePrefix(&detail, "known discrepancy ") || !absl::ConsumeSuffix(&detail, ")")) return "";
+  const size_t open = detail.find(" (");
+  return open == absl::string_view::npos ? "" : std::string(detail.substr(open + 2));
+}
+
 // Judge is a case's verdict (the rules are in junit_export.h).
 Judged Judge(const CaseRecord& record, const JunitContext& context) {
   if (record.finding) {
@@ -124,7 +135,8 @@ Judged Judge(const CaseRecord& record, const JunitContext& context) {
   if (const std::string entry = RegistryEntryOf(record); !entry.empty()) {
     const auto judgement = context.judgements.find(entry);
     return {Verdict::kSkipped,
-            absl::StrCat("known discrepancy ", entry, " (", record.outcome, ")",
+            absl::StrCat("known discrepancy ", entry, " (", record.outcome,
+                         EntryStanding(record).empty() ? "" : absl::StrCat("; ", EntryStanding(record)), ")",
                          judgement == context.judgements.end() ? "" : absl::StrCat(": ", judgement->second))};
   }
   if (record.outcome == "unsupported" || record.outcome == "not_compiled") return {Verdict::kSkipped, Message(record)};

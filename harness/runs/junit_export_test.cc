@@ -114,11 +114,17 @@ TEST(JunitXmlTest, KnownDiscrepanciesAndExpectedFailuresAreSkippedSayingWhy) {
       {.id = "a.unlisted", .outcome = "illegal_accepted", .detail = "known discrepancy not-in-registry"},
       {.id = "a.expected", .outcome = "mismatch", .finding = true, .detail = "lane 0"},
       {.id = "a.regressed", .outcome = "timeout", .finding = true},
+      {.id = "a.carried",
+       .outcome = "illegal_accepted",
+       .detail = "known discrepancy repeated-sync (also seen on ptxas 13.6.1)"},
   };
   const JunitContext context{.expected = {{"a.expected", "mismatch"}, {"a.regressed", "mismatch"}},
                              .judgements = {{"rows-16", "ptxas lowers to LDSM"}, {"repeated-sync", "ptxas is lax"}}};
   const std::string xml = Junit(kRun, cases, context);
-  EXPECT_THAT(xml, HasSubstr(R"xml(tests="5" failures="1" errors="0" skipped="4")xml"));
+  EXPECT_THAT(xml, HasSubstr(R"xml(tests="6" failures="1" errors="0" skipped="5")xml"));
+  EXPECT_THAT(xml,
+              HasSubstr(R"xml(<skipped message="known discrepancy repeated-sync (illegal_accepted; also seen on )xml"
+                        R"xml(ptxas 13.6.1): ptxas is lax"/>)xml"));
   EXPECT_THAT(xml,
               HasSubstr(R"xml(<skipped message="known discrepancy rows-16 (known_fault): ptxas lowers to LDSM"/>)xml"));
   EXPECT_THAT(

@@ -246,7 +246,10 @@ void SupportHistory::AddDisagreements(size_t toolkit, const SupportSweep& sweep,
     }
     if (!disagreement.registry_id.empty()) {
       history.entry = disagreement.registry_id;
-      ++counted.explained;
+      const DiscrepancyEntry* entry = registry_.ById(disagreement.registry_id);
+      const bool carried =
+          entry != nullptr && DiscrepancyRegistry::CoverageOf(*entry, sweep.compiler) == Coverage::kCarried;
+      ++(carried ? counted.also_seen : counted.explained);
       continue;
     }
     if (history.entry.empty()) {

@@ -61,10 +61,15 @@ struct HistorySweep {
   bool newest = false;  // at the toolkit's newest version
   bool common = false;  // at the common version (both, where they are one)
   size_t targets_compiled = 0;
-  size_t forms = 0;                                       // legal and near-miss forms compared, every compiled target's
-  size_t agree = 0;                                       // of the forms and the matrix rows
-  size_t explained = 0;                                   // disagreements an entry lists for this toolchain
-  size_t explained_elsewhere = 0;                         // under an entry measured on other toolchains only
+  size_t forms = 0;      // legal and near-miss forms compared, every compiled target's
+  size_t agree = 0;      // of the forms and the matrix rows
+  size_t explained = 0;  // disagreements an entry measured on this toolchain explains
+  // explained by an entry measured on earlier releases only, in force here
+  // (DiscrepancyRegistry::CoverageOf): known, also seen on this toolchain
+  size_t also_seen = 0;
+  // under an entry not in force here: measured on later releases or other
+  // tools only, or fixed by this release
+  size_t explained_elsewhere = 0;
   size_t unexplained = 0;                                 // under no entry
   size_t both_reject = 0;                                 // forms both reject, whose messages were judged
   std::array<size_t, kMisdiagnosisKinds> misdiagnosed{};  // by MisdiagnosisKind

@@ -82,20 +82,23 @@ void AppendHeader(const SupportHistory& history, const HistoryContext& context, 
 }
 
 void AppendSweeps(const SupportHistory& history, std::string& md) {
-  absl::StrAppend(&md, "\n## Sweeps\n\nForms compared on the targets the toolkit builds for; disagreements an entry ",
-                  "of `corpora/known_discrepancies.json` lists for the toolkit, that fall under an entry measured on ",
-                  "other toolkits only, and under none; the forms both reject, with the misdiagnoses among them ",
-                  "(internal symbol / no line / wrong reason) and those no entry lists.\n\n",
-                  "| toolkit | PTX | targets | forms | agree | explained | elsewhere | unexplained | both reject | ",
-                  "misdiagnosed | unregistered | compiler runs | cache found / compiled | seconds |\n",
-                  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: |\n");
+  absl::StrAppend(
+      &md, "\n## Sweeps\n\nForms compared on the targets the toolkit builds for; disagreements an entry ",
+      "of `corpora/known_discrepancies.json` measured on the toolkit explains, that an entry measured on ",
+      "earlier releases only explains (in force until a release no longer shows it: known, also seen on ",
+      "this one), that fall under an entry not in force here (measured on later releases or other tools ",
+      "only, or fixed by then), and under none; the forms both reject, with the misdiagnoses among them ",
+      "(internal symbol / no line / wrong reason) and those no entry lists.\n\n",
+      "| toolkit | PTX | targets | forms | agree | explained | also seen | elsewhere | unexplained | ",
+      "both reject | misdiagnosed | unregistered | compiler runs | cache found / compiled | seconds |\n",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: |\n");
   for (const HistorySweep& sweep : history.sweeps()) {
     absl::StrAppend(&md, "| ", Release(history, sweep.toolkit), " | ", sweep.ptx.ToString(),
                     sweep.newest && sweep.common ? "" : (sweep.newest ? " (newest)" : " (common)"), " | ",
                     sweep.targets_compiled, " | ", sweep.forms, " | ", sweep.agree, " | ", sweep.explained, " | ",
-                    sweep.explained_elsewhere, " | ", sweep.unexplained, " | ", sweep.both_reject, " | ",
-                    absl::StrJoin(sweep.misdiagnosed, " / "), " | ", sweep.unregistered, " | ", sweep.compiler_runs,
-                    " | ", sweep.facts.cache_found, " / ", sweep.facts.cache_kept, " | ",
+                    sweep.also_seen, " | ", sweep.explained_elsewhere, " | ", sweep.unexplained, " | ",
+                    sweep.both_reject, " | ", absl::StrJoin(sweep.misdiagnosed, " / "), " | ", sweep.unregistered,
+                    " | ", sweep.compiler_runs, " | ", sweep.facts.cache_found, " / ", sweep.facts.cache_kept, " | ",
                     absl::StrFormat("%.1f", sweep.facts.seconds), " |\n");
   }
 }
@@ -326,6 +329,7 @@ nlohmann::json Json(const SupportHistory& history, const HistoryContext& context
                               {"forms", s.forms},
                               {"agree", s.agree},
                               {"explained", s.explained},
+                              {"also_seen", s.also_seen},
                               {"explained_elsewhere", s.explained_elsewhere},
                               {"unexplained", s.unexplained},
                               {"both_reject", s.both_reject},

@@ -148,6 +148,19 @@ TEST_F(SupportHistoryTest, SweepsCountWhatTheRegistryExplainsAndWhere) {
   EXPECT_EQ(history_->sweeps()[0].unexplained, 1u) << "12.4 rejects a legal form under no entry";
 }
 
+// A later release's sweep that the entry explains, carried from 12.9.86,
+// counts it as known, also seen on that release: not as explained there.
+TEST_F(SupportHistoryTest, AnEntryCarriedToALaterReleaseIsAlsoSeenOnIt) {
+  SupportSweep sweep{.compiler = "ptxas 13.0.88", .ptx = kCommon, .targets = {"sm_80"}};
+  sweep.disagreements.push_back(
+      {.target = "sm_80", .instruction = kForms[2], .model_legal = false, .registry_id = "dup-sync"});
+  history_->Add(2, sweep, {.seconds = 1});
+  const HistorySweep& counted = history_->sweeps().back();
+  EXPECT_EQ(counted.also_seen, 1u);
+  EXPECT_EQ(counted.explained, 0u);
+  EXPECT_EQ(counted.explained_elsewhere, 0u);
+}
+
 TEST_F(SupportHistoryTest, ConsecutiveReleasesChangeVerdictsAndWords) {
   const std::vector<ReleaseChange> changes = history_->Changes();
   ASSERT_EQ(changes.size(), 2u);

@@ -15,6 +15,7 @@
 #include "harness/judge/rule_provenance.h"
 #include "harness/platform/output_files.h"
 #include "harness/platform/without_home.h"
+#include "harness/support/registry_standing.h"
 #include "harness/support/support_matrix_page.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
@@ -96,8 +97,44 @@ std::string ReproducerCommand(const ReportContext& context, const std::string& t
   return absl::StrCat(context.compiler_path, " -arch=", target, " reproducers/", id, ".ptx -o /dev/null");
 }
 
+// GroupMarkdown is one disagreement group's section of support.md.
+std::string GroupMarkdown(const SupportSweep& sweep, const DiscrepancyRegistry& registry, const ReportContext& context,
+                          const DisagreementGroup& group) {
+  std::string md = absl::StrCat("### ", group.id, "\n\n");
+  const DiscrepancyEntry* entry = registry.ById(group.id);
+  if (const std::string standing = entry == nullptr ? "" : DiscrepancyRegistry::Standing(*entry, sweep.compiler);
+      !standing.empty()) {
+    absl::StrAppend(&md, "- known, ", standing, " (", MeasuredOn(*entry), ")\n");
+  }
+  absl::StrAppend(&md, "- ", group.count, " forms on ", absl::StrJoin(group.targets, ", "), "\n");
+  if (entry != nullptr) absl::StrAppend(&md, "- ", entry->judgement, "\n- Model rule: `", entry->rule, "`\n");
+  absl::StrAppend(&md, "- Example (", group.example->target, ", model says ",
+                  group.example->model_legal ? "legal" : "illegal", "): `", group.example->instruction, "`\n");
+  if (!group.example->compiler_messages.empty()) {
+    absl::StrAppend(&md, "- Compiler: ", absl::StrJoin(group.example->compiler_messages, " | "), "\n");
+  }
+  absl::StrAppend(&md, "- Reproduce: `", ReproducerCommand(context, group.example->target, group.id), "` (",
+                  group.example->model_legal ? "rejects" : "accepts", " it)\n\n");
+  return md;
+}
+
+// FixedMarkdown is support.md's section on the entries in force on the
+// compiler that it no longer shows, if there are any.
+std::string FixedMarkdown(const SupportSweep& sweep, const RegistryStanding& standing) {
+  if (standing.fixed.empty()) return "";
+  std::string md = absl::StrCat(
+      "## Registry entries fixed in ", sweep.compiler, "\n\nEntries in force on ", sweep.compiler,
+      " (measured on an earlier release, no fix recorded) under which no form disagrees now, though the sweep "
+      "compiled forms that fall under them. Record the release in each one's `fixed_in` "
+      "(docs/known-discrepancies.md).\n\n");
+  for (const DiscrepancyEntry* entry : standing.fixed) {
+    absl::StrAppend(&md, "- `", entry->id, "`: fixed in ", sweep.compiler, " (", MeasuredOn(*entry), ")\n");
+  }
+  return absl::StrCat(md, "\n");
+}
+
 std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& registry, const ReportContext& context,
-                     const std::vector<DisagreementGroup>& groups) {
+                     const std::vector<DisagreementGroup>& groups, const RegistryStanding& standing) {
   std::string md = absl::StrCat("# Support matrix: ", sweep.compiler, ", PTX ISA ", sweep.ptx.ToString(), "\n\n");
   absl::StrAppend(&md, "- Made by: `", context.command, "` on ", context.date, ", in ",
                   absl::StrFormat("%.0f", context.seconds), " s\n- Machine: ", context.machine,
@@ -126,21 +163,8 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
                        "`corpora/known_discrepancies.json` or an unexplained disagreement. Each has a standalone "
                        "reproducer: the module in `reproducers/` and the command below.\n\n");
   if (groups.empty()) absl::StrAppend(&md, "None.\n");
-  for (const DisagreementGroup& group : groups) {
-    absl::StrAppend(&md, "### ", group.id, "\n\n- ", group.count, " forms on ", absl::StrJoin(group.targets, ", "),
-                    "\n");
-    for (const DiscrepancyEntry& entry : registry.entries()) {
-      if (entry.id == group.id) absl::StrAppend(&md, "- ", entry.judgement, "\n- Model rule: `", entry.rule, "`\n");
-    }
-    absl::StrAppend(&md, "- Example (", group.example->target, ", model says ",
-                    group.example->model_legal ? "legal" : "illegal", "): `", group.example->instruction, "`\n");
-    if (!group.example->compiler_messages.empty()) {
-      absl::StrAppend(&md, "- Compiler: ", absl::StrJoin(group.example->compiler_messages, " | "), "\n");
-    }
-    absl::StrAppend(&md, "- Reproduce: `", ReproducerCommand(context, group.example->target, group.id), "` (",
-                    group.example->model_legal ? "rejects" : "accepts", " it)\n\n");
-  }
-  absl::StrAppend(&md, RuleProvenanceMarkdown(registry, sweep.compiler));
+  for (const DisagreementGroup& group : groups) absl::StrAppend(&md, GroupMarkdown(sweep, registry, context, group));
+  absl::StrAppend(&md, FixedMarkdown(sweep, standing), RuleProvenanceMarkdown(registry, sweep.compiler));
   bool any_sass = false;
   for (const SupportRow& row : sweep.rows) {
     for (const auto& [target, cell] : row.cells) any_sass = any_sass || !cell.sass.empty();
@@ -194,8 +218,8 @@ MatrixPageContext MatrixContext(const SupportSweep& sweep, const ReportContext& 
   return page;
 }
 
-nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
-                    const std::vector<DisagreementGroup>& groups) {
+nlohmann::json Json(const SupportSweep& sweep, const DiscrepancyRegistry& registry, const ReportContext& context,
+                    const std::vector<DisagreementGroup>& groups, const RegistryStanding& standing) {
   nlohmann::json json = {{"compiler", sweep.compiler}, {"ptx", sweep.ptx.ToString()}, {"command", context.command},
                          {"date", context.date},       {"machine", context.machine}, {"seconds", context.seconds},
                          {"targets", sweep.targets}};
@@ -221,16 +245,21 @@ nlohmann::json Json(const SupportSweep& sweep, const ReportContext& context,
   }
   json["disagreements"] = nlohmann::json::array();
   for (const DisagreementGroup& group : groups) {
-    json["disagreements"].push_back({{"id", group.id},
-                                     {"explained", group.example->registry_id == group.id},
-                                     {"count", group.count},
-                                     {"targets", group.targets},
-                                     {"example", group.example->instruction},
-                                     {"example_target", group.example->target},
-                                     {"model", group.example->model_legal ? "legal" : "illegal"},
-                                     {"compiler_messages", group.example->compiler_messages},
-                                     {"reproducer", absl::StrCat("reproducers/", group.id, ".ptx")}});
+    const DiscrepancyEntry* entry = registry.ById(group.id);
+    json["disagreements"].push_back(
+        {{"id", group.id},
+         {"standing", entry == nullptr ? "" : DiscrepancyRegistry::Standing(*entry, sweep.compiler)},
+         {"explained", group.example->registry_id == group.id},
+         {"count", group.count},
+         {"targets", group.targets},
+         {"example", group.example->instruction},
+         {"example_target", group.example->target},
+         {"model", group.example->model_legal ? "legal" : "illegal"},
+         {"compiler_messages", group.example->compiler_messages},
+         {"reproducer", absl::StrCat("reproducers/", group.id, ".ptx")}});
   }
+  json["fixed"] = nlohmann::json::array();
+  for (const DiscrepancyEntry* entry : standing.fixed) json["fixed"].push_back(entry->id);
   return json;
 }
 
@@ -260,6 +289,7 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
     return absl::FailedPreconditionError(absl::StrCat("cannot clear ", reproducers.string(), ": ", error.message()));
   }
   const std::vector<DisagreementGroup> groups = Group(sweep);
+  const RegistryStanding standing = StandingOf(registry, sweep);
   absl::StatusOr<std::string> html = SupportMatrixHtml(sweep, registry, MatrixContext(sweep, context));
   if (!html.ok()) return html.status();
   for (const DisagreementGroup& group : groups) {
@@ -272,9 +302,9 @@ absl::Status WriteSupportReport(const SupportSweep& sweep, const DiscrepancyRegi
     if (!written.ok()) return written;
   }
   for (const auto& [name, text] :
-       {std::pair<std::string, std::string>{"support.md", Markdown(sweep, registry, context, groups)},
+       {std::pair<std::string, std::string>{"support.md", Markdown(sweep, registry, context, groups, standing)},
         {"support.html", *html},
-        {"support.json", JsonWithProvenance(Json(sweep, context, groups), registry, sweep.compiler)
+        {"support.json", JsonWithProvenance(Json(sweep, registry, context, groups, standing), registry, sweep.compiler)
                              .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)}}) {
     absl::Status written = WriteFile(std::filesystem::path(directory) / name, text);
     if (!written.ok()) return written;

@@ -18,6 +18,7 @@
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
 #include "harness/runs/case_id.h"
+#include "harness/support/registry_standing.h"
 #include "reference/declaration_index.h"
 #include "reference/enumerate.h"
 #include "reference/families.h"
@@ -153,9 +154,10 @@ bool Agrees(bool model_legal, const CompilerVerdict& verdict) {
 
 // CaseOf is the case record of one compared form: "pass" when model and
 // compiler agree, else the direction of the disagreement, a finding unless
-// the registry explains it.
+// the registry explains it; `standing` says how the entry stands on the
+// compiler, where it was not measured there ("also seen on ptxas 13.6.1").
 CaseRecord CaseOf(const std::string& id, bool compiled, bool model_legal, const CompilerVerdict& verdict,
-                  const std::string& registry_id) {
+                  const std::string& registry_id, const std::string& standing) {
   CaseRecord record{.id = id};
   if (!compiled) {
     record.outcome = "not_compiled";
@@ -165,7 +167,8 @@ CaseRecord CaseOf(const std::string& id, bool compiled, bool model_legal, const 
     record.outcome = verdict.crashed ? "crash" : model_legal ? "legal_rejected" : "illegal_accepted";
     record.finding = registry_id.empty();
     record.detail = registry_id.empty() ? (verdict.messages.empty() ? "" : verdict.messages.front())
-                                        : absl::StrCat("known discrepancy ", registry_id);
+                                        : absl::StrCat("known discrepancy ", registry_id,
+                                                       standing.empty() ? "" : absl::StrCat(" (", standing, ")"));
   }
   return record;
 }
@@ -292,10 +295,13 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     // A matrix row in its plain style is also a legal form: one case.
     const bool new_case = recorded.insert(selected.ids[i]).second;
     if (!result.summary.compiled || Agrees(model_legal, verdicts[i])) {
-      if (new_case) result.cases.push_back(CaseOf(selected.ids[i], result.summary.compiled, model_legal, verdicts[i], ""));
+      if (new_case) {
+        result.cases.push_back(CaseOf(selected.ids[i], result.summary.compiled, model_legal, verdicts[i], "", ""));
+      }
       if (result.summary.compiled) ++result.summary.agree;
       continue;
     }
+    std::string standing;  // of the entry that explains it
     Disagreement disagreement{.target = target.Name(),
                               .instruction = selected.texts[i],
                               .model_legal = model_legal,
@@ -308,14 +314,22 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
             registry.Find(disagreement.instruction, target, direction, compiler.Toolchain());
         entry != nullptr) {
       disagreement.registry_id = entry->id;
+      standing = DiscrepancyRegistry::Standing(*entry, compiler.Toolchain());
       ++result.summary.explained;
     } else {
       ++result.summary.unexplained;
     }
     if (new_case) {
-      result.cases.push_back(CaseOf(selected.ids[i], true, model_legal, verdicts[i], disagreement.registry_id));
+      result.cases.push_back(
+          CaseOf(selected.ids[i], true, model_legal, verdicts[i], disagreement.registry_id, standing));
     }
     result.disagreements.push_back(std::move(disagreement));
+  }
+  if (result.summary.compiled) {
+    result.unshown =
+        UnshownEntries(registry, compiler.Toolchain(),
+                       {target, matrix_count, selected.instructions, selected.texts, options.predicted_legal, verdicts},
+                       result.disagreements);
   }
   SpreadMatrixCells(selected.matrix_selected, result.cells);
   if (absl::Status lowered = AddSassLowering(compiler, cuobjdump, cache, matrix, ptx, target, result); !lowered.ok()) {
@@ -351,7 +365,10 @@ absl::StatusOr<SupportSweep> MergeTargets(const std::string& toolchain, PtxVersi
     }
     for (Disagreement& disagreement : result.disagreements) sweep.disagreements.push_back(std::move(disagreement));
     for (CaseRecord& record : result.cases) sweep.cases.push_back(std::move(record));
+    sweep.unshown.insert(sweep.unshown.end(), result.unshown.begin(), result.unshown.end());
   }
+  std::sort(sweep.unshown.begin(), sweep.unshown.end());
+  sweep.unshown.erase(std::unique(sweep.unshown.begin(), sweep.unshown.end()), sweep.unshown.end());
   return sweep;
 }
 
@@ -373,7 +390,8 @@ nlohmann::json TargetSweepJson(const TargetSweep& sweep) {
             summary.unexplained, summary.compiled, summary.sass_error, summary.compiler_runs, summary.bisection_runs,
             summary.unjudged, summary.unrecognised_lines}},
           {"cells", cells},
-          {"disagreements", disagreements}};
+          {"disagreements", disagreements},
+          {"unshown", sweep.unshown}};
 }
 
 absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json) {
@@ -393,6 +411,7 @@ absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json) {
                                      .compiler_messages = d.at(3),
                                      .registry_id = d.at(4)});
     }
+    sweep.unshown = json.value("unshown", std::vector<std::string>());
   } catch (const nlohmann::json::exception& error) {
     return absl::DataLossError(absl::StrCat("a recorded target sweep does not read back: ", error.what()));
   }

@@ -92,6 +92,9 @@ struct SupportSweep {
   std::vector<TargetSummary> summaries;
   std::vector<Disagreement> disagreements;
   std::vector<CaseRecord> cases;  // the cases swept by this call, target after target (not those taken back)
+  // The registry entries in force on the compiler that some target's forms
+  // do not show (TargetSweep::unshown), by id, each once.
+  std::vector<std::string> unshown;
 };
 
 // SweepProgress is how far a sweep is, in forms compiled and compared. A
@@ -121,10 +124,14 @@ struct TargetSweep {
   std::vector<SupportCell> cells;
   std::vector<Disagreement> disagreements;
   std::vector<CaseRecord> cases;
+  // The registry entries in force on the compiler that this target's forms
+  // do not show (harness/support/registry_standing.h: UnshownEntries).
+  std::vector<std::string> unshown;
 };
 
 // TargetSweepJson and TargetSweepFromJson carry a TargetSweep, without its
-// cases (the results store keeps those as rows), to and from the store.
+// cases (the results store keeps those as rows), to and from the store. A
+// share recorded before `unshown` was kept reads back with none.
 nlohmann::json TargetSweepJson(const TargetSweep& sweep);
 absl::StatusOr<TargetSweep> TargetSweepFromJson(const nlohmann::json& json);
 
