@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -40,8 +41,9 @@ TEST(PtxDialectTest, TheToolkitPtxasNamesItsVersion) {
 }
 
 // Every ptxas that scripts/fetch-cuda-tools.sh fetched names its version,
-// which the release table gives its release too; 12.0.140 dies of SIGSEGV
-// right after naming it, and is still heard (measured on 2026-11-27).
+// which the release table gives its release too; the two 12.0 releases,
+// 12.0.76 and 12.0.140, die of SIGSEGV right after naming it, and are still
+// heard (measured on 2026-11-27 with all 35 releases on PyPI).
 TEST(PtxDialectTest, EveryFetchedPtxasAgreesWithTheReleaseTable) {
   const std::filesystem::path cache = absl::StrCat(EnvironmentOr("HOME", "/"), "/.cache/matload");
   int probed = 0;
@@ -57,7 +59,7 @@ TEST(PtxDialectTest, EveryFetchedPtxasAgreesWithTheReleaseTable) {
     const std::vector<std::string> release = absl::StrSplit(ptxas->Version(), '.');
     ASSERT_GE(release.size(), 2u) << path;
     EXPECT_EQ(NewestPtxVersionOf({std::stoi(release[0]), std::stoi(release[1])}), dialect->spoken) << path;
-    EXPECT_EQ(dialect->crashed, ptxas->Version() == "12.0.140") << path;
+    EXPECT_EQ(dialect->crashed, absl::StartsWith(ptxas->Version(), "12.0.")) << path;
     ++probed;
   }
   if (probed == 0) GTEST_SKIP() << "no ptxas fetched under " << cache << " (scripts/fetch-cuda-tools.sh all)";
