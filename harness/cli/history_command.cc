@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/cli/progress_reporter.h"
+#include "harness/cli/sweep_progress.h"
 #include "harness/cli/run_reports.h"
 #include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
@@ -134,20 +135,6 @@ bool SweptLater(const std::vector<OpenedToolkit>& toolkits, size_t t, PtxVersion
   return false;
 }
 
-// ReportTo passes a sweep's progress to `reporter`, as `matload support`
-// does: the total counts the forms of the targets started so far and,
-// until every target has, estimates the rest from their mean.
-Progress ReportTo(ProgressReporter& reporter) {
-  return [&reporter](const SweepProgress& now) {
-    const bool estimated = now.targets_started < now.targets;
-    reporter.SetTotal(
-        estimated ? now.forms_counted * now.targets / std::max<size_t>(now.targets_started, 1) : now.forms_counted,
-        estimated);
-    reporter.Update(now.forms_done,
-                    absl::StrCat(now.target, ", ", now.targets_started, " of ", now.targets, " targets begun"));
-  };
-}
-
 // Unjudged is an InfrastructureError when `sweep` left forms without a
 // compiler verdict (batch_checker.h's bisection bound).
 absl::Status Unjudged(const SupportSweep& sweep) {
@@ -178,7 +165,7 @@ absl::Status Sweep(const HistoryOptions& options, const OpenedToolkit& opened, s
   reporter.StartPhase(absl::StrCat("history ", opened.toolkit.toolchain, " PTX ", ptx.ToString()), 0);
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<SupportSweep> sweep =
-      RunSupportSweep(opened.ptxas, registry, targets, ptx, options.threads, ReportTo(reporter), "", hooks, cache);
+      RunSupportSweep(opened.ptxas, registry, targets, ptx, options.threads, SweepProgressTo(reporter), "", hooks, cache);
   reporter.Finish();
   if (!sweep.ok()) return sweep.status();
   if (absl::Status judged = Unjudged(*sweep); !judged.ok()) return judged;

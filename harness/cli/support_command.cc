@@ -18,6 +18,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "harness/cli/progress_reporter.h"
+#include "harness/cli/sweep_progress.h"
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_reports.h"
@@ -271,20 +272,6 @@ void PrintCacheUse(const std::string& name, const SweepCache& cache, std::ostrea
       << cache.verdicts->kept() << " compiled and kept\n";
 }
 
-// ReportTo passes a sweep's progress to `reporter`: the total counts the
-// forms of the targets started so far and, until every target has,
-// estimates the rest from their mean.
-Progress ReportTo(ProgressReporter& reporter) {
-  return [&reporter](const SweepProgress& now) {
-    const bool estimated = now.targets_started < now.targets;
-    reporter.SetTotal(
-        estimated ? now.forms_counted * now.targets / std::max<size_t>(now.targets_started, 1) : now.forms_counted,
-        estimated);
-    reporter.Update(now.forms_done,
-                    absl::StrCat(now.target, ", ", now.targets_started, " of ", now.targets, " targets begun"));
-  };
-}
-
 // JournalHooks tie one compiler's sweep to the run: the run's case filter,
 // the targets an earlier attempt recorded, and each target's cases and
 // share recorded as it finishes. `prefix` starts this compiler's case IDs
@@ -351,7 +338,7 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
     const std::string cuobjdump = CuobjdumpFor(compilers[i]);
     const SweepCache cache = CacheFor(compilers[i], cuobjdump, verdicts->get());
     absl::StatusOr<SupportSweep> sweep =
-        RunSupportSweep(*compilers[i].oracle, registry, targets, *options.ptx, options.threads, ReportTo(reporter),
+        RunSupportSweep(*compilers[i].oracle, registry, targets, *options.ptx, options.threads, SweepProgressTo(reporter),
                         cuobjdump, JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
     reporter.Finish();
     if (!sweep.ok()) return sweep.status();
