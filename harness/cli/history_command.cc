@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/cli/progress_reporter.h"
-#include "harness/cli/sweep_progress.h"
 #include "harness/cli/run_reports.h"
+#include "harness/cli/sweep_progress.h"
 #include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
 #include "harness/compile/toolchain_identity.h"
@@ -164,8 +164,8 @@ absl::Status Sweep(const HistoryOptions& options, const OpenedToolkit& opened, s
   ProgressReporter reporter(std::cerr, "cases", ProgressReporter::ForStderr(options.progress_seconds, true));
   reporter.StartPhase(absl::StrCat("history ", opened.toolkit.toolchain, " PTX ", ptx.ToString()), 0);
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<SupportSweep> sweep =
-      RunSupportSweep(opened.ptxas, registry, targets, ptx, options.threads, SweepProgressTo(reporter), "", hooks, cache);
+  absl::StatusOr<SupportSweep> sweep = RunSupportSweep(opened.ptxas, registry, targets, ptx, options.threads,
+                                                       SweepProgressTo(reporter), "", hooks, cache);
   reporter.Finish();
   if (!sweep.ok()) return sweep.status();
   if (absl::Status judged = Unjudged(*sweep); !judged.ok()) return judged;

@@ -18,10 +18,10 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "harness/cli/progress_reporter.h"
-#include "harness/cli/sweep_progress.h"
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_reports.h"
+#include "harness/cli/sweep_progress.h"
 #include "harness/compile/cached_compiler.h"
 #include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
@@ -337,9 +337,9 @@ absl::StatusOr<size_t> SweepAndReport(const SupportOptions& options, const std::
     if (!verdicts.ok()) return verdicts.status();
     const std::string cuobjdump = CuobjdumpFor(compilers[i]);
     const SweepCache cache = CacheFor(compilers[i], cuobjdump, verdicts->get());
-    absl::StatusOr<SupportSweep> sweep =
-        RunSupportSweep(*compilers[i].oracle, registry, targets, *options.ptx, options.threads, SweepProgressTo(reporter),
-                        cuobjdump, JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
+    absl::StatusOr<SupportSweep> sweep = RunSupportSweep(
+        *compilers[i].oracle, registry, targets, *options.ptx, options.threads, SweepProgressTo(reporter), cuobjdump,
+        JournalHooks(options, journal, CasePrefix(named[i], compilers.size() > 1)), cache);
     reporter.Finish();
     if (!sweep.ok()) return sweep.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
