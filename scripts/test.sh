@@ -24,6 +24,6 @@ awk '/: Skipped$/ { getline; print "skipped: " $0 }' build/default/Testing/Tempo
 # A smoke campaign keeps the fuzz targets alive: a few seconds each, fixed
 # seed, through `matload fuzz`, which fails on any crash or finding.
 smoke=$(mktemp -d)
-MATLOAD_DB="$smoke/results.sqlite" MATLOAD_SOURCE_DIR="$root" build/default/matload fuzz --targets text,legality,reference,cli --seconds 10 --seed 1 \
+MATLOAD_DB="$smoke/results.sqlite" MATLOAD_SOURCE_DIR="$root" build/default/matload fuzz --targets text,legality,reference,cli --seconds 20 --seed 1 \
   --fuzzers build/fuzz/fuzz --out "$smoke/run"
 rm -rf "$smoke"

@@ -24,6 +24,7 @@
 #include "absl/time/time.h"
 #include "harness/cli/progress_reporter.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
 #include "harness/platform/process_tree.h"
@@ -120,6 +121,16 @@ std::string ProgressDetail(const std::vector<Campaign>& campaigns) {
                           c.cases);
   }
   return detail;
+}
+
+// RanNothing names the targets whose campaign ran no input: a campaign
+// that judged nothing is never clean.
+std::vector<std::string> RanNothing(const std::vector<Campaign>& campaigns) {
+  std::vector<std::string> idle;
+  for (const Campaign& c : campaigns) {
+    if (c.status.runs == 0) idle.push_back(c.name);
+  }
+  return idle;
 }
 
 // Runs is the executions of every target so far.
@@ -441,7 +452,14 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   }
   bool found = false;
   for (const Campaign& campaign : *campaigns) found |= campaign.cases > 0 || campaign.crash_files > 0;
-  return found ? kExitFindings : kExitClean;
+  if (found) return kExitFindings;
+  if (const std::vector<std::string> idle = RanNothing(*campaigns); !idle.empty()) {
+    return Fail(InfrastructureError(InfrastructureCause::kHarnessTimeout,
+                                    absl::StrCat("no input ran on ", absl::StrJoin(idle, ", "), " in ", options.seconds,
+                                                 " s: its start-up took the whole campaign (give it more --seconds)")),
+                err);
+  }
+  return kExitClean;
 }
 
 }  // namespace matload

@@ -85,5 +85,24 @@ TEST(FuzzCommandTest, NonPositiveTimeIsABadOption) {
   EXPECT_THAT(err.str(), HasSubstr("--seconds and --jobs must be positive"));
 }
 
+// A target whose fuzzer ran no input (here one that exits at once; in CI,
+// one whose start-up took the whole campaign on a loaded machine) judged
+// nothing: the campaign is an infrastructure outcome, never clean.
+TEST(FuzzCommandTest, ATargetThatRanNoInputIsNeverClean) {
+  const std::filesystem::path root = std::filesystem::path(::testing::TempDir()) / "fuzz_command_test_idle";
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "fuzzers");
+  const std::filesystem::path fuzzer = root / "fuzzers" / "text_fuzzer";
+  std::ofstream(fuzzer) << "#!/bin/sh\nexit 0\n";
+  std::filesystem::permissions(fuzzer, std::filesystem::perms::owner_all);
+  FuzzCampaignOptions options = Options({"text"});
+  options.fuzzer_dirs = {(root / "fuzzers").string()};
+  options.out = (root / "run").string();
+  options.seconds = 1;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunFuzzCampaign(options, out, err), 4);
+  EXPECT_THAT(err.str(), HasSubstr("no input ran on text in 1 s"));
+}
+
 }  // namespace
 }  // namespace matload

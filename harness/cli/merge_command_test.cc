@@ -293,7 +293,7 @@ TEST_F(MergeCommandTest, FuzzShardsMergeIntoTheUnshardedRun) {
                  << " (cmake --preset fuzz && cmake --build --preset fuzz --target text_fuzzer cli_fuzzer)";
   }
   // By FNV-1a, 2 shards of text and cli put them in shards 0 and 1.
-  const std::vector<std::string> fuzz = {"fuzz", "--targets", "text,cli", "--seconds", "2", "--fuzzers", fuzzers};
+  const std::vector<std::string> fuzz = {"fuzz", "--targets", "text,cli", "--seconds", "4", "--fuzzers", fuzzers};
   std::vector<std::string> whole = fuzz;
   whole.insert(whole.end(), {"--out", Path("whole")});
   ASSERT_EQ(Matload(whole).exit_code, kExitClean);
