@@ -2,6 +2,8 @@
 // model's reasons each can stand for.
 #include "harness/compile/diagnostic_classifier.h"
 
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
