@@ -226,8 +226,13 @@ FamilySpec Build() {
       {{{OneOf(kStateSpace, {kSharedCta})}}, {7, 8}, ".shared::cta", kCtaVersion},
       {{{OneOf(kShape, {kM16n16, kM8n16})}}, {8, 6}, "shapes .m16n16 and .m8n16", kNewShapesVersion},
       {{{OneOf(kType, {kB8})}}, {8, 6}, "type .b8", kB8Version},
+      // Each qualifier of a pair is as new as the pair, written alone too: a
+      // .src_fmt without .dst_fmt at PTX 7.8 is one that version lacks, which
+      // a ptxas of that time calls an unknown modifier.
       {{{Present(kDstFmt)}}, {8, 6}, ".dst_fmt/.src_fmt", kFormatVersion},
+      {{{Present(kSrcFmt), Absent(kDstFmt)}}, {8, 6}, ".dst_fmt/.src_fmt", kFormatVersion},
       {{{Present(kCtype)}}, {9, 4}, "types .s8.s4", kS4Version},
+      {{{Present(kDtype), Absent(kCtype)}}, {9, 4}, "types .s8.s4", kS4Version},
   };
   spec.target_gates = {
       {{}, {OnionFrom("sm_75")}, "ldmatrix", kTargetBase},

@@ -2,6 +2,9 @@
 // for .s8.s4, PTX 9.4 9.7.16.5.15.
 #include "families/ldmatrix/ldmatrix_table.h"
 
+#include <algorithm>
+
+#include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/enumerate.h"
@@ -49,6 +52,20 @@ TEST(LdmatrixTableTest, VersionNotesFromTheSpec) {
   EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.shared::cta.b16 {a}, [p];", "sm_80", "7.7")),
               ElementsAre(ReasonCode::kPtxVersion));
   EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m16n16.x1.trans.b8 {a, b}, [p];", "sm_100a", "8.5")),
+              Contains(ReasonCode::kPtxVersion));
+  // "Support for .src_fmt, .dst_fmt qualifiers introduced in PTX ISA
+  // version 8.6": each one, written without the other too; and .s8 as .s4.
+  EXPECT_THAT(
+      Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.b16.b6x16_p32 {a}, [p];", "sm_90", "7.8")),
+      ElementsAre(ReasonCode::kQualifierCombination, ReasonCode::kQualifierCombination, ReasonCode::kPtxVersion));
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n8.x1.b16.b6x16_p32 {a}, [p];", "sm_90", "8.6")),
+              ElementsAre(ReasonCode::kQualifierCombination, ReasonCode::kQualifierCombination));
+  const Verdict pair = JudgeAt("ldmatrix.sync.aligned.m8n16.x1.b8x16.b6x16_p32 {a}, [p];", "sm_100a", "8.5");
+  EXPECT_EQ(std::count_if(pair.reasons().begin(), pair.reasons().end(),
+                          [](const Reason& reason) { return absl::StartsWith(reason.message, ".dst_fmt/.src_fmt"); }),
+            1)
+      << "the pair is one feature, one reason";
+  EXPECT_THAT(Codes(JudgeAt("ldmatrix.sync.aligned.m8n16.x1.s8 {a}, [p];", "sm_90a", "9.3")),
               Contains(ReasonCode::kPtxVersion));
 }
 

@@ -214,6 +214,9 @@ FamilySpec Build() {
       {{}, {8, 6}, "tcgen05.ld", kIntroduced},
       {{{Present(kRed)}}, {8, 8}, "tcgen05.ld.red", kRedVersion},
       {{{Present(kSpcompress)}}, {9, 4}, "tcgen05.ld.spcompress", kSpcompressVersion},
+      // .sp::2:4 came with .spcompress, and is as new written without it
+      // (ptxas 13.4.92: "Feature '.sp::2:4' requires PTX ISA .version 9.4").
+      {{{Present(kSpfactor), Absent(kSpcompress)}}, {9, 4}, ".sp::2:4", kSpcompressVersion},
   };
   spec.target_gates = {
       {{},

@@ -237,5 +237,15 @@ TEST(Tcgen05LdTableTest, SpcompressTargetNotesFromTheSpec) {
   }
 }
 
+// .sp::2:4 is PTX 9.4's even on a tcgen05.ld without .spcompress, where it
+// does not belong: before 9.4 the version lacks it (ptxas 12.8.93 to 13.3.73
+// call it an unknown modifier; 13.4.92 says it requires 9.4).
+TEST(Tcgen05LdTableTest, SpfactorIsAsNewAsSpcompress) {
+  const std::string load = "tcgen05.ld.sync.aligned.16x64b.x1.sp::2:4.b32 {r}, [t];";
+  EXPECT_THAT(Codes(JudgeAt(load, "sm_100a", "8.7")),
+              ElementsAre(ReasonCode::kQualifierCombination, ReasonCode::kPtxVersion));
+  EXPECT_THAT(Codes(JudgeAt(load, "sm_100a", "9.4")), ElementsAre(ReasonCode::kQualifierCombination));
+}
+
 }  // namespace
 }  // namespace matload

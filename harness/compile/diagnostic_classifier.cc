@@ -13,7 +13,8 @@ struct Pattern {
 };
 
 // The patterns, most specific first; the first that matches wins. Each was
-// seen from ptxas 13.0.88 (reports/model-vs-ptxas/ptxas-13.0.88.md).
+// seen from ptxas 13.0.88 (reports/model-vs-ptxas/ptxas-13.0.88.md) unless
+// its comment names another release.
 const std::vector<Pattern>& Patterns() {
   static const auto* const kPatterns = new std::vector<Pattern>{
       {"Parsing error", {RC::kSyntax}},
@@ -41,9 +42,11 @@ const std::vector<Pattern>& Patterns() {
       {"Reduction operation is required", {RC::kMissingQualifier}},
       {"Unexpected number of 'format conversion'", {RC::kQualifierCombination, RC::kDuplicateQualifier}},
       {"Unexpected number of instruction types", {RC::kQualifierCombination}},
-      // A type token the instruction does not take ('.f16' after '.b16') is one more type to ptxas.
+      // A type token the instruction does not take ('.f16' after '.b16') is one more type to ptxas, and
+      // types out of order ('.s4.s8' for ldmatrix's '.s8.s4') are unexpected ones (ptxas 13.4.92).
       {"Unexpected instruction types",
-       {RC::kQualifierCombination, RC::kDuplicateQualifier, RC::kMissingQualifier, RC::kUnknownQualifier}},
+       {RC::kQualifierCombination, RC::kDuplicateQualifier, RC::kMissingQualifier, RC::kUnknownQualifier,
+        RC::kMisplacedQualifier}},
       {"Incorrect instruction type", {RC::kQualifierCombination}},
       {"Incorrect no. of matrix", {RC::kQualifierCombination}},
       {"Illegal type", {RC::kQualifierCombination}},

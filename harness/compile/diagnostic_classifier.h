@@ -13,7 +13,9 @@ namespace matload {
 
 // ClassifyPtxasMessage returns the reason codes a ptxas message is
 // compatible with; several where ptxas uses one message for several causes
-// ("Arguments mismatch"), none for a message that is not a rejection reason
+// ("Arguments mismatch"; "Unexpected instruction types" for a type too
+// many, one missing, one unknown, or types out of order, .s4.s8 for
+// ldmatrix's .s8.s4), none for a message that is not a rejection reason
 // ("Ptx assembly aborted due to errors").
 std::vector<ReasonCode> ClassifyPtxasMessage(absl::string_view message);
 

@@ -8,16 +8,20 @@
 
 namespace matload {
 
-absl::StatusOr<std::string> NewestFetchedPtxasPath() {
+absl::StatusOr<std::string> FetchedPtxasPath(absl::string_view release) {
   const std::string script = SourceTreePath("scripts/fetch-cuda-tools.sh");
-  absl::StatusOr<ProcessResult> asked = RunProcess({script, "--offline", "ptxas@newest"});
+  const std::string request = absl::StrCat("ptxas@", release);
+  absl::StatusOr<ProcessResult> asked = RunProcess({script, "--offline", request});
   if (!asked.ok()) return asked.status();
   if (asked->exit_code != 0) {
-    return absl::NotFoundError(absl::StrCat("no fetched ptxas (", absl::StripAsciiWhitespace(asked->standard_error),
-                                            "); scripts/fetch-cuda-tools.sh ptxas@newest fetches it"));
+    return absl::NotFoundError(absl::StrCat("no fetched ", request, " (",
+                                            absl::StripAsciiWhitespace(asked->standard_error),
+                                            "); scripts/fetch-cuda-tools.sh ", request, " fetches it"));
   }
   return std::string(absl::StripAsciiWhitespace(asked->standard_output));
 }
+
+absl::StatusOr<std::string> NewestFetchedPtxasPath() { return FetchedPtxasPath("newest"); }
 
 absl::StatusOr<Ptxas> OpenNewestFetchedPtxas() {
   absl::StatusOr<std::string> path = NewestFetchedPtxasPath();

@@ -8,14 +8,20 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "harness/compile/ptxas.h"
 
 namespace matload {
 
-// NewestFetchedPtxasPath asks `scripts/fetch-cuda-tools.sh --offline
-// ptxas@newest` for the path of the newest ptxas it knows, fetching
-// nothing. One not in the cache is kNotFound, saying how to fetch it
-// (scripts/install-deps.sh does).
+// FetchedPtxasPath asks `scripts/fetch-cuda-tools.sh --offline
+// ptxas@RELEASE` for the path of that ptxas ("12.9.86", or "newest": the
+// newest it knows), fetching nothing, so that a test can hold an old
+// release's behaviour where it is fetched. One not in the cache is
+// kNotFound, saying how to fetch it.
+absl::StatusOr<std::string> FetchedPtxasPath(absl::string_view release);
+
+// NewestFetchedPtxasPath is FetchedPtxasPath("newest"), which
+// scripts/install-deps.sh fetches.
 absl::StatusOr<std::string> NewestFetchedPtxasPath();
 
 // OpenNewestFetchedPtxas opens it (Ptxas::Open): kNotFound, for a test to

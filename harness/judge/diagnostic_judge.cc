@@ -23,6 +23,9 @@ constexpr absl::string_view kInstructionQuote = "instruction '";
 // kWrittenModifierQuotes introduce a qualifier a ptxas message says the
 // form holds: "Illegal modifier 'Component' for instruction 'ldmatrix'".
 constexpr absl::string_view kWrittenModifierQuotes[] = {"Illegal modifier '", "Unknown modifier '"};
+// kSyntaxQuote introduces the text a ptxas syntax error stops at: "Parsing
+// error near 'x64b': syntax error".
+constexpr absl::string_view kSyntaxQuote = "near '";
 
 // Quoted lists what follows each `introduction` in `message`, up to the
 // closing quote.
@@ -64,20 +67,42 @@ bool NamesInternalSymbol(absl::string_view instruction, absl::string_view messag
   return false;
 }
 
+// NamedReasons is the reasons `message` names of `instruction`: those
+// ClassifyPtxasMessage gives, and an unknown qualifier besides where it is a
+// syntax error that stops at text of the form's qualifiers (the opcode as
+// written). A qualifier no instruction of the module's language has is no
+// token to ptxas: 11.8.89 to 12.2.140 read the '.16' of a tcgen05.ld shape
+// written on a wmma.load at PTX 7.8 as a number, and stop at 'x64b'.
+std::vector<ReasonCode> NamedReasons(absl::string_view instruction, absl::string_view message) {
+  std::vector<ReasonCode> codes = ClassifyPtxasMessage(message);
+  if (std::find(codes.begin(), codes.end(), ReasonCode::kSyntax) == codes.end()) return codes;
+  const absl::string_view opcode = instruction.substr(0, instruction.find(' '));
+  const std::vector<absl::string_view> near = Quoted(message, kSyntaxQuote);
+  if (std::any_of(near.begin(), near.end(),
+                  [opcode](absl::string_view text) { return absl::StrContains(opcode, text); })) {
+    codes.push_back(ReasonCode::kUnknownQualifier);
+  }
+  return codes;
+}
+
 // Agrees says whether the reasons a compiler's messages name, `named`, hold
 // one the model gives. A qualifier newer than the module's .version or the
 // target is one the compiler does not know there, so "unknown qualifier"
-// names the model's version and target gates too. Where the qualifiers make
-// no form, the model judges no operand, so a wrong operand count is a fault
-// the form may have as well (a near miss with an extra immediate: ptxas
-// 13.0.88 counts the operands of tcgen05.ld .16x256b.x64 before it finds
-// that .x64 is not allowed with the shape).
+// names the model's version and target gates too, and so does "unknown
+// instruction" where the qualifier is part of the instruction's name to
+// ptxas ("Not a name of any known instruction: 'tcgen05.ld.red'" from ptxas
+// 12.8.93 at PTX 8.7, 'tcgen05.ld.spcompress' from 13.0.88 at 9.0). Where
+// the qualifiers make no form, the model judges no operand, so a wrong
+// operand count is a fault the form may have as well (a near miss with an
+// extra immediate: ptxas 13.0.88 counts the operands of tcgen05.ld
+// .16x256b.x64 before it finds that .x64 is not allowed with the shape).
 bool Agrees(const absl::flat_hash_set<ReasonCode>& named, const std::vector<ReasonCode>& model_reasons) {
   return std::any_of(model_reasons.begin(), model_reasons.end(), [&named](ReasonCode code) {
     const bool gate = code == ReasonCode::kPtxVersion || code == ReasonCode::kTarget;
     const bool no_form = code == ReasonCode::kQualifierCombination;
-    return named.contains(code) || (gate && named.contains(ReasonCode::kUnknownQualifier)) ||
-           (no_form && named.contains(ReasonCode::kOperandCount));
+    const bool unknown =
+        named.contains(ReasonCode::kUnknownQualifier) || named.contains(ReasonCode::kUnknownInstruction);
+    return named.contains(code) || (gate && unknown) || (no_form && named.contains(ReasonCode::kOperandCount));
   });
 }
 
@@ -107,7 +132,7 @@ std::optional<Misdiagnosis> JudgeDiagnostic(absl::string_view instruction, const
   absl::flat_hash_set<ReasonCode> named;
   const std::string* first_reason = nullptr;
   for (const std::string& message : messages) {
-    const std::vector<ReasonCode> codes = ClassifyPtxasMessage(message);
+    const std::vector<ReasonCode> codes = NamedReasons(instruction, message);
     if (!codes.empty() && first_reason == nullptr) first_reason = &message;
     named.insert(codes.begin(), codes.end());
   }

@@ -28,11 +28,14 @@ enum class MisdiagnosisKind : unsigned char {
   // "<builtin>" helpers, or at no line at all (CompilerVerdict::unplaced).
   kNoLine,
   // kWrongReason: the messages name reasons (diagnostic_classifier.h), and
-  // none of them is one the model gives; "unknown qualifier" counts as the
-  // model's version or target gate, a qualifier the compiler does not know
-  // at that version or on that target, and a wrong operand count as a
-  // fault of a qualifier set that makes no form (whose operands the model
-  // does not judge).
+  // none of them is one the model gives. "Unknown qualifier" and "unknown
+  // instruction" count as the model's version or target gate: a qualifier
+  // the compiler does not know at that version or on that target, alone or
+  // as part of an instruction's name ('tcgen05.ld.red' at PTX 8.7). A
+  // syntax error that stops inside the form's qualifiers names an unknown
+  // qualifier (one that is no token of the module's language). A wrong
+  // operand count counts as a fault of a qualifier set that makes no form
+  // (whose operands the model does not judge).
   kWrongReason,
 };
 

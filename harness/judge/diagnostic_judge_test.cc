@@ -81,6 +81,36 @@ TEST(DiagnosticJudgeTest, AReasonTheModelDoesNotGiveIsTheWrongReason) {
       << "a message the classifier does not know names no reason to hold against the model's";
 }
 
+// What a ptxas older than a qualifier says of it: the qualifier is no part
+// of the language it speaks, as the model's version gate says.
+TEST(DiagnosticJudgeTest, AnUnknownNameIsTheVersionGateSaidAnotherWay) {
+  const absl::string_view red =
+      "tcgen05.ld.red.sync.aligned.32x32b.x8.min.u32 {r0, r1, r2, r3, r4, r5, r6, r7}, v, [t];";
+  EXPECT_EQ(Judged(red, {ReasonCode::kPtxVersion},
+                   {"Illegal vector size: 8", "Not a name of any known instruction: 'tcgen05.ld.red'"}),
+            std::nullopt)
+      << "ptxas 12.8.93 at PTX 8.7, before .red";
+  EXPECT_EQ(Judged(red, {ReasonCode::kQualifierCombination}, {"Not a name of any known instruction: 'tcgen05.ld.red'"}),
+            MisdiagnosisKind::kWrongReason)
+      << "where the model gives no gate, an unknown name is no reason it gives";
+}
+
+TEST(DiagnosticJudgeTest, ASyntaxErrorInTheQualifiersNamesAnUnknownQualifier) {
+  const absl::string_view shape = "wmma.load.a.sync.aligned.row.m16n16k16.u8.16x64b {x0, x1}, [p];";
+  EXPECT_EQ(Judged(shape, {ReasonCode::kUnknownQualifier}, {"Parsing error near 'x64b': syntax error"}), std::nullopt)
+      << "ptxas 11.8.89 at PTX 7.8 reads '.16' as a number";
+  EXPECT_EQ(Judged(shape, {ReasonCode::kUnknownQualifier}, {"Parsing error near ',': syntax error"}),
+            MisdiagnosisKind::kWrongReason)
+      << "a syntax error among the operands is not at the qualifier";
+}
+
+TEST(DiagnosticJudgeTest, UnexpectedTypesNameTypesOutOfOrder) {
+  EXPECT_EQ(Judged("ldmatrix.sync.aligned.m8n16.x1.s4.s8 {d}, [a];", {ReasonCode::kMisplacedQualifier},
+                   {"Unexpected instruction types specified for 'ldmatrix'"}),
+            std::nullopt)
+      << "ptxas 13.4.92";
+}
+
 TEST(DiagnosticJudgeTest, ShapesHideQuotedPartsAndInternalSymbols) {
   EXPECT_EQ(MessageShape("Unknown modifier '.x3'"), "Unknown modifier '…'");
   EXPECT_EQ(MessageShape("Call to __cuda_sm7x_wmma_m16n16k8_acc_f16 failed"), "Call to __… failed");
