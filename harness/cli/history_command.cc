@@ -26,6 +26,7 @@
 #include "harness/platform/exit_status.h"
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
+#include "harness/platform/outside_text.h"
 #include "harness/runs/build_info.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
@@ -235,14 +236,17 @@ absl::StatusOr<size_t> SweepAll(const HistoryOptions& options, const std::vector
   return Findings(history);
 }
 
-// OptionsJson is what decides a history's sweeps.
+// OptionsJson is what decides a history's sweeps; the paths and the
+// filter as text (OutsideText), since the user may give any bytes.
 std::string OptionsJson(const HistoryOptions& options) {
   std::vector<std::string> targets;
   for (Target target : options.targets) targets.push_back(target.Name());
-  return nlohmann::json{{"ptxas", options.ptxas_paths},
+  std::vector<std::string> paths;
+  for (const std::string& path : options.ptxas_paths) paths.push_back(OutsideText(path));
+  return nlohmann::json{{"ptxas", paths},
                         {"common_ptx", options.common.ToString()},
                         {"targets", targets},
-                        {"filter", options.filter_text}}
+                        {"filter", OutsideText(options.filter_text)}}
       .dump();
 }
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "harness/compile/ptx_module.h"
 #include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
 #include "harness/platform/without_home.h"
 #include "nlohmann/json.hpp"
 #include "reference/enumerate.h"
@@ -19,6 +20,10 @@
 
 namespace matload {
 namespace {
+
+// Shown is how the report writes a path or command line it was given:
+// without $HOME, and as OutsideText, since a path may hold any bytes.
+std::string Shown(absl::string_view given) { return OutsideText(WithoutHome(given)); }
 
 // kChangesShown bounds the change groups history.md lists per pair of
 // releases; changes.tsv lists every one.
@@ -53,7 +58,7 @@ std::string Reproducer(size_t n) { return absl::StrCat("reproducers/misdiagnosis
 void AppendHeader(const SupportHistory& history, const HistoryContext& context, std::string& md) {
   const std::vector<HistoryToolkit>& toolkits = history.toolkits();
   absl::StrAppend(&md, "# Support history: ", toolkits.front().toolchain, " to ", toolkits.back().toolchain,
-                  "\n\n- Made by: `", WithoutHome(context.command), "` on ", context.date, ", ",
+                  "\n\n- Made by: `", Shown(context.command), "` on ", context.date, ", ",
                   static_cast<long>(context.seconds + 0.5), " s of sweeps\n- Machine: ", context.machine,
                   "\n- matload: ", context.matload, "; it knows PTX ISA ", AllPtxVersions().front().ToString(), " to ",
                   NewestPtxVersion().ToString(), "\n- Each toolkit is swept at the newest PTX ISA version it and ",
@@ -68,7 +73,7 @@ void AppendHeader(const SupportHistory& history, const HistoryContext& context, 
                                                   : "its message",
                     " | ", toolkit.newest.ToString(),
                     toolkit.newest == history.common() ? "" : absl::StrCat(", ", history.common().ToString()), " | ",
-                    toolkit.targets.size(), " | `", WithoutHome(toolkit.path), "`",
+                    toolkit.targets.size(), " | `", Shown(toolkit.path), "`",
                     toolkit.identity.empty()
                         ? ""
                         : absl::StrCat(" (", toolkit.identity.substr(toolkit.identity.find('@') + 1), ")"),
@@ -230,7 +235,7 @@ void AppendMisdiagnoses(const SupportHistory& history, const std::vector<Distinc
                     toolkits[m.toolkit].toolchain, ", PTX ", m.ptx.ToString(), ", ", m.target, "): `",
                     Cell(m.instruction), "`\n- Messages: ", Cell(absl::StrJoin(m.messages, " | ")), "\n");
     if (m.entry.empty()) {
-      absl::StrAppend(&md, "- Reproduce: `", WithoutHome(toolkits[m.toolkit].path), " -arch=", m.target, " ",
+      absl::StrAppend(&md, "- Reproduce: `", Shown(toolkits[m.toolkit].path), " -arch=", m.target, " ",
                       Reproducer(n + 1), " -o /dev/null`\n");
     }
   }
@@ -304,7 +309,7 @@ std::string MisdiagnosesTsv(const SupportHistory& history, const std::vector<Dis
 nlohmann::json Json(const SupportHistory& history, const HistoryContext& context,
                     const std::vector<DisagreementHistory>& disagreements, const std::vector<ReleaseChange>& changes,
                     const std::vector<DistinctMisdiagnosis>& distinct) {
-  nlohmann::json json = {{"command", WithoutHome(context.command)},
+  nlohmann::json json = {{"command", Shown(context.command)},
                          {"date", context.date},
                          {"machine", context.machine},
                          {"matload", context.matload},
@@ -313,7 +318,7 @@ nlohmann::json Json(const SupportHistory& history, const HistoryContext& context
                          {"newest_known_ptx", NewestPtxVersion().ToString()}};
   for (const HistoryToolkit& toolkit : history.toolkits()) {
     json["toolkits"].push_back({{"toolchain", toolkit.toolchain},
-                                {"path", WithoutHome(toolkit.path)},
+                                {"path", Shown(toolkit.path)},
                                 {"identity", toolkit.identity},
                                 {"speaks", toolkit.dialect.spoken.ToString()},
                                 {"speaks_from_message", toolkit.dialect.from_message},

@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/compile/ptxas.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/outside_text.h"
 #include "harness/platform/source_tree.h"
@@ -122,6 +123,23 @@ TEST_F(OutsideBytesTest, ACompilerDiagnosticThatIsNotUtf8) {
   const nlohmann::json run = Runs();
   EXPECT_EQ(run["status"], "findings");
   ExpectEveryReaderWorks(run["id"]);
+}
+
+// A ptxas whose path is not UTF-8 is swept by `matload history`, which
+// writes its path into its report as text (it aborted writing history.json,
+// found by the second attack on issue 34).
+TEST_F(OutsideBytesTest, AHistoryOfAPtxasWhosePathIsNotUtf8) {
+  const std::filesystem::path bin = root_ / absl::StrCat("bin", kNotUtf8);
+  std::filesystem::create_directories(bin);
+  std::filesystem::create_symlink(Ptxas::DefaultPath(), bin / "ptxas");
+  const std::string out = (root_ / "history").string();
+  const ProcessResult history = Matload({"history", "--target", "sm_90", "--include", "sm_90.ldmatrix.*.x1.*",
+                                         "--ptxas", (bin / "ptxas").string(), "--out", out});
+  EXPECT_LE(history.exit_code, kExitFindings) << history.standard_error;
+  const nlohmann::json report =
+      nlohmann::json::parse(ReadText(std::filesystem::path(out) / "history.json"), nullptr, false);
+  ASSERT_FALSE(report.is_discarded());
+  EXPECT_THAT(report["toolkits"][0]["path"].get<std::string>(), HasSubstr("bin\\xff\\xfe"));
 }
 
 // A GPU's name is one field of results.tsv, and its UUID is stored whole.
