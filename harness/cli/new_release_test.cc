@@ -83,7 +83,7 @@ TEST_F(NewReleaseTest, TheSameAnswersUnderANewReleaseAreKnownAlsoSeenOnIt) {
   EXPECT_THAT(result.standard_output, Not(HasSubstr("fixed in")));
   const std::string md = ReadText(root_ / "run" / "support.md");
   EXPECT_THAT(md, HasSubstr("### ptxas-accepts-repeated-sync\n\n- known, also seen on ptxas 13.6.1 (measured on "
-                            "ptxas 12.9.86, ptxas 13.0.88, ptxas 13.5.37"));
+                            "ptxas 11.8.89, ptxas 12.9.86, ptxas 13.0.88, ptxas 13.5.37"));
 }
 
 // An entry in force on 13.6.1 (measured on 12.9.86, its fix not recorded)

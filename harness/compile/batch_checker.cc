@@ -342,27 +342,46 @@ absl::Status Attributed(const Batch& batch, const Run& judged, bool accepted, co
   return absl::OkStatus();
 }
 
+// CrashedAlone judges a snippet the compiler died of a fault on in a run
+// of its own: crashed, once a second run of it dies of the same signal. A
+// crash that does not come again was the environment's (memory, a signal
+// from outside), not the compiler's on this snippet, and stays the error it
+// is: a crashed verdict is kept in the verdict cache.
+absl::Status CrashedAlone(const Batch& batch, const Run& pending, const absl::Status& crash, int signal) {
+  const size_t index = pending.front().front();
+  absl::StatusOr<RunOutcome> again = RunOnce(batch, pending);
+  batch.verdicts[index].messages.clear();
+  if (again.ok() || CompilerFaultSignal(again.status()) != signal) {
+    return InfrastructureError(
+        InfrastructureCause::kCompilerCrashed,
+        absl::StrCat(crash.message(), " (run again alone, it did not crash so: not reproducible)"));
+  }
+  batch.verdicts[index] = {.messages = {CompilerFaultMessage(signal)}, .unplaced = 1, .crashed = true};
+  return absl::OkStatus();
+}
+
 // Crashed handles a run the compiler died of a fault on: a snippet alone
-// is judged crashed; a run of several modules is split into two runs of
-// half the modules each, a module of several snippets into two modules,
-// each run again from scratch. Every split halves what crashed, so a crash
-// costs two runs per halving: bounded by the crashes found, not by the
-// bisection budget, which a crash does not spend.
-std::vector<Run> Crashed(const Batch& batch, const Run& pending, int signal) {
+// is judged by CrashedAlone; a run of several modules is split into two
+// runs of half the modules each, a module of several snippets into two
+// modules, each run again from scratch. Every split halves what crashed,
+// so a crash costs two runs per halving and one to confirm: bounded by the
+// crashes found, not by the bisection budget, which a crash does not spend.
+absl::StatusOr<std::vector<Run>> Crashed(const Batch& batch, const Run& pending, const absl::Status& crash,
+                                         int signal) {
   for (const Group& group : pending) {
     for (size_t index : group) batch.verdicts[index].messages.clear();
   }
   if (pending.size() > 1) {
     const auto middle = pending.begin() + pending.size() / 2;
-    return {Run(pending.begin(), middle), Run(middle, pending.end())};
+    return std::vector<Run>{Run(pending.begin(), middle), Run(middle, pending.end())};
   }
   const Group& snippets = pending.front();
   if (snippets.size() == 1) {
-    batch.verdicts[snippets[0]] = {.messages = {CompilerFaultMessage(signal)}, .unplaced = 1, .crashed = true};
-    return {};
+    if (absl::Status confirmed = CrashedAlone(batch, pending, crash, signal); !confirmed.ok()) return confirmed;
+    return std::vector<Run>{};
   }
   const auto middle = snippets.begin() + snippets.size() / 2;
-  return {{Group(snippets.begin(), middle)}, {Group(middle, snippets.end())}};
+  return std::vector<Run>{{Group(snippets.begin(), middle)}, {Group(middle, snippets.end())}};
 }
 
 // Judge makes one run and says which runs it leads to.
@@ -371,7 +390,7 @@ absl::StatusOr<std::vector<Run>> Judge(const Batch& batch, const Run& pending) {
   if (!outcome.ok()) {
     const std::optional<int> signal = CompilerFaultSignal(outcome.status());
     if (!signal.has_value()) return outcome.status();
-    return Crashed(batch, pending, *signal);
+    return Crashed(batch, pending, outcome.status(), *signal);
   }
   std::vector<Run> more;
   AddRuns(batch, outcome->not_judged, more);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -235,6 +236,22 @@ TEST(FakePtxasTest, ACrashOnOneFormIsThatFormsVerdictAlone) {
       EXPECT_EQ(VerdictsOf({(*actual)[i]}), VerdictsOf({(*expected)[i]})) << form;
     }
   }
+}
+
+// A crash that does not come again when the form is run alone a second
+// time is no verdict (it would be kept in the verdict cache): it stays an
+// infrastructure outcome.
+TEST(FakePtxasTest, ACrashThatDoesNotComeAgainIsNoVerdict) {
+  const std::string state = ::testing::TempDir() + "/fake_ptxas_crash_once";
+  std::remove(state.c_str());
+  setenv("MATLOAD_FAKE_PTXAS_STATE", state.c_str(), 1);
+  absl::StatusOr<Ptxas> fake = OpenFake("crash-once-on-untyped-m16n16k8");
+  ASSERT_TRUE(fake.ok()) << fake.status();
+  const absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckSnippets(
+      *fake, {*ParseSnippet("wmma.load.a.sync.aligned.row.m16n16k8 {r0, r1, r2, r3}, [a];")}, kPtx, Sm90());
+  unsetenv("MATLOAD_FAKE_PTXAS_STATE");
+  EXPECT_THAT(InfrastructureCauseOf(verdicts.status()), Optional(InfrastructureCause::kCompilerCrashed));
+  EXPECT_THAT(std::string(verdicts.status().message()), HasSubstr("not reproducible"));
 }
 
 TEST(FakePtxasTest, AnExtraStderrLineChangesNoVerdictAndNoRunCount) {

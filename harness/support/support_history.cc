@@ -85,6 +85,32 @@ void AddOther(DistinctMisdiagnosis& misdiagnosis, const std::string& form) {
   others.push_back(form);
 }
 
+// Merge adds one target's `found` to `kept`, the same misdiagnosis seen on
+// other targets: the counts add up, the example is the first form by
+// (toolkit, PTX version, target, text) and the others are the first of the
+// rest by text, so that the report does not depend on which target's sweep
+// ended first.
+void Merge(DistinctMisdiagnosis& kept, const DistinctMisdiagnosis& found) {
+  for (size_t t = 0; t < kept.per_toolkit.size(); ++t) kept.per_toolkit[t] += found.per_toolkit[t];
+  std::vector<std::string> others = kept.others;
+  others.insert(others.end(), found.others.begin(), found.others.end());
+  const bool earlier = std::tie(found.toolkit, found.ptx, found.target, found.instruction) <
+                       std::tie(kept.toolkit, kept.ptx, kept.target, kept.instruction);
+  const DistinctMisdiagnosis& later = earlier ? kept : found;
+  others.push_back(absl::StrCat(later.target, " ", later.instruction));
+  if (earlier) {
+    kept.toolkit = found.toolkit;
+    kept.ptx = found.ptx;
+    kept.target = found.target;
+    kept.instruction = found.instruction;
+    kept.messages = found.messages;
+  }
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+  kept.others.clear();
+  for (const std::string& other : others) AddOther(kept, other);
+}
+
 }  // namespace
 
 absl::string_view ChangeKindName(ChangeKind kind) {
@@ -196,15 +222,16 @@ void SupportHistory::CompareTarget(size_t toolkit, PtxVersion ptx, const Compare
     }
     kept.count += change.count;
     kept.targets.insert(change.targets.begin(), change.targets.end());
-    if (change.kind != ChangeKind::kReworded)
+    if (change.kind != ChangeKind::kReworded) {
       kept.forms.insert(kept.forms.end(), change.forms.begin(), change.forms.end());
+    } else if (change.forms.front() < kept.forms.front()) {
+      kept.forms = std::move(change.forms);  // the first by text, whichever target ended first
+    }
   }
   for (auto& [digest, text] : texts) message_texts_.try_emplace(digest, std::move(text));
   for (auto& [key, distinct] : found) {
     auto [kept, added] = misdiagnoses_.try_emplace(key, distinct);
-    if (added) continue;
-    for (size_t t = 0; t < toolkits_.size(); ++t) kept->second.per_toolkit[t] += distinct.per_toolkit[t];
-    for (const std::string& other : distinct.others) AddOther(kept->second, other);
+    if (!added) Merge(kept->second, distinct);
   }
   SweepCounts& total = counts_[{toolkit, ptx}];
   total.both_reject += counts.both_reject;
@@ -343,8 +370,8 @@ std::vector<ReleaseChange> SupportHistory::Changes() const {
   std::vector<ReleaseChange> changes;
   for (const auto& [key, change] : changes_) changes.push_back(change);
   for (ReleaseChange& change : changes) std::sort(change.forms.begin(), change.forms.end());
-  std::stable_sort(changes.begin(), changes.end(), [](const ReleaseChange& a, const ReleaseChange& b) {
-    return std::tie(a.to, a.ptx, a.kind) < std::tie(b.to, b.ptx, b.kind);
+  std::sort(changes.begin(), changes.end(), [](const ReleaseChange& a, const ReleaseChange& b) {
+    return std::tie(a.to, a.ptx, a.kind, a.before, a.after) < std::tie(b.to, b.ptx, b.kind, b.before, b.after);
   });
   return changes;
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/support/support_history_report.h"
@@ -199,6 +200,33 @@ TEST_F(SupportHistoryTest, MisdiagnosesAreCountedPerToolkitAndMatchedToTheRegist
     EXPECT_GE(sweep.misdiagnosed[static_cast<size_t>(MisdiagnosisKind::kInternalSymbol)], 2u);
     EXPECT_GE(sweep.unregistered, 1u);
   }
+}
+
+// The report does not depend on which target's sweep ends first: a
+// misdiagnosis's example is its first form by toolkit, version, target and
+// text, a rewording's by text, and changes come in the order of their words.
+TEST_F(SupportHistoryTest, TheOrderInWhichTargetsEndChangesNothing) {
+  const std::vector<bool> model_legal(std::begin(kModelLegal), std::end(kModelLegal));
+  const auto told = [&](std::vector<const char*> targets) {
+    SupportHistory history(history_->toolkits(), kCommon, *registry_);
+    for (size_t release = 0; release < 3; ++release) {
+      const std::vector<CompilerVerdict> verdicts = Verdicts(release);
+      for (const char* target : targets) {
+        history.Compared(release, kCommon)({*ParseTarget(target), 0, instructions_, texts_, model_legal, verdicts});
+      }
+    }
+    std::vector<std::string> said;
+    for (const ReleaseChange& change : history.Changes()) {
+      said.push_back(absl::StrCat(change.before, " > ", change.after, ": ", absl::StrJoin(change.forms, ", ")));
+    }
+    for (const DistinctMisdiagnosis& m : history.Misdiagnoses()) {
+      said.push_back(absl::StrCat(m.target, " ", m.instruction, "; ", absl::StrJoin(m.others, ", ")));
+    }
+    return said;
+  };
+  const std::vector<std::string> in_order = told({"sm_80", "sm_90"});
+  EXPECT_EQ(told({"sm_90", "sm_80"}), in_order);
+  EXPECT_THAT(in_order, ::testing::Contains(HasSubstr("Unknown qualifier '.x3': sm_80 ")));
 }
 
 TEST_F(SupportHistoryTest, TheReportSaysItAll) {

@@ -43,6 +43,10 @@
 #                  .m16n16k8 without its type dies of SIGSEGV, as ptxas
 #                  12.3.52 to 12.3.107 do on sm_80 and later; other runs are
 #                  real (a crash the batch checker must trace to its form)
+#   crash-once-on-untyped-m16n16k8
+#                  as crash-on-untyped-m16n16k8, but only every other such
+#                  run (counted in $MATLOAD_FAKE_PTXAS_STATE): a crash that
+#                  does not come again, which is no verdict
 #   reword         every run is real, with "Unknown modifier" reworded
 #                  "Unknown qualifier" on stderr
 #   internal-symbol
@@ -155,10 +159,16 @@ case "$mode" in
   real | ahead)
     exec "$real" "$@"
     ;;
-  crash-on-untyped-m16n16k8)
+  crash-on-untyped-m16n16k8 | crash-once-on-untyped-m16n16k8)
     if awk '/^wmma\.load\.a\./ && /\.m16n16k8/ && !/\.(tf32|f16|bf16|f32|f64|s8|u8|s4|u4|b1)[ .]/ { found = 1 }
             END { exit !found }' "${inputs[@]}"; then
-      kill -SEGV $$
+      if [[ "$mode" == crash-once-on-untyped-m16n16k8 ]]; then
+        state="${MATLOAD_FAKE_PTXAS_STATE:?crash-once-on-untyped-m16n16k8 needs MATLOAD_FAKE_PTXAS_STATE}"
+        echo x >>"$state"
+        (($(wc -l <"$state") % 2 == 1)) && kill -SEGV $$
+      else
+        kill -SEGV $$
+      fi
     fi
     exec "$real" "$@"
     ;;
