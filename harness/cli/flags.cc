@@ -56,10 +56,11 @@ MATLOAD_FLAG(bool, ids, false, "forms", "", "print each form's case ID (as suppo
 MATLOAD_FLAG(bool, families, false, "forms", "", "print the families' mnemonics, one per line, instead of forms.");
 MATLOAD_FLAG(std::string, compiler, "ptxas", "support", "ptxas|nvjitlink|driver",
              "the compiler to hold the model against.");
-MATLOAD_FLAG(std::vector<std::string>, ptxas, {}, "support history", "P,...",
+MATLOAD_FLAG(std::vector<std::string>, ptxas, {}, "support history triage", "P,...",
              "ptxas binaries, comma-separated; support: default $MATLOAD_PTXAS, $CUDA_HOME/bin/ptxas, several are "
-             "compared; history: the toolkits, in any order (default: every one scripts/fetch-cuda-tools.sh keeps "
-             "in $MATLOAD_CACHE or ~/.cache/matload).");
+             "compared; history, triage: the toolkits, in any order (default: every one scripts/fetch-cuda-tools.sh "
+             "keeps in $MATLOAD_CACHE or ~/.cache/matload); triage bisects over them, 'none' for no range.");
+MATLOAD_FLAG(int, repeats, 5, "triage", "N", "runs of each build on each GPU and of each toolkit release.");
 MATLOAD_FLAG(std::string, common_ptx, "7.8", "history", "V",
              "the PTX ISA version every toolkit that speaks it is swept at besides its newest (7.8: the newest "
              "that CUDA 11.8, the oldest toolkit on PyPI, speaks).");
@@ -110,9 +111,10 @@ MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support history confo
              "leave out cases whose ID matches one of these globs.");
 MATLOAD_FLAG(std::string, db, "", "support history conform fuzz runs diff baseline export merge prune", "DB",
              "the results store (default $MATLOAD_DB, else matload-results.sqlite).");
-MATLOAD_FLAG(std::string, out, "", "support history conform fuzz merge selftest baseline", "PATH",
+MATLOAD_FLAG(std::string, out, "", "support history conform fuzz merge selftest baseline triage", "PATH",
              "support, history, conform, fuzz, merge: the run directory, which must not exist or be empty (default "
-             "runs/<run ID>); selftest: the run directory (default runs/selftest-<date>); baseline: the file to "
+             "runs/<run ID>); triage: the report's directory, new or empty; selftest: the run directory (default "
+             "runs/selftest-<date>); baseline: the file to "
              "write.");
 MATLOAD_FLAG(std::string, resume, "", "support conform fuzz", "RUN_ID",
              "take back an interrupted run by its ID, with the options it was started with (instead of --out).");
@@ -180,6 +182,11 @@ const CommandText kCommandTexts[] = {
      "every legal form on the GPU, every register of every lane against the model, as a run in the results store "
      "(exit 1 on findings)",
      "matload conform --device 0 --variants 16 --forms '^ldmatrix'"},
+    {"triage", "BUNDLE_DIR",
+     "from a conform finding's bundle to a bug report: replay it on every GPU, through the driver JIT, ptxas at -O3 "
+     "and -O0 and nvJitLink with each cubin's SASS, bisect the toolkit releases, blame a stage; writes triage.md, "
+     "triage.html and triage.json",
+     "matload triage runs/conform-tonight/bundles/001-wmma-load-unexpected-fault --out triage-001"},
     {"selftest", "", "plant five bugs and show each is caught and bundled", "matload selftest --device 0"},
     {"fuzz", "", "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
      "matload fuzz --targets text,legality,reference --seconds 3600 --jobs 2"},

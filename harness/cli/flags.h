@@ -27,6 +27,7 @@ ABSL_DECLARE_FLAG(bool, illegal);
 ABSL_DECLARE_FLAG(std::string, compiler);
 ABSL_DECLARE_FLAG(std::vector<std::string>, ptxas);
 ABSL_DECLARE_FLAG(std::string, common_ptx);
+ABSL_DECLARE_FLAG(int, repeats);
 ABSL_DECLARE_FLAG(std::string, out);
 ABSL_DECLARE_FLAG(int, threads);
 ABSL_DECLARE_FLAG(std::string, data);

@@ -28,7 +28,9 @@
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_command.h"
+#include "harness/cli/triage_command.h"
 #include "harness/cli/version_command.h"
+#include "harness/compile/ptxas.h"
 #include "harness/gpu/cuda_driver.h"
 #include "harness/gpu/program_launch.h"
 #include "harness/platform/environment.h"
@@ -109,6 +111,19 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
   options.no_cache = absl::GetFlag(FLAGS_no_cache);
   options.progress_seconds = absl::GetFlag(FLAGS_progress_seconds);
   return RunSupport(options, std::cout, std::cerr);
+}
+
+int RunTriageCli(const std::vector<std::string>& arguments) {
+  if (arguments.size() != 1) return Fail("triage takes one bundle directory");
+  TriageOptions options{.bundle = arguments[0],
+                        .out = absl::GetFlag(FLAGS_out),
+                        .ptxas = Ptxas::DefaultPath(),
+                        .releases = absl::GetFlag(FLAGS_ptxas),
+                        .repeats = absl::GetFlag(FLAGS_repeats)};
+  if (options.releases.empty()) options.releases = CachedPtxasPaths();
+  if (options.releases == std::vector<std::string>{"none"}) options.releases.clear();
+  if (options.repeats < 1) return Fail("--repeats must be at least 1");
+  return RunTriageCommand(options, std::cout, std::cerr);
 }
 
 int RunHistoryCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
@@ -290,6 +305,7 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
   if (command == "history") return RunHistoryCommand(arguments, command_line);
   if (command == "conform") return RunConformCommand(arguments, command_line);
   if (command == "selftest") return RunSelfTestCli(arguments);
+  if (command == "triage") return RunTriageCli(arguments);
   if (command == "merge") return RunMergeCommand(arguments, command_line, std::cout, std::cerr);
   return RunFuzzCli(arguments, command_line);
 }

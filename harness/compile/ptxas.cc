@@ -262,12 +262,19 @@ absl::StatusOr<Ptxas> Ptxas::Open(std::string path, std::chrono::milliseconds ti
   return Ptxas(std::move(path), *std::move(release), std::move(arches), timeout);
 }
 
+Ptxas Ptxas::WithArguments(std::vector<std::string> arguments) const {
+  Ptxas with = *this;
+  with.arguments_ = std::move(arguments);
+  return with;
+}
+
 absl::StatusOr<ProcessResult> Ptxas::Start(const std::vector<std::string>& inputs, const std::string& cubin_path,
                                            Target target) const {
   if (!Supports(target)) {
     return absl::UnimplementedError(absl::StrCat("ptxas ", version_, " cannot assemble for ", target.Name()));
   }
   std::vector<std::string> argv = {path_, absl::StrCat("-arch=", target.Name())};
+  argv.insert(argv.end(), arguments_.begin(), arguments_.end());
   argv.insert(argv.end(), inputs.begin(), inputs.end());
   argv.insert(argv.end(), {"-o", cubin_path});
   return RunProcess(argv, timeout_);

@@ -39,6 +39,11 @@ class Ptxas : public CompileOracle {
   static std::string DefaultPath();
 
   const std::string& path() const { return path_; }
+  // WithArguments is this ptxas run with `arguments` added to every command
+  // line ("-O0"), so that a triage can build the same kernel at another
+  // optimisation level; arguments() are those added.
+  Ptxas WithArguments(std::vector<std::string> arguments) const;
+  const std::vector<std::string>& arguments() const { return arguments_; }
 
   std::string Tool() const override { return "ptxas"; }
   std::string Version() const override { return version_; }
@@ -95,6 +100,7 @@ class Ptxas : public CompileOracle {
   std::string version_;
   absl::flat_hash_set<std::string> arches_;
   std::chrono::milliseconds timeout_;
+  std::vector<std::string> arguments_;
 };
 
 }  // namespace matload

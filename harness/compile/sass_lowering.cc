@@ -97,6 +97,21 @@ bool IsLoadOpcode(absl::string_view opcode) {
   return absl::StartsWith(opcode, "LD") && !absl::StartsWith(opcode, "LDC");
 }
 
+std::string LoadSequence(const std::vector<std::string>& opcodes) {
+  std::vector<std::pair<std::string, int>> loads;  // in program order, repeats counted
+  for (const std::string& opcode : opcodes) {
+    if (!IsLoadOpcode(opcode)) continue;
+    if (!loads.empty() && loads.back().first == opcode) {
+      ++loads.back().second;
+    } else {
+      loads.emplace_back(opcode, 1);
+    }
+  }
+  return absl::StrJoin(loads, " ", [](std::string* out, const std::pair<std::string, int>& load) {
+    absl::StrAppend(out, load.first, load.second > 1 ? absl::StrCat(" x", load.second) : "");
+  });
+}
+
 std::string DefaultCuobjdumpPath() {
   if (std::optional<std::string> path = Environment("MATLOAD_CUOBJDUMP")) return *path;
   const std::string ptxas = Ptxas::DefaultPath();
@@ -140,22 +155,17 @@ std::string SassModule(const std::vector<RawInstruction>& forms, PtxVersion ptx,
   return module;
 }
 
-absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const std::string& cuobjdump,
-                                                     const std::vector<RawInstruction>& forms, PtxVersion ptx,
-                                                     Target target) {
-  const std::string module = SassModule(forms, ptx, target);
+absl::StatusOr<std::string> CuobjdumpSass(const std::string& cuobjdump, absl::string_view cubin) {
   std::string base = absl::StrCat(TemporaryDirectory(), "/matload-sass-XXXXXX");
   if (mkdtemp(base.data()) == nullptr) return absl::InternalError("cannot create a temporary directory");
   absl::Cleanup remove = [&base] {
     unlink((base + "/module.cubin").c_str());
     rmdir(base.c_str());
   };
-  absl::StatusOr<std::string> cubin = ptxas.CompileToCubin(module, target);
-  if (!cubin.ok()) return cubin.status();
   {
     std::ofstream file(base + "/module.cubin", std::ios::binary);
-    file << *cubin;
-    if (!file) return absl::InternalError("cannot write the SASS module's cubin");
+    file << cubin;
+    if (!file) return absl::InternalError("cannot write a cubin for cuobjdump");
   }
   // cuobjdump runs nvdisasm, which it looks for in $NVDISASM_PATH and PATH.
   const std::string tools = cuobjdump.substr(0, cuobjdump.rfind('/') + 1);
@@ -163,27 +173,29 @@ absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const s
       RunProcess({cuobjdump, "-sass", base + "/module.cubin"}, std::chrono::seconds(120),
                  {absl::StrCat("NVDISASM_PATH=", tools), absl::StrCat("PATH=", tools, ":", EnvironmentOr("PATH", ""))});
   if (!dump.ok()) return dump.status();
-  // A cuobjdump that crashed or hung is infrastructure; one that refused the
-  // cubin only leaves the SASS column empty, and the report says why.
-  if (dump->timed_out || dump->signal != 0) return CheckCompilerRun(*dump, cuobjdump, {0});
+  if (dump->timed_out || dump->signal != 0) {
+    absl::Status ended = CheckCompilerRun(*dump, cuobjdump, {0});
+    return ended.ok() ? absl::InternalError("cuobjdump ended by a signal") : ended;
+  }
   if (dump->exit_code != 0)
     return absl::InternalError(absl::StrCat("cuobjdump failed: ", QuotedOutput(dump->standard_error)));
+  return dump->standard_output;
+}
+
+absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const std::string& cuobjdump,
+                                                     const std::vector<RawInstruction>& forms, PtxVersion ptx,
+                                                     Target target) {
+  absl::StatusOr<std::string> cubin = ptxas.CompileToCubin(SassModule(forms, ptx, target), target);
+  if (!cubin.ok()) return cubin.status();
+  // A cuobjdump that crashed or hung is infrastructure; one that refused the
+  // cubin only leaves the SASS column empty, and the report says why.
+  absl::StatusOr<std::string> dump = CuobjdumpSass(cuobjdump, *cubin);
+  if (!dump.ok()) return dump.status();
   std::vector<std::string> lowering(forms.size());
-  for (const auto& [name, opcodes] : SassFunctions(dump->standard_output)) {
+  for (const auto& [name, opcodes] : SassFunctions(*dump)) {
     size_t index = 0;
     if (!absl::SimpleAtoi(absl::StripPrefix(name, "matload_form_"), &index) || index >= forms.size()) continue;
-    std::vector<std::pair<std::string, int>> loads;  // in program order, repeats counted
-    for (const std::string& opcode : opcodes) {
-      if (!IsLoadOpcode(opcode)) continue;
-      if (!loads.empty() && loads.back().first == opcode) {
-        ++loads.back().second;
-      } else {
-        loads.emplace_back(opcode, 1);
-      }
-    }
-    lowering[index] = absl::StrJoin(loads, " ", [](std::string* out, const std::pair<std::string, int>& load) {
-      absl::StrAppend(out, load.first, load.second > 1 ? absl::StrCat(" x", load.second) : "");
-    });
+    lowering[index] = LoadSequence(opcodes);
   }
   return lowering;
 }

@@ -23,6 +23,10 @@ std::vector<std::pair<std::string, std::vector<std::string>>> SassFunctions(absl
 // (LD*, but not the constant-bank LDC that every kernel uses for parameters).
 bool IsLoadOpcode(absl::string_view opcode);
 
+// LoadSequence is the load opcodes among `opcodes`, in program order with
+// repeats counted: "LDSM.16.M88.4", "LDS.U.128 x2".
+std::string LoadSequence(const std::vector<std::string>& opcodes);
+
 // SassModule is the module LowerToSass compiles for `forms`: a kernel per
 // form that stores every destination register, so that nothing is dead
 // code.
@@ -35,6 +39,12 @@ std::string SassModule(const std::vector<RawInstruction>& forms, PtxVersion ptx,
 absl::StatusOr<std::vector<std::string>> LowerToSass(const Ptxas& ptxas, const std::string& cuobjdump,
                                                      const std::vector<RawInstruction>& forms, PtxVersion ptx,
                                                      Target target);
+
+// CuobjdumpSass writes `cubin` to a temporary file and gives what
+// `cuobjdump -sass` prints of it. A cuobjdump that crashed or hung is an
+// InfrastructureError; one that refused the cubin is kInternal with its
+// message.
+absl::StatusOr<std::string> CuobjdumpSass(const std::string& cuobjdump, absl::string_view cubin);
 
 // DefaultCuobjdumpPath is $MATLOAD_CUOBJDUMP, else cuobjdump beside the
 // default ptxas, else the one scripts/install-deps.sh fetches where the

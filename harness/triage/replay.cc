@@ -1,0 +1,88 @@
+#include "harness/triage/replay.h"
+
+#include <variant>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/program_launch.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
+
+namespace matload {
+namespace {
+
+// LaunchOnce is a worker's item: one launch of the request's image.
+absl::StatusOr<std::string> LaunchOnce(const ReplayRequest& request) {
+  absl::StatusOr<DriverJit*> jit = WorkerJit(request.ordinal);
+  if (!jit.ok()) return jit.status();
+  absl::StatusOr<std::vector<std::uint8_t>> output =
+      (*jit)->Launch(request.image, KernelLaunchFor(*request.program, 1, request.record));
+  if (!output.ok()) return output.status();
+  return std::string(output->begin(), output->end());
+}
+
+// Judge judges one run, or says why it is no verdict.
+absl::StatusOr<CaseVerdict> Judge(const ItemResult& run, const Outcome& expected) {
+  switch (run.kind) {
+    case ItemResult::Kind::kDone: {
+      const auto* bytes = reinterpret_cast<const std::uint8_t*>(run.output.data());
+      return JudgeOutput(expected, absl::MakeConstSpan(bytes, run.output.size()));
+    }
+    case ItemResult::Kind::kFailed:
+      if (InfrastructureCauseOf(run.error).has_value()) return run.error;
+      if (run.error.code() == absl::StatusCode::kAborted) return JudgeFault(expected, run.error.message(), "");
+      if (run.error.code() == absl::StatusCode::kFailedPrecondition) {
+        return CaseVerdict{CaseClass::kLegalRejected, {}, std::string(run.error.message())};
+      }
+      return run.error;
+    case ItemResult::Kind::kTimedOut:
+      if (run.phase == WorkerPhase::kRunningKernel) return CaseVerdict{CaseClass::kTimeout, {}, run.output};
+      return InfrastructureError(InfrastructureCause::kHarnessTimeout, run.output);
+    case ItemResult::Kind::kCrashed: return InfrastructureError(InfrastructureCause::kWorkerCrashed, run.output);
+    case ItemResult::Kind::kNotRun: return InterruptedError(PendingInterrupt());
+  }
+  return absl::InternalError("unknown item result");
+}
+
+}  // namespace
+
+std::string FailureSignature(const CaseVerdict& verdict, const Outcome& expected) {
+  if (!IsFinding(verdict.kind)) return "pass";
+  const std::string kind(CaseClassName(verdict.kind));
+  if (verdict.kind == CaseClass::kMismatch) {
+    if (const auto* values = std::get_if<LaneValues>(&expected)) {
+      return absl::StrCat(kind, "/", MismatchPattern(verdict, *values));
+    }
+  }
+  return absl::StrCat(kind, "/", verdict.detail);
+}
+
+int ReplayTally::passes() const { return Failures("pass"); }
+
+int ReplayTally::Failures(absl::string_view signature) const {
+  const auto found = signatures.find(std::string(signature));
+  return found == signatures.end() ? 0 : found->second;
+}
+
+std::string ReplayTally::Verdict(absl::string_view signature) const {
+  const int failing = Failures(signature);
+  const char* word = failing == runs ? "reproducible" : failing == 0 ? "does not reproduce" : "flaky";
+  return absl::StrCat(word, " (", failing, " of ", runs, " runs fail so)");
+}
+
+absl::StatusOr<ReplayTally> Replay(const ReplayRequest& request) {
+  absl::StatusOr<std::vector<ItemResult>> runs = RunIsolated(
+      request.repeats, [&request](int) { return LaunchOnce(request); }, request.timeout);
+  if (!runs.ok()) return runs.status();
+  ReplayTally tally;
+  for (const ItemResult& run : *runs) {
+    absl::StatusOr<CaseVerdict> verdict = Judge(run, request.expected);
+    if (!verdict.ok()) return verdict.status();
+    ++tally.signatures[FailureSignature(*verdict, request.expected)];
+    ++tally.runs;
+  }
+  return tally;
+}
+
+}  // namespace matload

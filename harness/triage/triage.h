@@ -1,0 +1,71 @@
+// Triage: from a finding's bundle to the evidence a toolchain team acts on.
+// It answers the questions a person asks of a red nightly run, each from
+// runs on the GPU judged by the model:
+//   - does it reproduce, and on every GPU of the host? (replay.h)
+//   - which stage is wrong? the kernel through the driver JIT, ptxas at -O3
+//     and -O0, and nvJitLink, with each cubin's SASS (triage_builds.h,
+//     sass_listing.h, culprit.h);
+//   - since which toolkit? every given ptxas release, bisected
+//     (regression_range.h).
+#ifndef MATLOAD_HARNESS_TRIAGE_TRIAGE_H_
+#define MATLOAD_HARNESS_TRIAGE_TRIAGE_H_
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/compile/ptxas.h"
+#include "harness/triage/culprit.h"
+#include "harness/triage/regression_range.h"
+#include "harness/triage/replay.h"
+#include "harness/triage/sass_listing.h"
+#include "harness/triage/triage_builds.h"
+#include "harness/triage/triage_case.h"
+
+namespace matload {
+
+// TriageRequest is what to triage, and with what.
+struct TriageRequest {
+  const TriageCase* triage_case = nullptr;
+  const Ptxas* ptxas = nullptr;              // the toolkit's, for the -O3/-O0 builds
+  std::string cuobjdump;                     // for the cubins' SASS
+  std::vector<const Ptxas*> history;         // the releases to bisect over, oldest first
+  int repeats = 5;                           // runs per build, GPU and release
+  std::chrono::milliseconds timeout{30000};  // per launch
+};
+
+// GpuReplay is the case's recorded build replayed on one GPU.
+struct GpuReplay {
+  int ordinal = 0;
+  std::string identity;  // name, UUID, driver
+  ReplayTally tally;
+};
+
+// BuildReplay is one build, replayed on GPU 0, with its SASS.
+struct BuildReplay {
+  TriageBuild build;
+  std::optional<ReplayTally> tally;  // absent when it was not built
+  std::optional<SassListing> sass;   // cubins only
+  std::string sass_error;            // why a cubin has no SASS
+};
+
+// TriageResult is everything the triage measured.
+struct TriageResult {
+  Outcome expected;
+  std::string signature;  // the failure being triaged, as the first replay showed it
+  std::vector<GpuReplay> gpus;
+  std::vector<BuildReplay> builds;
+  std::vector<std::string> release_names;  // "ptxas 12.4.99", oldest first
+  std::optional<RegressionRange> range;
+  Culprit culprit;
+};
+
+// RunTriage runs every step. No GPU is NoGpuError (exit 3); a failure of
+// the harness or the environment is its InfrastructureError (exit 4).
+absl::StatusOr<TriageResult> RunTriage(const TriageRequest& request);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_TRIAGE_TRIAGE_H_

@@ -1,0 +1,304 @@
+#include "harness/triage/triage_report.h"
+
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
+#include "harness/report/html_page.h"
+
+namespace matload {
+namespace {
+
+// Outcome is a build's outcome in words.
+std::string Outcome(const BuildReplay& replay, const std::string& signature) {
+  if (!replay.tally.has_value()) return absl::StrCat("not built: ", replay.build.image.status().message());
+  if (replay.tally->passes() == replay.tally->runs) return absl::StrCat("passes (", replay.tally->runs, " runs)");
+  return absl::StrCat(replay.tally->Verdict(signature), signature.empty() ? "" : absl::StrCat(": ", signature));
+}
+
+ReportSection CaseSection(const TriageCase& triage_case) {
+  const Variant& variant = triage_case.variant;
+  ReportSection section{.id = "case", .title = "The case", .headers = {"what", "value"}};
+  section.rows = {
+      {"form", triage_case.program->Label()},
+      {"target, PTX", absl::StrCat(triage_case.program->instruction().target().Name(), ", PTX ",
+                                   triage_case.program->instruction().ptx().ToString())},
+      {"replay key", absl::StrCat("seed ", triage_case.seed, ", variant ", variant.index, " (", variant.kind, ", ",
+                                  DataPatternName(variant.pattern), " data)")},
+      {"found on", triage_case.recorded_identity},
+      {"found through", triage_case.recorded_compile_path},
+      {"found as", absl::StrCat(triage_case.recorded_outcome, ": ", triage_case.recorded_detail)},
+      {"kernel", triage_case.kernel_is_matloads ? "the kernel this matload builds for the form"
+                                                : "NOT the kernel this matload builds for the form"},
+  };
+  return section;
+}
+
+ReportSection ReproduceSection(const TriageResult& result) {
+  ReportSection section{.id = "reproduce", .title = "Does it reproduce", .headers = {"GPU", "ordinal", "runs"}};
+  for (const GpuReplay& gpu : result.gpus) {
+    section.rows.push_back({gpu.identity, absl::StrCat(gpu.ordinal), gpu.tally.Verdict(result.signature)});
+  }
+  section.paragraphs.push_back(result.signature.empty() ? "No run failed: the finding does not reproduce here."
+                                                        : absl::StrCat("The failure: ", result.signature, "."));
+  return section;
+}
+
+ReportSection StagesSection(const TriageResult& result) {
+  ReportSection section{.id = "stages",
+                        .title = "Which stage",
+                        .headers = {"build", "toolchain", "runs on GPU 0", "SASS loads", "unnamed SASS"}};
+  section.paragraphs.push_back(
+      "The same kernel through every compile path, each run on the same GPU and judged "
+      "with the model.");
+  for (const BuildReplay& replay : result.builds) {
+    section.rows.push_back({replay.build.name, replay.build.toolchain, Outcome(replay, result.signature),
+                            replay.sass.has_value() ? replay.sass->Loads() : replay.sass_error,
+                            replay.sass.has_value() ? absl::StrCat(replay.sass->unnamed) : ""});
+  }
+  return section;
+}
+
+ReportSection CulpritSection(const TriageResult& result) {
+  ReportSection section{.id = "culprit", .title = "Culprit", .headers = {"evidence"}};
+  section.paragraphs.push_back(absl::StrCat(result.culprit.stage, ": ", result.culprit.because, "."));
+  for (const std::string& fact : result.culprit.evidence) section.rows.push_back({fact});
+  return section;
+}
+
+ReportSection RangeSection(const TriageResult& result) {
+  ReportSection section{.id = "range", .title = "Since which toolkit", .headers = {"release", "state", "detail"}};
+  if (!result.range.has_value()) {
+    section.paragraphs.push_back(result.release_names.empty() ? "No toolkit releases were given (--history)."
+                                                              : "Not bisected: the failure does not reproduce.");
+    return section;
+  }
+  section.paragraphs.push_back(absl::StrCat("ptxas cubins of the kernel, run on GPU 0, ",
+                                            result.gpus.empty() ? 0 : result.gpus.front().tally.runs,
+                                            " runs each; probed in this order: ", result.range->verdict, "."));
+  for (const ReleaseProbe& probe : result.range->probed) {
+    section.rows.push_back({result.release_names[probe.index], ReleaseStateName(probe.state), probe.detail});
+  }
+  return section;
+}
+
+// SassLineText is one instruction, its offset first and its encoding last.
+std::string SassLineText(const SassLine& line) {
+  return absl::StrCat("/*", line.offset, "*/ ", line.opcode.empty() ? "(unnamed) " : "", line.text, "   ",
+                      line.encoding, "\n");
+}
+
+// SassText is a build's SASS: its loads and any instruction no name was given.
+std::string SassText(const BuildReplay& replay) {
+  std::string text = absl::StrCat(replay.build.name, " (", replay.build.toolchain, ")\n");
+  for (const SassLine& line : replay.sass->lines) {
+    if (!line.load && !line.opcode.empty()) continue;
+    absl::StrAppend(&text, "  ", SassLineText(line));
+  }
+  return text;
+}
+
+ReportSection SassSection(const TriageResult& result) {
+  ReportSection section{.id = "sass", .title = "SASS side by side"};
+  section.paragraphs.push_back(
+      "Each cubin's load instructions (cuobjdump -sass), with every instruction the "
+      "disassembler could not name, shown with its encoding. The whole listings are in "
+      "builds/.");
+  for (const BuildReplay& replay : result.builds) {
+    if (replay.sass.has_value()) section.code.push_back(SassText(replay));
+  }
+  return section;
+}
+
+ReportSection ReproducerSection() {
+  ReportSection section{.id = "reproducer", .title = "Reproducer"};
+  section.paragraphs.push_back(
+      "original/ holds the bundle's reproducer: kernel.ptx, record.bin, expected.bin and "
+      "repro.cpp, which needs only cuda.h; builds/ holds each cubin and its whole SASS. "
+      "Run the reproducer with:");
+  section.code.push_back("cd original && g++ -std=c++17 -I$CUDA_HOME/include repro.cpp -o repro -lcuda && ./repro");
+  return section;
+}
+
+ReportSection AgainSection(const TriageCase& triage_case) {
+  ReportSection section{.id = "again", .title = "Triage again"};
+  section.code.push_back(absl::StrCat("matload triage ", OutsideText(triage_case.bundle.string()), " --out DIR"));
+  return section;
+}
+
+// SassListingText is a whole listing, one instruction a line.
+std::string SassListingText(const SassListing& listing) {
+  std::string text;
+  for (const SassLine& line : listing.lines) absl::StrAppend(&text, SassLineText(line));
+  return text;
+}
+
+// MarkdownCell keeps a cell on its row.
+std::string MarkdownCell(const std::string& text) { return absl::StrReplaceAll(text, {{"|", "\\|"}, {"\n", " "}}); }
+
+}  // namespace
+
+TriageDocument DescribeTriage(const TriageCase& triage_case, const TriageResult& result) {
+  TriageDocument document{.title = absl::StrCat("Triage: ", triage_case.program->Label(), ", variant ",
+                                                triage_case.variant.index, " of seed ", triage_case.seed)};
+  int failing_gpus = 0;
+  for (const GpuReplay& gpu : result.gpus) failing_gpus += gpu.tally.Failures(result.signature) > 0 ? 1 : 0;
+  document.summary = absl::StrCat(
+      triage_case.program->Label(), " (", triage_case.program->instruction().target().Name(), ", PTX ",
+      triage_case.program->instruction().ptx().ToString(),
+      "): ", result.signature.empty() ? "does not reproduce" : result.signature, ". ",
+      result.gpus.empty() ? ""
+                          : absl::StrCat(result.gpus.front().tally.Verdict(result.signature), " on GPU 0; fails on ",
+                                         failing_gpus, " of ", result.gpus.size(), " GPUs. "),
+      "Culprit: ", result.culprit.stage, ", because ", result.culprit.because, ".",
+      result.range.has_value() ? absl::StrCat(" Toolkits: ", result.range->verdict, ".") : "");
+  document.sections = {CaseSection(triage_case), ReproduceSection(result), StagesSection(result),
+                       CulpritSection(result),   RangeSection(result),     SassSection(result),
+                       ReproducerSection(),      AgainSection(triage_case)};
+  return document;
+}
+
+std::string TriageMarkdown(const TriageDocument& document) {
+  std::string text = absl::StrCat("# ", document.title, "\n\n", document.summary, "\n");
+  for (const ReportSection& section : document.sections) {
+    absl::StrAppend(&text, "\n## ", section.title, "\n");
+    for (const std::string& paragraph : section.paragraphs) absl::StrAppend(&text, "\n", paragraph, "\n");
+    if (!section.headers.empty() && !section.rows.empty()) {
+      absl::StrAppend(&text, "\n| ", absl::StrJoin(section.headers, " | "), " |\n|",
+                      absl::StrJoin(std::vector<std::string>(section.headers.size(), " --- "), "|"), "|\n");
+      for (const std::vector<std::string>& row : section.rows) {
+        absl::StrAppend(
+            &text, "| ",
+            absl::StrJoin(row, " | ",
+                          [](std::string* out, const std::string& cell) { out->append(MarkdownCell(cell)); }),
+            " |\n");
+      }
+    }
+    for (const std::string& code : section.code)
+      absl::StrAppend(&text, "\n```\n", code, code.ends_with('\n') ? "" : "\n", "```\n");
+  }
+  return text;
+}
+
+absl::StatusOr<std::string> TriageHtml(const TriageDocument& document) {
+  using kainjow::mustache::data;
+  using kainjow::mustache::list;
+  list sections;
+  for (const ReportSection& section : document.sections) {
+    data view;
+    view.set("id", section.id);
+    view.set("title", section.title);
+    list paragraphs, headers, rows, code;
+    for (const std::string& paragraph : section.paragraphs) paragraphs.push_back(data(paragraph));
+    for (const std::string& header : section.headers) headers.push_back(data(header));
+    for (const std::vector<std::string>& row : section.rows) {
+      list cells;
+      for (const std::string& cell : row) cells.push_back(data(cell));
+      data row_view;
+      row_view.set("cells", cells);
+      rows.push_back(row_view);
+    }
+    for (const std::string& block : section.code) code.push_back(data(block));
+    view.set("paragraphs", paragraphs);
+    view.set("headers", headers);
+    view.set("rows", rows);
+    view.set("code", code);
+    view.set("has_table",
+             data(!section.headers.empty() && !section.rows.empty() ? data::type::bool_true : data::type::bool_false));
+    sections.push_back(view);
+  }
+  data page;
+  page.set("title", document.title);
+  page.set("summary", document.summary);
+  page.set("sections", sections);
+  return RenderPage("triage_report.mustache", page);
+}
+
+nlohmann::json TriageJson(const TriageCase& triage_case, const TriageResult& result) {
+  nlohmann::json json = {
+      {"case",
+       {{"form", triage_case.program->Label()},
+        {"target", triage_case.program->instruction().target().Name()},
+        {"ptx", triage_case.program->instruction().ptx().ToString()},
+        {"seed", triage_case.seed},
+        {"variant", triage_case.variant.index},
+        {"bundle", OutsideText(triage_case.bundle.string())},
+        {"found_on", triage_case.recorded_identity},
+        {"found_as", triage_case.recorded_outcome},
+        {"kernel_is_matloads", triage_case.kernel_is_matloads}}},
+      {"failure", result.signature},
+      {"culprit", result.culprit.Json()},
+      {"gpus", nlohmann::json::array()},
+      {"builds", nlohmann::json::array()},
+  };
+  for (const GpuReplay& gpu : result.gpus) {
+    json["gpus"].push_back({{"ordinal", gpu.ordinal},
+                            {"identity", gpu.identity},
+                            {"runs", gpu.tally.runs},
+                            {"outcomes", gpu.tally.signatures}});
+  }
+  for (const BuildReplay& replay : result.builds) {
+    nlohmann::json build = {
+        {"name", replay.build.name}, {"toolchain", replay.build.toolchain}, {"built", replay.tally.has_value()}};
+    if (!replay.tally.has_value()) build["not_built"] = std::string(replay.build.image.status().message());
+    if (replay.tally.has_value()) build["outcomes"] = replay.tally->signatures;
+    if (replay.sass.has_value()) build["sass"] = {{"loads", replay.sass->Loads()}, {"unnamed", replay.sass->unnamed}};
+    json["builds"].push_back(std::move(build));
+  }
+  if (result.range.has_value()) {
+    nlohmann::json probed = nlohmann::json::array();
+    for (const ReleaseProbe& probe : result.range->probed) {
+      probed.push_back({{"release", result.release_names[probe.index]},
+                        {"state", ReleaseStateName(probe.state)},
+                        {"detail", probe.detail}});
+    }
+    json["range"] = {{"verdict", result.range->verdict}, {"regression", result.range->regression}, {"probed", probed}};
+    if (result.range->before.has_value()) json["range"]["before"] = result.release_names[*result.range->before];
+    if (result.range->after.has_value()) json["range"]["after"] = result.release_names[*result.range->after];
+  }
+  return json;
+}
+
+absl::Status CheckTriageDirectory(const std::filesystem::path& directory) {
+  std::error_code error;
+  if (std::filesystem::exists(directory, error) && !std::filesystem::is_empty(directory, error)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(OutsideText(directory.string()), " is not empty: a triage writes only into a new directory"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteTriage(const std::filesystem::path& directory, const TriageCase& triage_case,
+                         const TriageResult& result) {
+  if (absl::Status free = CheckTriageDirectory(directory); !free.ok()) return free;
+  const TriageDocument document = DescribeTriage(triage_case, result);
+  absl::StatusOr<std::string> html = TriageHtml(document);
+  if (!html.ok()) return html.status();
+  for (const char* folder : {"original", "builds"}) {
+    if (absl::Status made = CreateDirectories(directory / folder); !made.ok()) return made;
+  }
+  std::vector<absl::Status> written = {
+      WriteFile(directory / "triage.md", TriageMarkdown(document)), WriteFile(directory / "triage.html", *html),
+      WriteFile(directory / "triage.json", TriageJson(triage_case, result).dump(2) + "\n")};
+  for (const char* name : {"case.json", "kernel.ptx", "record.bin", "expected.bin", "actual.bin", "diff.txt",
+                           "repro.cpp", "kernel.cubin"}) {
+    absl::StatusOr<std::string> bytes = ReadFileBytes(triage_case.bundle / name);
+    if (bytes.ok()) written.push_back(WriteFile(directory / "original" / name, *bytes));
+  }
+  for (const BuildReplay& replay : result.builds) {
+    if (!replay.build.cubin || !replay.build.image.ok()) continue;
+    const std::filesystem::path folder = directory / "builds" / Slug(replay.build.name);
+    written.push_back(CreateDirectories(folder));
+    written.push_back(WriteFile(folder / "kernel.cubin", *replay.build.image));
+    if (replay.sass.has_value()) written.push_back(WriteFile(folder / "sass.txt", SassListingText(*replay.sass)));
+  }
+  for (const absl::Status& status : written) {
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace matload

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# matload triage on a lent GPU, in one device call (reports/triage/ has the
+# results). Run from the repository root there with the stripped matload,
+# its libraries, cuobjdump, an xz'd nvdisasm and xz'd older ptxas releases carried
+# in .devcarry-triage. It makes real findings to triage by running conform
+# with an empty discrepancy registry, so that the .shared wmma.load faults
+# the registry explains (shared-wmma-load-ab-needs-16-byte-rows) are filed as
+# unexplained, with bundles; and a self-test's planted bug. Every log and
+# report goes into $OUT/results.tar.gz. Arguments name the steps to run
+# (default: all), each with its time limit in seconds:
+#   scripts/device-triage.sh triage-fault:300
+set -uo pipefail
+D=$PWD/.devcarry-triage
+export LD_LIBRARY_PATH=$D/lib MATLOAD_SOURCE_DIR=$PWD
+T=/tmp/tools && rm -rf $T /tmp/r && mkdir -p $T /tmp/r
+for xz in $D/ptxas-*.xz; do
+  release=$(basename "$xz" .xz) && mkdir -p $T/${release#ptxas-} && xz -dc "$xz" >$T/${release#ptxas-}/ptxas
+done
+xz -dc $D/nvdisasm.xz >$T/nvdisasm && cp $D/cuobjdump $T/ && chmod +x $T/*/ptxas $T/nvdisasm $T/cuobjdump
+# The toolkit is the device's own CUDA; the releases to bisect over are it
+# and the carried ones (the device call carries at most 64 MiB in all).
+export MATLOAD_PTXAS=/usr/local/cuda/bin/ptxas MATLOAD_CUOBJDUMP=$T/cuobjdump
+releases=$(ls -d $T/*/ptxas $MATLOAD_PTXAS | paste -sd,)
+# A source tree whose registry explains nothing.
+N=/tmp/noregistry && mkdir -p $N/corpora && echo '{"about": "empty, for the triage experiment", "discrepancies": []}' >$N/corpora/known_discrepancies.json
+M=$D/matload
+R=/tmp/r
+chosen=" $* "
+step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs its status, if chosen
+  local name=$1 limit=$2
+  shift 2
+  if [[ "$chosen" != "  " ]]; then
+    [[ "$chosen" =~ \ $name:([0-9]+)\  ]] || return 0
+    limit=${BASH_REMATCH[1]}
+  fi
+  local start=$SECONDS
+  timeout "$limit" "$@" >"$R/$name.txt" 2>&1
+  echo "$name rc=$? seconds=$((SECONDS - start))" | tee -a $R/steps.txt
+  tar -czf $OUT/results.tar.gz -C /tmp r  # what ran so far comes back even if a later step is cut off
+}
+{ date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; $M --version; $MATLOAD_PTXAS --version;
+  ls -la /usr/local/cuda/bin/ptxas /usr/local/cuda/lib64/libnvJitLink.so* /usr/local/cuda/include/cuda.h; } >$R/host.txt 2>&1
+# Findings: the .shared wmma.load A forms that fault, judged without the registry.
+step conform 120 env MATLOAD_SOURCE_DIR=$N $M conform --forms '^wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.shared\.s8' \
+  --variants 64 --near_miss=false --seed 20261127 --out $R/conform --db $R/night.sqlite
+bundle=$(dirname "$(find $R/conform/bundles -name case.json | sort | head -1)")
+step triage-fault 300 $M triage "$bundle" --repeats 3 --ptxas "$releases" --out $R/triage-fault
+# The bundle's own reproducer, built with the device's cuda.h and run.
+step repro 60 bash -c "cd '$bundle' && g++ -std=c++17 -I/usr/local/cuda/include repro.cpp -o repro -ldl -lcuda -L/usr/lib/x86_64-linux-gnu && ./repro"
+# A planted bug: the self-test's bundles hold kernels matload did not build for their forms.
+step selftest 150 $M selftest --out $R/selftest
+planted=$(dirname "$(find $R/selftest -name case.json | sort | head -1)")
+step triage-planted 120 $M triage "$planted" --repeats 3 --ptxas none --out $R/triage-planted
+cat $R/steps.txt
