@@ -22,6 +22,10 @@ std::vector<std::string> Facts(const CulpritEvidence& evidence) {
     facts.push_back(
         absl::StrCat(build.name, ": ", outcome, build.loads.empty() ? "" : absl::StrCat("; loads ", build.loads)));
   }
+  for (const SiblingEvidence& sibling : evidence.siblings) {
+    facts.push_back(absl::StrCat("sibling ", sibling.change, ": ", sibling.passes ? "passes" : "fails",
+                                 sibling.loads.empty() ? "" : absl::StrCat("; loads ", sibling.loads)));
+  }
   if (evidence.range_last_good.has_value()) {
     facts.push_back(absl::StrCat("toolkit range: ", *evidence.range_last_good, " passes, ",
                                  evidence.range_first_bad.value_or("?"), " fails"));
@@ -48,6 +52,25 @@ Culprit BlameOneBuild(const CulpritEvidence& evidence, const std::vector<std::st
     return {"nvJitLink", "only nvJitLink's cubin fails; the driver JIT and ptxas pass on the same GPU", {}};
   }
   return {"ptxas", absl::StrCat("these builds fail: ", absl::StrJoin(failing, ", "), "; the others pass"), {}};
+}
+
+// FormLoads is the form's SASS loads, from its first disassembled build.
+std::string FormLoads(const CulpritEvidence& evidence) {
+  for (const BuildEvidence& build : evidence.builds) {
+    if (!build.loads.empty()) return build.loads;
+  }
+  return "";
+}
+
+// PassingGenericSibling is the form without its state space where it passed
+// with SASS loads other than the form's, or null.
+const SiblingEvidence* PassingGenericSibling(const CulpritEvidence& evidence) {
+  for (const SiblingEvidence& sibling : evidence.siblings) {
+    if (sibling.generic_address && sibling.passes && !sibling.loads.empty() && sibling.loads != FormLoads(evidence)) {
+      return &sibling;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -78,6 +101,14 @@ Culprit BlameStage(const CulpritEvidence& evidence) {
                absl::StrCat("every build fails, but the cubin of ", *evidence.range_last_good,
                             " passes on the same GPU: the code generation changed at ",
                             evidence.range_first_bad.value_or("?")),
+               {}};
+  } else if (const SiblingEvidence* generic = PassingGenericSibling(evidence)) {
+    culprit = {"code generation of the form",
+               absl::StrCat("every build fails, but the same load ", generic->change,
+                            " passes at the same addresses with other SASS loads (", generic->loads, " against ",
+                            FormLoads(evidence),
+                            "): the lowering every compiler path gives this form fails where the "
+                            "generic one does not [inferred from the SASS]"),
                {}};
   } else {
     culprit = {"GPU or code generation",

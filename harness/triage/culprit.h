@@ -23,6 +23,15 @@ struct BuildEvidence {
   std::string loads;    // its SASS load sequence, where known ("LDSM.16.M88.2")
 };
 
+// SiblingEvidence is a sibling form (sibling_forms.h) run on the same
+// variant, as the rules read it.
+struct SiblingEvidence {
+  std::string change;            // "without .shared"
+  bool generic_address = false;  // the sibling is the form without its state space
+  bool passes = false;           // every run passed
+  std::string loads;             // its SASS loads
+};
+
 // CulpritEvidence is everything the rules read.
 struct CulpritEvidence {
   bool kernel_is_matloads = true;  // the bundle's kernel is the one matload builds for the form
@@ -31,12 +40,13 @@ struct CulpritEvidence {
   // the regression range found one; first_bad the release after it.
   std::optional<std::string> range_last_good;
   std::optional<std::string> range_first_bad;
+  std::vector<SiblingEvidence> siblings;
 };
 
 // Culprit is the verdict.
 struct Culprit {
   // stage: "harness", "driver JIT", "ptxas", "ptxas optimizer", "nvJitLink",
-  // "code generation shared by every compiler", "GPU or code generation",
+  // "code generation of the form", "GPU or code generation",
   // "none (does not reproduce)".
   std::string stage;
   std::string because;                // one sentence

@@ -13,16 +13,23 @@ namespace {
 
 constexpr std::chrono::seconds kProbeTimeout{60};
 
-// Request is a replay of `image` for the case, with the request's settings.
-ReplayRequest Request(const TriageRequest& request, const Outcome& expected, std::string image, int ordinal) {
-  const TriageCase& triage_case = *request.triage_case;
-  return {.program = triage_case.program.get(),
+// ReplayOf is a replay of `image`, a build of `program`, on `variant`,
+// with the request's settings.
+ReplayRequest ReplayOf(const TriageRequest& request, const TestProgram& program, const Variant& variant,
+                       std::string image, int ordinal) {
+  return {.program = &program,
           .image = std::move(image),
-          .record = triage_case.program->Record(triage_case.variant),
-          .expected = expected,
+          .record = program.Record(variant),
+          .expected = program.Expect(variant),
           .repeats = request.repeats,
           .ordinal = ordinal,
           .timeout = request.timeout};
+}
+
+// Request is a replay of `image` for the case's own variant.
+ReplayRequest Request(const TriageRequest& request, std::string image, int ordinal) {
+  const TriageCase& triage_case = *request.triage_case;
+  return ReplayOf(request, *triage_case.program, triage_case.variant, std::move(image), ordinal);
 }
 
 // MostCommonFailure is the failure most runs showed, or empty when every run passed.
@@ -41,7 +48,7 @@ absl::Status ReplayOnEveryGpu(const TriageRequest& request, const std::string& i
   for (int ordinal = 0; ordinal < *devices; ++ordinal) {
     absl::StatusOr<DeviceProbe> probe = ProbeDevice(ordinal, kProbeTimeout);
     if (!probe.ok()) return probe.status();
-    absl::StatusOr<ReplayTally> tally = Replay(Request(request, result.expected, image, ordinal));
+    absl::StatusOr<ReplayTally> tally = Replay(Request(request, image, ordinal));
     if (!tally.ok()) return tally.status();
     result.gpus.push_back({.ordinal = ordinal, .identity = probe->identity, .tally = *std::move(tally)});
   }
@@ -66,7 +73,7 @@ absl::Status ReplayBuilds(const TriageRequest& request, const std::vector<Triage
   for (const TriageBuild& build : builds) {
     BuildReplay replay{.build = build};
     if (build.image.ok()) {
-      absl::StatusOr<ReplayTally> tally = Replay(Request(request, result.expected, *build.image, 0));
+      absl::StatusOr<ReplayTally> tally = Replay(Request(request, *build.image, 0));
       if (!tally.ok()) return tally.status();
       replay.tally = *std::move(tally);
       if (build.cubin) {
@@ -110,12 +117,64 @@ absl::StatusOr<ProbeResult> ProbeRelease(const TriageRequest& request, const Tri
     return ProbeResult{ReleaseState::kNotBuilt, std::string(cubin.status().message())};
   }
   if (!cubin.ok()) return cubin.status();
-  absl::StatusOr<ReplayTally> tally = Replay(Request(request, result.expected, *cubin, 0));
+  absl::StatusOr<ReplayTally> tally = Replay(Request(request, *cubin, 0));
   if (!tally.ok()) return tally.status();
   if (tally->passes() == tally->runs) return ProbeResult{ReleaseState::kPasses, tally->Verdict("pass")};
   const std::string failure = MostCommonFailure(*tally);
   if (tally->Failures(failure) == tally->runs) return ProbeResult{ReleaseState::kFails, failure};
   return ProbeResult{ReleaseState::kFlaky, absl::StrCat(tally->Verdict(failure), ": ", failure)};
+}
+
+// CubinLoads is the SASS loads of `program`'s ptxas cubin, or why there are none.
+std::string CubinLoads(const TriageRequest& request, const TestProgram& program) {
+  if (request.ptxas == nullptr) return "no ptxas";
+  absl::StatusOr<std::string> cubin = request.ptxas->CompileToCubin(program.kernel(), program.instruction().target());
+  if (!cubin.ok()) return std::string(cubin.status().message());
+  absl::StatusOr<SassListing> sass = DisassembleCubin(request.cuobjdump, *cubin);
+  return sass.ok() ? sass->Loads() : std::string(sass.status().message());
+}
+
+// RunSiblings runs each sibling form on the reduced variant through the
+// driver JIT; the smallest one of fewer matrices that fails the same way
+// becomes the reduced reproducer's form.
+absl::Status RunSiblings(const TriageRequest& request, TriageResult& result) {
+  for (SiblingForm& sibling : SiblingForms(*request.triage_case->program)) {
+    const TestProgram& program = *sibling.program;
+    absl::StatusOr<ReplayTally> tally =
+        Replay(ReplayOf(request, program, result.reduction->variant, program.kernel(), 0));
+    if (!tally.ok()) return tally.status();
+    result.siblings.push_back({.kind = sibling.kind,
+                               .change = sibling.change,
+                               .label = program.Label(),
+                               .tally = *tally,
+                               .loads = CubinLoads(request, program)});
+    if (sibling.kind == SiblingKind::kFewerMatrices && tally->Failures(result.signature) == tally->runs) {
+      result.reduced_program = std::move(sibling.program);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Reduce reduces the variant, runs the siblings on it and re-runs the
+// reduced reproducer. A kernel matload did not build is not reduced: its
+// reductions would run matload's kernel instead.
+absl::Status Reduce(const TriageRequest& request, TriageResult& result) {
+  const TriageCase& triage_case = *request.triage_case;
+  if (result.signature.empty() || !triage_case.kernel_is_matloads) return absl::OkStatus();
+  const TestProgram& program = *triage_case.program;
+  absl::StatusOr<Reduction> reduction = ReduceVariant(
+      program, triage_case.seed, triage_case.variant, result.signature,
+      [&](const Variant& variant) { return Replay(ReplayOf(request, program, variant, program.kernel(), 0)); });
+  if (!reduction.ok()) return reduction.status();
+  result.reduction = *std::move(reduction);
+  if (absl::Status ran = RunSiblings(request, result); !ran.ok()) return ran;
+  const TestProgram& reduced = result.reduced_program != nullptr ? *result.reduced_program : program;
+  absl::StatusOr<ReplayTally> rerun =
+      Replay(ReplayOf(request, reduced, result.reduction->variant, reduced.kernel(), 0));
+  if (!rerun.ok()) return rerun.status();
+  result.reduced_rerun = *std::move(rerun);
+  result.reduced_expected = reduced.Expect(result.reduction->variant);
+  return absl::OkStatus();
 }
 
 // Evidence is what the culprit rules read of the result.
@@ -130,6 +189,12 @@ CulpritEvidence Evidence(const TriageRequest& request, const TriageResult& resul
     if (replay.sass.has_value()) build.loads = replay.sass->Loads();
     evidence.builds.push_back(std::move(build));
   }
+  for (const SiblingReplay& sibling : result.siblings) {
+    evidence.siblings.push_back({.change = sibling.change,
+                                 .generic_address = sibling.kind == SiblingKind::kGenericAddress,
+                                 .passes = sibling.tally.passes() == sibling.tally.runs,
+                                 .loads = sibling.loads});
+  }
   if (result.range.has_value() && result.range->regression) {
     evidence.range_last_good = result.release_names[*result.range->before];
     evidence.range_first_bad = result.release_names[*result.range->after];
@@ -141,12 +206,13 @@ CulpritEvidence Evidence(const TriageRequest& request, const TriageResult& resul
 
 absl::StatusOr<TriageResult> RunTriage(const TriageRequest& request) {
   const TriageCase& triage_case = *request.triage_case;
-  TriageResult result{.expected = triage_case.program->Expect(triage_case.variant)};
+  TriageResult result;
   const std::vector<TriageBuild> builds = MakeTriageBuilds(triage_case, request.ptxas);
   if (absl::Status replayed = ReplayOnEveryGpu(request, RecordedImage(triage_case, builds), result); !replayed.ok()) {
     return replayed;
   }
   if (absl::Status replayed = ReplayBuilds(request, builds, result); !replayed.ok()) return replayed;
+  if (absl::Status reduced = Reduce(request, result); !reduced.ok()) return reduced;
   for (const Ptxas* release : request.history) result.release_names.push_back(release->Toolchain());
   if (!request.history.empty() && !result.signature.empty()) {
     absl::StatusOr<RegressionRange> range = FindRegressionRange(

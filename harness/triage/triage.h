@@ -6,11 +6,14 @@
 //     and -O0, and nvJitLink, with each cubin's SASS (triage_builds.h,
 //     sass_listing.h, culprit.h);
 //   - since which toolkit? every given ptxas release, bisected
-//     (regression_range.h).
+//     (regression_range.h);
+//   - what is the smallest input that still fails? the variant reduced
+//     (variant_reduction.h), then run by its sibling forms (sibling_forms.h).
 #ifndef MATLOAD_HARNESS_TRIAGE_TRIAGE_H_
 #define MATLOAD_HARNESS_TRIAGE_TRIAGE_H_
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,8 +24,10 @@
 #include "harness/triage/regression_range.h"
 #include "harness/triage/replay.h"
 #include "harness/triage/sass_listing.h"
+#include "harness/triage/sibling_forms.h"
 #include "harness/triage/triage_builds.h"
 #include "harness/triage/triage_case.h"
+#include "harness/triage/variant_reduction.h"
 
 namespace matload {
 
@@ -51,14 +56,29 @@ struct BuildReplay {
   std::string sass_error;            // why a cubin has no SASS
 };
 
+// SiblingReplay is a sibling form run on the reduced variant.
+struct SiblingReplay {
+  SiblingKind kind;
+  std::string change;  // "without .shared"
+  std::string label;   // the sibling's form
+  ReplayTally tally;
+  std::string loads;  // its ptxas cubin's SASS loads, or why there are none
+};
+
 // TriageResult is everything the triage measured.
 struct TriageResult {
-  Outcome expected;
   std::string signature;  // the failure being triaged, as the first replay showed it
   std::vector<GpuReplay> gpus;
   std::vector<BuildReplay> builds;
   std::vector<std::string> release_names;  // "ptxas 12.4.99", oldest first
   std::optional<RegressionRange> range;
+  std::optional<Reduction> reduction;  // absent when nothing failed, or the kernel is not matload's
+  std::vector<SiblingReplay> siblings;
+  // The reduced reproducer: the smallest form that fails the same way (a
+  // sibling, or null for the case's own) with the reduced variant, re-run.
+  std::shared_ptr<const TestProgram> reduced_program;
+  Outcome reduced_expected;  // the model's registers for it, for reduced/expected.bin
+  std::optional<ReplayTally> reduced_rerun;
   Culprit culprit;
 };
 

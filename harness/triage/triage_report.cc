@@ -5,6 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "harness/families/family_runtime.h"
+#include "harness/kernels/reproducer.h"
 #include "harness/platform/output_files.h"
 #include "harness/platform/outside_text.h"
 #include "harness/report/html_page.h"
@@ -85,6 +87,48 @@ ReportSection RangeSection(const TriageResult& result) {
   return section;
 }
 
+// ReducedProgram is the reduced reproducer's form: a sibling, or the case's own.
+const TestProgram& ReducedProgram(const TriageCase& triage_case, const TriageResult& result) {
+  return result.reduced_program != nullptr ? *result.reduced_program : *triage_case.program;
+}
+
+ReportSection ReductionSection(const TriageCase& triage_case, const TriageResult& result) {
+  ReportSection section{
+      .id = "reduction", .title = "The smallest input that still fails", .headers = {"candidate", "outcome"}};
+  if (!result.reduction.has_value()) {
+    section.paragraphs.push_back(triage_case.kernel_is_matloads ? "Not reduced: nothing failed."
+                                                                : "Not reduced: the kernel is not matload's.");
+    return section;
+  }
+  section.paragraphs.push_back(
+      "Each candidate moves the variant toward its form's variant 0 (tagged data, default "
+      "operands) or aligns its address; the model must call it defined, and it is kept only "
+      "when every run fails the same way.");
+  for (const ReductionStep& step : result.reduction->steps) section.rows.push_back({step.change, step.outcome});
+  if (result.reduction->steps.empty()) section.paragraphs.push_back("The variant is its form's simplest already.");
+  const TestProgram& reduced = ReducedProgram(triage_case, result);
+  section.paragraphs.push_back(absl::StrCat(
+      "The reduced reproducer (reduced/): ", reduced.Label(), " with operands ",
+      RuntimeOf(reduced.instruction().form().family).OperandsJson(result.reduction->variant).dump(), ", ",
+      DataPatternName(result.reduction->variant.pattern), " data; re-run: ",
+      result.reduced_rerun.has_value() ? result.reduced_rerun->Verdict(result.signature) : "not run", "."));
+  return section;
+}
+
+ReportSection SiblingSection(const TriageResult& result) {
+  ReportSection section{.id = "siblings",
+                        .title = "Sibling forms on the reduced input",
+                        .headers = {"sibling", "form", "runs (driver JIT)", "SASS loads (ptxas cubin)"}};
+  if (result.siblings.empty()) section.paragraphs.push_back("The form has no sibling that reads the same record.");
+  for (const SiblingReplay& sibling : result.siblings) {
+    const std::string runs = sibling.tally.passes() == sibling.tally.runs
+                                 ? absl::StrCat("passes (", sibling.tally.runs, " runs)")
+                                 : sibling.tally.Verdict(result.signature);
+    section.rows.push_back({sibling.change, sibling.label, runs, sibling.loads});
+  }
+  return section;
+}
+
 // SassLineText is one instruction, its offset first and its encoding last.
 std::string SassLineText(const SassLine& line) {
   return absl::StrCat("/*", line.offset, "*/ ", line.opcode.empty() ? "(unnamed) " : "", line.text, "   ",
@@ -113,13 +157,17 @@ ReportSection SassSection(const TriageResult& result) {
   return section;
 }
 
-ReportSection ReproducerSection() {
-  ReportSection section{.id = "reproducer", .title = "Reproducer"};
-  section.paragraphs.push_back(
-      "original/ holds the bundle's reproducer: kernel.ptx, record.bin, expected.bin and "
-      "repro.cpp, which needs only cuda.h; builds/ holds each cubin and its whole SASS. "
-      "Run the reproducer with:");
-  section.code.push_back("cd original && g++ -std=c++17 -I$CUDA_HOME/include repro.cpp -o repro -lcuda && ./repro");
+ReportSection ReproducerSection(const TriageResult& result) {
+  ReportSection section{.id = "reproducer", .title = "Reproducers"};
+  section.paragraphs.push_back(absl::StrCat(
+      "original/ holds the bundle's reproducer", result.reduction.has_value() ? " and reduced/ the reduced one" : "",
+      ": kernel.ptx, record.bin, expected.bin and repro.cpp, which needs only cuda.h and prints PASS or FAIL. "
+      "builds/ holds each cubin and its whole SASS. Run them with:"));
+  for (const char* folder : {"original", "reduced"}) {
+    if (std::string(folder) == "reduced" && !result.reduction.has_value()) continue;
+    section.code.push_back(
+        absl::StrCat("cd ", folder, " && g++ -std=c++17 -I$CUDA_HOME/include repro.cpp -o repro -lcuda && ./repro"));
+  }
   return section;
 }
 
@@ -156,8 +204,9 @@ TriageDocument DescribeTriage(const TriageCase& triage_case, const TriageResult&
       "Culprit: ", result.culprit.stage, ", because ", result.culprit.because, ".",
       result.range.has_value() ? absl::StrCat(" Toolkits: ", result.range->verdict, ".") : "");
   document.sections = {CaseSection(triage_case), ReproduceSection(result), StagesSection(result),
-                       CulpritSection(result),   RangeSection(result),     SassSection(result),
-                       ReproducerSection(),      AgainSection(triage_case)};
+                       CulpritSection(result),   RangeSection(result),     ReductionSection(triage_case, result),
+                       SiblingSection(result),   SassSection(result),      ReproducerSection(result),
+                       AgainSection(triage_case)};
   return document;
 }
 
@@ -248,6 +297,25 @@ nlohmann::json TriageJson(const TriageCase& triage_case, const TriageResult& res
     if (replay.sass.has_value()) build["sass"] = {{"loads", replay.sass->Loads()}, {"unnamed", replay.sass->unnamed}};
     json["builds"].push_back(std::move(build));
   }
+  if (result.reduction.has_value()) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const ReductionStep& step : result.reduction->steps) {
+      steps.push_back({{"change", step.change}, {"outcome", step.outcome}, {"kept", step.kept}});
+    }
+    const TestProgram& reduced = ReducedProgram(triage_case, result);
+    json["reduction"] = {
+        {"steps", steps},
+        {"form", reduced.Label()},
+        {"operands", RuntimeOf(reduced.instruction().form().family).OperandsJson(result.reduction->variant)},
+        {"data", DataPatternName(result.reduction->variant.pattern)},
+        {"rerun", result.reduced_rerun.has_value() ? nlohmann::json(result.reduced_rerun->signatures) : nullptr}};
+  }
+  for (const SiblingReplay& sibling : result.siblings) {
+    json["siblings"].push_back({{"change", sibling.change},
+                                {"form", sibling.label},
+                                {"outcomes", sibling.tally.signatures},
+                                {"loads", sibling.loads}});
+  }
   if (result.range.has_value()) {
     nlohmann::json probed = nlohmann::json::array();
     for (const ReleaseProbe& probe : result.range->probed) {
@@ -287,6 +355,21 @@ absl::Status WriteTriage(const std::filesystem::path& directory, const TriageCas
                            "repro.cpp", "kernel.cubin"}) {
     absl::StatusOr<std::string> bytes = ReadFileBytes(triage_case.bundle / name);
     if (bytes.ok()) written.push_back(WriteFile(directory / "original" / name, *bytes));
+  }
+  if (result.reduction.has_value()) {
+    const TestProgram& reduced = ReducedProgram(triage_case, result);
+    const Variant& variant = result.reduction->variant;
+    written.push_back(CreateDirectories(directory / "reduced"));
+    written.push_back(WriteFile(directory / "reduced" / "kernel.ptx", reduced.kernel()));
+    const std::vector<std::uint8_t> record = reduced.Record(variant);
+    written.push_back(WriteFile(directory / "reduced" / "record.bin", std::string(record.begin(), record.end())));
+    if (const auto* values = std::get_if<LaneValues>(&result.reduced_expected)) {
+      const std::vector<std::uint8_t> expected = ExpectedBytes(*values);
+      written.push_back(
+          WriteFile(directory / "reduced" / "expected.bin", std::string(expected.begin(), expected.end())));
+    }
+    written.push_back(WriteFile(directory / "reduced" / "repro.cpp",
+                                ReproducerSource(reduced.Label(), reduced.entry(), reduced.frame())));
   }
   for (const BuildReplay& replay : result.builds) {
     if (!replay.build.cubin || !replay.build.image.ok()) continue;
