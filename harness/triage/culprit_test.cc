@@ -51,6 +51,26 @@ TEST(CulpritTest, EveryBuildFailingAndNoGoodToolkitCannotTellTheGpuFromTheLoweri
   EXPECT_EQ(BlameStage(Evidence(true, true, true, true)).stage, "GPU or code generation");
 }
 
+// What the H100 showed for shared-wmma-load-ab-needs-16-byte-rows
+// (reports/triage/h100-2026-11-27): every build loads with LDSM and
+// faults, the generic form loads with LD and passes.
+TEST(CulpritTest, APassingGenericSiblingBlamesTheFormsCodeGeneration) {
+  CulpritEvidence evidence = Evidence(true, true, true, true);
+  evidence.builds[1].loads = "LDSM.16.M88.2";
+  evidence.siblings.push_back(
+      {.change = "without .shared", .generic_address = true, .passes = true, .loads = "LD.E x2"});
+  const Culprit culprit = BlameStage(evidence);
+  EXPECT_EQ(culprit.stage, "code generation of the form");
+  EXPECT_THAT(culprit.because, HasSubstr("(LD.E x2 against LDSM.16.M88.2)"));
+  EXPECT_THAT(culprit.evidence, Contains("sibling without .shared: passes; loads LD.E x2"));
+}
+
+TEST(CulpritTest, AGenericSiblingThatAlsoFailsBlamesNothingNew) {
+  CulpritEvidence evidence = Evidence(true, true, true, true);
+  evidence.siblings.push_back({.change = "without .shared", .generic_address = true, .passes = false, .loads = "LD.E"});
+  EXPECT_EQ(BlameStage(evidence).stage, "GPU or code generation");
+}
+
 TEST(CulpritTest, NoFailingBuildDoesNotReproduce) {
   EXPECT_EQ(BlameStage(Evidence(false, false, false, false)).stage, "none (does not reproduce)");
 }

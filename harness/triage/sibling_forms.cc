@@ -33,7 +33,8 @@ std::vector<SiblingForm> SiblingForms(const TestProgram& program) {
   const std::pair<const char*, const char*> fewer[] = {{".x4", ".x2"}, {".x4", ".x1"}, {".x2", ".x1"}};
   for (const auto& [from, to] : fewer) {
     const std::string smaller = Respelt(program.opcode(), from, to);
-    if (!smaller.empty()) spellings.push_back({SiblingKind::kFewerMatrices, {absl::StrCat(to, " for ", from), smaller}});
+    if (!smaller.empty())
+      spellings.push_back({SiblingKind::kFewerMatrices, {absl::StrCat(to, " for ", from), smaller}});
   }
   std::vector<SiblingForm> siblings;
   const CheckedInstruction& instruction = program.instruction();

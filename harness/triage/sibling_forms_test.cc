@@ -8,9 +8,9 @@
 namespace matload {
 namespace {
 
+using ::testing::_;
 using ::testing::ElementsAre;
 using ::testing::FieldsAre;
-using ::testing::_;
 
 std::unique_ptr<TestProgram> Program(const char* opcode, int address_bits = 64) {
   return *TestProgram::ForOpcode(opcode, *ParseTarget("sm_90"), *ParsePtxVersion("9.0"),
@@ -20,7 +20,8 @@ std::unique_ptr<TestProgram> Program(const char* opcode, int address_bits = 64) 
 // Changes lists each sibling as (change, its form).
 std::vector<std::pair<std::string, std::string>> Changes(const TestProgram& program) {
   std::vector<std::pair<std::string, std::string>> changes;
-  for (const SiblingForm& sibling : SiblingForms(program)) changes.emplace_back(sibling.change, sibling.program->opcode());
+  for (const SiblingForm& sibling : SiblingForms(program))
+    changes.emplace_back(sibling.change, sibling.program->opcode());
   return changes;
 }
 

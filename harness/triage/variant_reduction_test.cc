@@ -80,9 +80,9 @@ TEST_F(VariantReductionTest, AFlakyCandidateIsNotKept) {
 }
 
 TEST_F(VariantReductionTest, AFailureToRunEndsTheReduction) {
-  absl::StatusOr<Reduction> reduction = ReduceVariant(
-      *program_, 11, variant_, kFault,
-      [](const Variant&) -> absl::StatusOr<ReplayTally> { return absl::UnavailableError("GPU lost"); });
+  absl::StatusOr<Reduction> reduction =
+      ReduceVariant(*program_, 11, variant_, kFault,
+                    [](const Variant&) -> absl::StatusOr<ReplayTally> { return absl::UnavailableError("GPU lost"); });
   EXPECT_EQ(reduction.status().code(), absl::StatusCode::kUnavailable);
 }
 
