@@ -45,19 +45,27 @@ struct OpenedToolkit {
 };
 
 // OpenToolkit opens the ptxas at `path` and learns what it speaks and
-// builds for. The history's toolkits are fetched ones, so one that is
-// missing or does not run as a ptxas (truncated, or for another platform)
-// is an InfrastructureError: matload could not judge with it.
+// builds for. A path that names no file (an empty one, from "P1,,P2",
+// included) is bad input, kInvalidArgument: a typo, which no retry mends.
+// A file that does not run as a ptxas (truncated, or for another platform)
+// is an InfrastructureError: the history's toolkits are fetched ones, and
+// matload could not judge with it.
 absl::StatusOr<OpenedToolkit> OpenToolkit(const std::string& path, std::ostream& err) {
   std::error_code error;
+  if (path.empty()) {
+    return absl::InvalidArgumentError(
+        "--ptxas holds an empty path (two commas in a row, or one at an end): give the paths separated by commas");
+  }
   if (!std::filesystem::exists(path, error)) {
-    return InfrastructureError(
-        InfrastructureCause::kHarnessError,
-        absl::StrCat(path, " is missing: scripts/fetch-cuda-tools.sh all fetches the history's toolkits"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--ptxas names ", OutsideText(path),
+                     ", which does not exist (scripts/fetch-cuda-tools.sh all fetches the history's toolkits)"));
   }
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
   if (!ptxas.ok()) {
-    if (InfrastructureCauseOf(ptxas.status()).has_value()) return ptxas.status();
+    if (InfrastructureCauseOf(ptxas.status()).has_value() || InterruptSignalOf(ptxas.status()) != 0) {
+      return ptxas.status();
+    }
     return InfrastructureError(InfrastructureCause::kCompilerCrashed,
                                absl::StrCat(path, " does not run as a ptxas (truncated, or for another platform?): ",
                                             ptxas.status().message()));
