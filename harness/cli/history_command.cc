@@ -78,7 +78,8 @@ absl::StatusOr<OpenedToolkit> OpenToolkit(const std::string& path, std::ostream&
   }
   absl::StatusOr<std::string> identity = ToolchainIdentity(ptxas->Toolchain(), {path});
   if (!identity.ok())
-    err << "matload: " << ptxas->Toolchain() << "'s answers are not cached: " << identity.status().message() << "\n";
+    err << "matload: " << ptxas->Toolchain() << "'s answers are not cached: " << PrintedText(identity.status().message())
+        << "\n";
   HistoryToolkit toolkit{.toolchain = ptxas->Toolchain(),
                          .path = path,
                          .identity = identity.ok() ? *identity : "",
@@ -240,7 +241,7 @@ absl::StatusOr<size_t> SweepAll(const HistoryOptions& options, const std::vector
       .matload = absl::StrCat(MatloadVersion(), ", commit ", GitCommit()),
       .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
   if (absl::Status written = WriteHistoryReport(history, context, journal.directory()); !written.ok()) return written;
-  out << "wrote " << journal.directory() << "/history.md\n";
+  out << "wrote " << PrintedText(journal.directory()) << "/history.md\n";
   return Findings(history);
 }
 
@@ -266,7 +267,7 @@ int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& e
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   for (const absl::Status& status : {opened.status(), registry.status()}) {
     if (!status.ok()) {
-      err << "matload: " << status.message() << "\n";
+      err << "matload: " << PrintedText(status.message()) << "\n";
       return ExitStatusFor(status);
     }
   }
@@ -276,7 +277,7 @@ int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& e
                                                                            .out = options.out,
                                                                            .db = options.db});
   if (!journal.ok()) {
-    err << "matload: " << journal.status().message() << "\n";
+    err << "matload: " << PrintedText(journal.status().message()) << "\n";
     return ExitStatusFor(journal.status());
   }
   std::vector<HistoryToolkit> toolkits;
@@ -290,18 +291,18 @@ int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& e
   if (absl::Status described = (*journal)->Describe(absl::StrJoin(toolchains, "; "), "", "", ""); !described.ok()) {
     findings = described;
   } else {
-    out << "run " << (*journal)->run().id << " in " << (*journal)->directory() << "\n";
+    out << "run " << (*journal)->run().id << " in " << PrintedText((*journal)->directory()) << "\n";
     findings = SweepAll(options, *opened, *registry, history, **journal, out);
   }
   int exit_status = kExitClean;
   if (!findings.ok()) {
-    err << "matload: " << findings.status().message() << "\n";
+    err << "matload: " << PrintedText(findings.status().message()) << "\n";
     exit_status = ExitStatusFor(findings.status());
   } else if (*findings > 0) {
     exit_status = kExitFindings;
   }
   if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) {
-    err << "matload: " << finished.message() << "\n";
+    err << "matload: " << PrintedText(finished.message()) << "\n";
     return ExitStatusFor(finished);
   }
   return exit_status;
