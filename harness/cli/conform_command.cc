@@ -129,8 +129,8 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   }
   int status = !result.ok() ? FailureStatus(result.status(), err) : result->findings == 0 ? 0 : 1;
   if (result.ok()) {
-    out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id << "; results: "
-        << PrintedText(options.run_directory) << "/results.tsv\n";
+    out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id
+        << "; results: " << PrintedText(options.run_directory) << "/results.tsv\n";
   }
   if (result.ok() && request.baseline.has_value()) {
     status = BaselineExitStatus(*request.baseline, *cases, ExpectedInConform(options), request.strict_baseline, out);

@@ -78,8 +78,8 @@ absl::StatusOr<OpenedToolkit> OpenToolkit(const std::string& path, std::ostream&
   }
   absl::StatusOr<std::string> identity = ToolchainIdentity(ptxas->Toolchain(), {path});
   if (!identity.ok())
-    err << "matload: " << ptxas->Toolchain() << "'s answers are not cached: " << PrintedText(identity.status().message())
-        << "\n";
+    err << "matload: " << ptxas->Toolchain()
+        << "'s answers are not cached: " << PrintedText(identity.status().message()) << "\n";
   HistoryToolkit toolkit{.toolchain = ptxas->Toolchain(),
                          .path = path,
                          .identity = identity.ok() ? *identity : "",

@@ -433,9 +433,7 @@ void ExpectHistoryStopsWhileItsCompilerHangsOn(int signal) {
 
 TEST(MatloadCliTest, HistoryStopsOnSigintWhileItsCompilerHangs) { ExpectHistoryStopsWhileItsCompilerHangsOn(SIGINT); }
 
-TEST(MatloadCliTest, HistoryStopsOnSigtermWhileItsCompilerHangs) {
-  ExpectHistoryStopsWhileItsCompilerHangsOn(SIGTERM);
-}
+TEST(MatloadCliTest, HistoryStopsOnSigtermWhileItsCompilerHangs) { ExpectHistoryStopsWhileItsCompilerHangsOn(SIGTERM); }
 
 // SupportWithFakePtxas runs `matload support --target sm_90` with
 // harness/testing/fake_ptxas.sh in `mode`, into a fresh directory `out`.

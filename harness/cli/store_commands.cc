@@ -304,7 +304,8 @@ int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& 
   if (absl::Status written = WriteNew(path, RenderBaseline(run->run, run->cases)); !written.ok()) {
     return Failed(err, written);
   }
-  out << "wrote " << PrintedText(path) << ": " << Findings(run->cases) << " expected failures of run " << run->run.id << "\n";
+  out << "wrote " << PrintedText(path) << ": " << Findings(run->cases) << " expected failures of run " << run->run.id
+      << "\n";
   return kExitClean;
 }
 

@@ -108,8 +108,8 @@ size_t PrintSummary(const std::string& name, const SupportSweep& sweep, std::ost
                              : "")
         << "\n";
     for (const std::string& line : summary.unrecognised_lines) {
-      std::cerr << "matload: " << name << " on " << summary.target << " printed a line not in its diagnostic format: "
-                << PrintedText(line) << "\n";
+      std::cerr << "matload: " << name << " on " << summary.target
+                << " printed a line not in its diagnostic format: " << PrintedText(line) << "\n";
     }
     unexplained += summary.unexplained;
   }

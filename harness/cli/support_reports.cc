@@ -148,8 +148,8 @@ absl::Status WriteSupportReports(const std::vector<CompilerSweep>& sweeps, const
     if (absl::Status written = WriteSupportReport(sweep.sweep, registry, context, report); !written.ok()) {
       return written;
     }
-    out << "wrote " << PrintedText(report) << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(sweep.seconds)
-        << " s; " << Unexplained(sweep.sweep) << " unexplained disagreements\n";
+    out << "wrote " << PrintedText(report) << "/support.{md,json,html} and reproducers/ in "
+        << static_cast<int>(sweep.seconds) << " s; " << Unexplained(sweep.sweep) << " unexplained disagreements\n";
     if (several) compared.push_back(sweep.sweep);  // a sweep holds every case: copied only to be compared
   }
   if (!several) return absl::OkStatus();

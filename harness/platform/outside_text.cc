@@ -54,8 +54,8 @@ std::string Escaped(absl::string_view bytes, bool reversible) {
   for (size_t at = 0; at < bytes.size();) {
     const size_t length = SequenceLength(bytes, at);
     const absl::string_view sequence = bytes.substr(at, length == 0 ? 1 : length);
-    const bool control = length == 1 && absl::ascii_iscntrl(static_cast<unsigned char>(bytes[at])) &&
-                         (reversible || bytes[at] != '\n');
+    const bool control =
+        length == 1 && absl::ascii_iscntrl(static_cast<unsigned char>(bytes[at])) && (reversible || bytes[at] != '\n');
     const bool escape_start = reversible && bytes[at] == '\\' && at + 1 < bytes.size() && bytes[at + 1] == 'x';
     if (length == 0 || control || escape_start || (length == 2 && IsC1Control(bytes, at))) {
       AppendEscaped(sequence, text);

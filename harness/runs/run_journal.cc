@@ -347,11 +347,11 @@ absl::Status RunJournal::ReadBack() const {
   absl::StatusOr<ResultsStore> fresh = ResultsStore::OpenReadOnly(store_.path());
   absl::StatusOr<RunRecord> stored = fresh.ok() ? fresh->FindRun(run_.id) : fresh.status();
   if (stored.ok() && *stored == run_) return absl::OkStatus();
-  return absl::DataLossError(absl::StrCat(
-      "run ", run_.id, " is not in ", OutsideText(store_.path()), " as it was written (",
-      stored.ok() ? "it reads back otherwise" : stored.status().message(),
-      "): its -wal file was deleted or the store replaced while it ran; its files in ", OutsideText(directory_),
-      " are all that is left of it"));
+  return absl::DataLossError(
+      absl::StrCat("run ", run_.id, " is not in ", OutsideText(store_.path()), " as it was written (",
+                   stored.ok() ? "it reads back otherwise" : stored.status().message(),
+                   "): its -wal file was deleted or the store replaced while it ran; its files in ",
+                   OutsideText(directory_), " are all that is left of it"));
 }
 
 }  // namespace matload

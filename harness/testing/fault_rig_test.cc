@@ -203,8 +203,8 @@ TEST_F(FaultRigTest, SigusrStopsTheRunInOrder) {
   for (const int signal : {SIGUSR1, SIGUSR2}) {
     std::filesystem::remove_all(directory_);
     std::filesystem::create_directories(directory_ / "state");
-    const ConformRun run = Conform(absl::StrCat("signal-at-launch:2:", signal), kTwoForms,
-                                   {"--workers", "1", "--retries", "0"});
+    const ConformRun run =
+        Conform(absl::StrCat("signal-at-launch:2:", signal), kTwoForms, {"--workers", "1", "--retries", "0"});
     EXPECT_EQ(run.process.exit_code, 128 + signal) << run.process.standard_error;
     EXPECT_THAT(run.process.standard_error, HasSubstr(absl::StrCat("interrupted by signal ", signal)));
     EXPECT_EQ(run.Count("mismatch"), static_cast<size_t>(kVariants));  // the first form, judged and kept

@@ -155,9 +155,8 @@ void ExpectPrintable(const std::string& printed) {
 // an escape sequence in --out cleared it (the second attack on issue 34, D5).
 TEST_F(OutsideBytesTest, WhatMatloadPrintsIsText) {
   const std::string out = (root_ / absl::StrCat("hout", kNotUtf8, "\x1b[2J")).string();
-  const ProcessResult history = Matload(
-      {"history", "--target", "sm_90", "--include", "sm_90.ldmatrix.*.x1.*", "--ptxas", Ptxas::DefaultPath(),
-       "--out", out});
+  const ProcessResult history = Matload({"history", "--target", "sm_90", "--include", "sm_90.ldmatrix.*.x1.*",
+                                         "--ptxas", Ptxas::DefaultPath(), "--out", out});
   EXPECT_LE(history.exit_code, kExitFindings) << history.standard_error;
   ExpectPrintable(history.standard_output);
   EXPECT_THAT(history.standard_output, HasSubstr("hout\\xff\\xfe\\x1b[2J/history.md"));
