@@ -15,6 +15,7 @@
 #include "harness/kernels/planted_bug.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
 #include "harness/runs/judged_nothing.h"
 #include "harness/runs/verdict_cache.h"
 #include "nlohmann/json.hpp"
@@ -40,7 +41,7 @@ ConformanceProgress ReportTo(ProgressReporter& reporter) {
 }
 
 int FailureStatus(const absl::Status& status, std::ostream& err) {
-  err << "matload: " << status.message() << "\n";
+  err << "matload: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
 
@@ -115,7 +116,7 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   if (!fault_memory.ok()) return FailureStatus(fault_memory.status(), err);
   options.fault_memory = fault_memory->get();
   err << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
-      << options.run_directory << "\n";
+      << PrintedText(options.run_directory) << "\n";
   absl::StatusOr<ConformanceResult> result = [&] {
     ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(request.progress_seconds, false));
     return RunConformance(options, ReportTo(reporter));
@@ -128,8 +129,8 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   }
   int status = !result.ok() ? FailureStatus(result.status(), err) : result->findings == 0 ? 0 : 1;
   if (result.ok()) {
-    out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id << "; results: "
-        << options.run_directory << "/results.tsv\n";
+    out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id
+        << "; results: " << PrintedText(options.run_directory) << "/results.tsv\n";
   }
   if (result.ok() && request.baseline.has_value()) {
     status = BaselineExitStatus(*request.baseline, *cases, ExpectedInConform(options), request.strict_baseline, out);

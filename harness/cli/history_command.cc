@@ -45,19 +45,27 @@ struct OpenedToolkit {
 };
 
 // OpenToolkit opens the ptxas at `path` and learns what it speaks and
-// builds for. The history's toolkits are fetched ones, so one that is
-// missing or does not run as a ptxas (truncated, or for another platform)
-// is an InfrastructureError: matload could not judge with it.
+// builds for. A path that names no file (an empty one, from "P1,,P2",
+// included) is bad input, kInvalidArgument: a typo, which no retry mends.
+// A file that does not run as a ptxas (truncated, or for another platform)
+// is an InfrastructureError: the history's toolkits are fetched ones, and
+// matload could not judge with it.
 absl::StatusOr<OpenedToolkit> OpenToolkit(const std::string& path, std::ostream& err) {
   std::error_code error;
+  if (path.empty()) {
+    return absl::InvalidArgumentError(
+        "--ptxas holds an empty path (two commas in a row, or one at an end): give the paths separated by commas");
+  }
   if (!std::filesystem::exists(path, error)) {
-    return InfrastructureError(
-        InfrastructureCause::kHarnessError,
-        absl::StrCat(path, " is missing: scripts/fetch-cuda-tools.sh all fetches the history's toolkits"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--ptxas names ", OutsideText(path),
+                     ", which does not exist (scripts/fetch-cuda-tools.sh all fetches the history's toolkits)"));
   }
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
   if (!ptxas.ok()) {
-    if (InfrastructureCauseOf(ptxas.status()).has_value()) return ptxas.status();
+    if (InfrastructureCauseOf(ptxas.status()).has_value() || InterruptSignalOf(ptxas.status()) != 0) {
+      return ptxas.status();
+    }
     return InfrastructureError(InfrastructureCause::kCompilerCrashed,
                                absl::StrCat(path, " does not run as a ptxas (truncated, or for another platform?): ",
                                             ptxas.status().message()));
@@ -70,7 +78,8 @@ absl::StatusOr<OpenedToolkit> OpenToolkit(const std::string& path, std::ostream&
   }
   absl::StatusOr<std::string> identity = ToolchainIdentity(ptxas->Toolchain(), {path});
   if (!identity.ok())
-    err << "matload: " << ptxas->Toolchain() << "'s answers are not cached: " << identity.status().message() << "\n";
+    err << "matload: " << ptxas->Toolchain()
+        << "'s answers are not cached: " << PrintedText(identity.status().message()) << "\n";
   HistoryToolkit toolkit{.toolchain = ptxas->Toolchain(),
                          .path = path,
                          .identity = identity.ok() ? *identity : "",
@@ -232,7 +241,7 @@ absl::StatusOr<size_t> SweepAll(const HistoryOptions& options, const std::vector
       .matload = absl::StrCat(MatloadVersion(), ", commit ", GitCommit()),
       .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
   if (absl::Status written = WriteHistoryReport(history, context, journal.directory()); !written.ok()) return written;
-  out << "wrote " << journal.directory() << "/history.md\n";
+  out << "wrote " << PrintedText(journal.directory()) << "/history.md\n";
   return Findings(history);
 }
 
@@ -258,7 +267,7 @@ int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& e
   absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
   for (const absl::Status& status : {opened.status(), registry.status()}) {
     if (!status.ok()) {
-      err << "matload: " << status.message() << "\n";
+      err << "matload: " << PrintedText(status.message()) << "\n";
       return ExitStatusFor(status);
     }
   }
@@ -268,7 +277,7 @@ int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& e
                                                                            .out = options.out,
                                                                            .db = options.db});
   if (!journal.ok()) {
-    err << "matload: " << journal.status().message() << "\n";
+    err << "matload: " << PrintedText(journal.status().message()) << "\n";
     return ExitStatusFor(journal.status());
   }
   std::vector<HistoryToolkit> toolkits;
@@ -282,18 +291,18 @@ int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& e
   if (absl::Status described = (*journal)->Describe(absl::StrJoin(toolchains, "; "), "", "", ""); !described.ok()) {
     findings = described;
   } else {
-    out << "run " << (*journal)->run().id << " in " << (*journal)->directory() << "\n";
+    out << "run " << (*journal)->run().id << " in " << PrintedText((*journal)->directory()) << "\n";
     findings = SweepAll(options, *opened, *registry, history, **journal, out);
   }
   int exit_status = kExitClean;
   if (!findings.ok()) {
-    err << "matload: " << findings.status().message() << "\n";
+    err << "matload: " << PrintedText(findings.status().message()) << "\n";
     exit_status = ExitStatusFor(findings.status());
   } else if (*findings > 0) {
     exit_status = kExitFindings;
   }
   if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) {
-    err << "matload: " << finished.message() << "\n";
+    err << "matload: " << PrintedText(finished.message()) << "\n";
     return ExitStatusFor(finished);
   }
   return exit_status;

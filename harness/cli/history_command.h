@@ -37,11 +37,11 @@ struct HistoryOptions {
 // `out`, progress to `err`, and writes the history's report into the run
 // directory. It returns the exit status: 0 when every disagreement falls
 // under an entry of the registry on some toolchain and every misdiagnosis
-// is registered; 1 (findings) otherwise; 2 for bad options, a release given
-// twice or a filter that takes no case; 4 when a toolkit is missing,
-// truncated, for another platform or could not judge (crashed, hung,
-// printed what cannot be read), with no report written; 130 or 143 when
-// interrupted. A history run again finds its sweeps' answers in the cache.
+// is registered; 1 (findings) otherwise; 2 for bad options, a --ptxas
+// path that names no file, a release given twice or a filter that takes no
+// case; 4 when a toolkit is truncated, for another platform or could not
+// judge (crashed, hung, printed what cannot be read), with no report
+// written; 130 or 143 when interrupted. A history run again finds its sweeps' answers in the cache.
 int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace matload

@@ -1,9 +1,9 @@
 // `matload history` end to end on a fake toolkit set: harness/testing/
 // fake_ptxas.sh under other releases (12.4.131, which rejects every ldmatrix
 // form, and 12.9.86, which rewords one message) beside a copy of the
-// toolkit's own ptxas, over sm_80's m8n8 ldmatrix forms. Missing and
-// truncated toolkits are infrastructure (exit 4), and a history run again
-// compiles nothing.
+// toolkit's own ptxas, over sm_80's m8n8 ldmatrix forms. A missing
+// toolkit is bad input (exit 2), a truncated one infrastructure (exit 4),
+// and a history run again compiles nothing.
 #include "harness/cli/history_command.h"
 
 #include <filesystem>
@@ -110,9 +110,18 @@ TEST_F(HistoryCommandTest, AHistoryRunAgainCompilesNothing) {
   EXPECT_TRUE(same("misdiagnoses.tsv"));
 }
 
-TEST_F(HistoryCommandTest, AMissingOrTruncatedToolkitIsInfrastructure) {
-  EXPECT_EQ(History({real_, (root_ / "no-such-ptxas").string()}, "missing"), kExitInfrastructure);
-  EXPECT_THAT(errors_, HasSubstr("is missing: scripts/fetch-cuda-tools.sh all"));
+// A --ptxas that names no file, or an empty element of the list ("P1,,P2"),
+// is a typo: bad input (exit 2), which a nightly does not retry as it
+// retries a broken machine. Before, both were exit 4 (the second attack on
+// issue 34, D7).
+TEST_F(HistoryCommandTest, AMissingOrEmptyToolkitPathIsAUsageError) {
+  EXPECT_EQ(History({real_, (root_ / "no-such-ptxas").string()}, "missing"), kExitUsage);
+  EXPECT_THAT(errors_, HasSubstr("no-such-ptxas, which does not exist"));
+  EXPECT_EQ(History({real_, "", real_}, "empty"), kExitUsage);
+  EXPECT_THAT(errors_, HasSubstr("--ptxas holds an empty path"));
+}
+
+TEST_F(HistoryCommandTest, ATruncatedToolkitIsInfrastructure) {
   const std::filesystem::path truncated = root_ / "truncated-ptxas";
   std::ofstream(truncated, std::ios::binary) << ReadText(real_).substr(0, 1 << 20);
   std::filesystem::permissions(truncated, std::filesystem::perms::owner_all);

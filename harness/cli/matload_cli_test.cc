@@ -15,10 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/compile/ptxas.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/process_tree.h"
 #include "harness/platform/source_tree.h"
 #include "harness/platform/subprocess.h"
 
@@ -252,9 +256,11 @@ TEST(MatloadCliTest, MalformedSnippetsAreVerdictsNotCrashes) {
   }
 }
 
-// StartMatload starts matload with `arguments` in the background, both of
-// its streams appended to `log`, and returns its pid.
-pid_t StartMatload(std::vector<std::string> arguments, const std::string& log) {
+// StartMatload starts matload with `arguments` and `environment` added to
+// this process's own, in the background, both of its streams appended to
+// `log`, and returns its pid.
+pid_t StartMatload(std::vector<std::string> arguments, const std::string& log,
+                   std::vector<std::string> environment = {}) {
   arguments.insert(arguments.begin(), MATLOAD_BINARY);
   std::vector<char*> argv;
   for (std::string& argument : arguments) argv.push_back(argument.data());
@@ -264,8 +270,9 @@ pid_t StartMatload(std::vector<std::string> arguments, const std::string& log) {
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = 0;
-  std::vector<std::string> environment = {"MATLOAD_DB=" + ::testing::TempDir() + "/matload_cli_test.sqlite"};
-  std::vector<char*> envp = {environment[0].data()};
+  environment.push_back("MATLOAD_DB=" + ::testing::TempDir() + "/matload_cli_test.sqlite");
+  std::vector<char*> envp;
+  for (std::string& variable : environment) envp.push_back(variable.data());
   for (char** variable = environ; *variable != nullptr; ++variable) envp.push_back(*variable);
   envp.push_back(nullptr);
   EXPECT_EQ(posix_spawn(&pid, MATLOAD_BINARY, &actions, nullptr, argv.data(), envp.data()), 0);
@@ -381,6 +388,52 @@ TEST(MatloadCliTest, SupportStopsInOrderOnSigint) { ExpectSupportStopsInOrderOn(
 // SIGHUP (a closed terminal or ssh session) is SIGTERM's kind: before, it
 // killed matload and left the run marked running.
 TEST(MatloadCliTest, SupportStopsInOrderOnSighup) { ExpectSupportStopsInOrderOn(SIGHUP); }
+
+// ReadFile is the file at `path`, or "" if there is none.
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(file), {});
+}
+
+// ExpectHistoryStopsWhileItsCompilerHangsOn sends `signal` to `matload
+// history` while its second ptxas hangs (fake_ptxas.sh's hang: a module
+// run that waits for a child of its own, a sleep): matload must stop at
+// once, with 128+signal, and kill the compiler's whole process group, the
+// sleep too. Before, the signal waited out the compiler's 120 s time
+// limit, or was never heard, and the sleep outlived matload (the second
+// attack on issue 34, D2 and D8).
+void ExpectHistoryStopsWhileItsCompilerHangsOn(int signal) {
+  const std::filesystem::path out = std::filesystem::path(::testing::TempDir()) /
+                                    absl::StrCat("matload_cli_test_hung_history_", signal, "_", getpid());
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  const std::filesystem::path child_pid_file = out / "child.pid";
+  const std::string log = (out / "matload.log").string();
+  const pid_t matload = StartMatload(
+      {"history", "--target", "sm_90", "--include", "sm_90.ldmatrix.sync.aligned.m8n8.x1.*", "--ptxas",
+       absl::StrCat(Ptxas::DefaultPath(), ",", SourceTreePath("harness/testing/fake_ptxas.sh")), "--db",
+       (out / "results.sqlite").string(), "--out", (out / "run").string()},
+      log, {"MATLOAD_FAKE_PTXAS=hang", absl::StrCat("MATLOAD_FAKE_PTXAS_CHILD_PID_FILE=", child_pid_file.string())});
+  pid_t child = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!absl::SimpleAtoi(absl::StripAsciiWhitespace(ReadFile(child_pid_file)), &child) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_GT(child, 0) << "the fake ptxas never hung: " << ReadFile(log);
+  const auto signalled = std::chrono::steady_clock::now();
+  kill(matload, signal);
+  EXPECT_EQ(WaitForExit(matload, std::chrono::seconds(30)), 128 + signal) << ReadFile(log);
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, std::chrono::seconds(5)) << "heard only at a time limit";
+  EXPECT_THAT(ReadFile(log), HasSubstr(absl::StrCat("interrupted by signal ", signal)));
+  EXPECT_TRUE(WaitUntilEnded(child, std::chrono::seconds(2))) << "the hung compiler's child outlived matload";
+  kill(child, SIGKILL);  // no sleep is left behind, even when the test fails
+  std::filesystem::remove_all(out);
+}
+
+TEST(MatloadCliTest, HistoryStopsOnSigintWhileItsCompilerHangs) { ExpectHistoryStopsWhileItsCompilerHangsOn(SIGINT); }
+
+TEST(MatloadCliTest, HistoryStopsOnSigtermWhileItsCompilerHangs) { ExpectHistoryStopsWhileItsCompilerHangsOn(SIGTERM); }
 
 // SupportWithFakePtxas runs `matload support --target sm_90` with
 // harness/testing/fake_ptxas.sh in `mode`, into a fresh directory `out`.

@@ -48,7 +48,7 @@ namespace {
 
 // Fail reports a usage error on stderr and returns exit status 2.
 int Fail(absl::string_view message) {
-  std::cerr << "matload: " << message << "\n";
+  std::cerr << "matload: " << PrintedText(message) << "\n";
   return 2;
 }
 
@@ -56,7 +56,7 @@ int Fail(absl::string_view message) {
 // (exit_status.h): 2 for bad input, 3 without a GPU, 4 when matload could
 // not judge.
 int FailWith(const absl::Status& status) {
-  std::cerr << "matload: " << status.message() << "\n";
+  std::cerr << "matload: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
 
@@ -280,8 +280,8 @@ int RunFuzzCli(const std::vector<std::string>& arguments, const std::string& com
   if (!journal.ok()) return FailWith(journal.status());
   options.out = (*journal)->directory();
   options.journal = journal->get();
-  std::cerr << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in " << options.out
-            << "\n";
+  std::cerr << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
+            << PrintedText(options.out) << "\n";
   int status = RunFuzzCampaign(options, std::cout, std::cerr);
   if (status == kExitClean || status == kExitFindings) {
     // A resumed run's findings include those of the campaigns it recorded before.

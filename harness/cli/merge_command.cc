@@ -20,6 +20,7 @@
 #include "harness/conform/conform_report.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
 #include "harness/runs/judged_nothing.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
@@ -36,7 +37,7 @@ constexpr char kProvenanceKey[] = "merge/shards";
 
 // Failed reports `status` and returns its exit status.
 int Failed(std::ostream& err, const absl::Status& status) {
-  err << "matload: " << status.message() << "\n";
+  err << "matload: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
 
@@ -125,7 +126,7 @@ absl::Status MergeConform(MergedRun merged, const std::vector<ShardRun>& shards,
   for (const absl::Status& status : written) {
     if (!status.ok()) return status;
   }
-  out << "wrote " << (directory / "summary.md").string() << " and results.tsv\n";
+  out << "wrote " << PrintedText((directory / "summary.md").string()) << " and results.tsv\n";
   return absl::OkStatus();
 }
 
@@ -174,7 +175,7 @@ int RunMergeCommand(const std::vector<std::string>& arguments, const std::string
                                                                            .db = db,
                                                                            .parent = merged->parent});
   if (!journal.ok()) return Failed(err, journal.status());
-  out << "run " << (*journal)->run().id << " in " << (*journal)->directory() << ": the " << shards->size()
+  out << "run " << (*journal)->run().id << " in " << PrintedText((*journal)->directory()) << ": the " << shards->size()
       << " shards of " << merged->parent << ", " << merged->cases.size() << " cases\n";
   const absl::Status filled = FillMergedRun(*merged, *shards, **journal, out);
   const int exit_status = filled.ok() ? merged->exit_status : Failed(err, filled);

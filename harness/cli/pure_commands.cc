@@ -12,18 +12,19 @@
 #include "harness/cli/forms_command.h"
 #include "harness/cli/model_command.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/outside_text.h"
 
 namespace matload {
 namespace {
 
 int Fail(std::ostream& err, absl::string_view message) {
-  err << "matload: " << message << "\n";
+  err << "matload: " << PrintedText(message) << "\n";
   return kExitUsage;
 }
 
 // FailWith reports a failure and returns its exit status (exit_status.h).
 int FailWith(std::ostream& err, const absl::Status& status) {
-  err << "matload: " << status.message() << "\n";
+  err << "matload: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
 

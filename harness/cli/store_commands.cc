@@ -16,6 +16,7 @@
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
 #include "harness/runs/export_marker.h"
 #include "harness/runs/exports.h"
 #include "harness/runs/junit_export.h"
@@ -34,7 +35,7 @@ constexpr size_t kBaselineLinesListed = 50;
 
 // Failed reports `status` and returns its exit status.
 int Failed(std::ostream& err, const absl::Status& status) {
-  err << "matload: " << status.message() << "\n";
+  err << "matload: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
 
@@ -169,7 +170,7 @@ absl::Status WriteJunit(const std::string& path, const std::string& run_id, cons
   for (size_t number = 1; number <= documents.size(); ++number) {
     const std::string part = number == 1 ? path : JunitPartPath(path, number);
     if (absl::Status written = WriteFile(part, documents[number - 1]); !written.ok()) return written;
-    if (number > 1) out << "wrote " << part << " (part " << number << " of " << documents.size() << ")\n";
+    if (number > 1) out << "wrote " << PrintedText(part) << " (part " << number << " of " << documents.size() << ")\n";
   }
   return absl::OkStatus();
 }
@@ -279,7 +280,7 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
     if (absl::Status written = WriteDiffPage(a->run, b->run, diff, b->cases, html); !written.ok()) {
       return Failed(err, written);
     }
-    err << "wrote " << html << "\n";
+    err << "wrote " << PrintedText(html) << "\n";
   }
   if (absl::GetFlag(FLAGS_json)) {
     out << DiffJson(a->run, b->run, diff).dump(2) << "\n";
@@ -303,7 +304,8 @@ int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& 
   if (absl::Status written = WriteNew(path, RenderBaseline(run->run, run->cases)); !written.ok()) {
     return Failed(err, written);
   }
-  out << "wrote " << path << ": " << Findings(run->cases) << " expected failures of run " << run->run.id << "\n";
+  out << "wrote " << PrintedText(path) << ": " << Findings(run->cases) << " expected failures of run " << run->run.id
+      << "\n";
   return kExitClean;
 }
 
@@ -348,7 +350,7 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   for (const auto& [path, write] : exports) {
     if (path.empty()) continue;
     if (absl::Status written = write(); !written.ok()) return Failed(err, written);
-    out << "wrote " << path << "\n";
+    out << "wrote " << PrintedText(path) << "\n";
   }
   if (absl::Status finished = UnfinishedError(run->run, "The exports hold what it judged, and say how it ended");
       !finished.ok()) {

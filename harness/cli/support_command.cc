@@ -35,6 +35,7 @@
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
 #include "harness/runs/judged_nothing.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/verdict_cache.h"
@@ -107,8 +108,8 @@ size_t PrintSummary(const std::string& name, const SupportSweep& sweep, std::ost
                              : "")
         << "\n";
     for (const std::string& line : summary.unrecognised_lines) {
-      std::cerr << "matload: " << name << " on " << summary.target << " printed a line not in its diagnostic format: "
-                << line << "\n";
+      std::cerr << "matload: " << name << " on " << summary.target
+                << " printed a line not in its diagnostic format: " << PrintedText(line) << "\n";
     }
     unexplained += summary.unexplained;
   }
@@ -209,7 +210,7 @@ SweepCache CacheFor(const OpenedCompiler& compiler, const std::string& cuobjdump
   absl::StatusOr<std::string> identity = CompilerIdentity(compiler);
   if (!identity.ok()) {
     std::cerr << "matload: " << compiler.oracle->Toolchain()
-              << "'s answers are not cached: " << identity.status().message() << "\n";
+              << "'s answers are not cached: " << PrintedText(identity.status().message()) << "\n";
     return {};
   }
   return {.verdicts = verdicts, .compiler = *identity, .sass = SassIdentity(compiler, cuobjdump)};
@@ -406,13 +407,13 @@ ExpectedHere ExpectedInSupport(const SupportOptions& options, const std::vector<
 int ExitStatusOf(const SupportOptions& options, const std::vector<Target>& targets,
                  const absl::StatusOr<size_t>& unexplained, RunJournal& journal, std::ostream& out, std::ostream& err) {
   if (!unexplained.ok()) {
-    err << "matload: " << unexplained.status().message() << "\n";
+    err << "matload: " << PrintedText(unexplained.status().message()) << "\n";
     return ExitStatusFor(unexplained.status());
   }
   if (!options.baseline.has_value()) return *unexplained > 0 ? kExitFindings : kExitClean;
   absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
   if (!cases.ok()) {
-    err << "matload: " << cases.status().message() << "\n";
+    err << "matload: " << PrintedText(cases.status().message()) << "\n";
     return ExitStatusFor(cases.status());
   }
   return BaselineExitStatus(*options.baseline, *cases, ExpectedInSupport(options, targets), options.strict_baseline,
@@ -428,13 +429,13 @@ int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err
   // store, so that a usage error leaves no store behind.
   RunStart shard_check{.command = "support"};
   if (absl::Status sharded = AsShard(given.shard, given.parent, shard_check); !sharded.ok()) {
-    err << "matload: " << sharded.message() << "\n";
+    err << "matload: " << PrintedText(sharded.message()) << "\n";
     return ExitStatusFor(sharded);
   }
   std::vector<std::string> toolkits;
   absl::StatusOr<PtxVersion> ptx = compilers.ok() ? SweepPtx(given, *compilers, toolkits, out) : compilers.status();
   if (!ptx.ok()) {
-    err << "matload: " << ptx.status().message() << "\n";
+    err << "matload: " << PrintedText(ptx.status().message()) << "\n";
     return ExitStatusFor(ptx.status());
   }
   SupportOptions options = given;
@@ -444,14 +445,14 @@ int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err
   absl::StatusOr<RunStart> start = targets.ok() ? SupportRunStart(options, *targets) : targets.status();
   for (const absl::Status& status : {compilers.status(), targets.status(), registry.status(), start.status()}) {
     if (!status.ok()) {
-      err << "matload: " << status.message() << "\n";
+      err << "matload: " << PrintedText(status.message()) << "\n";
       return ExitStatusFor(status);
     }
   }
   const std::vector<Target> swept = ShardTargets(*targets, options.shard);
   absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(*start);
   if (!journal.ok()) {
-    err << "matload: " << journal.status().message() << "\n";
+    err << "matload: " << PrintedText(journal.status().message()) << "\n";
     return ExitStatusFor(journal.status());
   }
   absl::StatusOr<size_t> unexplained = absl::UnknownError("not swept");
@@ -459,12 +460,12 @@ int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err
     unexplained = described;
   } else {
     out << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
-        << (*journal)->directory() << "\n";
+        << PrintedText((*journal)->directory()) << "\n";
     unexplained = SweepAndReport(options, *compilers, *registry, swept, **journal, out);
   }
   const int exit_status = ExitStatusOf(options, swept, unexplained, **journal, out, err);
   if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) {
-    err << "matload: " << finished.message() << "\n";
+    err << "matload: " << PrintedText(finished.message()) << "\n";
     return ExitStatusFor(finished);
   }
   return exit_status;

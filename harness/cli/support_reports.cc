@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "harness/platform/output_files.h"
+#include "harness/platform/outside_text.h"
 #include "harness/support/support_report.h"
 #include "harness/support/toolkit_comparison.h"
 #include "nlohmann/json.hpp"
@@ -147,8 +148,8 @@ absl::Status WriteSupportReports(const std::vector<CompilerSweep>& sweeps, const
     if (absl::Status written = WriteSupportReport(sweep.sweep, registry, context, report); !written.ok()) {
       return written;
     }
-    out << "wrote " << report << "/support.{md,json,html} and reproducers/ in " << static_cast<int>(sweep.seconds)
-        << " s; " << Unexplained(sweep.sweep) << " unexplained disagreements\n";
+    out << "wrote " << PrintedText(report) << "/support.{md,json,html} and reproducers/ in "
+        << static_cast<int>(sweep.seconds) << " s; " << Unexplained(sweep.sweep) << " unexplained disagreements\n";
     if (several) compared.push_back(sweep.sweep);  // a sweep holds every case: copied only to be compared
   }
   if (!several) return absl::OkStatus();
@@ -156,7 +157,7 @@ absl::Status WriteSupportReports(const std::vector<CompilerSweep>& sweeps, const
   if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(compared, command, Today())); !written.ok()) {
     return written;
   }
-  out << "wrote " << path << "\n";
+  out << "wrote " << PrintedText(path) << "\n";
   return absl::OkStatus();
 }
 

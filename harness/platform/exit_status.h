@@ -5,8 +5,8 @@
 //   2    usage: a bad flag, value, file or argument; nothing was judged wrongly
 //   3    compile-only: a GPU command on a machine with no usable GPU
 //   4    infrastructure: matload could not judge (GPU lost, compiler crashed, disk full)
-//   128+N  interrupted by signal N (129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM), after
-//          writing what was judged
+//   128+N  interrupted by signal N (129 for SIGHUP, 130 for SIGINT, 143 for SIGTERM, 138 and
+//          140 for SIGUSR1 and SIGUSR2), after writing what was judged
 #ifndef MATLOAD_HARNESS_PLATFORM_EXIT_STATUS_H_
 #define MATLOAD_HARNESS_PLATFORM_EXIT_STATUS_H_
 

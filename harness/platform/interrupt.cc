@@ -26,8 +26,11 @@ void RecordSignal(int signal) {
   raise(signal);
 }
 
-// kInterruptSignals are the signals that end a command in order.
-constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// kInterruptSignals are the signals that end a command in order. SIGUSR1
+// and SIGUSR2 are among them: a batch system may send one as its warning
+// before a time limit, and their default action kills matload as SIGKILL
+// would, leaving its run marked running.
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
 
 }  // namespace
 

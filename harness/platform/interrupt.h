@@ -1,8 +1,9 @@
-// Interrupt: SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session)
-// end a long command in order. The handler
-// only records the signal; the command's loops poll PendingInterrupt(),
-// stop their workers and child processes, write what was judged and return
-// InterruptedError, which exits 128+signal (exit_status.h).
+// Interrupt: SIGINT, SIGTERM, SIGHUP (a closed terminal or ssh session),
+// SIGUSR1 and SIGUSR2 (a batch system's warning) end a long command in
+// order. The handler only records the signal; the command's loops poll
+// PendingInterrupt(), stop their workers and child processes, write what
+// was judged and return InterruptedError, which exits 128+signal
+// (exit_status.h).
 #ifndef MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_
 #define MATLOAD_HARNESS_PLATFORM_INTERRUPT_H_
 
@@ -10,8 +11,8 @@
 
 namespace matload {
 
-// InstallInterruptHandlers makes SIGINT, SIGTERM and SIGHUP record
-// themselves instead of killing the process. A second signal while the
+// InstallInterruptHandlers makes those signals record themselves instead
+// of killing the process. A second signal while the
 // first is being handled ends the process at once, with the usual status.
 void InstallInterruptHandlers();
 

@@ -47,16 +47,16 @@ void AppendEscaped(absl::string_view bytes, std::string& text) {
   for (const char byte : bytes) absl::StrAppendFormat(&text, "\\x%02x", static_cast<std::uint8_t>(byte));
 }
 
-}  // namespace
-
-std::string OutsideText(absl::string_view bytes) {
+// Escaped is OutsideText (`reversible`) or PrintedText (not).
+std::string Escaped(absl::string_view bytes, bool reversible) {
   std::string text;
   text.reserve(bytes.size());
   for (size_t at = 0; at < bytes.size();) {
     const size_t length = SequenceLength(bytes, at);
     const absl::string_view sequence = bytes.substr(at, length == 0 ? 1 : length);
-    const bool control = length == 1 && (absl::ascii_iscntrl(static_cast<unsigned char>(bytes[at])));
-    const bool escape_start = bytes[at] == '\\' && at + 1 < bytes.size() && bytes[at + 1] == 'x';
+    const bool control =
+        length == 1 && absl::ascii_iscntrl(static_cast<unsigned char>(bytes[at])) && (reversible || bytes[at] != '\n');
+    const bool escape_start = reversible && bytes[at] == '\\' && at + 1 < bytes.size() && bytes[at + 1] == 'x';
     if (length == 0 || control || escape_start || (length == 2 && IsC1Control(bytes, at))) {
       AppendEscaped(sequence, text);
     } else {
@@ -66,6 +66,12 @@ std::string OutsideText(absl::string_view bytes) {
   }
   return text;
 }
+
+}  // namespace
+
+std::string OutsideText(absl::string_view bytes) { return Escaped(bytes, true); }
+
+std::string PrintedText(absl::string_view bytes) { return Escaped(bytes, false); }
 
 std::string OutsideBytes(absl::string_view text) {
   std::string bytes;

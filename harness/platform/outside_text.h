@@ -24,6 +24,15 @@ namespace matload {
 // character and no "\x" comes out unchanged.
 std::string OutsideText(absl::string_view bytes);
 
+// PrintedText is `bytes` as OutsideText escapes them, but for a message
+// printed to a terminal rather than stored: its newlines are kept (a
+// message may run over several lines) and a backslash followed by 'x' is
+// kept (text that OutsideText made already is not escaped twice), so it is
+// not reversible. Every message matload prints that may hold bytes from
+// outside (a path, a flag's value, a file's line) goes through it: no
+// invalid UTF-8 and no terminal control sequence reaches the terminal.
+std::string PrintedText(absl::string_view bytes);
+
 // OutsideBytes is the bytes that OutsideText made `text` from: each "\xHH"
 // is the byte 0xHH, everything else is kept.
 std::string OutsideBytes(absl::string_view text);

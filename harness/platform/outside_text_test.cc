@@ -52,5 +52,17 @@ TEST(OutsideTextTest, GivesBackTheBytesItWasMadeFrom) {
   EXPECT_EQ(OutsideText("\\x41"), "\\x5cx41");  // a backslash before 'x' is escaped, so it stays one
 }
 
+// A printed message keeps its lines, and text OutsideText made already
+// reads as it was stored; what would reach the terminal raw is escaped.
+TEST(OutsideTextTest, PrintedTextKeepsLinesAndEscapesTheRest) {
+  EXPECT_EQ(PrintedText("started: a\n  now: b"), "started: a\n  now: b");
+  EXPECT_EQ(PrintedText("wrote /tmp/x\xff\x1b[31m.csv"), "wrote /tmp/x\\xff\\x1b[31m.csv");
+  EXPECT_EQ(PrintedText("stored as bad\\xff"), "stored as bad\\xff");
+  EXPECT_EQ(PrintedText("tab\tcr\r\xc2\x9b"), "tab\\x09cr\\x0d\\xc2\\x9b");
+  std::string every_byte;
+  for (int byte = 0; byte < 256; ++byte) every_byte.push_back(static_cast<char>(byte));
+  EXPECT_TRUE(IsUtf8(PrintedText(every_byte)));
+}
+
 }  // namespace
 }  // namespace matload

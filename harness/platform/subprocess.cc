@@ -16,6 +16,7 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "harness/platform/interrupt.h"
 
 extern char** environ;
 
@@ -31,6 +32,11 @@ constexpr std::chrono::seconds kStopGrace(30);
 // usually exited within microseconds, and ptxas runs by the thousand.
 constexpr std::chrono::microseconds kFirstWaitStep(20);
 constexpr std::chrono::microseconds kLongestWaitStep(5000);
+
+// kInterruptCheck is how often a wait for a child looks at PendingInterrupt:
+// the signal may be delivered to another thread, which leaves this one's
+// poll asleep, and a hung compiler must not keep matload from stopping.
+constexpr std::chrono::milliseconds kInterruptCheck(50);
 
 // ChildStreams says where a child's standard output and error go: pipes to
 // dup2, or one file to append both to.
@@ -162,11 +168,12 @@ bool HasEnded(pid_t pid) {
 }
 
 // WaitUntil waits for `pid` to end, no later than `deadline`, without
-// reaping it; false when it was still running then.
+// reaping it; false when it was still running then, or when an interrupt
+// is pending (PendingInterrupt).
 bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline) {
   for (std::chrono::microseconds step = kFirstWaitStep;; step = std::min(2 * step, kLongestWaitStep)) {
     if (HasEnded(pid)) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (std::chrono::steady_clock::now() >= deadline || PendingInterrupt() != 0) return false;
     std::this_thread::sleep_for(step);
   }
 }
@@ -183,7 +190,8 @@ int KillGroupAndReap(pid_t pid) {
 }
 
 // ReadUntil appends what the child writes to `out_fd` and `err_fd` to
-// `result` until both close or `deadline` passes; false on the deadline.
+// `result` until both close or `deadline` passes; false on the deadline,
+// and as soon as an interrupt is pending (PendingInterrupt).
 bool ReadUntil(int out_fd, int err_fd, std::chrono::steady_clock::time_point deadline, ProcessResult& result) {
   pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
   std::string* sinks[2] = {&result.standard_output, &result.standard_error};
@@ -192,8 +200,8 @@ bool ReadUntil(int out_fd, int err_fd, std::chrono::steady_clock::time_point dea
   while (open_streams > 0) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    const int ready = poll(fds, 2, static_cast<int>(left.count()));
+    if (left.count() <= 0 || PendingInterrupt() != 0) return false;
+    const int ready = poll(fds, 2, static_cast<int>(std::min(left, kInterruptCheck).count()));
     if (ready < 0 && errno != EINTR) return false;
     for (int i = 0; i < 2 && ready > 0; ++i) {
       if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
@@ -246,6 +254,7 @@ absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv, s
   // A child that closed its streams may still run: the wait has the same deadline.
   result.timed_out = !ReadUntil(out.ends[0], err.ends[0], deadline, result) || !WaitUntil(pid, deadline);
   Finish(KillGroupAndReap(pid), result);
+  if (const int signal = PendingInterrupt(); signal != 0 && result.timed_out) return InterruptedError(signal);
   return result;
 }
 

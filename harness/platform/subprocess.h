@@ -31,9 +31,12 @@ struct ProcessResult {
 // (while it still holds its streams open or has not exited) it kills the
 // child's whole process group, so a hung program's own children die too,
 // and returns with timed_out set: it never waits longer. Whatever the child
-// left running in its group when it ended is killed too. `environment`
-// ("NAME=value") is added to this process's own. It fails only if the
-// program cannot be started.
+// left running in its group when it ended is killed too. An interrupt
+// (interrupt.h) stops the wait the same way, within 50 ms: the
+// group is killed and RunProcess returns InterruptedError, so that a hung
+// compiler never keeps matload from stopping in order, nor outlives it.
+// `environment` ("NAME=value") is added to this process's own. It fails
+// only if the program cannot be started, or on an interrupt.
 absl::StatusOr<ProcessResult> RunProcess(const std::vector<std::string>& argv,
                                          std::chrono::milliseconds timeout = std::chrono::seconds(120),
                                          const std::vector<std::string>& environment = {});

@@ -58,7 +58,7 @@ struct RunRecord {
   absl::Time started = absl::InfinitePast();
   absl::Time ended = absl::InfinitePast();  // InfinitePast while it runs
   // status: "running", "clean", "findings", "infrastructure" (it could not
-  // judge everything), "interrupted" (SIGINT, SIGTERM or SIGHUP), or "killed" (it
+  // judge everything), "interrupted" (SIGINT, SIGTERM, SIGHUP, SIGUSR1 or SIGUSR2), or "killed" (it
   // stopped without saying why: found so when resumed or listed).
   std::string status = "running";
   int exit_status = -1;  // harness/platform/exit_status.h; -1 while it runs

@@ -339,7 +339,19 @@ absl::Status RunJournal::Finish(int exit_status, absl::Time now) {
   std::lock_guard<std::mutex> lock(mutex_);
   run_ = std::move(ended);
   if (absl::Status updated = store_.UpdateRun(run_); !updated.ok()) return updated;
-  return store_.ReleaseRun(run_.id);
+  if (absl::Status released = store_.ReleaseRun(run_.id); !released.ok()) return released;
+  return ReadBack();
+}
+
+absl::Status RunJournal::ReadBack() const {
+  absl::StatusOr<ResultsStore> fresh = ResultsStore::OpenReadOnly(store_.path());
+  absl::StatusOr<RunRecord> stored = fresh.ok() ? fresh->FindRun(run_.id) : fresh.status();
+  if (stored.ok() && *stored == run_) return absl::OkStatus();
+  return absl::DataLossError(
+      absl::StrCat("run ", run_.id, " is not in ", OutsideText(store_.path()), " as it was written (",
+                   stored.ok() ? "it reads back otherwise" : stored.status().message(),
+                   "): its -wal file was deleted or the store replaced while it ran; its files in ",
+                   OutsideText(directory_), " are all that is left of it"));
 }
 
 }  // namespace matload

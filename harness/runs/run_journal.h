@@ -93,7 +93,9 @@ class RunJournal {
   // for what is written before the run ends (its report).
   RunRecord Ended(int exit_status, absl::Time now) const;
   // Finish ends the run with `exit_status` (harness/platform/exit_status.h), which
-  // decides its status word, at `now`, and releases it.
+  // decides its status word, at `now`, and releases it. Then it reads the
+  // run back through a connection of its own (ReadBack): kDataLoss (exit
+  // 4) when the store no longer holds it as written.
   absl::Status Finish(int exit_status, absl::Time now = absl::Now());
 
  private:
@@ -103,6 +105,12 @@ class RunJournal {
         directory_(RunDirectory(run_)),
         resumed_(resumed),
         recorded_(std::move(recorded)) {}
+
+  // ReadBack opens the store afresh and checks that it holds the run as
+  // run_ says, kDataLoss if not: a -wal file deleted while the run wrote
+  // takes every write of the run with it, and the connection that wrote
+  // them still reads them, so only a fresh one sees the loss.
+  absl::Status ReadBack() const;
 
   // Make and TakeBack are Start's two halves.
   static absl::StatusOr<std::unique_ptr<RunJournal>> Make(const RunStart& start, ResultsStore store);

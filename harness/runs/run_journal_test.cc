@@ -45,6 +45,22 @@ TEST_F(RunJournalTest, NewRunGetsAnIdADirectoryAndAStoredRecord) {
   EXPECT_EQ(*store.Artifact(run.id, "k"), std::optional<std::string>("v"));
 }
 
+// A run whose -wal and -shm files were deleted while it wrote (the writes
+// live in the -wal until a checkpoint) is gone for every other reader,
+// though its own connection still reads it: Finish reads the run back
+// afresh and says so, kDataLoss (exit 4). Before, conform exited 1 with its
+// results printed and the run was silently gone (the second attack on
+// issue 34, D4).
+TEST_F(RunJournalTest, ARunLostFromTheStoreWhileItRanIsDataLoss) {
+  std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
+  ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = "pass"}}).ok());
+  std::filesystem::remove(root_ / "results.sqlite-wal");
+  std::filesystem::remove(root_ / "results.sqlite-shm");
+  const absl::Status finished = journal->Finish(1);
+  EXPECT_EQ(finished.code(), absl::StatusCode::kDataLoss) << finished;
+  EXPECT_THAT(finished.message(), HasSubstr("as it was written"));
+}
+
 TEST_F(RunJournalTest, ANonEmptyOutIsNeverWrittenOver) {
   std::filesystem::create_directories(root_ / "published");
   std::ofstream(root_ / "published" / "support.md") << "published";

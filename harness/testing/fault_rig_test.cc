@@ -194,6 +194,26 @@ TEST_F(FaultRigTest, AGpuLostMidRunStopsWithExit4AndKeepsTheFinishedCases) {
   EXPECT_EQ(run.summary["findings"], kVariants);
 }
 
+// SIGUSR1 and SIGUSR2 (a batch system's warning before its time limit)
+// stop the run in order, as SIGTERM does: exit 128+signal, the first form's
+// case kept, the run stored as interrupted and resumable. Before, their
+// default action killed matload as SIGKILL would (the second attack on
+// issue 34, D10).
+TEST_F(FaultRigTest, SigusrStopsTheRunInOrder) {
+  for (const int signal : {SIGUSR1, SIGUSR2}) {
+    std::filesystem::remove_all(directory_);
+    std::filesystem::create_directories(directory_ / "state");
+    const ConformRun run =
+        Conform(absl::StrCat("signal-at-launch:2:", signal), kTwoForms, {"--workers", "1", "--retries", "0"});
+    EXPECT_EQ(run.process.exit_code, 128 + signal) << run.process.standard_error;
+    EXPECT_THAT(run.process.standard_error, HasSubstr(absl::StrCat("interrupted by signal ", signal)));
+    // The first form is judged and kept; the second too when its launch ended before the signal was seen.
+    EXPECT_GE(run.Count("mismatch"), static_cast<size_t>(kVariants));
+    ResultsStore store = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite");
+    EXPECT_EQ(store.Runs()->front().status, "interrupted");
+  }
+}
+
 TEST_F(FaultRigTest, AnExclusiveGpuIsSharedByRetryingNeverAFinding) {
   // Six forms on two compile paths are two rounds of launches, in two
   // workers at once: while one holds the exclusive device, the other is

@@ -142,6 +142,29 @@ TEST_F(OutsideBytesTest, AHistoryOfAPtxasWhosePathIsNotUtf8) {
   EXPECT_THAT(report["toolkits"][0]["path"].get<std::string>(), HasSubstr("bin\\xff\\xfe"));
 }
 
+// ExpectPrintable expects `printed` to be valid UTF-8 with no terminal
+// control sequence: what matload prints reaches a terminal.
+void ExpectPrintable(const std::string& printed) {
+  EXPECT_TRUE(IsUtf8(printed)) << printed;
+  EXPECT_EQ(printed.find('\x1b'), std::string::npos) << printed;
+}
+
+// What matload prints that holds bytes from outside is PrintedText: the
+// "wrote ..." and "run ... in ..." lines naming a --out, and a message
+// echoing a flag's value. Before, the raw bytes reached the terminal, and
+// an escape sequence in --out cleared it (the second attack on issue 34, D5).
+TEST_F(OutsideBytesTest, WhatMatloadPrintsIsText) {
+  const std::string out = (root_ / absl::StrCat("hout", kNotUtf8, "\x1b[2J")).string();
+  const ProcessResult history = Matload({"history", "--target", "sm_90", "--include", "sm_90.ldmatrix.*.x1.*",
+                                         "--ptxas", Ptxas::DefaultPath(), "--out", out});
+  EXPECT_LE(history.exit_code, kExitFindings) << history.standard_error;
+  ExpectPrintable(history.standard_output);
+  EXPECT_THAT(history.standard_output, HasSubstr("hout\\xff\\xfe\\x1b[2J/history.md"));
+  const ProcessResult bad_filter = Matload({"history", "--include", absl::StrCat(kNotUtf8, "\x1b[31m*")});
+  EXPECT_EQ(bad_filter.exit_code, kExitUsage) << bad_filter.standard_error;
+  ExpectPrintable(bad_filter.standard_error);
+}
+
 // A GPU's name is one field of results.tsv, and its UUID is stored whole.
 TEST_F(OutsideBytesTest, AGpuNameThatIsNotUtf8) {
   const std::vector<std::string> name = {absl::StrCat("MATLOAD_FAKE_CUDA_NAME=NVIDIA H100 ", kNotUtf8, "\tx\ny")};
