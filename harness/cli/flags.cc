@@ -131,6 +131,10 @@ MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support confor
 MATLOAD_FLAG(std::string, parent, "", "support conform fuzz", "NAME",
              "with --shard: name the parent run, the same for every shard (default: the Slurm job array's "
              "$SLURM_ARRAY_JOB_ID, else a hash of the command and its options).");
+MATLOAD_FLAG(std::string, registry, "", "support history conform selftest merge export", "FILE",
+             "judge by the discrepancy registry in FILE instead of the one built into matload (corpora/"
+             "known_discrepancies.json as the build found it); every run records the registry's SHA-256, and merge "
+             "joins only shards judged by the registry it is given.");
 MATLOAD_FLAG(int, progress_seconds, 10, "support history conform fuzz selftest", "S",
              "off a terminal, a progress line every S seconds, for logs (on a terminal one line redrawn in place).");
 MATLOAD_FLAG(std::string, junit, "", "export", "FILE.xml", "write the run as JUnit XML to this file.");

@@ -70,6 +70,7 @@ ABSL_DECLARE_FLAG(std::optional<matload::Shard>, shard);
 ABSL_DECLARE_FLAG(std::string, parent);
 ABSL_DECLARE_FLAG(std::vector<std::string>, from);
 ABSL_DECLARE_FLAG(int, progress_seconds);
+ABSL_DECLARE_FLAG(std::string, registry);
 
 namespace matload {
 

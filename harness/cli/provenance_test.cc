@@ -2,7 +2,10 @@
 // and the commit the binary was built from, and every run it stores records
 // that commit, whatever source tree $MATLOAD_SOURCE_DIR names (D11 of
 // reports/robustness/attack-2026-11-27-second: runs recorded the commit of
-// the source tree read at run time, code that did not produce them).
+// the source tree read at run time, code that did not produce them). The
+// registry that judges a run is the one built into the binary, or the file
+// --registry names, and every run records its SHA-256; `merge` joins only
+// shards judged by one registry.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -14,6 +17,7 @@
 #include "harness/platform/exit_status.h"
 #include "harness/platform/source_tree.h"
 #include "harness/platform/subprocess.h"
+#include "harness/runs/sha256.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -77,6 +81,12 @@ class ProvenanceTest : public testing::Test {
     return version.substr(begin, version.find('\n', begin) - begin);
   }
 
+  // BuiltInDigest is the SHA-256 of the checked-in registry, which the
+  // binary carries.
+  static std::string BuiltInDigest() {
+    return Sha256OfFile(SourceTreePath("corpora/known_discrepancies.json")).value_or("");
+  }
+
   std::filesystem::path root_;
 };
 
@@ -97,11 +107,66 @@ TEST_F(ProvenanceTest, ARunRecordsTheBinarysCommitNotTheSourceTrees) {
                              other / "corpora" / "known_discrepancies.json");
   const std::string git = absl::StrCat("git -C ", other.string(), " -c user.name=t -c user.email=t@t ");
   ASSERT_EQ(std::system(absl::StrCat(git, "init -q && ", git, "add -A && ", git, "commit -q -m other").c_str()), 0);
+  std::ofstream(other / "corpora" / "known_discrepancies.json", std::ios::app) << "\n";  // another registry
   const ProcessResult support = Support("run", {}, {"MATLOAD_SOURCE_DIR=" + other.string()});
   ASSERT_EQ(support.exit_code, kExitClean) << support.standard_error;
   const nlohmann::json runs = Runs();
   ASSERT_EQ(runs.size(), 1u) << runs;
   EXPECT_EQ(runs[0]["git_commit"], VersionCommit());
+  // Nor is the registry the source tree's: the one built in judged it.
+  EXPECT_EQ(runs[0]["registry_digest"], BuiltInDigest());
+}
+
+// From a directory with no source tree, the built-in registry judges:
+// before, support there said it could not read the registry (exit 2).
+TEST_F(ProvenanceTest, ARunWithNoSourceTreeIsJudgedByTheBuiltInRegistry) {
+  const ProcessResult support = Support("run", {}, {"MATLOAD_SOURCE_DIR=" + (root_ / "elsewhere").string()});
+  ASSERT_EQ(support.exit_code, kExitClean) << support.standard_error;
+  const nlohmann::json runs = Runs();
+  ASSERT_EQ(runs.size(), 1u) << runs;
+  EXPECT_EQ(runs[0]["registry_digest"], BuiltInDigest());
+}
+
+// --registry FILE judges instead, and the run records FILE's digest; a file
+// that cannot be read or is not a registry is bad input, before any run.
+TEST_F(ProvenanceTest, RegistryNamesTheFileThatJudgesAndTheRunRecordsIt) {
+  const std::filesystem::path registry = root_ / "registry.json";
+  std::filesystem::copy_file(SourceTreePath("corpora/known_discrepancies.json"), registry);
+  std::ofstream(registry, std::ios::app) << "\n";
+  const ProcessResult support = Support("run", {"--registry", registry.string()});
+  ASSERT_EQ(support.exit_code, kExitClean) << support.standard_error;
+  const nlohmann::json runs = Runs();
+  ASSERT_EQ(runs.size(), 1u) << runs;
+  EXPECT_EQ(runs[0]["registry_digest"], Sha256OfFile(registry.string()).value_or(""));
+  EXPECT_NE(runs[0]["registry_digest"], BuiltInDigest());
+
+  const ProcessResult missing = Support("missing", {"--registry", (root_ / "none.json").string()});
+  EXPECT_EQ(missing.exit_code, kExitUsage);
+  EXPECT_THAT(missing.standard_error, HasSubstr("none.json: cannot read the discrepancy registry"));
+  std::ofstream(root_ / "bad.json") << "{\"discrepancies\": 3}";
+  const ProcessResult malformed = Support("malformed", {"--registry", (root_ / "bad.json").string()});
+  EXPECT_EQ(malformed.exit_code, kExitUsage);
+  EXPECT_THAT(malformed.standard_error, HasSubstr("bad.json: the registry must be an object"));
+  EXPECT_EQ(Runs().size(), 1u);
+}
+
+// Two shards of one sweep judged by different registries are not merged
+// (exit 2, naming both digests); with the same registry they are.
+TEST_F(ProvenanceTest, MergeRefusesShardsJudgedByDifferentRegistries) {
+  const std::filesystem::path registry = root_ / "registry.json";
+  std::filesystem::copy_file(SourceTreePath("corpora/known_discrepancies.json"), registry);
+  std::ofstream(registry, std::ios::app) << "\n";
+  const std::vector<std::string> shard = {
+      "--target", "sm_80,sm_90", "--include", "sm_*.ldmatrix.sync.aligned.m8n8.x1.*", "--parent", "night"};
+  std::vector<std::string> first = shard, second = shard;
+  first.insert(first.end(), {"--shard", "0/2"});
+  second.insert(second.end(), {"--shard", "1/2", "--registry", registry.string()});
+  ASSERT_EQ(Support("s0", first).exit_code, kExitClean);
+  ASSERT_EQ(Support("s1", second).exit_code, kExitClean);
+  const ProcessResult merged = Matload({"merge", "support-night", "--out", (root_ / "merged").string()});
+  EXPECT_EQ(merged.exit_code, kExitUsage) << merged.standard_output;
+  EXPECT_THAT(merged.standard_error, HasSubstr("differ in their discrepancy registry (SHA-256)"));
+  EXPECT_THAT(merged.standard_error, HasSubstr(BuiltInDigest()));
 }
 
 }  // namespace

@@ -176,13 +176,13 @@ absl::Status WriteJunit(const std::string& path, const std::string& run_id, cons
 
 // JunitContextFor is what the JUnit export knows beside the store: the
 // failures `baseline` expects, and the discrepancy registry's judgements
-// (DefaultRegistryPath). Without a registry it says so on `err`: the file
+// (LoadRegistryInForce). Without a registry it says so on `err`: the file
 // then names the entries that explain known discrepancies, without their
 // judgements.
 JunitContext JunitContextFor(const std::optional<Baseline>& baseline, std::ostream& err) {
   JunitContext context;
   if (baseline.has_value()) context.expected = baseline->expected;
-  const absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  const absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
   if (!registry.ok()) {
     err << "matload: the JUnit file names known discrepancies by their registry entry alone: "
         << registry.status().message() << "\n";
@@ -227,20 +227,22 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
                              run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard, " of ", run.parent));
       continue;
     }
-    listing.push_back({{"id", run.id},
-                       {"command", run.command},
-                       {"status", run.status},
-                       {"exit_status", run.exit_status},
-                       {"started", started},
-                       {"cases", cases->size()},
-                       {"findings", Findings(*cases)},
-                       {"gpu", run.gpu_name},
-                       {"driver", run.driver},
-                       {"toolkits", run.toolkits},
-                       {"directory", run.directory},
-                       {"git_commit", run.git_commit},
-                       {"parent", run.parent},
-                       {"shard", run.shard}});
+    listing.push_back(
+        {{"id", run.id},
+         {"command", run.command},
+         {"status", run.status},
+         {"exit_status", run.exit_status},
+         {"started", started},
+         {"cases", cases->size()},
+         {"findings", Findings(*cases)},
+         {"gpu", run.gpu_name},
+         {"driver", run.driver},
+         {"toolkits", run.toolkits},
+         {"directory", run.directory},
+         {"git_commit", run.git_commit},
+         {"registry_digest", run.registry_digest.empty() ? nlohmann::json() : nlohmann::json(run.registry_digest)},
+         {"parent", run.parent},
+         {"shard", run.shard}});
   }
   if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";
   return kExitClean;

@@ -196,9 +196,11 @@ class ResultsStore {
   absl::Status CheckAndCreateSchema();
   // OpenWith is Open, or OpenReadOnly when `read_only`.
   static absl::StatusOr<ResultsStore> OpenWith(const std::filesystem::path& path, bool read_only);
-  // HasClaimStart says whether the runs table has claim_start, which a
-  // store an older matload made and this one only reads lacks.
-  absl::StatusOr<bool> HasClaimStart();
+  // HasRunColumn says whether the runs table has `column`, one of the
+  // columns added after schema version 1 shipped (claim_start,
+  // registry_digest), which a store an older matload made and this one only
+  // reads lacks. `column` is matload's own name, never the user's.
+  absl::StatusOr<bool> HasRunColumn(absl::string_view column);
   // CheckSchema refuses a file this code cannot read: another program's
   // database, a damaged or newer schema version, or (`must_exist`) a file
   // with no matload tables.
@@ -233,7 +235,8 @@ class ResultsStore {
 
   std::string path_;
   std::unique_ptr<sqlite3, Closer> db_;
-  bool has_claim_start_ = false;  // HasClaimStart, as the store was opened
+  bool has_claim_start_ = false;      // HasRunColumn("claim_start"), as the store was opened
+  bool has_registry_digest_ = false;  // HasRunColumn("registry_digest"), as the store was opened
 };
 
 }  // namespace matload

@@ -18,6 +18,7 @@
 #include "absl/time/clock.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/build_info.h"
+#include "harness/runs/registry_in_force.h"
 
 namespace matload {
 namespace {
@@ -154,6 +155,13 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
                      run.shard.empty() ? " is not a shard" : absl::StrCat(" is shard ", run.shard, " of ", run.parent),
                      "; resume it as it was started (", ShardFlags(run), ")"));
   }
+  // A run an older matload began recorded no registry: it is taken back as it is.
+  if (!run.registry_digest.empty() && run.registry_digest != RegistryInForce().digest) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run.id, " was judged by the discrepancy registry with SHA-256 ", run.registry_digest, ", and ",
+        RegistryInForce().origin, " has ", RegistryInForce().digest,
+        "; resume it with the registry it began with (--registry FILE), so that one registry judges all of it"));
+  }
   std::error_code error;
   if (!start.out.empty() && AbsoluteDirectory(start.out, error) != std::filesystem::path(RunDirectory(run))) {
     return absl::FailedPreconditionError(
@@ -245,6 +253,7 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Make(const RunStart& sta
                 .command_line = start.command_line,
                 .matload_version = MatloadVersion(),
                 .git_commit = GitCommit(),
+                .registry_digest = RegistryInForce().digest,
                 .host = HostName(),
                 .options = start.options,
                 .parent = start.parent,
