@@ -147,6 +147,9 @@ MATLOAD_FLAG(int, keep, 0, "prune", "N",
              "@latest-finished~N-1 name), "
              "with every newer run and their shards.");
 MATLOAD_FLAG(bool, dry_run, false, "prune", "", "say which runs would be deleted, and delete none.");
+MATLOAD_FLAG(bool, remove_dirs, false, "prune", "",
+             "also remove each deleted run's directory (its --out), only where the directory's .matload-run "
+             "marker names that run; any other directory is left, and said so.");
 MATLOAD_FLAG(std::vector<std::string>, from, {}, "merge", "DB,...",
              "the results stores that hold the shard runs, comma-separated (default: --db).");
 
@@ -202,7 +205,7 @@ const CommandText kCommandTexts[] = {
      "matload export conform@latest --junit junit.xml --csv results.csv"},
     {"prune", "",
      "delete the runs a nightly store no longer needs, with their cases: all but the --keep newest finished runs of "
-     "each command, the runs since and their shards (run directories on disk stay)",
+     "each command, the runs since and their shards (the file shrinks; --remove_dirs removes their run directories)",
      "matload prune --keep 30 --dry_run"},
     {"merge", "RUN|PARENT...",
      "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the reports "

@@ -65,6 +65,7 @@ ABSL_DECLARE_FLAG(std::string, junit);
 ABSL_DECLARE_FLAG(std::string, csv);
 ABSL_DECLARE_FLAG(int, keep);
 ABSL_DECLARE_FLAG(bool, dry_run);
+ABSL_DECLARE_FLAG(bool, remove_dirs);
 ABSL_DECLARE_FLAG(std::string, html);
 ABSL_DECLARE_FLAG(std::optional<matload::Shard>, shard);
 ABSL_DECLARE_FLAG(std::string, parent);

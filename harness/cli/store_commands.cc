@@ -1,5 +1,6 @@
 #include "harness/cli/store_commands.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -378,11 +379,25 @@ int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out
     store = ResultsStore::Open(store->path());
     if (!store.ok()) return Failed(err, store.status());
     if (absl::Status deleted = store->DeleteRuns(pruned); !deleted.ok()) return Failed(err, deleted);
+    if (absl::Status reclaimed = store->Reclaim(); !reclaimed.ok()) return Failed(err, reclaimed);
   }
+  const bool remove_dirs = absl::GetFlag(FLAGS_remove_dirs);
   const absl::string_view verb = dry_run ? "would delete " : "deleted ";
-  for (const std::string& id : pruned) out << verb << id << "\n";
+  for (const RunRecord& run : *runs) {
+    if (std::find(pruned.begin(), pruned.end(), run.id) == pruned.end()) continue;
+    out << verb << run.id << "\n";
+    if (!remove_dirs) continue;
+    if (dry_run) {
+      out << "  would remove " << run.directory << " if its .matload-run names " << run.id << "\n";
+    } else if (const absl::Status removed = RemoveRunDirectory(run); removed.ok()) {
+      out << "  removed " << run.directory << "\n";
+    } else {
+      out << "  " << removed.message() << "\n";
+    }
+  }
   out << verb << pruned.size() << " of " << runs->size() << " runs from " << store->path() << ", keeping the " << keep
-      << " newest finished runs of each command (run directories on disk are left as they are)\n";
+      << " newest finished runs of each command"
+      << (remove_dirs ? "" : " (run directories on disk are left as they are; --remove_dirs removes them)") << "\n";
   return kExitClean;
 }
 

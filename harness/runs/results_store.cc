@@ -636,6 +636,8 @@ absl::Status ResultsStore::DeleteRuns(absl::Span<const std::string> run_ids) {
   });
 }
 
+absl::Status ResultsStore::Reclaim() { return Exec("VACUUM", "reclaiming the space of deleted runs"); }
+
 absl::Status ResultsStore::PutArtifact(absl::string_view run_id, absl::string_view key, absl::string_view text) {
   return WriteToRun(run_id, [&](std::int64_t run_key) { return InsertArtifact(run_key, key, text); });
 }

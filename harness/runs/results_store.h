@@ -100,9 +100,15 @@ class ResultsStore {
   // DeleteRuns deletes the runs named by `run_ids`, with their cases and
   // artifacts, in one transaction: all or none. A run another live process
   // may be writing (HeldByAnother) is kFailedPrecondition; an unknown ID is
-  // kNotFound. The freed pages are reused by later runs; the file does not
-  // shrink. Retention (retention.h) says which runs `matload prune` deletes.
+  // kNotFound. The freed pages are reused by later runs; the file shrinks
+  // only with Reclaim. Retention (retention.h) says which runs `matload
+  // prune` deletes.
   absl::Status DeleteRuns(absl::Span<const std::string> run_ids);
+  // Reclaim gives the pages deleted runs freed back to the file system
+  // (VACUUM), so that a pruned store shrinks: a nightly store otherwise
+  // stays as large as it ever was. It rewrites the file, and waits for
+  // readers and writers as any write does.
+  absl::Status Reclaim();
 
   // AddCases records `cases` of a run in one transaction: all or none. A
   // case whose id the run already has is replaced, so a flake re-run

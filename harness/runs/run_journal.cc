@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <system_error>
 
@@ -173,6 +174,25 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
 }  // namespace
 
 std::string RunDirectory(const RunRecord& run) { return OutsideBytes(run.directory); }
+
+absl::Status RemoveRunDirectory(const RunRecord& run) {
+  const std::filesystem::path directory(RunDirectory(run));
+  std::error_code error;
+  if (run.directory.empty() || !std::filesystem::is_directory(std::filesystem::symlink_status(directory, error))) {
+    return absl::FailedPreconditionError(absl::StrCat("left ", run.directory, ": not a directory"));
+  }
+  std::ifstream marker(directory / kRunMarker, std::ios::binary);
+  std::string named;
+  std::getline(marker, named);
+  if (named != run.id) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("left ", run.directory, ": its ", kRunMarker, " does not name run ", run.id,
+                     " (a directory matload did not make for that run is never removed)"));
+  }
+  std::filesystem::remove_all(directory, error);
+  if (error) return absl::DataLossError(absl::StrCat("removing ", run.directory, ": ", error.message()));
+  return absl::OkStatus();
+}
 
 std::string NewRunId(absl::string_view command, absl::Time now) {
   std::random_device entropy;
