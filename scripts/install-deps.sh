@@ -23,6 +23,8 @@ packages=(
   slurm-wlm           # slurmctld, slurmd, sbatch: scripts/slurm/cluster-test.sh runs a real one-node cluster
   libkainjow-mustache-dev  # Mustache templates for the HTML reports (harness/report/)
   chromium            # headless browser: the HTML report tests load every report kind
+  help2man            # the manual page, made from matload's help (cmake/man_page.cmake)
+  dpkg-dev            # dpkg-shlibdeps: the .deb's dependencies on the libraries matload links (cmake/packaging.cmake)
 )
 
 missing=()

@@ -21,6 +21,11 @@ ctest --preset default
 # ctest shows a skipped test as "Skipped"; say why, from the tests' own output.
 awk '/: Skipped$/ { getline; print "skipped: " $0 }' build/default/Testing/Temporary/LastTest.log | sort -u
 
+# The .deb and the .tar.gz a fleet installs: built, unpacked into a scratch
+# root, and the installed matload's --version and built-in registry checked
+# from a directory with no source tree (ctest's package_test runs it too).
+scripts/package-test.sh build/default "$TEST_TMPDIR/package"
+
 # A smoke campaign keeps the fuzz targets alive: a few seconds each, fixed
 # seed, through `matload fuzz`, which fails on any crash or finding.
 smoke=$(mktemp -d)

@@ -133,6 +133,10 @@ MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support confor
 MATLOAD_FLAG(std::string, parent, "", "support conform fuzz", "NAME",
              "with --shard: name the parent run, the same for every shard (default: the Slurm job array's "
              "$SLURM_ARRAY_JOB_ID, else a hash of the command and its options).");
+MATLOAD_FLAG(std::string, registry, "", "support history conform selftest merge export", "FILE",
+             "judge by the discrepancy registry in FILE instead of the one built into matload (corpora/"
+             "known_discrepancies.json as the build found it); every run records the registry's SHA-256, and merge "
+             "joins only shards judged by the registry it is given.");
 MATLOAD_FLAG(int, progress_seconds, 10, "support history conform fuzz selftest", "S",
              "off a terminal, a progress line every S seconds, for logs (on a terminal one line redrawn in place).");
 MATLOAD_FLAG(std::string, junit, "", "export", "FILE.xml", "write the run as JUnit XML to this file.");
@@ -145,6 +149,9 @@ MATLOAD_FLAG(int, keep, 0, "prune", "N",
              "@latest-finished~N-1 name), "
              "with every newer run and their shards.");
 MATLOAD_FLAG(bool, dry_run, false, "prune", "", "say which runs would be deleted, and delete none.");
+MATLOAD_FLAG(bool, remove_dirs, false, "prune", "",
+             "also remove each deleted run's directory (its --out), only where the directory's .matload-run "
+             "marker names that run; any other directory is left, and said so.");
 MATLOAD_FLAG(std::vector<std::string>, from, {}, "merge", "DB,...",
              "the results stores that hold the shard runs, comma-separated (default: --db).");
 
@@ -205,7 +212,7 @@ const CommandText kCommandTexts[] = {
      "matload export conform@latest --junit junit.xml --csv results.csv"},
     {"prune", "",
      "delete the runs a nightly store no longer needs, with their cases: all but the --keep newest finished runs of "
-     "each command, the runs since and their shards (run directories on disk stay)",
+     "each command, the runs since and their shards (the file shrinks; --remove_dirs removes their run directories)",
      "matload prune --keep 30 --dry_run"},
     {"merge", "RUN|PARENT...",
      "join every shard of a sharded run (--shard), from one store or several, into one run in --db, with the reports "

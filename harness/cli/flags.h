@@ -66,11 +66,13 @@ ABSL_DECLARE_FLAG(std::string, junit);
 ABSL_DECLARE_FLAG(std::string, csv);
 ABSL_DECLARE_FLAG(int, keep);
 ABSL_DECLARE_FLAG(bool, dry_run);
+ABSL_DECLARE_FLAG(bool, remove_dirs);
 ABSL_DECLARE_FLAG(std::string, html);
 ABSL_DECLARE_FLAG(std::optional<matload::Shard>, shard);
 ABSL_DECLARE_FLAG(std::string, parent);
 ABSL_DECLARE_FLAG(std::vector<std::string>, from);
 ABSL_DECLARE_FLAG(int, progress_seconds);
+ABSL_DECLARE_FLAG(std::string, registry);
 
 namespace matload {
 

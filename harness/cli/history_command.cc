@@ -264,7 +264,7 @@ std::string OptionsJson(const HistoryOptions& options) {
 int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();  // SIGINT and SIGTERM end the sweep in order, as "interrupted"
   absl::StatusOr<std::vector<OpenedToolkit>> opened = OpenToolkits(options, err);
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
   for (const absl::Status& status : {opened.status(), registry.status()}) {
     if (!status.ok()) {
       err << "matload: " << PrintedText(status.message()) << "\n";

@@ -33,11 +33,13 @@
 #include "harness/compile/ptxas.h"
 #include "harness/gpu/cuda_driver.h"
 #include "harness/gpu/program_launch.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/environment.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/forms_regex.h"
+#include "harness/runs/registry_in_force.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard.h"
@@ -325,6 +327,11 @@ int main(int argc, char** argv) {
   if (line->help) {
     std::cout << matload::MatloadHelp(*line);
     return matload::kExitClean;
+  }
+  if (const std::string registry = absl::GetFlag(FLAGS_registry); !registry.empty()) {
+    if (absl::Status used = matload::UseRegistryFile(registry); !used.ok()) return matload::FailWith(used);
+    // A malformed one is bad input before any run begins.
+    if (const auto parsed = matload::LoadRegistryInForce(); !parsed.ok()) return matload::FailWith(parsed.status());
   }
   return matload::Dispatch(*line, command_line);
 }

@@ -22,6 +22,7 @@
 #include "harness/platform/output_files.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/judged_nothing.h"
+#include "harness/runs/registry_in_force.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/run_journal.h"
 #include "harness/runs/shard_merge.h"
@@ -153,6 +154,19 @@ absl::Status FillMergedRun(const MergedRun& merged, const std::vector<ShardRun>&
   return RenderSupportRun(journal, absl::StrCat(shards.size(), " shards on ", run.host), ShardSeconds(shards), out);
 }
 
+// CheckMergeRegistry refuses to merge shards with another discrepancy
+// registry than the one that judged them (the merged run records it, and
+// its reports explain with it); shards an older matload stored recorded
+// none, and are merged with the registry in force.
+absl::Status CheckMergeRegistry(const MergedRun& merged) {
+  const RegistryText& in_force = RegistryInForce();
+  if (merged.run.registry_digest.empty() || merged.run.registry_digest == in_force.digest) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("the shards of ", merged.parent, " were judged by the discrepancy registry with SHA-256 ",
+                   merged.run.registry_digest, ", and ", in_force.origin, " has ", in_force.digest,
+                   ": merge them with the registry that judged them (--registry FILE)"));
+}
+
 }  // namespace
 
 int RunMergeCommand(const std::vector<std::string>& arguments, const std::string& command_line, std::ostream& out,
@@ -168,6 +182,7 @@ int RunMergeCommand(const std::vector<std::string>& arguments, const std::string
   absl::StatusOr<MergedRun> merged = MergeShardRuns(*shards);
   if (!merged.ok()) return Failed(err, merged.status());
   if (merged->cases.empty()) return Failed(err, JudgedNothing(merged->run.command, /*filtered=*/true));
+  if (absl::Status judged = CheckMergeRegistry(*merged); !judged.ok()) return Failed(err, judged);
   absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start({.command = merged->run.command,
                                                                            .command_line = command_line,
                                                                            .options = merged->run.options,

@@ -36,34 +36,38 @@ class NewReleaseTest : public testing::Test {
   void SetUp() override {
     root_ = std::filesystem::path(testing::TempDir()) / testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_ / "corpora");
+    std::filesystem::create_directories(root_);
   }
 
   // Support sweeps sm_90's cases that `include` takes with the toolkit's
-  // ptxas named ptxas 13.6.1, judged by the registry in root_/corpora when
-  // one was written there (WriteRegistry), else by the checked-in one.
+  // ptxas named ptxas 13.6.1, judged by the registry in root_ given as
+  // --registry when one was written there (WriteRegistry), else by the one
+  // built into matload.
   ProcessResult Support(const std::string& include) const {
-    std::vector<std::string> environment = {"MATLOAD_FAKE_PTXAS=real", "MATLOAD_FAKE_PTXAS_RELEASE=13.6.1"};
-    if (std::filesystem::exists(root_ / "corpora" / "known_discrepancies.json")) {
-      environment.push_back("MATLOAD_SOURCE_DIR=" + root_.string());
-    }
-    absl::StatusOr<ProcessResult> result =
-        RunProcess({MATLOAD_BINARY, "support", "--target", "sm_90", "--include", include, "--ptxas",
-                    SourceTreePath("harness/testing/fake_ptxas.sh"), "--db", (root_ / "results.sqlite").string(),
-                    "--out", (root_ / "run").string()},
-                   std::chrono::seconds(600), environment);
+    std::vector<std::string> arguments = {MATLOAD_BINARY, "support",
+                                          "--target",     "sm_90",
+                                          "--include",    include,
+                                          "--ptxas",      SourceTreePath("harness/testing/fake_ptxas.sh"),
+                                          "--db",         (root_ / "results.sqlite").string(),
+                                          "--out",        (root_ / "run").string()};
+    if (std::filesystem::exists(Registry())) arguments.push_back("--registry=" + Registry().string());
+    absl::StatusOr<ProcessResult> result = RunProcess(arguments, std::chrono::seconds(600),
+                                                      {"MATLOAD_FAKE_PTXAS=real", "MATLOAD_FAKE_PTXAS_RELEASE=13.6.1"});
     EXPECT_TRUE(result.ok()) << result.status();
     return result.ok() ? *result : ProcessResult{};
   }
 
-  // WriteRegistry writes the checked-in registry into root_/corpora with
+  // Registry is where WriteRegistry writes.
+  std::filesystem::path Registry() const { return root_ / "known_discrepancies.json"; }
+
+  // WriteRegistry writes the checked-in registry to Registry() with
   // `change` made to the entry `id`.
   void WriteRegistry(const std::string& id, const std::function<void(nlohmann::json&)>& change) const {
     nlohmann::json registry = nlohmann::json::parse(ReadText(SourceTreePath("corpora/known_discrepancies.json")));
     for (nlohmann::json& entry : registry["discrepancies"]) {
       if (entry["id"] == id) change(entry);
     }
-    std::ofstream(root_ / "corpora" / "known_discrepancies.json") << registry.dump(1);
+    std::ofstream(Registry()) << registry.dump(1);
   }
 
   std::filesystem::path root_;

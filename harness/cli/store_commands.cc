@@ -1,5 +1,6 @@
 #include "harness/cli/store_commands.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -177,13 +178,13 @@ absl::Status WriteJunit(const std::string& path, const std::string& run_id, cons
 
 // JunitContextFor is what the JUnit export knows beside the store: the
 // failures `baseline` expects, and the discrepancy registry's judgements
-// (DefaultRegistryPath). Without a registry it says so on `err`: the file
+// (LoadRegistryInForce). Without a registry it says so on `err`: the file
 // then names the entries that explain known discrepancies, without their
 // judgements.
 JunitContext JunitContextFor(const std::optional<Baseline>& baseline, std::ostream& err) {
   JunitContext context;
   if (baseline.has_value()) context.expected = baseline->expected;
-  const absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  const absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
   if (!registry.ok()) {
     err << "matload: the JUnit file names known discrepancies by their registry entry alone: "
         << registry.status().message() << "\n";
@@ -228,20 +229,22 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
                              run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard, " of ", run.parent));
       continue;
     }
-    listing.push_back({{"id", run.id},
-                       {"command", run.command},
-                       {"status", run.status},
-                       {"exit_status", run.exit_status},
-                       {"started", started},
-                       {"cases", cases->size()},
-                       {"findings", Findings(*cases)},
-                       {"gpu", run.gpu_name},
-                       {"driver", run.driver},
-                       {"toolkits", run.toolkits},
-                       {"directory", run.directory},
-                       {"git_commit", run.git_commit},
-                       {"parent", run.parent},
-                       {"shard", run.shard}});
+    listing.push_back(
+        {{"id", run.id},
+         {"command", run.command},
+         {"status", run.status},
+         {"exit_status", run.exit_status},
+         {"started", started},
+         {"cases", cases->size()},
+         {"findings", Findings(*cases)},
+         {"gpu", run.gpu_name},
+         {"driver", run.driver},
+         {"toolkits", run.toolkits},
+         {"directory", run.directory},
+         {"git_commit", run.git_commit},
+         {"registry_digest", run.registry_digest.empty() ? nlohmann::json() : nlohmann::json(run.registry_digest)},
+         {"parent", run.parent},
+         {"shard", run.shard}});
   }
   if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";
   return kExitClean;
@@ -378,11 +381,25 @@ int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out
     store = ResultsStore::Open(store->path());
     if (!store.ok()) return Failed(err, store.status());
     if (absl::Status deleted = store->DeleteRuns(pruned); !deleted.ok()) return Failed(err, deleted);
+    if (absl::Status reclaimed = store->Reclaim(); !reclaimed.ok()) return Failed(err, reclaimed);
   }
+  const bool remove_dirs = absl::GetFlag(FLAGS_remove_dirs);
   const absl::string_view verb = dry_run ? "would delete " : "deleted ";
-  for (const std::string& id : pruned) out << verb << id << "\n";
+  for (const RunRecord& run : *runs) {
+    if (std::find(pruned.begin(), pruned.end(), run.id) == pruned.end()) continue;
+    out << verb << run.id << "\n";
+    if (!remove_dirs) continue;
+    if (dry_run) {
+      out << "  would remove " << run.directory << " if its .matload-run names " << run.id << "\n";
+    } else if (const absl::Status removed = RemoveRunDirectory(run); removed.ok()) {
+      out << "  removed " << run.directory << "\n";
+    } else {
+      out << "  " << removed.message() << "\n";
+    }
+  }
   out << verb << pruned.size() << " of " << runs->size() << " runs from " << store->path() << ", keeping the " << keep
-      << " newest finished runs of each command (run directories on disk are left as they are)\n";
+      << " newest finished runs of each command"
+      << (remove_dirs ? "" : " (run directories on disk are left as they are; --remove_dirs removes them)") << "\n";
   return kExitClean;
 }
 

@@ -141,6 +141,60 @@ TEST(StoreCommandsTest, LatestIsTheNewestRunAndOneThatDidNotFinishIsRefused) {
 // prune keeps the newest finished runs of each command and every newer
 // one, says what it deletes, deletes nothing with --dry_run, and without
 // --keep is a usage error that deletes nothing either.
+// prune gives the deleted runs' space back (the file shrinks: before, it
+// never did), and with --remove_dirs removes each pruned run's directory,
+// only where its .matload-run marker names the run: a directory that holds
+// another run's marker, or none, is left as it was.
+TEST(StoreCommandsTest, PruneShrinksTheFileAndRemovesOnlyThePrunedRunsOwnDirectories) {
+  const std::filesystem::path root = std::filesystem::path(testing::TempDir()) / "store_commands_test_prune_space";
+  std::filesystem::remove_all(root);
+  const std::string db = (root / "results.sqlite").string();
+  std::vector<std::filesystem::path> directories;
+  {
+    std::filesystem::create_directories(root);
+    ResultsStore store = *ResultsStore::Open(db);
+    std::vector<CaseRecord> many;
+    for (int i = 0; i < 20000; ++i) {
+      many.push_back({.id = absl::StrCat("sm_90.case.", i), .outcome = "pass", .detail = std::string(40, 'x')});
+    }
+    for (int minute = 1; minute <= 4; ++minute) {
+      const RunRecord run{.id = absl::StrCat("conform-", minute),
+                          .command = "conform",
+                          .directory = (root / absl::StrCat("run-", minute)).string(),
+                          .started = absl::FromUnixSeconds(60 * minute),
+                          .status = "clean"};
+      ASSERT_TRUE(store.CreateRun(run).ok());
+      ASSERT_TRUE(store.AddCases(run.id, many).ok());
+      directories.push_back(run.directory);
+      std::filesystem::create_directories(directories.back());
+      std::ofstream(directories.back() / "results.tsv") << "results\n";
+    }
+  }
+  // conform-1's directory is its own; conform-2's marker names another run;
+  // conform-3's directory has no marker (someone's reused --out).
+  std::ofstream(directories[0] / ".matload-run") << "conform-1\n";
+  std::ofstream(directories[1] / ".matload-run") << "conform-9\n";
+  const auto file_size = [&db] { return std::filesystem::file_size(db); };
+  const std::uintmax_t before = file_size();
+  absl::SetFlag(&FLAGS_db, db);
+  absl::SetFlag(&FLAGS_keep, 1);
+  absl::SetFlag(&FLAGS_remove_dirs, true);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunPruneCommand({}, out, err), kExitClean) << err.str();
+  absl::SetFlag(&FLAGS_remove_dirs, false);
+  absl::SetFlag(&FLAGS_keep, 0);
+  absl::SetFlag(&FLAGS_db, "");
+  EXPECT_THAT(out.str(), HasSubstr("deleted 3 of 4 runs"));
+  EXPECT_LT(file_size(), before / 2) << out.str();
+  EXPECT_FALSE(std::filesystem::exists(directories[0])) << out.str();
+  EXPECT_THAT(out.str(), HasSubstr(absl::StrCat("  removed ", directories[0].string(), "\n")));
+  EXPECT_TRUE(std::filesystem::exists(directories[1] / "results.tsv"));
+  EXPECT_THAT(out.str(), HasSubstr("its .matload-run does not name run conform-2"));
+  EXPECT_TRUE(std::filesystem::exists(directories[2] / "results.tsv"));
+  EXPECT_THAT(out.str(), HasSubstr("does not name run conform-3"));
+  EXPECT_TRUE(std::filesystem::exists(directories[3] / "results.tsv"));  // kept
+}
+
 TEST(StoreCommandsTest, PruneKeepsTheNewestFinishedRunsAndSaysWhatItDeletes) {
   const std::string db = testing::TempDir() + "/store_commands_test_prune.sqlite";
   std::filesystem::remove(db);

@@ -441,7 +441,7 @@ int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err
   SupportOptions options = given;
   options.ptx = *ptx;
   absl::StatusOr<std::vector<Target>> targets = SweepTargets(options);
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
   absl::StatusOr<RunStart> start = targets.ok() ? SupportRunStart(options, *targets) : targets.status();
   for (const absl::Status& status : {compilers.status(), targets.status(), registry.status(), start.status()}) {
     if (!status.ok()) {

@@ -165,7 +165,7 @@ absl::Status RenderSupportRun(RunJournal& journal, const std::string& machine, d
   absl::StatusOr<SweptScope> scope = RecordedScope(journal.run());
   absl::StatusOr<std::vector<CompilerSweep>> sweeps =
       scope.ok() ? RecordedSweeps(journal, *scope, seconds) : scope.status();
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
   if (!sweeps.ok()) return sweeps.status();
   if (!registry.ok()) return registry.status();
   return WriteSupportReports(*sweeps, *registry, journal.run().command_line, machine, journal.directory(), out);

@@ -40,7 +40,8 @@ std::vector<std::string> CachedPtxasPaths() {
 }
 
 int PrintVersion(std::ostream& out) {
-  out << MatloadVersion() << "\ncommit " << GitCommit() << "\nbuild type " << BuildType() << "\n";
+  out << MatloadVersion() << "\nrelease " << Release() << "\ncommit " << GitCommit() << "\nbuild type " << BuildType()
+      << "\n";
   out << PtxasLine(Ptxas::DefaultPath()) << " (the default)\n";
   for (const std::string& path : CachedPtxasPaths()) out << PtxasLine(path) << "\n";
   absl::StatusOr<std::unique_ptr<NvJitLink>> nvjitlink = NvJitLink::Open();

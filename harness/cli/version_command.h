@@ -15,7 +15,8 @@ namespace matload {
 // cuda-<version> directory, sorted.
 std::vector<std::string> CachedPtxasPaths();
 
-// PrintVersion writes matload's version, full commit and build type, then
+// PrintVersion writes matload's version, its release, the full commit the
+// binary was built from and its build type, then
 // one line per toolchain: each ptxas (the default one, $MATLOAD_PTXAS or
 // $CUDA_HOME/bin/ptxas, and the cached ones), libnvJitLink and the CUDA
 // driver, with its version or why it is not there. It returns exit

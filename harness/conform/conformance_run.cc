@@ -842,7 +842,7 @@ absl::Status CheckOptions(const ConformanceOptions& options) {
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress) {
   if (absl::Status checked = CheckOptions(options); !checked.ok()) return checked;
-  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
   if (!registry.ok()) return registry.status();
   absl::StatusOr<Devices> devices = ProbeDevices(options);
   if (!devices.ok()) return devices.status();

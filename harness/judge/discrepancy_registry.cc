@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/platform/source_tree.h"
+#include "harness/runs/registry_in_force.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -72,6 +73,14 @@ absl::Status CheckFixes(const DiscrepancyEntry& entry) {
 }  // namespace
 
 std::string DefaultRegistryPath() { return SourceTreePath("corpora/known_discrepancies.json"); }
+
+absl::StatusOr<DiscrepancyRegistry> LoadRegistryInForce() {
+  const RegistryText& in_force = RegistryInForce();
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Parse(in_force.text);
+  if (!registry.ok())
+    return absl::InvalidArgumentError(absl::StrCat(in_force.origin, ": ", registry.status().message()));
+  return registry;
+}
 
 absl::StatusOr<DiscrepancyRegistry> DiscrepancyRegistry::Load(const std::string& path) {
   std::ifstream file(path);

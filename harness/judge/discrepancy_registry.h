@@ -133,8 +133,14 @@ class DiscrepancyRegistry {
 };
 
 // DefaultRegistryPath is corpora/known_discrepancies.json under the source
-// tree ($MATLOAD_SOURCE_DIR, else the current directory).
+// tree ($MATLOAD_SOURCE_DIR, else the current directory): what the tests,
+// the fuzz targets and the benchmarks read, beside a source tree.
 std::string DefaultRegistryPath();
+
+// LoadRegistryInForce parses the registry matload judges by
+// (harness/runs/registry_in_force.h: the built-in one, or --registry
+// FILE); a malformed one is kInvalidArgument naming where it came from.
+absl::StatusOr<DiscrepancyRegistry> LoadRegistryInForce();
 
 }  // namespace matload
 

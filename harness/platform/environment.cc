@@ -20,7 +20,9 @@ const std::vector<EnvironmentVariable>& EnvironmentVariables() {
        "the one beside ptxas, else $MATLOAD_CACHE/cuda-13.5.37/cuobjdump"},
       {"MATLOAD_CACHE", "support", "where scripts/fetch-cuda-tools.sh keeps the toolkits it fetches",
        "$HOME/.cache/matload"},
-      {"MATLOAD_SOURCE_DIR", "all", "the matload source tree: the discrepancy registry, the corpora and the fuzz seeds",
+      {"MATLOAD_SOURCE_DIR", "all",
+       "the matload source tree: the corpora and the fuzz seeds (the fuzz targets read its discrepancy registry; "
+       "matload judges by the one built in, or --registry)",
        "the current directory"},
       {"SLURM_ARRAY_JOB_ID", "support conform fuzz",
        "with --shard, names the parent run (slurm<ID>) when --parent is not given",

@@ -7,10 +7,14 @@
 
 namespace matload {
 
-// GitCommit is the commit matload was configured from ("3f9a1c2e...",
-// with "-dirty" when the tree had changes then), or "unknown" outside a
-// git checkout. CMake reads it again whenever HEAD moves.
+// GitCommit is the commit this binary was built from (40 hex digits, with
+// "-dirty" when tracked files differed from it), read at build time by
+// cmake/build_commit.cmake, or "unknown" when built outside a git checkout.
+// It is the binary's, never the commit of a source tree read at run time.
 std::string GitCommit();
+
+// Release is matload's release, the CMake project version ("0.5").
+std::string Release();
 
 // BuildType is the CMake build type matload was built as ("RelWithDebInfo").
 std::string BuildType();

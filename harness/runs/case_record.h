@@ -41,6 +41,9 @@ struct RunRecord {
   std::string command_line;     // as typed
   std::string matload_version;  // matload's version and build type
   std::string git_commit;       // the commit matload was built from, or "unknown"
+  // registry_digest: the SHA-256 of the discrepancy registry that judged
+  // the run (registry_in_force.h); empty for a run an older matload stored.
+  std::string registry_digest;
   std::string toolkits;         // "ptxas 13.0.88; nvJitLink 13.0"
   std::string driver;           // "CUDA driver 13000 (580.159.04)", or empty without a GPU
   std::string gpu_name;         // empty without a GPU

@@ -166,8 +166,10 @@ constexpr char kConnectionPragmas[] =
 // their integer run_key and cases by their interned name's id, so a case row
 // is a few integers and its results. claim_pid, claim_host and claim_start
 // name the process writing the run (ClaimRun), or are NULL; claim_start is
-// "PID:START" (ProcessStartTime), and kClaimStartSql adds it to a store an
-// older matload made, whose claims lack it.
+// "PID:START" (ProcessStartTime). registry_digest is the SHA-256 of the
+// discrepancy registry that judged the run (registry_in_force.h), or NULL
+// for a run an older matload stored. kLaterRunColumns adds both to a store
+// an older matload made.
 constexpr char kSchemaSql[] = R"sql(
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
   INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', 1);
@@ -177,7 +179,7 @@ constexpr char kSchemaSql[] = R"sql(
     toolkits TEXT NOT NULL, driver TEXT NOT NULL, gpu_name TEXT NOT NULL, gpu_uuid TEXT NOT NULL,
     host TEXT NOT NULL, directory TEXT NOT NULL, options TEXT NOT NULL, parent TEXT NOT NULL,
     shard TEXT NOT NULL, status TEXT NOT NULL, started TEXT, ended TEXT, exit_status INTEGER NOT NULL,
-    claim_pid INTEGER, claim_host TEXT, claim_start TEXT);
+    claim_pid INTEGER, claim_host TEXT, claim_start TEXT, registry_digest TEXT);
   CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started, id);
   CREATE TABLE IF NOT EXISTS case_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
   CREATE TABLE IF NOT EXISTS cases (
@@ -191,12 +193,18 @@ constexpr char kSchemaSql[] = R"sql(
     PRIMARY KEY (run_key, key)) WITHOUT ROWID;
 )sql";
 
-// kClaimStartSql adds claim_start to the runs table of a store an older
-// matload made. The column is added, nothing else changes, and the schema
-// version stays 1, so that an older matload still reads and writes the
-// store: its claims set only claim_pid and claim_host, and a claim_start
-// that names another PID than claim_pid is one such claim's, not read.
-constexpr char kClaimStartSql[] = "ALTER TABLE runs ADD COLUMN claim_start TEXT";
+// kLaterRunColumns are the nullable columns of runs that schema version 1
+// gained after it shipped, each with the statement that adds it to the runs
+// table of a store an older matload made, when the store is opened to
+// write. Only the column is added, and the schema version stays 1, so that
+// an older matload still reads and writes the store: its claims set only
+// claim_pid and claim_host (a claim_start that names another PID than
+// claim_pid is one such claim's, not read), and its runs leave
+// registry_digest NULL.
+constexpr std::pair<const char*, const char*> kLaterRunColumns[] = {
+    {"claim_start", "ALTER TABLE runs ADD COLUMN claim_start TEXT"},
+    {"registry_digest", "ALTER TABLE runs ADD COLUMN registry_digest TEXT"},
+};
 
 // kVerdictsSql creates the verdict cache's table (verdict_cache.h): answers
 // by toolchain identity and question digest, each with its seal. It is
@@ -210,7 +218,7 @@ constexpr char kVerdictsSql[] = R"sql(
 
 // SchemaColumns are the columns of each table kSchemaSql and kVerdictsSql
 // make, read from a database they made in memory: what a file's tables
-// must have, all but claim_start (kClaimStartSql), to be read as a store.
+// must have, all but kLaterRunColumns, to be read as a store.
 const std::map<std::string, std::set<std::string>>& SchemaColumns() {
   static const auto* const columns = [] {
     auto* tables = new std::map<std::string, std::set<std::string>>();
@@ -224,7 +232,7 @@ const std::map<std::string, std::set<std::string>>& SchemaColumns() {
     };
     sqlite3_exec(db,
                  "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c WHERE m.type = 'table' "
-                 "AND c.name != 'claim_start'",
+                 "AND c.name NOT IN ('claim_start', 'registry_digest')",
                  add, tables, nullptr);
     sqlite3_close(db);
     return tables;
@@ -250,18 +258,17 @@ constexpr std::pair<const char*, std::string RunRecord::*> kRunTexts[] = {
     {"status", &RunRecord::status},
 };
 // kRunFieldCount counts the columns RunFields lists.
-constexpr int kRunFieldCount = std::size(kRunTexts) + 3;
+constexpr int kRunFieldCount = std::size(kRunTexts) + 4;
 
 // RunFields lists the runs columns of every RunRecord field but the id, in
 // the order BindRun binds them and ReadRun reads them (the id comes last).
-const std::string& RunFields() {
-  static const std::string* const fields = [] {
-    std::vector<std::string> names;
-    for (const auto& [name, field] : kRunTexts) names.push_back(name);
-    names.insert(names.end(), {"started", "ended", "exit_status"});
-    return new std::string(absl::StrJoin(names, ", "));
-  }();
-  return *fields;
+// A store an older matload made and this one only reads has no
+// registry_digest (`with_registry_digest` false): NULL is read in its place.
+std::string RunFields(bool with_registry_digest) {
+  std::vector<std::string> names;
+  for (const auto& [name, field] : kRunTexts) names.push_back(name);
+  names.insert(names.end(), {"started", "ended", "exit_status", with_registry_digest ? "registry_digest" : "NULL"});
+  return absl::StrJoin(names, ", ");
 }
 
 // Placeholders is `count` parameters: "?, ?, ?".
@@ -304,7 +311,13 @@ absl::Status Damaged(absl::string_view path, absl::string_view what, absl::strin
 // BindRun binds the run's fields as RunFields lists them, then its id.
 void BindRun(const RunRecord& run, Statement& statement) {
   for (const auto& [name, field] : kRunTexts) statement.BindText(run.*field);
-  statement.BindTime(run.started).BindTime(run.ended).BindInt(run.exit_status).BindText(run.id);
+  statement.BindTime(run.started).BindTime(run.ended).BindInt(run.exit_status);
+  if (run.registry_digest.empty()) {
+    statement.BindNull();
+  } else {
+    statement.BindText(run.registry_digest);
+  }
+  statement.BindText(run.id);
 }
 
 // ReadRun reads a row of RunFields and the id.
@@ -319,6 +332,7 @@ absl::StatusOr<RunRecord> ReadRun(const Statement& row) {
   }
   const std::int64_t exit_status = row.Int(column++);
   run.exit_status = exit_status >= INT_MIN && exit_status <= INT_MAX ? static_cast<int>(exit_status) : INT_MIN;
+  run.registry_digest = row.Text(column++);
   run.id = row.Text(column);
   if (const std::optional<std::string> bad = BadRunWord(run)) return Damaged(row.path(), "run", run.id, *bad);
   return run;
@@ -521,9 +535,11 @@ absl::StatusOr<ResultsStore> ResultsStore::OpenWith(const std::filesystem::path&
   if (status.ok() && read_only) status = store.CheckSchema(/*must_exist=*/true);
   if (status.ok() && !read_only) status = store.InTransaction([&store] { return store.CheckAndCreateSchema(); });
   if (status.ok()) {
-    const absl::StatusOr<bool> has = store.HasClaimStart();
-    status = has.status();
-    store.has_claim_start_ = has.value_or(false);
+    const absl::StatusOr<bool> has_claim_start = store.HasRunColumn("claim_start");
+    const absl::StatusOr<bool> has_registry_digest = store.HasRunColumn("registry_digest");
+    status = has_claim_start.ok() ? has_registry_digest.status() : has_claim_start.status();
+    store.has_claim_start_ = has_claim_start.value_or(false);
+    store.has_registry_digest_ = has_registry_digest.value_or(false);
   }
   if (status.ok() && !read_only) status = store.Exec(kConnectionPragmas, "turning on WAL");
   if (!status.ok()) return status;
@@ -544,7 +560,7 @@ absl::Status ResultsStore::CreateRun(const RunRecord& run) {
     }
     if (!absl::IsNotFound(existing.status())) return existing.status();
     const std::string sql =
-        absl::StrCat("INSERT INTO runs (", RunFields(), ", id) VALUES (", Placeholders(kRunFieldCount + 1), ")");
+        absl::StrCat("INSERT INTO runs (", RunFields(true), ", id) VALUES (", Placeholders(kRunFieldCount + 1), ")");
     return Execute(sql, "creating a run", [&](Statement& insert) { BindRun(run, insert); });
   });
 }
@@ -553,7 +569,7 @@ absl::Status ResultsStore::UpdateRun(const RunRecord& run) {
   if (const std::optional<std::string> bad = BadRunWord(run)) return Unwritable(path_, "run", run.id, *bad);
   return WriteToRun(run.id, [&](std::int64_t) {
     const std::string sql =
-        absl::StrCat("UPDATE runs SET (", RunFields(), ") = (", Placeholders(kRunFieldCount), ") WHERE id = ?");
+        absl::StrCat("UPDATE runs SET (", RunFields(true), ") = (", Placeholders(kRunFieldCount), ") WHERE id = ?");
     return Execute(sql, "updating a run", [&](Statement& update) { BindRun(run, update); });
   });
 }
@@ -619,6 +635,8 @@ absl::Status ResultsStore::DeleteRuns(absl::Span<const std::string> run_ids) {
     return absl::OkStatus();
   });
 }
+
+absl::Status ResultsStore::Reclaim() { return Exec("VACUUM", "reclaiming the space of deleted runs"); }
 
 absl::Status ResultsStore::PutArtifact(absl::string_view run_id, absl::string_view key, absl::string_view text) {
   return WriteToRun(run_id, [&](std::int64_t run_key) { return InsertArtifact(run_key, key, text); });
@@ -835,10 +853,11 @@ absl::Status ResultsStore::CheckAndCreateSchema() {
   if (absl::Status checked = CheckSchema(/*must_exist=*/false); !checked.ok()) return checked;
   absl::Status created = Exec(kSchemaSql, "creating the tables");
   if (created.ok()) created = Exec(kVerdictsSql, "creating the verdict cache");
-  if (created.ok()) {
-    const absl::StatusOr<bool> has = HasClaimStart();
+  for (const auto& [column, add] : kLaterRunColumns) {
+    if (!created.ok()) break;
+    const absl::StatusOr<bool> has = HasRunColumn(column);
     created = has.ok() ? absl::OkStatus() : has.status();
-    if (created.ok() && !*has) created = Exec(kClaimStartSql, "adding claim_start");
+    if (created.ok() && !*has) created = Exec(add, absl::StrCat("adding ", column));
   }
   if (!created.ok() && created.code() != absl::StatusCode::kDataLoss && created.code() != absl::StatusCode::kUnavailable) {
     return absl::FailedPreconditionError(absl::StrCat(created.message(), " (the file's tables are not matload's)"));
@@ -846,9 +865,9 @@ absl::Status ResultsStore::CheckAndCreateSchema() {
   return created;
 }
 
-absl::StatusOr<bool> ResultsStore::HasClaimStart() {
-  const absl::StatusOr<std::int64_t> count =
-      SelectInt("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'claim_start'", "reading the schema");
+absl::StatusOr<bool> ResultsStore::HasRunColumn(absl::string_view column) {
+  const absl::StatusOr<std::int64_t> count = SelectInt(
+      absl::StrCat("SELECT count(*) FROM pragma_table_info('runs') WHERE name = '", column, "'"), "reading the schema");
   if (!count.ok()) return count.status();
   return *count > 0;
 }
@@ -881,7 +900,7 @@ absl::StatusOr<std::int64_t> ResultsStore::RunKey(absl::string_view run_id) {
 absl::StatusOr<std::vector<RunRecord>> ResultsStore::ReadRuns(absl::string_view sql_tail,
                                                               std::optional<absl::string_view> id) {
   absl::StatusOr<Statement> select =
-      Prepare(absl::StrCat("SELECT ", RunFields(), ", id FROM runs ", sql_tail), "reading runs");
+      Prepare(absl::StrCat("SELECT ", RunFields(has_registry_digest_), ", id FROM runs ", sql_tail), "reading runs");
   if (!select.ok()) return select.status();
   if (id.has_value()) select->BindText(*id);
   std::vector<RunRecord> runs;

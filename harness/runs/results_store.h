@@ -100,9 +100,15 @@ class ResultsStore {
   // DeleteRuns deletes the runs named by `run_ids`, with their cases and
   // artifacts, in one transaction: all or none. A run another live process
   // may be writing (HeldByAnother) is kFailedPrecondition; an unknown ID is
-  // kNotFound. The freed pages are reused by later runs; the file does not
-  // shrink. Retention (retention.h) says which runs `matload prune` deletes.
+  // kNotFound. The freed pages are reused by later runs; the file shrinks
+  // only with Reclaim. Retention (retention.h) says which runs `matload
+  // prune` deletes.
   absl::Status DeleteRuns(absl::Span<const std::string> run_ids);
+  // Reclaim gives the pages deleted runs freed back to the file system
+  // (VACUUM), so that a pruned store shrinks: a nightly store otherwise
+  // stays as large as it ever was. It rewrites the file, and waits for
+  // readers and writers as any write does.
+  absl::Status Reclaim();
 
   // AddCases records `cases` of a run in one transaction: all or none. A
   // case whose id the run already has is replaced, so a flake re-run
@@ -196,9 +202,11 @@ class ResultsStore {
   absl::Status CheckAndCreateSchema();
   // OpenWith is Open, or OpenReadOnly when `read_only`.
   static absl::StatusOr<ResultsStore> OpenWith(const std::filesystem::path& path, bool read_only);
-  // HasClaimStart says whether the runs table has claim_start, which a
-  // store an older matload made and this one only reads lacks.
-  absl::StatusOr<bool> HasClaimStart();
+  // HasRunColumn says whether the runs table has `column`, one of the
+  // columns added after schema version 1 shipped (claim_start,
+  // registry_digest), which a store an older matload made and this one only
+  // reads lacks. `column` is matload's own name, never the user's.
+  absl::StatusOr<bool> HasRunColumn(absl::string_view column);
   // CheckSchema refuses a file this code cannot read: another program's
   // database, a damaged or newer schema version, or (`must_exist`) a file
   // with no matload tables.
@@ -233,7 +241,8 @@ class ResultsStore {
 
   std::string path_;
   std::unique_ptr<sqlite3, Closer> db_;
-  bool has_claim_start_ = false;  // HasClaimStart, as the store was opened
+  bool has_claim_start_ = false;      // HasRunColumn("claim_start"), as the store was opened
+  bool has_registry_digest_ = false;  // HasRunColumn("registry_digest"), as the store was opened
 };
 
 }  // namespace matload

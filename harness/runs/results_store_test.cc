@@ -540,6 +540,30 @@ TEST_F(ResultsStoreTest, AStoreAnOlderMatloadMadeReadsAndGainsClaimStart) {
   EXPECT_TRUE(ValueOf(writer->HeldByAnother("run-1")));
 }
 
+// registry_digest is added the way claim_start was: a store an older
+// matload made (without the column) reads, its runs with no digest; opened
+// to write it gains the column, nothing else changes, and the schema stays
+// version 1. A run records its digest, and one without leaves it NULL.
+TEST_F(ResultsStoreTest, AStoreAnOlderMatloadMadeReadsAndGainsRegistryDigest) {
+  ASSERT_TRUE(ResultsStore::Open(path_)->CreateRun({.id = "run-1"}).ok());
+  RawExec(path_, "ALTER TABLE runs DROP COLUMN registry_digest");
+  const char* const has_column = "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'registry_digest'";
+  {
+    absl::StatusOr<ResultsStore> reader = ResultsStore::OpenReadOnly(path_);
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    EXPECT_EQ(ValueOf(reader->FindRun("run-1")).registry_digest, "");
+  }
+  EXPECT_EQ(RawSelect(path_, has_column), "0");
+  absl::StatusOr<ResultsStore> writer = ResultsStore::Open(path_);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  EXPECT_EQ(RawSelect(path_, has_column), "1");
+  EXPECT_EQ(RawSelect(path_, "SELECT value FROM meta WHERE key = 'schema_version'"), "1");
+  EXPECT_EQ(RawSelect(path_, "SELECT count(*) FROM runs WHERE registry_digest IS NULL"), "1");
+  ASSERT_TRUE(writer->CreateRun({.id = "run-2", .registry_digest = std::string(64, 'a')}).ok());
+  EXPECT_EQ(ValueOf(writer->FindRun("run-2")).registry_digest, std::string(64, 'a'));
+  EXPECT_EQ(ValueOf(ResultsStore::OpenReadOnly(path_)->FindRun("run-2")).registry_digest, std::string(64, 'a'));
+}
+
 // A value read back that no matload writes is a damaged file: kDataLoss
 // (exit status 4), never some other outcome. A flipped byte made "pass"
 // "pxss", which the JUnit export wrote as a passing testcase.

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <system_error>
 
@@ -18,6 +19,7 @@
 #include "absl/time/clock.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/build_info.h"
+#include "harness/runs/registry_in_force.h"
 
 namespace matload {
 namespace {
@@ -154,6 +156,13 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
                      run.shard.empty() ? " is not a shard" : absl::StrCat(" is shard ", run.shard, " of ", run.parent),
                      "; resume it as it was started (", ShardFlags(run), ")"));
   }
+  // A run an older matload began recorded no registry: it is taken back as it is.
+  if (!run.registry_digest.empty() && run.registry_digest != RegistryInForce().digest) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run.id, " was judged by the discrepancy registry with SHA-256 ", run.registry_digest, ", and ",
+        RegistryInForce().origin, " has ", RegistryInForce().digest,
+        "; resume it with the registry it began with (--registry FILE), so that one registry judges all of it"));
+  }
   std::error_code error;
   if (!start.out.empty() && AbsoluteDirectory(start.out, error) != std::filesystem::path(RunDirectory(run))) {
     return absl::FailedPreconditionError(
@@ -165,6 +174,25 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
 }  // namespace
 
 std::string RunDirectory(const RunRecord& run) { return OutsideBytes(run.directory); }
+
+absl::Status RemoveRunDirectory(const RunRecord& run) {
+  const std::filesystem::path directory(RunDirectory(run));
+  std::error_code error;
+  if (run.directory.empty() || !std::filesystem::is_directory(std::filesystem::symlink_status(directory, error))) {
+    return absl::FailedPreconditionError(absl::StrCat("left ", run.directory, ": not a directory"));
+  }
+  std::ifstream marker(directory / kRunMarker, std::ios::binary);
+  std::string named;
+  std::getline(marker, named);
+  if (named != run.id) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("left ", run.directory, ": its ", kRunMarker, " does not name run ", run.id,
+                     " (a directory matload did not make for that run is never removed)"));
+  }
+  std::filesystem::remove_all(directory, error);
+  if (error) return absl::DataLossError(absl::StrCat("removing ", run.directory, ": ", error.message()));
+  return absl::OkStatus();
+}
 
 std::string NewRunId(absl::string_view command, absl::Time now) {
   std::random_device entropy;
@@ -245,6 +273,7 @@ absl::StatusOr<std::unique_ptr<RunJournal>> RunJournal::Make(const RunStart& sta
                 .command_line = start.command_line,
                 .matload_version = MatloadVersion(),
                 .git_commit = GitCommit(),
+                .registry_digest = RegistryInForce().digest,
                 .host = HostName(),
                 .options = start.options,
                 .parent = start.parent,

@@ -55,6 +55,14 @@ absl::Status AsShard(const std::optional<Shard>& shard, absl::string_view parent
 // since a path need not be UTF-8, and this gives back the path's bytes.
 std::string RunDirectory(const RunRecord& run);
 
+// RemoveRunDirectory deletes `run`'s directory (its --out) and everything
+// in it, only if it is that run's: its run marker (.matload-run, made when
+// the run began) names the run. A directory without one, or whose marker
+// names another run, is never touched, nor is a path that is no directory:
+// it says why it left it (kFailedPrecondition), and kDataLoss when removing
+// fails part way. `matload prune --remove_dirs` calls it for pruned runs.
+absl::Status RemoveRunDirectory(const RunRecord& run);
+
 // RunJournal records one run. It is made by Start and ended by Finish.
 class RunJournal {
  public:

@@ -22,6 +22,7 @@ constexpr std::pair<const char*, std::string RunRecord::*> kSharedFields[] = {
     {"options", &RunRecord::options},
     {"matload version", &RunRecord::matload_version},
     {"matload commit", &RunRecord::git_commit},
+    {"discrepancy registry (SHA-256)", &RunRecord::registry_digest},
     {"toolkits", &RunRecord::toolkits},
     {"driver", &RunRecord::driver},
     {"GPU", &RunRecord::gpu_name},
@@ -94,10 +95,11 @@ absl::Status CheckAlike(const ShardRun& first, const ShardRun& shard) {
   }
   for (const auto& [name, field] : kSharedFields) {
     if (shard.run.*field == first.run.*field) continue;
-    return absl::InvalidArgumentError(absl::StrCat(
-        "shards of ", first.run.parent, " differ in their ", name, ": ", Named(first), " has '", first.run.*field,
-        "' and ", Named(shard), " '", shard.run.*field,
-        "'; the shards of one run are made by one command and options, one matload build and one toolchain"));
+    return absl::InvalidArgumentError(absl::StrCat("shards of ", first.run.parent, " differ in their ", name, ": ",
+                                                   Named(first), " has '", first.run.*field, "' and ", Named(shard),
+                                                   " '", shard.run.*field,
+                                                   "'; the shards of one run are made by one command and options, one "
+                                                   "matload build, one discrepancy registry and one toolchain"));
   }
   return absl::OkStatus();
 }

@@ -156,6 +156,19 @@ TEST_F(ShardMergeTest, WholeRunsSplitsAndOtherBuildsAreRefused) {
                 "differ in their toolkits");
 }
 
+// Shards judged by two discrepancy registries (--registry on one node, the
+// built-in one on another) are not one run.
+TEST_F(ShardMergeTest, ShardsJudgedByDifferentRegistriesAreRefused) {
+  AddShard(Store("a.sqlite"), "s0", "0/2", {});
+  AddShard(Store("a.sqlite"), "s1", "1/2", {});
+  ResultsStore store = *ResultsStore::Open(Store("a.sqlite"));
+  RunRecord other = *store.FindRun("s1");
+  other.registry_digest = std::string(64, 'b');
+  ASSERT_TRUE(store.UpdateRun(other).ok());
+  ExpectRefused({Store("a.sqlite")}, {"support-nightly"}, absl::StatusCode::kInvalidArgument,
+                "differ in their discrepancy registry (SHA-256)");
+}
+
 TEST_F(ShardMergeTest, ACaseInTwoShardsIsRefused) {
   AddShard(Store("a.sqlite"), "s0", "0/2", {{.id = "sm_90.b", .outcome = "pass"}});
   AddShard(Store("a.sqlite"), "s1", "1/2", {{.id = "sm_90.b", .outcome = "pass"}});
