@@ -109,7 +109,7 @@ MATLOAD_FLAG(std::vector<std::string>, include, {}, "forms support history confo
              "take only cases whose ID matches one of these globs ('*' matches dots too).");
 MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support history conform", "GLOB,...",
              "leave out cases whose ID matches one of these globs.");
-MATLOAD_FLAG(std::string, db, "", "support history conform fuzz runs diff baseline export merge prune", "DB",
+MATLOAD_FLAG(std::string, db, "", "support history conform fuzz runs diff baseline export merge prune triage", "DB",
              "the results store (default $MATLOAD_DB, else matload-results.sqlite).");
 MATLOAD_FLAG(std::string, out, "", "support history conform fuzz merge selftest baseline triage", "PATH",
              "support, history, conform, fuzz, merge: the run directory, which must not exist or be empty (default "
@@ -189,10 +189,11 @@ const CommandText kCommandTexts[] = {
      "every legal form on the GPU, every register of every lane against the model, as a run in the results store "
      "(exit 1 on findings)",
      "matload conform --device 0 --variants 16 --forms '^ldmatrix'"},
-    {"triage", "BUNDLE_DIR",
-     "from a conform finding's bundle to a bug report: replay it on every GPU, through the driver JIT, ptxas at -O3 "
-     "and -O0 and nvJitLink with each cubin's SASS, bisect the toolkit releases, blame a stage; writes triage.md, "
-     "triage.html and triage.json",
+    {"triage", "BUNDLE_DIR|RUN:CASE_ID",
+     "from a finding to a bug report. A conform finding (its bundle, or RUN:CASE_ID): replay it on every GPU, "
+     "through the driver JIT, ptxas at -O3 and -O0 and nvJitLink with each cubin's SASS, bisect the toolkit "
+     "releases, reduce it, blame a stage. A support case (RUN:CASE_ID): its verdict and message on every ptxas "
+     "release, and its registry entry or a draft of one. Writes triage.md, triage.html and triage.json",
      "matload triage runs/conform-tonight/bundles/001-wmma-load-unexpected-fault --out triage-001"},
     {"selftest", "", "plant five bugs and show each is caught and bundled", "matload selftest --device 0"},
     {"fuzz", "", "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",

@@ -116,12 +116,13 @@ int RunSupportCommand(const std::vector<std::string>& arguments, const std::stri
 }
 
 int RunTriageCli(const std::vector<std::string>& arguments) {
-  if (arguments.size() != 1) return Fail("triage takes one bundle directory");
-  TriageOptions options{.bundle = arguments[0],
+  if (arguments.size() != 1) return Fail("triage takes one bundle directory or RUN:CASE_ID");
+  TriageOptions options{.subject = arguments[0],
                         .out = absl::GetFlag(FLAGS_out),
                         .ptxas = Ptxas::DefaultPath(),
                         .releases = absl::GetFlag(FLAGS_ptxas),
-                        .repeats = absl::GetFlag(FLAGS_repeats)};
+                        .repeats = absl::GetFlag(FLAGS_repeats),
+                        .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))};
   if (options.releases.empty()) options.releases = CachedPtxasPaths();
   if (options.releases == std::vector<std::string>{"none"}) options.releases.clear();
   if (options.repeats < 1) return Fail("--repeats must be at least 1");

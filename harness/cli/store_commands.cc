@@ -40,52 +40,6 @@ int Failed(std::ostream& err, const absl::Status& status) {
   return ExitStatusFor(status);
 }
 
-// OpenStore opens the store --db names (ResultsStore::DefaultPath), only
-// to read it. A store that does not exist is an error here, not a new file.
-absl::StatusOr<ResultsStore> OpenStore() {
-  const std::string path = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("no results store at ", path, " (--db, or $MATLOAD_DB, names another)"));
-  }
-  return ResultsStore::OpenReadOnly(path);
-}
-
-// FindRun finds the run `reference` names: a run ID; COMMAND@latest, the
-// newest run of COMMAND whatever its status (tonight's, even if it
-// stopped: the caller says so, UnfinishedError); or
-// COMMAND@latest-finished, the newest that judged everything (Finished);
-// each with ~N for the N-th such run before it. A shard is never one of
-// these: it judged only its slice, and its merged run is whole.
-absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference) {
-  const std::vector<std::string> parts = absl::StrSplit(reference, absl::MaxSplits('@', 1));
-  if (parts.size() == 1) return store.FindRun(reference);
-  size_t back = 0;
-  const std::vector<std::string> latest = absl::StrSplit(parts[1], absl::MaxSplits('~', 1));
-  const bool digits = latest.size() == 1 || (!latest[1].empty() && latest[1].find_first_not_of("0123456789") == std::string::npos);
-  const bool finished_only = latest[0] == "latest-finished";
-  if ((latest[0] != "latest" && !finished_only) || !digits ||
-      (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
-    return absl::InvalidArgumentError(absl::StrCat("'", reference,
-                                                   "' is not a run: give a run ID, COMMAND@latest[~N] or "
-                                                   "COMMAND@latest-finished[~N]"));
-  }
-  absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
-  if (!runs.ok()) return runs.status();
-  std::vector<RunRecord> named;
-  for (RunRecord& run : *runs) {
-    if (run.command == parts[0] && run.shard.empty() && (!finished_only || Finished(run))) {
-      named.push_back(std::move(run));
-    }
-  }
-  if (back >= named.size()) {
-    return absl::NotFoundError(absl::StrCat("'", reference, "': ", store.path(), " holds ", named.size(),
-                                            finished_only ? " finished " : " ", parts[0], " runs"));
-  }
-  return named[named.size() - 1 - back];
-}
-
 // UnfinishedError says that `run` did not judge everything (Finished),
 // how it ended, and what follows for the command (`consequence`), when it
 // did not; export, diff and baseline then exit 2, unless they were asked
@@ -212,9 +166,48 @@ absl::StatusOr<std::vector<RunRecord>> RunsAsTheyStand(ResultsStore& store) {
 
 }  // namespace
 
+absl::StatusOr<ResultsStore> OpenStoreToRead() {
+  const std::string path = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no results store at ", path, " (--db, or $MATLOAD_DB, names another)"));
+  }
+  return ResultsStore::OpenReadOnly(path);
+}
+
+absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference) {
+  const std::vector<std::string> parts = absl::StrSplit(reference, absl::MaxSplits('@', 1));
+  if (parts.size() == 1) return store.FindRun(reference);
+  size_t back = 0;
+  const std::vector<std::string> latest = absl::StrSplit(parts[1], absl::MaxSplits('~', 1));
+  const bool digits =
+      latest.size() == 1 || (!latest[1].empty() && latest[1].find_first_not_of("0123456789") == std::string::npos);
+  const bool finished_only = latest[0] == "latest-finished";
+  if ((latest[0] != "latest" && !finished_only) || !digits ||
+      (latest.size() == 2 && !absl::SimpleAtoi(latest[1], &back))) {
+    return absl::InvalidArgumentError(absl::StrCat("'", reference,
+                                                   "' is not a run: give a run ID, COMMAND@latest[~N] or "
+                                                   "COMMAND@latest-finished[~N]"));
+  }
+  absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
+  if (!runs.ok()) return runs.status();
+  std::vector<RunRecord> named;
+  for (RunRecord& run : *runs) {
+    if (run.command == parts[0] && run.shard.empty() && (!finished_only || Finished(run))) {
+      named.push_back(std::move(run));
+    }
+  }
+  if (back >= named.size()) {
+    return absl::NotFoundError(absl::StrCat("'", reference, "': ", store.path(), " holds ", named.size(),
+                                            finished_only ? " finished " : " ", parts[0], " runs"));
+  }
+  return named[named.size() - 1 - back];
+}
+
 int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("runs takes no arguments"));
-  absl::StatusOr<ResultsStore> store = OpenStore();
+  absl::StatusOr<ResultsStore> store = OpenStoreToRead();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<std::vector<RunRecord>> runs = RunsAsTheyStand(*store);
   if (!runs.ok()) return Failed(err, runs.status());
@@ -252,7 +245,7 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
 
 int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (arguments.size() != 2) return Failed(err, absl::InvalidArgumentError("diff takes two runs: RUN_A RUN_B"));
-  absl::StatusOr<ResultsStore> store = OpenStore();
+  absl::StatusOr<ResultsStore> store = OpenStoreToRead();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> a = ReadRun(*store, arguments[0]);
   if (!a.ok()) return Failed(err, a.status());
@@ -297,7 +290,7 @@ int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& 
   if (arguments.size() != 1) return Failed(err, absl::InvalidArgumentError("baseline takes one run: RUN_ID"));
   const std::string path = absl::GetFlag(FLAGS_out);
   if (path.empty()) return Failed(err, absl::InvalidArgumentError("baseline needs --out FILE.csv"));
-  absl::StatusOr<ResultsStore> store = OpenStore();
+  absl::StatusOr<ResultsStore> store = OpenStoreToRead();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
@@ -329,7 +322,7 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
     return Failed(err, absl::InvalidArgumentError(
                            "--baseline marks the failures it expects as skipped in the JUnit file: give --junit too"));
   }
-  absl::StatusOr<ResultsStore> store = OpenStore();
+  absl::StatusOr<ResultsStore> store = OpenStoreToRead();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
   if (!run.ok()) return Failed(err, run.status());
@@ -371,7 +364,7 @@ int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out
   }
   // Read-only until there is something to delete, so that a dry run, or a
   // file that is not a results store, is never written.
-  absl::StatusOr<ResultsStore> store = OpenStore();
+  absl::StatusOr<ResultsStore> store = OpenStoreToRead();
   if (!store.ok()) return Failed(err, store.status());
   const absl::StatusOr<std::vector<RunRecord>> runs = RunsAsTheyStand(*store);
   if (!runs.ok()) return Failed(err, runs.status());

@@ -15,8 +15,22 @@
 #include "absl/status/statusor.h"
 #include "harness/runs/baseline.h"
 #include "harness/runs/case_record.h"
+#include "harness/runs/results_store.h"
 
 namespace matload {
+
+// OpenStoreToRead opens the store --db names (ResultsStore::DefaultPath),
+// only to read it. A store that does not exist is kFailedPrecondition, not
+// a new file.
+absl::StatusOr<ResultsStore> OpenStoreToRead();
+
+// FindRun finds the run `reference` names: a run ID; COMMAND@latest, the
+// newest run of COMMAND whatever its status (tonight's, even if it
+// stopped: the caller says so, UnfinishedError); or
+// COMMAND@latest-finished, the newest that judged everything (Finished);
+// each with ~N for the N-th such run before it. A shard is never one of
+// these: it judged only its slice, and its merged run is whole.
+absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& reference);
 
 // StoreCommand runs one command on its positional arguments and the flags
 // already set, writes to `out` and `err`, and returns the exit status.

@@ -1,16 +1,23 @@
 #include "harness/cli/triage_command.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "harness/cli/store_commands.h"
 #include "harness/compile/ptxas.h"
 #include "harness/compile/sass_lowering.h"
+#include "harness/judge/discrepancy_registry.h"
 #include "harness/judge/toolchain_release.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/outside_text.h"
+#include "harness/runs/results_store.h"
+#include "harness/runs/verdict_cache.h"
+#include "harness/triage/compile_triage.h"
+#include "harness/triage/compile_triage_report.h"
 #include "harness/triage/triage.h"
 #include "harness/triage/triage_report.h"
 
@@ -19,7 +26,7 @@ namespace {
 
 // Fail prints `status` and gives its exit status.
 int Fail(const absl::Status& status, std::ostream& err) {
-  err << "matload triage: " << OutsideText(status.message()) << "\n";
+  err << "matload triage: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
 
@@ -39,13 +46,10 @@ absl::StatusOr<std::vector<Ptxas>> OpenReleases(const std::vector<std::string>& 
   return releases;
 }
 
-}  // namespace
-
-int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostream& err) {
-  InstallInterruptHandlers();
-  if (options.out.empty()) return Fail(absl::InvalidArgumentError("give --out DIR, a new or empty directory"), err);
-  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok()) return Fail(free, err);
-  absl::StatusOr<TriageCase> triage_case = ReadTriageCase(options.bundle);
+// TriageBundle triages a conform finding's bundle on the GPU.
+int TriageBundle(const TriageOptions& options, const std::filesystem::path& bundle, std::ostream& out,
+                 std::ostream& err) {
+  absl::StatusOr<TriageCase> triage_case = ReadTriageCase(bundle);
   if (!triage_case.ok()) return Fail(triage_case.status(), err);
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(options.ptxas);
   if (!ptxas.ok()) return Fail(absl::InvalidArgumentError(absl::StrCat("--ptxas: ", ptxas.status().message())), err);
@@ -60,8 +64,68 @@ int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostre
     return Fail(written, err);
   }
   out << DescribeTriage(*triage_case, *result).summary << "\n"
-      << "wrote " << OutsideText(options.out) << "/triage.md, triage.html and triage.json\n";
+      << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
   return kExitClean;
+}
+
+// TriageSupportCase takes a support case through every release.
+int TriageSupportCase(const TriageOptions& options, const std::string& case_id, std::ostream& out, std::ostream& err) {
+  if (options.releases.empty()) {
+    return Fail(absl::InvalidArgumentError(
+                    "no ptxas releases: give --ptxas P,..., or fetch them with scripts/fetch-cuda-tools.sh all"),
+                err);
+  }
+  absl::StatusOr<std::vector<Ptxas>> releases = OpenReleases(options.releases);
+  if (!releases.ok()) return Fail(releases.status(), err);
+  absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
+  if (!registry.ok()) return Fail(registry.status(), err);
+  absl::StatusOr<std::unique_ptr<VerdictCache>> cache = VerdictCache::Open(options.db);
+  absl::StatusOr<CompileTriage> triage =
+      TriageCompileCase(case_id, *releases, *registry, cache.ok() ? cache->get() : nullptr);
+  if (!triage.ok()) return Fail(triage.status(), err);
+  if (absl::Status written = WriteCompileTriage(options.out, *triage); !written.ok()) return Fail(written, err);
+  out << DescribeCompileTriage(*triage).summary << "\n"
+      << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
+  return kExitClean;
+}
+
+// TriageStoredCase finds RUN's case CASE_ID in the store: a support case
+// is triaged across releases, a conform case through its bundle.
+int TriageStoredCase(const TriageOptions& options, std::ostream& out, std::ostream& err) {
+  const size_t colon = options.subject.find(':');
+  const std::string run_name = options.subject.substr(0, colon);
+  const std::string case_id = options.subject.substr(colon + 1);
+  absl::StatusOr<ResultsStore> store = OpenStoreToRead();
+  if (!store.ok()) return Fail(store.status(), err);
+  absl::StatusOr<RunRecord> run = FindRun(*store, run_name);
+  if (!run.ok()) return Fail(absl::InvalidArgumentError(run.status().message()), err);
+  absl::StatusOr<std::vector<CaseRecord>> cases = store->Cases(run->id);
+  if (!cases.ok()) return Fail(cases.status(), err);
+  const auto found = std::find_if(cases->begin(), cases->end(), [&](const CaseRecord& c) { return c.id == case_id; });
+  if (found == cases->end()) {
+    return Fail(absl::InvalidArgumentError(absl::StrCat("run ", run->id, " has no case '", case_id, "'")), err);
+  }
+  if (run->command == "support" || run->command == "history") return TriageSupportCase(options, case_id, out, err);
+  if (run->command == "conform" && !found->bundle.empty()) {
+    return TriageBundle(options, std::filesystem::path(run->directory) / found->bundle, out, err);
+  }
+  return Fail(absl::InvalidArgumentError(absl::StrCat("case '", case_id, "' of ", run->id, " (", found->outcome,
+                                                      ") has no bundle to triage: only conform findings have one")),
+              err);
+}
+
+}  // namespace
+
+int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostream& err) {
+  InstallInterruptHandlers();
+  if (options.out.empty()) return Fail(absl::InvalidArgumentError("give --out DIR, a new or empty directory"), err);
+  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok()) return Fail(free, err);
+  std::error_code error;
+  if (std::filesystem::is_directory(options.subject, error)) return TriageBundle(options, options.subject, out, err);
+  if (options.subject.find(':') != std::string::npos) return TriageStoredCase(options, out, err);
+  return Fail(
+      absl::InvalidArgumentError(absl::StrCat("'", options.subject, "' is neither a bundle directory nor RUN:CASE_ID")),
+      err);
 }
 
 }  // namespace matload

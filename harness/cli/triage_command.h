@@ -1,6 +1,8 @@
-// matload triage BUNDLE_DIR: from a conform finding's bundle to a report a
-// toolchain team acts on (harness/triage/triage.h), on a machine with the
-// GPU the finding needs.
+// matload triage BUNDLE_DIR | RUN:CASE_ID: from a finding to a report a
+// toolchain team acts on. A conform finding (its bundle, or its case in the
+// store, which names its bundle) is replayed on the GPU it needs
+// (harness/triage/triage.h); a support case is taken through every ptxas
+// release, on any machine (harness/triage/compile_triage.h).
 #ifndef MATLOAD_HARNESS_CLI_TRIAGE_COMMAND_H_
 #define MATLOAD_HARNESS_CLI_TRIAGE_COMMAND_H_
 
@@ -12,17 +14,19 @@ namespace matload {
 
 // TriageOptions are the command's inputs.
 struct TriageOptions {
-  std::string bundle;                 // the bundle directory
+  std::string subject;                // the bundle directory, or RUN:CASE_ID
   std::string out;                    // the report's directory: new or empty
   std::string ptxas;                  // the toolkit's ptxas, for the -O3 and -O0 builds
   std::vector<std::string> releases;  // the ptxas releases to bisect over, any order; none: no range
   int repeats = 5;                    // runs per build, GPU and release
+  std::string db;                     // the results store: RUN's, and the verdict cache
 };
 
-// RunTriage triages and writes the report, printing its summary. Exit 0
-// with the report written; 2 for bad input (no bundle, an --out that is
-// not empty); 3 without a GPU; 4 when the harness or its environment
-// failed; 128+signal when interrupted.
+// RunTriageCommand triages and writes the report, printing its summary.
+// Exit 0 with the report written; 2 for bad input (no bundle, no such run
+// or case, a case with no bundle, an --out that is not empty); 3 without a
+// GPU; 4 when the harness or its environment failed; 128+signal when
+// interrupted.
 int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace matload

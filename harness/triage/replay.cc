@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/program_launch.h"
@@ -58,6 +59,18 @@ std::string FailureSignature(const CaseVerdict& verdict, const Outcome& expected
   return absl::StrCat(kind, "/", verdict.detail);
 }
 
+std::string FailureKind(absl::string_view signature) {
+  constexpr absl::string_view kMismatch = "mismatch/";
+  if (!absl::StartsWith(signature, kMismatch)) return std::string(signature);
+  return std::string(signature.substr(0, signature.find('-', kMismatch.size())));
+}
+
+int ReplayTally::FailuresOfKind(absl::string_view signature) const {
+  int failures = 0;
+  for (const auto& [seen, count] : signatures) failures += FailureKind(seen) == FailureKind(signature) ? count : 0;
+  return failures;
+}
+
 int ReplayTally::passes() const { return Failures("pass"); }
 
 int ReplayTally::Failures(absl::string_view signature) const {
@@ -66,7 +79,7 @@ int ReplayTally::Failures(absl::string_view signature) const {
 }
 
 std::string ReplayTally::Verdict(absl::string_view signature) const {
-  const int failing = Failures(signature);
+  const int failing = FailuresOfKind(signature);
   const char* word = failing == runs ? "reproducible" : failing == 0 ? "does not reproduce" : "flaky";
   return absl::StrCat(word, " (", failing, " of ", runs, " runs fail so)");
 }

@@ -23,6 +23,12 @@ namespace matload {
 // (716)". Two runs fail the same way when their signatures are equal.
 std::string FailureSignature(const CaseVerdict& verdict, const Outcome& expected);
 
+// FailureKind is a signature without what ties it to one form: a
+// mismatch's class and look ("mismatch/moved", with no word count and no
+// slots), any other signature whole. A sibling form fails the same way as
+// the form when their kinds are equal.
+std::string FailureKind(absl::string_view signature);
+
 // ReplayTally is what became of repeated runs: runs per signature.
 struct ReplayTally {
   std::map<std::string, int> signatures;
@@ -31,8 +37,12 @@ struct ReplayTally {
   int passes() const;
   // Failures is how many runs ended with `signature`.
   int Failures(absl::string_view signature) const;
-  // Verdict says it in words: "reproducible (5 of 5 runs fail so)", "flaky
-  // (2 of 5 runs fail so)", "passes (0 of 5)".
+  // FailuresOfKind is how many runs ended with a signature of the same
+  // FailureKind as `signature`.
+  int FailuresOfKind(absl::string_view signature) const;
+  // Verdict says in words how many runs failed with `signature`'s kind:
+  // "reproducible (5 of 5 runs fail so)", "flaky (2 of 5 runs fail so)",
+  // "does not reproduce (0 of 5 runs fail so)".
   std::string Verdict(absl::string_view signature) const;
 };
 

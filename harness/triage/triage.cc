@@ -136,7 +136,8 @@ std::string CubinLoads(const TriageRequest& request, const TestProgram& program)
 
 // RunSiblings runs each sibling form on the reduced variant through the
 // driver JIT; the smallest one of fewer matrices that fails the same way
-// becomes the reduced reproducer's form.
+// (FailureKind: a sibling's mismatch has other words and slots) becomes
+// the reduced reproducer's form.
 absl::Status RunSiblings(const TriageRequest& request, TriageResult& result) {
   for (SiblingForm& sibling : SiblingForms(*request.triage_case->program)) {
     const TestProgram& program = *sibling.program;
@@ -148,7 +149,7 @@ absl::Status RunSiblings(const TriageRequest& request, TriageResult& result) {
                                .label = program.Label(),
                                .tally = *tally,
                                .loads = CubinLoads(request, program)});
-    if (sibling.kind == SiblingKind::kFewerMatrices && tally->Failures(result.signature) == tally->runs) {
+    if (sibling.kind == SiblingKind::kFewerMatrices && tally->FailuresOfKind(result.signature) == tally->runs) {
       result.reduced_program = std::move(sibling.program);
     }
   }
@@ -183,7 +184,7 @@ CulpritEvidence Evidence(const TriageRequest& request, const TriageResult& resul
   for (const BuildReplay& replay : result.builds) {
     BuildEvidence build{.name = replay.build.name, .built = replay.tally.has_value()};
     if (replay.tally.has_value()) {
-      build.fails = !result.signature.empty() && replay.tally->Failures(result.signature) == replay.tally->runs;
+      build.fails = !result.signature.empty() && replay.tally->FailuresOfKind(result.signature) == replay.tally->runs;
       build.passes = replay.tally->passes() == replay.tally->runs;
     }
     if (replay.sass.has_value()) build.loads = replay.sass->Loads();

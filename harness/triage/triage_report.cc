@@ -193,7 +193,7 @@ TriageDocument DescribeTriage(const TriageCase& triage_case, const TriageResult&
   TriageDocument document{.title = absl::StrCat("Triage: ", triage_case.program->Label(), ", variant ",
                                                 triage_case.variant.index, " of seed ", triage_case.seed)};
   int failing_gpus = 0;
-  for (const GpuReplay& gpu : result.gpus) failing_gpus += gpu.tally.Failures(result.signature) > 0 ? 1 : 0;
+  for (const GpuReplay& gpu : result.gpus) failing_gpus += gpu.tally.FailuresOfKind(result.signature) > 0 ? 1 : 0;
   document.summary = absl::StrCat(
       triage_case.program->Label(), " (", triage_case.program->instruction().target().Name(), ", PTX ",
       triage_case.program->instruction().ptx().ToString(),
@@ -339,18 +339,29 @@ absl::Status CheckTriageDirectory(const std::filesystem::path& directory) {
   return absl::OkStatus();
 }
 
-absl::Status WriteTriage(const std::filesystem::path& directory, const TriageCase& triage_case,
-                         const TriageResult& result) {
+absl::Status WriteTriageDocument(const std::filesystem::path& directory, const TriageDocument& document,
+                                 const nlohmann::json& json) {
   if (absl::Status free = CheckTriageDirectory(directory); !free.ok()) return free;
-  const TriageDocument document = DescribeTriage(triage_case, result);
   absl::StatusOr<std::string> html = TriageHtml(document);
   if (!html.ok()) return html.status();
-  for (const char* folder : {"original", "builds"}) {
-    if (absl::Status made = CreateDirectories(directory / folder); !made.ok()) return made;
+  if (absl::Status made = CreateDirectories(directory); !made.ok()) return made;
+  for (const absl::Status& status :
+       {WriteFile(directory / "triage.md", TriageMarkdown(document)), WriteFile(directory / "triage.html", *html),
+        WriteFile(directory / "triage.json", json.dump(2) + "\n")}) {
+    if (!status.ok()) return status;
   }
-  std::vector<absl::Status> written = {
-      WriteFile(directory / "triage.md", TriageMarkdown(document)), WriteFile(directory / "triage.html", *html),
-      WriteFile(directory / "triage.json", TriageJson(triage_case, result).dump(2) + "\n")};
+  return absl::OkStatus();
+}
+
+absl::Status WriteTriage(const std::filesystem::path& directory, const TriageCase& triage_case,
+                         const TriageResult& result) {
+  if (absl::Status written =
+          WriteTriageDocument(directory, DescribeTriage(triage_case, result), TriageJson(triage_case, result));
+      !written.ok()) {
+    return written;
+  }
+  std::vector<absl::Status> written;
+  for (const char* folder : {"original", "builds"}) written.push_back(CreateDirectories(directory / folder));
   for (const char* name : {"case.json", "kernel.ptx", "record.bin", "expected.bin", "actual.bin", "diff.txt",
                            "repro.cpp", "kernel.cubin"}) {
     absl::StatusOr<std::string> bytes = ReadFileBytes(triage_case.bundle / name);

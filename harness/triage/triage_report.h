@@ -51,6 +51,11 @@ nlohmann::json TriageJson(const TriageCase& triage_case, const TriageResult& res
 // before it runs anything.
 absl::Status CheckTriageDirectory(const std::filesystem::path& directory);
 
+// WriteTriageDocument writes triage.md, triage.html and triage.json
+// (`json`) into `directory` (CheckTriageDirectory first).
+absl::Status WriteTriageDocument(const std::filesystem::path& directory, const TriageDocument& document,
+                                 const nlohmann::json& json);
+
 // WriteTriage writes the report and its files into `directory`, which must
 // not exist or be empty (kFailedPrecondition otherwise: a triage never
 // replaces files; CheckTriageDirectory).

@@ -61,7 +61,7 @@ absl::StatusOr<Reduction> ReduceVariant(const TestProgram& program, std::uint64_
     } else {
       absl::StatusOr<ReplayTally> tally = run(*candidate.variant);
       if (!tally.ok()) return tally.status();
-      tried.kept = tally->Failures(signature) == tally->runs;
+      tried.kept = tally->FailuresOfKind(signature) == tally->runs;
       tried.outcome = tried.kept ? "kept: fails the same way" : tally->Verdict(signature);
       if (tried.kept) reduction.variant = *candidate.variant;
     }

@@ -2,7 +2,7 @@
 // gfauto and spirv-reduce reduce a shader: each candidate is checked
 // against the model first (it must be a defined case, so that a failure is
 // still a finding), then run on the GPU, and kept only when every run
-// fails with the original's signature.
+// fails the way the original does (FailureKind, replay.h).
 //
 // The candidates move the variant toward its form's simplest one, variant
 // 0 (tagged data, the generator's default operands), one field at a time,

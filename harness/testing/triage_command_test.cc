@@ -1,0 +1,109 @@
+// matload triage, the command, end to end: a conform finding's bundle on
+// the fake GPU (whose kernels store nothing, so every build of every form
+// fails alike: the triage must say so, reduce, and write every file), the
+// same finding named RUN:CASE_ID, a support case with the toolkit's ptxas,
+// and bad input, which is exit 2 and writes nothing.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/platform/exit_status.h"
+#include "harness/platform/subprocess.h"
+#include "nlohmann/json.hpp"
+
+namespace matload {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(file), {});
+}
+
+class TriageCommandTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::path(testing::TempDir()) / testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_ / "state");
+  }
+
+  // Matload runs matload on the fake GPU with the store in root_.
+  ProcessResult Matload(std::vector<std::string> arguments) const {
+    arguments.insert(arguments.begin(), MATLOAD_BINARY);
+    arguments.push_back("--db=" + (root_ / "results.sqlite").string());
+    absl::StatusOr<ProcessResult> result =
+        RunProcess(arguments, std::chrono::seconds(300),
+                   {absl::StrCat("LD_LIBRARY_PATH=", MATLOAD_FAKE_CUDA_DIR),
+                    absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", (root_ / "state").string())});
+    EXPECT_TRUE(result.ok()) << result.status();
+    return result.ok() ? *result : ProcessResult{};
+  }
+
+  // Conform runs one ldmatrix form on the fake GPU: one finding, bundled.
+  void Conform() const {
+    const ProcessResult run = Matload({"conform", "--forms", "^ldmatrix.sync.aligned.m8n8.x2.shared.b16$",
+                                       "--variants", "4", "--near_miss=false", "--workers", "1", "--out",
+                                       (root_ / "run").string()});
+    ASSERT_EQ(run.exit_code, kExitFindings) << run.standard_error;
+  }
+
+  std::filesystem::path Bundle() const { return root_ / "run" / "bundles" / "001-ldmatrix-mismatch"; }
+
+  std::filesystem::path root_;
+};
+
+TEST_F(TriageCommandTest, ABundleOnTheFakeGpuIsTriagedReducedAndWritten) {
+  Conform();
+  const ProcessResult triage =
+      Matload({"triage", Bundle().string(), "--repeats", "2", "--ptxas", "none", "--out", (root_ / "t").string()});
+  ASSERT_EQ(triage.exit_code, kExitClean) << triage.standard_error;
+  EXPECT_THAT(triage.standard_output, HasSubstr("reproducible (2 of 2 runs fail so) on GPU 0"));
+  EXPECT_THAT(triage.standard_output, HasSubstr("Culprit: GPU or code generation"));
+  const nlohmann::json json = nlohmann::json::parse(ReadText(root_ / "t" / "triage.json"));
+  EXPECT_EQ(json["builds"].size(), 4u);
+  EXPECT_EQ(json["reduction"]["data"], "tagged");
+  EXPECT_EQ(json["reduction"]["form"], "ldmatrix.sync.aligned.m8n8.x1.shared.b16") << "the .x1 sibling fails so too";
+  for (const char* file : {"triage.md", "triage.html", "original/kernel.ptx", "original/repro.cpp",
+                           "reduced/kernel.ptx", "reduced/record.bin", "reduced/expected.bin", "reduced/repro.cpp",
+                           "builds/ptxas--O0/sass.txt"}) {
+    EXPECT_TRUE(std::filesystem::exists(root_ / "t" / file)) << file;
+  }
+}
+
+TEST_F(TriageCommandTest, AConformCaseIsFoundByRunAndCaseId) {
+  Conform();
+  const std::string results = ReadText(root_ / "run" / "results.tsv");
+  const std::string case_id = "ldmatrix.sync.aligned.m8n8.x2.shared.b16.addr64.driver_jit";
+  ASSERT_THAT(results, HasSubstr(case_id));
+  const ProcessResult triage = Matload({"triage", "conform@latest:" + case_id, "--repeats", "1", "--ptxas", "none",
+                                        "--out", (root_ / "t").string()});
+  EXPECT_EQ(triage.exit_code, kExitClean) << triage.standard_error;
+  EXPECT_TRUE(std::filesystem::exists(root_ / "t" / "triage.md"));
+}
+
+TEST_F(TriageCommandTest, BadInputIsExitTwoAndWritesNothing) {
+  std::filesystem::create_directories(root_ / "full");
+  std::ofstream(root_ / "full" / "mine.txt") << "mine";
+  const std::vector<std::vector<std::string>> bad = {
+      {"triage", (root_ / "nothing").string(), "--out", (root_ / "t").string()},
+      {"triage", (root_ / "state").string(), "--out", (root_ / "t").string()},
+      {"triage", "conform@latest:no.such.case", "--out", (root_ / "t").string()},
+      {"triage", (root_ / "state").string()},
+      {"triage", (root_ / "state").string(), "--out", (root_ / "full").string()},
+  };
+  for (const std::vector<std::string>& arguments : bad) {
+    const ProcessResult triage = Matload(arguments);
+    EXPECT_EQ(triage.exit_code, kExitUsage) << arguments[1] << ": " << triage.standard_error;
+    EXPECT_THAT(triage.standard_error, HasSubstr("matload")) << arguments[1];
+  }
+  EXPECT_FALSE(std::filesystem::exists(root_ / "t"));
+  EXPECT_EQ(ReadText(root_ / "full" / "mine.txt"), "mine");
+}
+
+}  // namespace
+}  // namespace matload
