@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <variant>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -14,8 +15,10 @@
 #include "harness/platform/exit_status.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/outside_text.h"
+#include "harness/runs/case_id.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/verdict_cache.h"
+#include "harness/triage/case_history.h"
 #include "harness/triage/compile_triage.h"
 #include "harness/triage/compile_triage_report.h"
 #include "harness/triage/triage.h"
@@ -46,6 +49,23 @@ absl::StatusOr<std::vector<Ptxas>> OpenReleases(const std::vector<std::string>& 
   return releases;
 }
 
+// HistoryOf is `case_id`'s runs in the store at `db`, or none where there
+// is no store there; a store that cannot be read is said, and the triage
+// goes on without its history.
+std::vector<CaseNight> HistoryOf(const std::string& db, const std::string& case_id, std::ostream& err) {
+  std::error_code error;
+  if (!std::filesystem::exists(db, error)) return {};
+  absl::StatusOr<ResultsStore> store = ResultsStore::OpenReadOnly(db);
+  absl::StatusOr<std::vector<CaseNight>> nights =
+      store.ok() ? ReadCaseHistory(*store, case_id) : absl::StatusOr<std::vector<CaseNight>>(store.status());
+  if (!nights.ok()) {
+    err << "matload triage: the case's history is not in the report: " << PrintedText(nights.status().message())
+        << "\n";
+    return {};
+  }
+  return *std::move(nights);
+}
+
 // TriageBundle triages a conform finding's bundle on the GPU.
 int TriageBundle(const TriageOptions& options, const std::filesystem::path& bundle, std::ostream& out,
                  std::ostream& err) {
@@ -60,6 +80,13 @@ int TriageBundle(const TriageOptions& options, const std::filesystem::path& bund
   for (const Ptxas& release : *releases) request.history.push_back(&release);
   absl::StatusOr<TriageResult> result = RunTriage(request);
   if (!result.ok()) return Fail(result.status(), err);
+  const TestProgram& program = *triage_case->program;
+  result->history = HistoryOf(
+      options.db,
+      ConformCaseId(program.instruction().form(), program.options().shared_address_bits,
+                    triage_case->recorded_compile_path,
+                    triage_case->undefined && std::holds_alternative<Undefined>(program.Expect(triage_case->variant))),
+      err);
   if (absl::Status written = WriteTriage(options.out, *triage_case, *result); !written.ok()) {
     return Fail(written, err);
   }
@@ -83,6 +110,7 @@ int TriageSupportCase(const TriageOptions& options, const std::string& case_id, 
   absl::StatusOr<CompileTriage> triage =
       TriageCompileCase(case_id, *releases, *registry, cache.ok() ? cache->get() : nullptr);
   if (!triage.ok()) return Fail(triage.status(), err);
+  triage->history = HistoryOf(options.db, case_id, err);
   if (absl::Status written = WriteCompileTriage(options.out, *triage); !written.ok()) return Fail(written, err);
   out << DescribeCompileTriage(*triage).summary << "\n"
       << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";

@@ -83,7 +83,8 @@ TEST_F(TriageCommandTest, AConformCaseIsFoundByRunAndCaseId) {
   const ProcessResult triage = Matload({"triage", "conform@latest:" + case_id, "--repeats", "1", "--ptxas", "none",
                                         "--out", (root_ / "t").string()});
   EXPECT_EQ(triage.exit_code, kExitClean) << triage.standard_error;
-  EXPECT_TRUE(std::filesystem::exists(root_ / "t" / "triage.md"));
+  EXPECT_THAT(ReadText(root_ / "t" / "triage.md"),
+              HasSubstr("## Has it ever passed\n\nPassed in 0 of 1 runs in the store.\n"));
 }
 
 TEST_F(TriageCommandTest, BadInputIsExitTwoAndWritesNothing) {

@@ -20,6 +20,7 @@
 #include "harness/compile/ptxas.h"
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/runs/verdict_cache.h"
+#include "harness/triage/case_history.h"
 #include "nlohmann/json.hpp"
 #include "reference/ptx_version.h"
 #include "reference/target.h"
@@ -44,6 +45,7 @@ struct CompileTriage {
   Target target;
   std::string instruction;             // as compiled, from the newest release that has it
   std::vector<ReleaseVerdict> releases;  // oldest first
+  std::vector<CaseNight> history;        // the case's runs in the results store (case_history.h)
   // Transitions are the sentences that say where the verdict or the
   // message changed: "ptxas 12.8.93 accepts it; ptxas 12.4.99 rejected it".
   std::vector<std::string> Transitions() const;

@@ -61,7 +61,7 @@ TriageDocument DescribeCompileTriage(const CompileTriage& triage) {
                                    : absl::StrCat("Registry: ", absl::StrJoin(triage.RegistryIds(), ", "), "."));
   ReportSection changes{.id = "changes", .title = "What changed", .headers = {"release by release"}};
   for (const std::string& transition : transitions) changes.rows.push_back({transition});
-  document.sections = {ReleasesSection(triage), changes, RegistrySection(triage)};
+  document.sections = {ReleasesSection(triage), changes, RegistrySection(triage), CaseHistorySection(triage.history)};
   return document;
 }
 

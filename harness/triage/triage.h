@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "harness/compile/ptxas.h"
+#include "harness/triage/case_history.h"
 #include "harness/triage/culprit.h"
 #include "harness/triage/regression_range.h"
 #include "harness/triage/replay.h"
@@ -80,6 +81,9 @@ struct TriageResult {
   Outcome reduced_expected;  // the model's registers for it, for reduced/expected.bin
   std::optional<ReplayTally> reduced_rerun;
   Culprit culprit;
+  // history is the case's earlier runs in the results store, where the
+  // command had one (case_history.h).
+  std::vector<CaseNight> history;
 };
 
 // RunTriage runs every step. No GPU is NoGpuError (exit 3); a failure of

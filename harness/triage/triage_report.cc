@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/time/time.h"
 #include "harness/families/family_runtime.h"
 #include "harness/kernels/reproducer.h"
 #include "harness/platform/output_files.h"
@@ -74,7 +75,7 @@ ReportSection CulpritSection(const TriageResult& result) {
 ReportSection RangeSection(const TriageResult& result) {
   ReportSection section{.id = "range", .title = "Since which toolkit", .headers = {"release", "state", "detail"}};
   if (!result.range.has_value()) {
-    section.paragraphs.push_back(result.release_names.empty() ? "No toolkit releases were given (--history)."
+    section.paragraphs.push_back(result.release_names.empty() ? "No toolkit releases were given (--ptxas none)."
                                                               : "Not bisected: the failure does not reproduce.");
     return section;
   }
@@ -184,28 +185,68 @@ std::string SassListingText(const SassListing& listing) {
   return text;
 }
 
+// HistoryJson is the case's runs in the store.
+nlohmann::json HistoryJson(const std::vector<CaseNight>& nights) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const CaseNight& night : nights) {
+    json.push_back({{"run", night.run.id}, {"gpu", night.run.gpu_name}, {"outcome", night.outcome}});
+  }
+  return json;
+}
+
 // MarkdownCell keeps a cell on its row.
 std::string MarkdownCell(const std::string& text) { return absl::StrReplaceAll(text, {{"|", "\\|"}, {"\n", " "}}); }
 
+// GpusThatFail says on how many GPUs of the host it fails, and which where
+// it is specific to some: "fails on 1 of 2 GPUs: specific to GPU 1".
+std::string GpusThatFail(const TriageResult& result) {
+  std::vector<std::string> failing;
+  for (const GpuReplay& gpu : result.gpus) {
+    if (gpu.tally.FailuresOfKind(result.signature) > 0) failing.push_back(absl::StrCat(gpu.ordinal));
+  }
+  std::string text = absl::StrCat("fails on ", failing.size(), " of ", result.gpus.size(), " GPUs");
+  if (!failing.empty() && failing.size() < result.gpus.size()) {
+    absl::StrAppend(&text, ": specific to GPU ", absl::StrJoin(failing, ", GPU "));
+  }
+  return text;
+}
+
 }  // namespace
+
+ReportSection CaseHistorySection(const std::vector<CaseNight>& nights) {
+  ReportSection section{.id = "history",
+                        .title = "Has it ever passed",
+                        .headers = {"run", "started", "GPU", "driver", "toolkits", "outcome"}};
+  section.paragraphs.push_back(CaseHistorySummary(nights));
+  for (const CaseNight& night : nights) {
+    section.rows.push_back({night.run.id, absl::FormatTime("%Y-%m-%d %H:%M", night.run.started, absl::UTCTimeZone()),
+                            night.run.gpu_name, night.run.driver, night.run.toolkits, night.outcome});
+  }
+  return section;
+}
 
 TriageDocument DescribeTriage(const TriageCase& triage_case, const TriageResult& result) {
   TriageDocument document{.title = absl::StrCat("Triage: ", triage_case.program->Label(), ", variant ",
                                                 triage_case.variant.index, " of seed ", triage_case.seed)};
-  int failing_gpus = 0;
-  for (const GpuReplay& gpu : result.gpus) failing_gpus += gpu.tally.FailuresOfKind(result.signature) > 0 ? 1 : 0;
-  document.summary = absl::StrCat(
-      triage_case.program->Label(), " (", triage_case.program->instruction().target().Name(), ", PTX ",
-      triage_case.program->instruction().ptx().ToString(),
-      "): ", result.signature.empty() ? "does not reproduce" : result.signature, ". ",
-      result.gpus.empty() ? ""
-                          : absl::StrCat(result.gpus.front().tally.Verdict(result.signature), " on GPU 0; fails on ",
-                                         failing_gpus, " of ", result.gpus.size(), " GPUs. "),
-      "Culprit: ", result.culprit.stage, ", because ", result.culprit.because, ".",
-      result.range.has_value() ? absl::StrCat(" Toolkits: ", result.range->verdict, ".") : "");
-  document.sections = {CaseSection(triage_case), ReproduceSection(result), StagesSection(result),
-                       CulpritSection(result),   RangeSection(result),     ReductionSection(triage_case, result),
-                       SiblingSection(result),   SassSection(result),      ReproducerSection(result),
+  document.summary =
+      absl::StrCat(triage_case.program->Label(), " (", triage_case.program->instruction().target().Name(), ", PTX ",
+                   triage_case.program->instruction().ptx().ToString(),
+                   "): ", result.signature.empty() ? "does not reproduce" : result.signature, ". ",
+                   result.gpus.empty() ? ""
+                                       : absl::StrCat(result.gpus.front().tally.Verdict(result.signature),
+                                                      " on GPU 0; ", GpusThatFail(result), ". "),
+                   "Culprit: ", result.culprit.stage, ", because ", result.culprit.because, ".",
+                   result.range.has_value() ? absl::StrCat(" Toolkits: ", result.range->verdict, ".") : "");
+  document.sections = {CaseSection(triage_case),
+                       ReproduceSection(result),
+                       CaseHistorySection(result.history),
+                       StagesSection(result),
+                       CulpritSection(result),
+                       RangeSection(result),
+                       ReductionSection(triage_case, result),
+                       SiblingSection(result),
+                       SassSection(result),
+                       ReproducerSection(result),
                        AgainSection(triage_case)};
   return document;
 }
@@ -280,6 +321,7 @@ nlohmann::json TriageJson(const TriageCase& triage_case, const TriageResult& res
         {"kernel_is_matloads", triage_case.kernel_is_matloads}}},
       {"failure", result.signature},
       {"culprit", result.culprit.Json()},
+      {"history", HistoryJson(result.history)},
       {"gpus", nlohmann::json::array()},
       {"builds", nlohmann::json::array()},
   };

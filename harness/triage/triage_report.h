@@ -35,6 +35,9 @@ struct TriageDocument {
   std::vector<ReportSection> sections;
 };
 
+// CaseHistorySection is the case's runs in the results store, a row each.
+ReportSection CaseHistorySection(const std::vector<CaseNight>& nights);
+
 // DescribeTriage writes the document of one triage.
 TriageDocument DescribeTriage(const TriageCase& triage_case, const TriageResult& result);
 

@@ -62,6 +62,14 @@ TEST(TriageReportTest, TheMarkdownOpensWithTheSummaryAndHoldsEverySection) {
   EXPECT_THAT(md, HasSubstr("/*0410*/ LDSM.16.M88.4 R4, [R3] ;   0x000000000304783b"));
 }
 
+TEST(TriageReportTest, AFailureOnSomeGpusOfTheHostIsSpecificToThem) {
+  Fixture fixture = MakeFixture();
+  fixture.result.gpus.push_back({.ordinal = 1, .identity = "NVIDIA H100 (2)", .tally = {{{"pass", 3}}, 3}});
+  fixture.result.gpus.push_back({.ordinal = 2, .identity = "NVIDIA H100 (3)", .tally = {{{"pass", 3}}, 3}});
+  EXPECT_THAT(DescribeTriage(fixture.triage_case, fixture.result).summary,
+              HasSubstr("fails on 1 of 3 GPUs: specific to GPU 0."));
+}
+
 TEST(TriageReportTest, TheHtmlEscapesWhatItShows) {
   const Fixture fixture = MakeFixture();
   absl::StatusOr<std::string> html = TriageHtml(DescribeTriage(fixture.triage_case, fixture.result));

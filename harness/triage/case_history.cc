@@ -1,0 +1,42 @@
+#include "harness/triage/case_history.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+
+namespace matload {
+
+absl::StatusOr<std::vector<CaseNight>> ReadCaseHistory(ResultsStore& store, const std::string& case_id) {
+  absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
+  if (!runs.ok()) return runs.status();
+  std::vector<CaseNight> nights;
+  for (RunRecord& run : *runs) {
+    absl::StatusOr<std::vector<CaseRecord>> cases = store.Cases(run.id);
+    if (!cases.ok()) return cases.status();
+    const auto found =
+        std::find_if(cases->begin(), cases->end(), [&](const CaseRecord& record) { return record.id == case_id; });
+    if (found != cases->end()) nights.push_back({.run = std::move(run), .outcome = found->outcome});
+  }
+  return nights;
+}
+
+std::string CaseHistorySummary(const std::vector<CaseNight>& nights) {
+  if (nights.empty()) return "The store holds no run of this case.";
+  const CaseNight* last_pass = nullptr;
+  int passes = 0;
+  for (const CaseNight& night : nights) {
+    if (night.outcome != "pass") continue;
+    ++passes;
+    last_pass = &night;
+  }
+  return absl::StrCat("Passed in ", passes, " of ", nights.size(), " runs in the store",
+                      last_pass == nullptr ? ""
+                                           : absl::StrCat(", last in ", last_pass->run.id, " (",
+                                                          absl::FormatTime("%Y-%m-%d", last_pass->run.started,
+                                                                           absl::UTCTimeZone()),
+                                                          ", ", last_pass->run.gpu_name, ")"),
+                      ".");
+}
+
+}  // namespace matload

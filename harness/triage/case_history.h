@@ -1,0 +1,34 @@
+// CaseHistory: what the results store remembers of one case ID, run by
+// run: "has this case ever passed on this machine?", the question a red
+// night asks first. The store keeps every run of every command by case ID
+// (harness/runs/results_store.h), so the answer is a read.
+#ifndef MATLOAD_HARNESS_TRIAGE_CASE_HISTORY_H_
+#define MATLOAD_HARNESS_TRIAGE_CASE_HISTORY_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/runs/case_record.h"
+#include "harness/runs/results_store.h"
+
+namespace matload {
+
+// CaseNight is one run's outcome of the case.
+struct CaseNight {
+  RunRecord run;
+  std::string outcome;  // the case's outcome word in that run
+};
+
+// ReadCaseHistory lists every run of the store that has `case_id`, oldest
+// first, shards included (a shard judged the case for its run).
+absl::StatusOr<std::vector<CaseNight>> ReadCaseHistory(ResultsStore& store, const std::string& case_id);
+
+// CaseHistorySummary says it in one sentence: "passed in 3 of 5 earlier
+// runs in the store, last on 2026-11-26 (conform-...)", or that the store
+// has no earlier run of it.
+std::string CaseHistorySummary(const std::vector<CaseNight>& nights);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_TRIAGE_CASE_HISTORY_H_
