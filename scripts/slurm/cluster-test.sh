@@ -288,9 +288,11 @@ echo "submitted array job $array_job and merge job $merge_job"
 #    matload has started (scancel --batch --signal=USR1: to the batch shell
 #    alone, as --signal=B:USR1@180 does); its first start's JIT is slow
 #    (slow-jit) so that the warning comes while matload runs;
-#  - task 1, the one whose job ID is the array's (which names every task
-#    to scontrol), by SIGTERM at its launch 2, to matload alone, as a
-#    signal to matload or Slurm's time limit would.
+#  - task 1 by SIGTERM at its launch 2, to matload alone, as a signal to
+#    matload or Slurm's time limit would. Task 1 is the one whose job ID is
+#    the array's, which names every task to scontrol, and its first start
+#    waits until task 0 has completed: a task that requeued
+#    $SLURM_JOB_ID would requeue task 0 too, which then starts a third time.
 # matload runs through a wrapper that sets the fake GPU up for each task:
 # its launches are counted in a directory of the task's own
 # (MATLOAD_FAKE_CUDA_STATE), so the second start's come later and are not
@@ -304,6 +306,12 @@ export MATLOAD_FAKE_CUDA_STATE="$work/gpu-shard-\$SLURM_ARRAY_TASK_ID"
 mkdir -p "\$MATLOAD_FAKE_CUDA_STATE"
 if [[ \$SLURM_ARRAY_TASK_ID == 0 && \${SLURM_RESTART_COUNT:-0} == 0 ]]; then MATLOAD_FAKE_CUDA=slow-jit:1000; fi
 if [[ \$SLURM_ARRAY_TASK_ID == 1 ]]; then MATLOAD_FAKE_CUDA=signal-at-launch:2:15; fi
+if [[ \$SLURM_ARRAY_TASK_ID == 1 && \${SLURM_RESTART_COUNT:-0} == 0 && \$1 == conform ]]; then
+  for _ in \$(seq 600); do
+    scontrol show job "\${SLURM_ARRAY_JOB_ID}_0" --oneliner | grep -q JobState=COMPLETED && break
+    sleep 0.1
+  done
+fi
 exec "$matload" "\$@"
 WRAPPER
 chmod +x "$work/fake-gpu-matload"
