@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# cluster-test.sh MATLOAD: a real Slurm cluster (slurmctld and slurmd from
-# Debian's slurm-wlm) on this machine runs a sharded `matload support` as a
-# job array with submit.sh, and the merge job after it; the merged run must
-# equal the same command run unsharded: `matload diff` unchanged, the same
-# case count, the same exit status (1: the sweep has findings), and the same
-# reports but for how they were made. ctest runs
-# it (harness/cli/CMakeLists.txt); it exits 77, which ctest shows as
-# Skipped, only where slurm-wlm is not installed.
+# cluster-test.sh MATLOAD FAKE_CUDA_DIR: a real Slurm cluster (slurmctld and
+# slurmd from Debian's slurm-wlm) on this machine runs two sharded matload
+# commands as job arrays with submit.sh, each with the merge job after it,
+# and each merged run must equal the same command run unsharded:
+#  - `matload support`: `matload diff` unchanged, the same case count, the
+#    same exit status (1: the sweep has findings), and the same reports but
+#    for how they were made;
+#  - `matload conform` on the fake GPU (FAKE_CUDA_DIR holds the fake
+#    libcuda.so.1, harness/testing/fake_libcuda.cc), where each shard's
+#    first start is stopped, one by the time limit's warning (SIGUSR1 to
+#    the batch shell, as --signal=B:USR1@180 sends it), the other by SIGTERM
+#    to matload alone: each task requeues itself and its second start
+#    resumes the shard's run, the merge still runs, and its results equal
+#    the unsharded run's (`matload diff` unchanged, results.tsv the same). Its shards ask for a GPU type and a
+#    node feature (--gpu-type, --constraint) and get a CPU a conform worker.
+# ctest runs it (harness/cli/CMakeLists.txt); it exits 77, which ctest shows
+# as Skipped, only where slurm-wlm is not installed.
 #
 # The cluster is private and leaves nothing behind: one node on 127.0.0.1,
 # its configuration, state, logs and fake GPUs in one temporary directory
@@ -27,8 +36,10 @@
 #  - Fake GPUs: GresTypes=gpu, Gres=gpu:N on the node, and a gres.conf
 #    (AutoDetect=off) whose File= entries are symlinks to /dev/null. A count
 #    without files makes the node INVALID; regular files give jobs no
-#    CUDA_VISIBLE_DEVICES. SlurmdParameters=config_overrides lets the node
-#    declare more CPUs than the machine has, so every shard runs at once.
+#    CUDA_VISIBLE_DEVICES. The GPUs have a type, "fake", and the node a
+#    feature, "fakegpu", for submit.sh's --gpu-type and --constraint.
+#    SlurmdParameters=config_overrides lets the node declare more CPUs than
+#    the machine has, so every shard runs at once.
 #  - SchedulerParameters=batch_sched_delay=0: otherwise each wave of array
 #    tasks waits about 3 s. DependencyParameters=kill_invalid_depend (and
 #    --kill-on-invalid-dep=yes in submit.sh, for real clusters): otherwise a
@@ -47,11 +58,12 @@
 #    still finds: /proc/PID/stat tells.
 set -euo pipefail
 
-if (($# != 1)); then
-  echo "usage: $0 MATLOAD_BINARY" >&2
+if (($# != 2)); then
+  echo "usage: $0 MATLOAD_BINARY FAKE_CUDA_DIR" >&2
   exit 2
 fi
 matload=$(realpath "$1")
+fake_cuda=$(realpath "$2")
 scripts=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
 # matload finds the discrepancy registry in its source tree (ctest says where).
 export MATLOAD_SOURCE_DIR=${MATLOAD_SOURCE_DIR:-$(realpath "$scripts/../..")}
@@ -133,7 +145,7 @@ free_port() {
   done
 }
 
-# write_config writes slurm.conf and gres.conf for one node of 8 CPUs and
+# write_config writes slurm.conf and gres.conf for one node of 16 CPUs and
 # 8 fake GPUs, with the controller and the node on ports $1 and $2.
 write_config() {
   local user
@@ -168,12 +180,12 @@ SlurmdParameters=config_overrides
 ReturnToService=2
 KillWait=2
 GresTypes=gpu
-NodeName=matload-node NodeAddr=127.0.0.1 Sockets=1 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=1024 Gres=gpu:8 State=UNKNOWN
+NodeName=matload-node NodeAddr=127.0.0.1 Sockets=1 CoresPerSocket=16 ThreadsPerCore=1 RealMemory=1024 Gres=gpu:fake:8 Feature=fakegpu State=UNKNOWN
 PartitionName=test Nodes=matload-node Default=YES MaxTime=INFINITE State=UP
 CONF
   cat >"$cluster/gres.conf" <<CONF
 AutoDetect=off
-NodeName=matload-node Name=gpu File=$cluster/dev/gpu[0-7]
+NodeName=matload-node Name=gpu Type=fake File=$cluster/dev/gpu[0-7]
 CONF
 }
 
@@ -223,11 +235,24 @@ job_state() {
   { timeout 10 scontrol show job "$1" --oneliner || true; } | { grep -o 'JobState=[A-Z_]*' || true; } | cut -d= -f2
 }
 
+# start_requeued lets the tasks of job $1 that were requeued start again at
+# once: Slurm holds a requeued job back for 2 minutes (its BeginTime, and
+# then the next scheduling pass), which a real cluster can afford and this
+# test need not wait for.
+start_requeued() {
+  local task
+  for task in $({ timeout 10 scontrol show job "$1" --oneliner || true; } |
+    { grep 'JobState=PENDING.* Restarts=[1-9]' || true; } | cut -d' ' -f1 | cut -d= -f2); do
+    timeout 10 scontrol update JobId="$task" StartTime=now >/dev/null 2>&1 || true
+  done
+}
+
 # wait_for_job waits up to $2 seconds for every task of job $1 to end, and
 # prints their end states.
 wait_for_job() {
   local states
   for _ in $(seq $(($2 * 10))); do
+    start_requeued "$1"
     states=$(job_state "$1")
     if ! grep -qE 'PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED|REQUEUED' <<<"$states"; then
       echo "$states"
@@ -254,11 +279,66 @@ sweep=(support --target sm_80,sm_90,sm_100a --include '*.ldmatrix.*.x1.*'
 submitted=$("$scripts/submit.sh" 3 --time=10 -- "${sweep[@]}")
 read -r array_job merge_job <<<"$submitted"
 echo "submitted array job $array_job and merge job $merge_job"
-# The unsharded run, while the shards run.
+
+# A conform run on the fake GPU, whose every case mismatches (its kernels
+# store nothing), so the run has findings. Two shards, three of the six
+# cases each (conform cannot merge a shard that took no case yet: it records
+# no totals), and each task's first start is stopped:
+#  - task 0 by the time limit's warning, which this test sends when its
+#    matload has started (scancel --batch --signal=USR1: to the batch shell
+#    alone, as --signal=B:USR1@180 does); its first start's JIT is slow
+#    (slow-jit) so that the warning comes while matload runs;
+#  - task 1 by SIGTERM at its launch 2, to matload alone, as a signal to
+#    matload or Slurm's time limit would. Task 1 is the one whose job ID is
+#    the array's, which names every task to scontrol, and its first start
+#    waits until task 0 has completed: a task that requeued
+#    $SLURM_JOB_ID would requeue task 0 too, which then starts a third time.
+# matload runs through a wrapper that sets the fake GPU up for each task:
+# its launches are counted in a directory of the task's own
+# (MATLOAD_FAKE_CUDA_STATE), so the second start's come later and are not
+# signalled. The jobs get the wrapper's name from sbatch's environment.
+conform=(conform --forms '^ldmatrix\.sync\.aligned\.m8n8\.x[124]\.(shared\.)?b16$' --variants 8
+  --near_miss=false --workers 2)
+cat >"$work/fake-gpu-matload" <<WRAPPER
+#!/usr/bin/env bash
+export LD_LIBRARY_PATH="$fake_cuda" MATLOAD_FAKE_CUDA=normal
+export MATLOAD_FAKE_CUDA_STATE="$work/gpu-shard-\$SLURM_ARRAY_TASK_ID"
+mkdir -p "\$MATLOAD_FAKE_CUDA_STATE"
+if [[ \$SLURM_ARRAY_TASK_ID == 0 && \${SLURM_RESTART_COUNT:-0} == 0 ]]; then MATLOAD_FAKE_CUDA=slow-jit:1000; fi
+if [[ \$SLURM_ARRAY_TASK_ID == 1 ]]; then MATLOAD_FAKE_CUDA=signal-at-launch:2:15; fi
+if [[ \$SLURM_ARRAY_TASK_ID == 1 && \${SLURM_RESTART_COUNT:-0} == 0 && \$1 == conform ]]; then
+  for _ in \$(seq 600); do
+    scontrol show job "\${SLURM_ARRAY_JOB_ID}_0" --oneliner | grep -q JobState=COMPLETED && break
+    sleep 0.1
+  done
+fi
+exec "$matload" "\$@"
+WRAPPER
+chmod +x "$work/fake-gpu-matload"
+mkdir -p "$work/gpu-whole"
+submitted=$(MATLOAD="$work/fake-gpu-matload" \
+  "$scripts/submit.sh" 2 --time=10 --gpu-type fake --constraint fakegpu -- "${conform[@]}")
+read -r conform_array conform_merge <<<"$submitted"
+echo "submitted conform array job $conform_array and merge job $conform_merge"
+# The time limit's warning to task 0, once its matload has started its run.
+for _ in $(seq 600); do
+  if "$matload" runs --db "$work/shards-$conform_array/shard-0.sqlite" 2>/dev/null | grep -q ' running '; then
+    timeout 10 scancel --batch --signal=USR1 "${conform_array}_0" && echo "warned task 0"
+    break
+  fi
+  sleep 0.1
+done
+
+# The unsharded runs, while the shards run.
 whole_status=0
 "$matload" "${sweep[@]}" --out "$work/whole" >"$work/whole.log" || whole_status=$?
+conform_whole_status=0
+LD_LIBRARY_PATH="$fake_cuda" MATLOAD_FAKE_CUDA=normal MATLOAD_FAKE_CUDA_STATE="$work/gpu-whole" \
+  "$matload" "${conform[@]}" --out "$work/conform-whole" >"$work/conform-whole.log" 2>&1 || conform_whole_status=$?
 array_states=$(wait_for_job "$array_job" 240)
 merge_states=$(wait_for_job "$merge_job" 120)
+conform_array_states=$(wait_for_job "$conform_array" 240)
+conform_merge_states=$(wait_for_job "$conform_merge" 120)
 echo "jobs done $(elapsed) s after the cluster started"
 for log in "$work"/slurm-*.out; do
   echo "== $log"
@@ -295,4 +375,49 @@ for report in support.md support.json support.html; do
     diff <(grep -vE "$how_made" "$work/whole/$report") <(grep -vE "$how_made" "$merged_dir/$report")
 done
 check "the reproducers are the same" diff -r "$work/whole/reproducers" "$merged_dir/reproducers"
+
+# The conform run whose every shard was stopped, requeued and resumed.
+echo "== conform"
+check "2 conform tasks completed ($(echo $conform_array_states))" \
+  [ "$(grep -c COMPLETED <<<"$conform_array_states")" = 2 ]
+# job_field FIELD prints FIELD of every conform task, sorted and counted.
+job_field() {
+  { timeout 10 scontrol show job "$conform_array" --oneliner || true; } | grep -o " $1=[^ ]*" | sort | uniq -c | xargs
+}
+check "each conform shard asked for a fake GPU ($(job_field TresPerNode))" \
+  [ "$(job_field TresPerNode)" = "2 TresPerNode=gres:gpu:fake:1" ]
+check "each conform shard asked for the node feature ($(job_field Features))" \
+  [ "$(job_field Features)" = "2 Features=fakegpu" ]
+check "each conform shard had a CPU a worker ($(job_field NumCPUs))" [ "$(job_field NumCPUs)" = "2 NumCPUs=2" ]
+check "each conform task started twice ($(job_field Restarts))" [ "$(job_field Restarts)" = "2 Restarts=1" ]
+for task in 0 1; do
+  log="$work/slurm-${conform_array}_$task.out"
+  if ((task == 0)); then warned=1; else warned=0; fi
+  check "task $task requeued itself once" [ "$(grep -c 'requeueing shard' "$log")" = 1 ]
+  check "task $task was stopped by SIGTERM (warned: $warned)" \
+    grep -q "matload stopped by signal 15 (warned: $warned)" "$log"
+  check "task $task started twice, no more" [ "$(grep -o 'start [0-9]*,' "$log" | xargs)" = "start 1, start 2," ]
+  check "task $task's second start resumed the shard's interrupted run" \
+    grep -qE '^resuming run conform-[0-9TZ]+-[0-9a-f]+ \(interrupted\)' "$log"
+  check "task $task's store holds that one run, finished" \
+    [ "$("$matload" runs --db "$work/shards-$conform_array/shard-$task.sqlite" | awk '{ print $2 }' | xargs)" = findings ]
+done
+conform_merge_exit=$({ timeout 10 scontrol show job "$conform_merge" --oneliner || true; } | grep -o ' ExitCode=[0-9]*' || true)
+check "the unsharded conform run has findings (exit $conform_whole_status)" [ "$conform_whole_status" = 1 ]
+check "the conform merge job ran and exited 1 with the findings ($conform_merge_states,$conform_merge_exit)" \
+  [ "$conform_merge_states$conform_merge_exit" = "FAILED ExitCode=1" ]
+conform_whole=$(grep -om1 'conform-[0-9TZ]*-[0-9a-f]*' "$work/conform-whole.log" || true)
+conform_merged=$({ grep -ho 'run conform-[0-9TZ]*-[0-9a-f]*' "$work/slurm-$conform_merge.out" 2>/dev/null || true; } | cut -d' ' -f2)
+conform_cases=$("$matload" runs | awk -v id="$conform_whole" '$1 == id { print $3 }')
+check "the unsharded conform run has cases ($conform_cases)" [ "${conform_cases:-0}" -gt 0 ]
+"$matload" diff "$conform_whole" "$conform_merged" >"$work/conform-diff.txt" || true
+cat "$work/conform-diff.txt"
+check "matload diff finds every conform case unchanged" \
+  grep -q "new failures: 0, fixed: 0, flaky: 0, changed: 0, added: 0, removed: 0, unchanged: $conform_cases" \
+  "$work/conform-diff.txt"
+# results_of prints a conform run directory's results.tsv without its
+# header lines (the GPU's UUIDs differ), sorted.
+results_of() { grep -v '^#' "$1/results.tsv" | sort; }
+check "the merged results.tsv equals the unsharded run's" \
+  diff <(results_of "$work/conform-whole") <(results_of "$work/shards-$conform_array/merged")
 exit "$failed"
