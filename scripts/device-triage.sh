@@ -21,7 +21,7 @@ xz -dc $D/nvdisasm.xz >$T/nvdisasm && cp $D/cuobjdump $T/ && chmod +x $T/*/ptxas
 # and the carried ones (the device call carries at most 64 MiB in all).
 export MATLOAD_PTXAS=/usr/local/cuda/bin/ptxas MATLOAD_CUOBJDUMP=$T/cuobjdump
 releases=$(ls -d $T/*/ptxas $MATLOAD_PTXAS | paste -sd,)
-# A source tree whose registry explains nothing.
+# A registry that explains nothing.
 N=/tmp/noregistry && mkdir -p $N/corpora && echo '{"about": "empty, for the triage experiment", "discrepancies": []}' >$N/corpora/known_discrepancies.json
 M=$D/matload
 R=/tmp/r
@@ -41,12 +41,15 @@ step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs its st
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; $M --version; $MATLOAD_PTXAS --version;
   ls -la /usr/local/cuda/bin/ptxas /usr/local/cuda/lib64/libnvJitLink.so* /usr/local/cuda/include/cuda.h; } >$R/host.txt 2>&1
 # Findings: the .shared wmma.load A forms that fault, judged without the registry.
-step conform 120 env MATLOAD_SOURCE_DIR=$N $M conform --forms '^wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.shared\.s8' \
+step conform 120 $M conform --registry $N/corpora/known_discrepancies.json --forms '^wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.shared\.s8' \
   --variants 64 --near_miss=false --seed 20261127 --out $R/conform --db $R/night.sqlite
 bundle=$(dirname "$(find $R/conform/bundles -name case.json | sort | head -1)")
-step triage-fault 300 $M triage "$bundle" --repeats 3 --ptxas "$releases" --out $R/triage-fault
-# The bundle's own reproducer, built with the device's cuda.h and run.
-step repro 60 bash -c "cd '$bundle' && g++ -std=c++17 -I/usr/local/cuda/include repro.cpp -o repro -ldl -lcuda -L/usr/lib/x86_64-linux-gnu && ./repro"
+step triage-fault 300 $M triage "$bundle" --repeats 3 --ptxas "$releases" --db $R/night.sqlite --out $R/triage-fault
+# The bundle's own reproducer and the triage's reduced one, each built with
+# the device's cuda.h and run: each prints PASS or FAIL.
+for repro in original reduced; do
+  step repro-$repro 60 bash -c "cd '$R/triage-fault/$repro' && g++ -std=c++17 -I/usr/local/cuda/include repro.cpp -o repro -L/usr/lib/x86_64-linux-gnu -lcuda && ./repro"
+done
 # A planted bug: the self-test's bundles hold kernels matload did not build for their forms.
 step selftest 150 $M selftest --out $R/selftest
 planted=$(dirname "$(find $R/selftest -name case.json | sort | head -1)")
