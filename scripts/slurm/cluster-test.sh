@@ -235,15 +235,23 @@ job_state() {
   { timeout 10 scontrol show job "$1" --oneliner || true; } | { grep -o 'JobState=[A-Z_]*' || true; } | cut -d= -f2
 }
 
-# start_requeued lets the tasks of job $1 that were requeued start again at
-# once: Slurm holds a requeued job back for 2 minutes (its BeginTime, and
+# start_requeued lets the tasks of job $1 that were requeued start again
+# soon: Slurm holds a requeued job back for 2 minutes (its BeginTime, and
 # then the next scheduling pass), which a real cluster can afford and this
-# test need not wait for.
+# test need not wait for. A task is let go only 2 s after it was first seen
+# pending: started at once, it can reach the node before the node has
+# revoked the credential of its previous start, and Slurm then kills it
+# ("Job credential revoked"), which a loaded machine showed.
+declare -A pending_since
 start_requeued() {
-  local task
+  local task now
+  now=$(date +%s%N)
   for task in $({ timeout 10 scontrol show job "$1" --oneliner || true; } |
     { grep 'JobState=PENDING.* Restarts=[1-9]' || true; } | cut -d' ' -f1 | cut -d= -f2); do
+    pending_since[$task]=${pending_since[$task]:-$now}
+    ((now - pending_since[$task] >= 2000000000)) || continue
     timeout 10 scontrol update JobId="$task" StartTime=now >/dev/null 2>&1 || true
+    unset "pending_since[$task]"
   done
 }
 
