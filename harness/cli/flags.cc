@@ -49,7 +49,7 @@ MATLOAD_FLAG(std::string, target, "", "check forms model support history", "T[,T
 MATLOAD_FLAG(std::string, ptx, "", "check forms model support", "V",
              "the PTX ISA version the module declares (.version); default: the newest matload knows (9.5), and for "
              "support the newest both matload and every compiler speak.");
-MATLOAD_FLAG(bool, json, false, "check model runs diff", "", "write JSON.");
+MATLOAD_FLAG(bool, json, false, "check model runs diff history", "", "write JSON.");
 MATLOAD_FLAG(std::string, file, "", "check", "FILE", "read snippets from this file, one per line ('#' lines skipped).");
 MATLOAD_FLAG(bool, illegal, false, "forms", "", "print the near-miss illegal forms instead of the legal ones.");
 MATLOAD_FLAG(bool, ids, false, "forms", "", "print each form's case ID (as support names it) before its spelling.");
@@ -180,10 +180,11 @@ const CommandText kCommandTexts[] = {
     {"devices", "", "the GPUs the CUDA driver lists, or why there are none (exit 3)", "matload devices"},
     {"support", "", "the per-target support matrix, model against compiler, as a run in the results store",
      "matload support --target sm_90,sm_100a --compiler ptxas --out runs/support-tonight"},
-    {"history", "",
+    {"history", "[CASE_ID]",
      "the support history across toolkits: each ptxas swept at its newest PTX version and at --common_ptx; for "
      "each form class the first and last toolkit that accepts it, each disagreement's range, what each release "
-     "changed and every misdiagnosis, as a run in the results store (exit 1 when no registry entry explains one)",
+     "changed and every misdiagnosis, as a run in the results store (exit 1 when no registry entry explains one). "
+     "With CASE_ID: that case's outcome in every run of the store, when it last passed and first failed",
      "matload history --ptxas ~/.cache/matload/cuda-12.9.86/ptxas,~/.cache/matload/cuda-13.5.37/ptxas"},
     {"conform", "",
      "every legal form on the GPU, every register of every lane against the model, as a run in the results store "

@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "harness/cli/case_history_command.h"
 #include "harness/cli/command_line.h"
 #include "harness/cli/conform_command.h"
 #include "harness/cli/flags.h"
@@ -130,7 +131,9 @@ int RunTriageCli(const std::vector<std::string>& arguments) {
 }
 
 int RunHistoryCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
-  if (!arguments.empty()) return Fail(absl::StrCat("history takes no arguments, got '", arguments[0], "'"));
+  if (arguments.size() == 1)
+    return RunCaseHistoryCommand(arguments[0], absl::GetFlag(FLAGS_json), std::cout, std::cerr);
+  if (!arguments.empty()) return Fail(absl::StrCat("history takes at most one CASE_ID, got ", arguments.size()));
   HistoryOptions options;
   const std::string targets = absl::GetFlag(FLAGS_target);
   if (!targets.empty() && targets != "all") {

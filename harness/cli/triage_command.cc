@@ -92,7 +92,7 @@ int TriageBundle(const TriageOptions& options, const std::filesystem::path& bund
   }
   out << DescribeTriage(*triage_case, *result).summary << "\n"
       << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
-  return kExitClean;
+  return result->no_gpu.empty() ? kExitClean : kExitCompileOnly;
 }
 
 // TriageSupportCase takes a support case through every release.

@@ -25,7 +25,7 @@ struct TriageOptions {
 // RunTriageCommand triages and writes the report, printing its summary.
 // Exit 0 with the report written; 2 for bad input (no bundle, no such run
 // or case, a case with no bundle, an --out that is not empty); 3 without a
-// GPU; 4 when the harness or its environment failed; 128+signal when
+// GPU, after the compile-only parts ran and were written; 4 when the harness or its environment failed; 128+signal when
 // interrupted.
 int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostream& err);
 

@@ -1,4 +1,4 @@
-// matload triage, the command, end to end: a conform finding's bundle on
+// matload triage and matload history CASE_ID, the commands, end to end: a conform finding's bundle on
 // the fake GPU (whose kernels store nothing, so every build of every form
 // fails alike: the triage must say so, reduce, and write every file), the
 // same finding named RUN:CASE_ID, a support case with the toolkit's ptxas,
@@ -32,14 +32,16 @@ class TriageCommandTest : public testing::Test {
     std::filesystem::create_directories(root_ / "state");
   }
 
-  // Matload runs matload on the fake GPU with the store in root_.
-  ProcessResult Matload(std::vector<std::string> arguments) const {
+  // Matload runs matload on the fake GPU (in `mode`, fake_libcuda.cc) with
+  // the store in root_.
+  ProcessResult Matload(std::vector<std::string> arguments, const std::string& mode = "normal") const {
     arguments.insert(arguments.begin(), MATLOAD_BINARY);
     arguments.push_back("--db=" + (root_ / "results.sqlite").string());
     absl::StatusOr<ProcessResult> result =
         RunProcess(arguments, std::chrono::seconds(300),
                    {absl::StrCat("LD_LIBRARY_PATH=", MATLOAD_FAKE_CUDA_DIR),
-                    absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", (root_ / "state").string())});
+                    absl::StrCat("MATLOAD_FAKE_CUDA_STATE=", (root_ / "state").string()),
+                    absl::StrCat("MATLOAD_FAKE_CUDA=", mode)});
     EXPECT_TRUE(result.ok()) << result.status();
     return result.ok() ? *result : ProcessResult{};
   }
@@ -84,7 +86,36 @@ TEST_F(TriageCommandTest, AConformCaseIsFoundByRunAndCaseId) {
                                         "--out", (root_ / "t").string()});
   EXPECT_EQ(triage.exit_code, kExitClean) << triage.standard_error;
   EXPECT_THAT(ReadText(root_ / "t" / "triage.md"),
-              HasSubstr("## Has it ever passed\n\nPassed in 0 of 1 runs in the store.\n"));
+              HasSubstr("## Has it ever passed\n\nPassed in 0 of 1 runs in the store; first a finding in conform-"));
+}
+
+TEST_F(TriageCommandTest, WithoutAGpuTheCompileOnlyPartsRunThenExitThree) {
+  Conform();
+  const ProcessResult triage =
+      Matload({"triage", Bundle().string(), "--ptxas", "none", "--out", (root_ / "t").string()}, "init-fails");
+  EXPECT_EQ(triage.exit_code, kExitCompileOnly) << triage.standard_error;
+  const std::string md = ReadText(root_ / "t" / "triage.md");
+  EXPECT_THAT(md, HasSubstr("not run: no GPU here"));
+  EXPECT_THAT(md, HasSubstr("| ptxas -O3 | ptxas 13.0.88 | built; not run: no GPU here | LDG.E.64 x3 LDSM.16.M88.2"));
+  EXPECT_TRUE(std::filesystem::exists(root_ / "t" / "builds" / "ptxas--O0" / "sass.txt"));
+}
+
+// matload history CASE_ID: the case in every run of the store.
+TEST_F(TriageCommandTest, HistoryOfACaseListsItsRuns) {
+  Conform();
+  const std::string case_id = "ldmatrix.sync.aligned.m8n8.x2.shared.b16.addr64.driver_jit";
+  const ProcessResult text = Matload({"history", case_id});
+  ASSERT_EQ(text.exit_code, kExitClean) << text.standard_error;
+  EXPECT_THAT(text.standard_output,
+              HasSubstr(case_id + ": Passed in 0 of 1 runs in the store; first a finding in conform-"));
+  EXPECT_THAT(text.standard_output, HasSubstr("\tmatload fake GPU\t"));
+  const ProcessResult json = Matload({"history", case_id, "--json"});
+  ASSERT_EQ(json.exit_code, kExitClean) << json.standard_error;
+  const nlohmann::json parsed = nlohmann::json::parse(json.standard_output);
+  ASSERT_EQ(parsed["runs"].size(), 1u);
+  EXPECT_EQ(parsed["runs"][0]["outcome"], "mismatch");
+  EXPECT_EQ(parsed["runs"][0]["finding"], true);
+  EXPECT_EQ(Matload({"history", "no.such.case"}).exit_code, kExitUsage);
 }
 
 TEST_F(TriageCommandTest, BadInputIsExitTwoAndWritesNothing) {

@@ -16,26 +16,37 @@ absl::StatusOr<std::vector<CaseNight>> ReadCaseHistory(ResultsStore& store, cons
     if (!cases.ok()) return cases.status();
     const auto found =
         std::find_if(cases->begin(), cases->end(), [&](const CaseRecord& record) { return record.id == case_id; });
-    if (found != cases->end()) nights.push_back({.run = std::move(run), .outcome = found->outcome});
+    if (found != cases->end()) {
+      nights.push_back({.run = std::move(run), .outcome = found->outcome, .finding = found->finding});
+    }
   }
   return nights;
 }
 
+namespace {
+
+// RunNamed is "RUN (DATE, GPU)".
+std::string RunNamed(const CaseNight& night) {
+  return absl::StrCat(night.run.id, " (", absl::FormatTime("%Y-%m-%d", night.run.started, absl::UTCTimeZone()),
+                      night.run.gpu_name.empty() ? "" : absl::StrCat(", ", night.run.gpu_name), ")");
+}
+
+}  // namespace
+
 std::string CaseHistorySummary(const std::vector<CaseNight>& nights) {
   if (nights.empty()) return "The store holds no run of this case.";
   const CaseNight* last_pass = nullptr;
+  const CaseNight* first_finding = nullptr;
   int passes = 0;
   for (const CaseNight& night : nights) {
+    if (night.finding && first_finding == nullptr) first_finding = &night;
     if (night.outcome != "pass") continue;
     ++passes;
     last_pass = &night;
   }
   return absl::StrCat("Passed in ", passes, " of ", nights.size(), " runs in the store",
-                      last_pass == nullptr ? ""
-                                           : absl::StrCat(", last in ", last_pass->run.id, " (",
-                                                          absl::FormatTime("%Y-%m-%d", last_pass->run.started,
-                                                                           absl::UTCTimeZone()),
-                                                          ", ", last_pass->run.gpu_name, ")"),
+                      last_pass == nullptr ? "" : absl::StrCat(", last in ", RunNamed(*last_pass)),
+                      first_finding == nullptr ? "" : absl::StrCat("; first a finding in ", RunNamed(*first_finding)),
                       ".");
 }
 

@@ -18,15 +18,16 @@ namespace matload {
 struct CaseNight {
   RunRecord run;
   std::string outcome;  // the case's outcome word in that run
+  bool finding = false;  // the outcome needed a person (CaseRecord::finding)
 };
 
 // ReadCaseHistory lists every run of the store that has `case_id`, oldest
 // first, shards included (a shard judged the case for its run).
 absl::StatusOr<std::vector<CaseNight>> ReadCaseHistory(ResultsStore& store, const std::string& case_id);
 
-// CaseHistorySummary says it in one sentence: "passed in 3 of 5 earlier
-// runs in the store, last on 2026-11-26 (conform-...)", or that the store
-// has no earlier run of it.
+// CaseHistorySummary says it in one sentence: "Passed in 3 of 5 runs in
+// the store, last in conform-... (2026-11-26, GPU); first a finding in
+// conform-... (2026-11-27, GPU).", or that the store has no run of it.
 std::string CaseHistorySummary(const std::vector<CaseNight>& nights);
 
 }  // namespace matload

@@ -68,14 +68,18 @@ const std::string& RecordedImage(const TriageCase& triage_case, const std::vecto
   return triage_case.kernel;
 }
 
-// ReplayBuilds replays every build on GPU 0 and disassembles its cubin.
-absl::Status ReplayBuilds(const TriageRequest& request, const std::vector<TriageBuild>& builds, TriageResult& result) {
+// ReplayBuilds replays every build on GPU 0, unless `on_gpu` is false
+// (there is none), and disassembles its cubin.
+absl::Status ReplayBuilds(const TriageRequest& request, const std::vector<TriageBuild>& builds, bool on_gpu,
+                          TriageResult& result) {
   for (const TriageBuild& build : builds) {
     BuildReplay replay{.build = build};
     if (build.image.ok()) {
-      absl::StatusOr<ReplayTally> tally = Replay(Request(request, *build.image, 0));
-      if (!tally.ok()) return tally.status();
-      replay.tally = *std::move(tally);
+      if (on_gpu) {
+        absl::StatusOr<ReplayTally> tally = Replay(Request(request, *build.image, 0));
+        if (!tally.ok()) return tally.status();
+        replay.tally = *std::move(tally);
+      }
       if (build.cubin) {
         absl::StatusOr<SassListing> sass = DisassembleCubin(request.cuobjdump, *build.image);
         if (sass.ok()) replay.sass = *std::move(sass);
@@ -209,10 +213,16 @@ absl::StatusOr<TriageResult> RunTriage(const TriageRequest& request) {
   const TriageCase& triage_case = *request.triage_case;
   TriageResult result;
   const std::vector<TriageBuild> builds = MakeTriageBuilds(triage_case, request.ptxas);
-  if (absl::Status replayed = ReplayOnEveryGpu(request, RecordedImage(triage_case, builds), result); !replayed.ok()) {
-    return replayed;
+  const absl::Status gpus = ReplayOnEveryGpu(request, RecordedImage(triage_case, builds), result);
+  if (IsNoGpu(gpus)) {
+    // The compile-only parts still run: the builds and their SASS.
+    result.no_gpu = std::string(gpus.message());
+    if (absl::Status built = ReplayBuilds(request, builds, false, result); !built.ok()) return built;
+    result.culprit = {"not judged", absl::StrCat("no GPU here (", gpus.message(), "): nothing was run"), {}};
+    return result;
   }
-  if (absl::Status replayed = ReplayBuilds(request, builds, result); !replayed.ok()) return replayed;
+  if (!gpus.ok()) return gpus;
+  if (absl::Status replayed = ReplayBuilds(request, builds, true, result); !replayed.ok()) return replayed;
   if (absl::Status reduced = Reduce(request, result); !reduced.ok()) return reduced;
   for (const Ptxas* release : request.history) result.release_names.push_back(release->Toolchain());
   if (!request.history.empty() && !result.signature.empty()) {

@@ -68,6 +68,7 @@ struct SiblingReplay {
 
 // TriageResult is everything the triage measured.
 struct TriageResult {
+  std::string no_gpu;     // why nothing ran on a GPU (there is none); empty when it did
   std::string signature;  // the failure being triaged, as the first replay showed it
   std::vector<GpuReplay> gpus;
   std::vector<BuildReplay> builds;
@@ -86,8 +87,10 @@ struct TriageResult {
   std::vector<CaseNight> history;
 };
 
-// RunTriage runs every step. No GPU is NoGpuError (exit 3); a failure of
-// the harness or the environment is its InfrastructureError (exit 4).
+// RunTriage runs every step. Without a GPU it runs the compile-only parts
+// (the builds and their SASS) and says so in TriageResult::no_gpu; a
+// failure of the harness or the environment is its InfrastructureError
+// (exit 4).
 absl::StatusOr<TriageResult> RunTriage(const TriageRequest& request);
 
 }  // namespace matload

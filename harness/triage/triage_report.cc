@@ -17,7 +17,8 @@ namespace {
 
 // Outcome is a build's outcome in words.
 std::string Outcome(const BuildReplay& replay, const std::string& signature) {
-  if (!replay.tally.has_value()) return absl::StrCat("not built: ", replay.build.image.status().message());
+  if (!replay.build.image.ok()) return absl::StrCat("not built: ", replay.build.image.status().message());
+  if (!replay.tally.has_value()) return "built; not run: no GPU here";
   if (replay.tally->passes() == replay.tally->runs) return absl::StrCat("passes (", replay.tally->runs, " runs)");
   return absl::StrCat(replay.tally->Verdict(signature), signature.empty() ? "" : absl::StrCat(": ", signature));
 }
@@ -230,8 +231,12 @@ TriageDocument DescribeTriage(const TriageCase& triage_case, const TriageResult&
                                                 triage_case.variant.index, " of seed ", triage_case.seed)};
   document.summary =
       absl::StrCat(triage_case.program->Label(), " (", triage_case.program->instruction().target().Name(), ", PTX ",
-                   triage_case.program->instruction().ptx().ToString(),
-                   "): ", result.signature.empty() ? "does not reproduce" : result.signature, ". ",
+                   triage_case.program->instruction().ptx().ToString(), "): ",
+                   !result.no_gpu.empty()
+                       ? absl::StrCat("not run: no GPU here (", result.no_gpu, "); the builds and their SASS only")
+                   : result.signature.empty() ? "does not reproduce"
+                                              : result.signature,
+                   ". ",
                    result.gpus.empty() ? ""
                                        : absl::StrCat(result.gpus.front().tally.Verdict(result.signature),
                                                       " on GPU 0; ", GpusThatFail(result), ". "),
