@@ -23,10 +23,14 @@ std::string Started(const RunRecord& run) {
 nlohmann::json Json(const std::string& case_id, const std::vector<CaseNight>& nights) {
   nlohmann::json runs = nlohmann::json::array();
   for (const CaseNight& night : nights) {
-    runs.push_back({{"run", night.run.id},           {"command", night.run.command},
-                    {"started", Started(night.run)}, {"gpu", night.run.gpu_name},
-                    {"gpu_uuid", night.run.gpu_uuid}, {"driver", night.run.driver},
-                    {"toolkits", night.run.toolkits}, {"outcome", night.outcome},
+    runs.push_back({{"run", night.run.id},
+                    {"command", night.run.command},
+                    {"started", Started(night.run)},
+                    {"gpu", night.run.gpu_name},
+                    {"gpu_uuid", night.run.gpu_uuid},
+                    {"driver", night.run.driver},
+                    {"toolkits", night.run.toolkits},
+                    {"outcome", night.outcome},
                     {"finding", night.finding}});
   }
   return {{"case", OutsideText(case_id)}, {"summary", CaseHistorySummary(nights)}, {"runs", runs}};

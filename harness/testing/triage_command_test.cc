@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/source_tree.h"
 #include "harness/platform/subprocess.h"
 #include "nlohmann/json.hpp"
 
@@ -118,7 +119,43 @@ TEST_F(TriageCommandTest, HistoryOfACaseListsItsRuns) {
   EXPECT_EQ(Matload({"history", "no.such.case"}).exit_code, kExitUsage);
 }
 
+// FakeRelease writes a ptxas of `release` that speaks PTX `speaks`: the
+// toolkit's own, renamed (harness/testing/fake_ptxas.sh), and gives its path.
+std::string FakeRelease(const std::filesystem::path& root, const std::string& release, const std::string& speaks) {
+  const std::filesystem::path path = root / ("ptxas-" + release);
+  std::ofstream(path) << "#!/bin/sh\nMATLOAD_FAKE_PTXAS=real MATLOAD_FAKE_PTXAS_RELEASE=" << release
+                      << " MATLOAD_FAKE_PTXAS_SPEAKS=" << speaks << " exec "
+                      << SourceTreePath("harness/testing/fake_ptxas.sh") << " \"$@\"\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path.string();
+}
+
+// A fake toolkit set: an older release is given the kernel rebuilt at the
+// PTX version it speaks; both fail on the fake GPU, so the range says so.
+TEST_F(TriageCommandTest, TheRangeProbesEachReleaseAtItsOwnPtxVersion) {
+  Conform();
+  const std::string releases = FakeRelease(root_, "13.6.1", "9.6") + "," + FakeRelease(root_, "12.4.131", "8.4");
+  const ProcessResult triage =
+      Matload({"triage", Bundle().string(), "--repeats", "1", "--ptxas", releases, "--out", (root_ / "t").string()});
+  ASSERT_EQ(triage.exit_code, kExitClean) << triage.standard_error;
+  const nlohmann::json range = nlohmann::json::parse(ReadText(root_ / "t" / "triage.json"))["range"];
+  EXPECT_EQ(range["verdict"],
+            "fails on both ends, ptxas 12.4.131 and ptxas 13.6.1: no transition to bisect among the releases given");
+  ASSERT_EQ(range["probed"].size(), 2u);
+  EXPECT_EQ(range["probed"][0]["release"], "ptxas 13.6.1") << "the newest end first";
+  EXPECT_EQ(range["probed"][1]["state"], "fails");
+}
+
+TEST_F(TriageCommandTest, AGpuLostMidTriageIsExitFourAndWritesNoReport) {
+  Conform();
+  const ProcessResult triage =
+      Matload({"triage", Bundle().string(), "--ptxas", "none", "--out", (root_ / "t").string()}, "lost-from-launch:3");
+  EXPECT_EQ(triage.exit_code, kExitInfrastructure) << triage.standard_error;
+  EXPECT_FALSE(std::filesystem::exists(root_ / "t" / "triage.md"));
+}
+
 TEST_F(TriageCommandTest, BadInputIsExitTwoAndWritesNothing) {
+  Conform();
   std::filesystem::create_directories(root_ / "full");
   std::ofstream(root_ / "full" / "mine.txt") << "mine";
   const std::vector<std::vector<std::string>> bad = {
@@ -127,6 +164,7 @@ TEST_F(TriageCommandTest, BadInputIsExitTwoAndWritesNothing) {
       {"triage", "conform@latest:no.such.case", "--out", (root_ / "t").string()},
       {"triage", (root_ / "state").string()},
       {"triage", (root_ / "state").string(), "--out", (root_ / "full").string()},
+      {"triage", Bundle().string(), "--ptxas", "/bin/true", "--out", (root_ / "t").string()},
   };
   for (const std::vector<std::string>& arguments : bad) {
     const ProcessResult triage = Matload(arguments);
