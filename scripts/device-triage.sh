@@ -50,8 +50,10 @@ step triage-fault 300 $M triage "$bundle" --repeats 3 --ptxas "$releases" --db $
 for repro in original reduced; do
   step repro-$repro 60 bash -c "cd '$R/triage-fault/$repro' && g++ -std=c++17 -I/usr/local/cuda/include repro.cpp -o repro -L/usr/lib/x86_64-linux-gnu -lcuda && ./repro"
 done
-# A planted bug: the self-test's bundles hold kernels matload did not build for their forms.
+# The planted bugs: the self-test's bundles hold kernels matload did not build for their forms.
 step selftest 150 $M selftest --out $R/selftest
-planted=$(dirname "$(find $R/selftest -name case.json | sort | head -1)")
-step triage-planted 120 $M triage "$planted" --repeats 3 --ptxas none --out $R/triage-planted
+for planted in $(find $R/selftest -name case.json | sort | xargs -r -n1 dirname); do
+  name=planted-$(basename "$(dirname "$(dirname "$planted")")")-$(basename "$planted")  # planted-BUG-BUNDLE
+  step triage-$name 120 $M triage "$planted" --repeats 3 --ptxas none --out $R/triage-$name
+done
 cat $R/steps.txt
