@@ -84,15 +84,17 @@ absl::Status SetFlag(const std::string& name, absl::string_view value, const std
 }
 
 // ReadFlag reads the flag at words[*next] (and its value from the next
-// word when it needs one), sets it, and moves *next past what it read.
+// word when it needs one), sets it, adds its name to `given`, and moves
+// *next past what it read.
 absl::Status ReadFlag(const CommandSpec& command, const std::vector<std::string>& words, size_t* next,
-                      const std::vector<FlagRange>& ranges) {
+                      const std::vector<FlagRange>& ranges, std::set<std::string>& given) {
   const std::string& word = words[(*next)++];
   WrittenFlag written = SplitFlagWord(word);
   if (!Accepts(command, written.name) && absl::StartsWith(written.name, "no") && !written.value.has_value()) {
     const std::string negated = written.name.substr(2);
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(negated);
     if (Accepts(command, negated) && flag != nullptr && flag->IsOfType<bool>()) {
+      given.insert(negated);
       return SetFlag(negated, "false", ranges);
     }
   }
@@ -109,6 +111,7 @@ absl::Status ReadFlag(const CommandSpec& command, const std::vector<std::string>
       return absl::InvalidArgumentError(absl::StrCat("--", written.name, " needs a value"));
     }
   }
+  given.insert(written.name);
   return SetFlag(written.name, *written.value, ranges);
 }
 
@@ -166,7 +169,7 @@ absl::StatusOr<CommandLine> ParseCommandLine(const std::vector<std::string>& wor
       line.arguments.push_back(words[next++]);
       continue;
     }
-    if (absl::Status status = ReadFlag(*line.command, words, &next, ranges); !status.ok()) return status;
+    if (absl::Status status = ReadFlag(*line.command, words, &next, ranges, line.given); !status.ok()) return status;
   }
   return line;
 }

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct FlagRange {
 struct CommandLine {
   const CommandSpec* command = nullptr;  // null only with `help` or `version` and no command
   std::vector<std::string> arguments;
+  // given: the flags the words set, by Abseil name (--noX sets X), so that
+  // a resumed run can take the others from the run it resumes.
+  std::set<std::string> given;
   bool help = false;
   bool version = false;
 };

@@ -64,8 +64,12 @@ TEST_F(CommandLineTest, SetsFlagsInEverySpelling) {
   EXPECT_EQ(absl::GetFlag(FLAGS_command_line_test_count), 4);
   EXPECT_EQ(absl::GetFlag(FLAGS_command_line_test_offset), 16);
   EXPECT_TRUE(absl::GetFlag(FLAGS_command_line_test_switch));
-  ASSERT_TRUE(Parse({"run", "--nocommand_line_test_switch"}).ok());
+  EXPECT_THAT(line->given,
+              ElementsAre("command_line_test_count", "command_line_test_offset", "command_line_test_switch"));
+  absl::StatusOr<CommandLine> negated = Parse({"run", "--nocommand_line_test_switch"});
+  ASSERT_TRUE(negated.ok());
   EXPECT_FALSE(absl::GetFlag(FLAGS_command_line_test_switch));
+  EXPECT_THAT(negated->given, ElementsAre("command_line_test_switch"));
 }
 
 TEST_F(CommandLineTest, AFlagNotGivenKeepsItsDefault) {

@@ -117,7 +117,9 @@ MATLOAD_FLAG(std::string, out, "", "support history conform fuzz merge selftest 
              "runs/selftest-<date>); baseline: the file to "
              "write.");
 MATLOAD_FLAG(std::string, resume, "", "support conform fuzz", "RUN_ID",
-             "take back an interrupted run by its ID, with the options it was started with (instead of --out).");
+             "take back an interrupted run by its ID, with the options it was started with, read from the store "
+             "(a flag given with another value is refused; a shard needs its --shard and --parent) (instead of "
+             "--out).");
 MATLOAD_FLAG(std::string, baseline, "", "support conform export", "FILE.csv",
              "a baseline of expected failures (matload baseline): a finding it lists is expected, one it does not "
              "is a regression (exit 1); export --junit writes an expected one as skipped.");

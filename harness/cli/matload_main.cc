@@ -26,6 +26,7 @@
 #include "harness/cli/history_command.h"
 #include "harness/cli/merge_command.h"
 #include "harness/cli/pure_commands.h"
+#include "harness/cli/resumed_run_flags.h"
 #include "harness/cli/run_reports.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_command.h"
@@ -306,6 +307,7 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
   const std::vector<std::string>& arguments = line.arguments;
   if (PureCommand pure = FindPureCommand(command)) return pure(arguments, std::cout, std::cerr);
   if (StoreCommand store = FindStoreCommand(command)) return store(arguments, std::cout, std::cerr);
+  if (absl::Status resumed = SetFlagsOfResumedRun(command, line.given); !resumed.ok()) return FailWith(resumed);
   if (command == "devices") return RunDevices(arguments);
   if (command == "support") return RunSupportCommand(arguments, command_line);
   if (command == "history") return RunHistoryCommand(arguments, command_line);

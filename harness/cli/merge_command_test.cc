@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/platform/exit_status.h"
@@ -284,6 +285,46 @@ TEST_F(MergeCommandTest, MergeRefusesWhatIsNotOneWholeRun) {
   }
   expect_refused(once, absl::StrCat("has not finished (interrupted): resume it (matload support --resume ", first));
   expect_refused({Runs(Store()).front().id, "--from", Path("missing.sqlite")}, "no results database");
+}
+
+// The resume command merge names for an unfinished support shard works as
+// printed: `--resume` takes the shard's --target and --include from the
+// store (D9 of reports/robustness/attack-2026-11-27-second), and the
+// shards then merge into the run made unsharded. Given another --target,
+// the resume is refused, naming it.
+TEST_F(MergeCommandTest, TheResumeMergeNamesForAnUnfinishedSupportShardFinishesIt) {
+  ProcessResult whole = Support("sm_90", {"--out", Path("whole")});
+  ASSERT_EQ(whole.exit_code, kExitClean) << whole.standard_error;
+  // By FNV-1a, 3 shards of sm_90 put it in shard 1.
+  for (const char* which : {"0/3", "1/3", "2/3"}) {
+    ProcessResult run = Support("sm_90", {"--shard", which, "--parent", "night", "--out", Path(which)});
+    EXPECT_EQ(run.exit_code, kExitClean) << run.standard_error;
+  }
+  RunRecord stopped = Runs(Store())[2];
+  ASSERT_EQ(stopped.shard, "1/3");
+  {
+    ResultsStore store = *ResultsStore::Open(Store());
+    stopped.status = "interrupted";
+    ASSERT_TRUE(store.UpdateRun(stopped).ok());
+  }
+  const std::vector<std::string> merge = {"merge", "support-night", "--out", Path("merged")};
+  ProcessResult unfinished = Matload(merge);
+  EXPECT_EQ(unfinished.exit_code, kExitUsage);
+  const std::string& hint = unfinished.standard_error;
+  const size_t start = hint.find("resume it (matload ");
+  const size_t end = hint.find(") before merging");
+  ASSERT_TRUE(start != std::string::npos && end != std::string::npos) << hint;
+  std::vector<std::string> resume = absl::StrSplit(hint.substr(start + 19, end - start - 19), ' ');
+  std::vector<std::string> other = resume;
+  other.insert(other.end(), {"--target", "sm_80"});
+  ProcessResult refused = Matload(other);
+  EXPECT_EQ(refused.exit_code, kExitUsage);
+  EXPECT_THAT(refused.standard_error, HasSubstr(R"(targets was ["sm_90"] and is ["sm_80"] now)"));
+  ProcessResult resumed = Matload(resume);
+  EXPECT_EQ(resumed.exit_code, kExitClean) << resumed.standard_error;
+  ProcessResult merged = Matload(merge);
+  ASSERT_EQ(merged.exit_code, kExitClean) << merged.standard_error;
+  ExpectSameRun(Store(), Runs(Store()).front(), Runs(Store()).back());
 }
 
 TEST_F(MergeCommandTest, FuzzShardsMergeIntoTheUnshardedRun) {

@@ -15,11 +15,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/build_info.h"
 #include "harness/runs/registry_in_force.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -135,6 +137,27 @@ std::filesystem::path AbsoluteDirectory(const std::string& directory, std::error
 // ShardName is how a run of `start` stores its shard: "I/N", or empty.
 std::string ShardName(const RunStart& start) { return start.shard.has_value() ? start.shard->Name() : ""; }
 
+// OptionsChanged says how options `now` differ from the options a run was
+// `started` with, both JSON objects (RunStart::options), naming each option
+// that differs: "variants was 4 and is 8 now".
+std::string OptionsChanged(const std::string& started, const std::string& now) {
+  const nlohmann::json before = nlohmann::json::parse(started, nullptr, false);
+  const nlohmann::json after = nlohmann::json::parse(now, nullptr, false);
+  if (!before.is_object() || !after.is_object()) return absl::StrCat("they were ", started, " and are ", now, " now");
+  nlohmann::json either = before;
+  either.update(after);
+  auto value = [](const nlohmann::json& options, const std::string& key) {
+    return options.contains(key) ? options[key].dump() : "not set";
+  };
+  std::vector<std::string> changed;
+  for (const auto& [key, ignored] : either.items()) {
+    const std::string was = value(before, key);
+    const std::string is = value(after, key);
+    if (was != is) changed.push_back(absl::StrCat(key, " was ", was, " and is ", is, " now"));
+  }
+  return absl::StrJoin(changed, ", ");
+}
+
 // Resumable says why `run` cannot be taken back by `start`, or OK.
 absl::Status Resumable(const RunRecord& run, const RunStart& start) {
   if (run.command != start.command) {
@@ -147,8 +170,8 @@ absl::Status Resumable(const RunRecord& run, const RunStart& start) {
   }
   if (run.options != start.options) {
     return absl::FailedPreconditionError(
-        absl::StrCat("run ", run.id, " was started with other options; a resumed run must be asked for as it was ",
-                     "started.\n  started: ", run.options, "\n  now:     ", start.options));
+        absl::StrCat("run ", run.id, " was started with other options: ", OptionsChanged(run.options, start.options),
+                     "; --resume takes the run's own options: leave out those that differ"));
   }
   if (run.shard != ShardName(start) || run.parent != start.parent) {
     return absl::FailedPreconditionError(

@@ -38,6 +38,7 @@
 namespace matload {
 namespace {
 
+using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
 constexpr int kKillPoints = 10;
@@ -137,18 +138,26 @@ class ResumeTest : public testing::Test {
     return arguments;
   }
 
-  // Run runs `name` to its end, or until the fake GPU's mode `stop` stops
-  // it, with `extra` arguments, and returns its exit code.
-  int Run(const std::vector<std::string>& command, const std::string& name, std::vector<std::string> extra,
-          const std::string& stop = "") {
-    std::vector<std::string> arguments = Arguments(command, name);
-    arguments.insert(arguments.end(), extra.begin(), extra.end());
-    absl::StatusOr<ProcessResult> ran = RunProcess(arguments, std::chrono::seconds(300), Environment(stop));
+  // Matload runs `command` into `name`'s database to its end, or until the
+  // fake GPU's mode `stop` stops it, and returns what it did.
+  ProcessResult Matload(const std::vector<std::string>& command, const std::string& name,
+                        const std::string& stop = "") {
+    absl::StatusOr<ProcessResult> ran =
+        RunProcess(Arguments(command, name), std::chrono::seconds(300), Environment(stop));
     EXPECT_TRUE(ran.ok()) << ran.status();
-    if (!ran.ok()) return -1;
+    if (!ran.ok()) return ProcessResult{.exit_code = -1};
     EXPECT_FALSE(ran->timed_out);
-    EXPECT_NE(ran->exit_code, 2) << ran->standard_error;
-    return ran->exit_code;
+    return *std::move(ran);
+  }
+
+  // Run runs `name` as Matload does, with `extra` arguments, expects it
+  // not to be refused, and returns its exit code.
+  int Run(std::vector<std::string> command, const std::string& name, const std::vector<std::string>& extra,
+          const std::string& stop = "") {
+    command.insert(command.end(), extra.begin(), extra.end());
+    const ProcessResult ran = Matload(command, name, stop);
+    EXPECT_NE(ran.exit_code, 2) << ran.standard_error;
+    return ran.exit_code;
   }
 
   // KillAt starts `name`, kills it after `delay`, and says whether it was
@@ -344,6 +353,52 @@ TEST_F(ResumeTest, ConformKilledAfterItsFirstCasesFinishedKeepsThem) {
   EXPECT_LT(kept.size(), whole.outcome.cases.size());
   EXPECT_THAT(whole.outcome.cases, IsSupersetOf(kept));
   ExpectResumesToWhole(command, "killed", true, whole, ConformFiles, kill);
+}
+
+// `conform --resume RUN` takes the run back with the options it was
+// started with, from the store (D9 of
+// reports/robustness/attack-2026-11-27-second): a run started with --forms,
+// --variants, --first_failures and --near_miss=false, stopped by SIGTERM
+// halfway and resumed by its ID alone, ends as the uninterrupted run did;
+// given another --variants, the resume is refused, naming it.
+TEST_F(ResumeTest, ConformResumedByItsIdAloneTakesTheOptionsItWasStartedWith) {
+  UseFakeGpu("normal");
+  const Whole whole = RunWhole(FlakyConform(), ConformFiles);
+  const std::string stop = absl::StrCat("signal-at-launch:", whole.launches / 2, ":15");
+  EXPECT_EQ(Run(FlakyConform(), "stopped", {"--out", (root_ / "stopped").string()}, stop), 128 + SIGTERM);
+  const ProcessResult other = Matload({"conform", "--resume", OnlyRun("stopped").id, "--variants", "8"}, "stopped");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_THAT(other.standard_error, HasSubstr("variants was 4 and is 8 now"));
+  ExpectResumesToWhole({"conform"}, "stopped", true, whole, ConformFiles, stop);
+}
+
+// The resume command `matload merge` names for an unfinished conform shard
+// works as printed (into the shards' store): it finishes the shard, and the
+// shards then merge into the run made unsharded.
+TEST_F(ResumeTest, TheResumeMergeNamesForAnUnfinishedConformShardFinishesIt) {
+  UseFakeGpu("normal");
+  const Whole whole = RunWhole(FlakyConform(), ConformFiles);
+  auto shard = [&](const std::string& which, const std::string& stop) {
+    std::vector<std::string> command = FlakyConform();
+    command.insert(command.end(), {"--shard", which, "--parent", "P1", "--out", (root_ / which).string()});
+    return Matload(command, "sharded", stop).exit_code;
+  };
+  EXPECT_NE(shard("0/2", ""), 2);
+  EXPECT_EQ(shard("1/2", "signal-at-launch:2:15"), 128 + SIGTERM);
+  const std::vector<std::string> merge = {"merge", "conform-P1", "--out", (root_ / "merged").string()};
+  const ProcessResult unfinished = Matload(merge, "sharded");
+  EXPECT_EQ(unfinished.exit_code, 2);
+  const std::string hint = unfinished.standard_error;
+  const size_t start = hint.find("resume it (matload ");
+  const size_t end = hint.find(") before merging");
+  ASSERT_TRUE(start != std::string::npos && end != std::string::npos) << hint;
+  const std::string resume = hint.substr(start + 19, end - start - 19);
+  EXPECT_NE(Run(absl::StrSplit(resume, ' '), "sharded", {}), 2) << resume;
+  EXPECT_EQ(Matload(merge, "sharded").exit_code, whole.exit_code);
+  ResultsStore store = *ResultsStore::Open(root_ / "sharded.sqlite");
+  std::vector<CaseRecord> merged = *store.Cases(store.Runs()->back().id);
+  for (CaseRecord& record : merged) record.seconds = 0;
+  EXPECT_EQ(merged, whole.outcome.cases);
 }
 
 // A fuzz campaign killed with SIGKILL and resumed with SIGKILL and resumed fuzzes again, on the
