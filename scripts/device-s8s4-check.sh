@@ -15,18 +15,7 @@ export MATLOAD_PTXAS=/tmp/p135/ptxas
 M=$D/matload
 R=/tmp/r
 chosen=" $* "
-step() {  # step NAME SECONDS COMMAND...: runs it with a time limit, logs its status, if chosen
-  local name=$1 limit=$2
-  shift 2
-  if [[ "$chosen" != "  " ]]; then
-    [[ "$chosen" =~ \ $name:([0-9]+)\  ]] || return 0
-    limit=${BASH_REMATCH[1]}
-  fi
-  local start=$SECONDS
-  timeout "$limit" "$@" >"$R/$name.txt" 2>&1
-  echo "$name rc=$? seconds=$((SECONDS - start))" | tee -a $R/steps.txt
-  tar -czf $OUT/results.tar.gz -C /tmp r  # what ran so far comes back even if a later step is cut off
-}
+source "$(dirname "${BASH_SOURCE[0]}")/device-steps.sh"
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; $M --version; /tmp/p135/ptxas --version; } >$R/host.txt 2>&1
 step devices 30 $M devices
 step cuda_driver_test 100 $D/cuda_driver_test

@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/input_files.h"
 #include "harness/platform/source_tree.h"
 #include "harness/platform/subprocess.h"
 #include "nlohmann/json.hpp"
@@ -20,10 +20,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string ReadText(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(file), {});
-}
+// ReadText is the file at `path`, or empty where there is none.
+std::string ReadText(const std::filesystem::path& path) { return ReadFileBytes(path).value_or(""); }
 
 class TriageCommandTest : public testing::Test {
  protected:

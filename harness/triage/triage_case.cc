@@ -1,7 +1,5 @@
 #include "harness/triage/triage_case.h"
 
-#include <fstream>
-#include <iterator>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -52,12 +50,6 @@ absl::Status FindVariant(const std::string& record, std::int64_t index, TriageCa
 }
 
 }  // namespace
-
-absl::StatusOr<std::string> ReadFileBytes(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return absl::InvalidArgumentError(absl::StrCat("cannot read ", path.string()));
-  return std::string(std::istreambuf_iterator<char>(file), {});
-}
 
 absl::StatusOr<TriageCase> ReadTriageCase(const std::filesystem::path& directory) {
   TriageCase triage_case{.bundle = directory};

@@ -21,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "harness/families/test_program.h"
+#include "harness/platform/input_files.h"
 
 namespace matload {
 
@@ -45,10 +46,6 @@ struct TriageCase {
 // know, or a record.bin that is not the variant its key names is
 // kInvalidArgument, naming the file and what is wrong.
 absl::StatusOr<TriageCase> ReadTriageCase(const std::filesystem::path& directory);
-
-// ReadFileBytes reads a whole file; one that cannot be read is
-// kInvalidArgument naming it.
-absl::StatusOr<std::string> ReadFileBytes(const std::filesystem::path& path);
 
 }  // namespace matload
 
