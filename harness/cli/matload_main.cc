@@ -135,6 +135,7 @@ int RunHistoryCommand(const std::vector<std::string>& arguments, const std::stri
   if (arguments.size() == 1)
     return RunCaseHistoryCommand(arguments[0], absl::GetFlag(FLAGS_json), std::cout, std::cerr);
   if (!arguments.empty()) return Fail(absl::StrCat("history takes at most one CASE_ID, got ", arguments.size()));
+  if (absl::GetFlag(FLAGS_json)) return Fail("--json is for history CASE_ID; the support history writes history.json");
   HistoryOptions options;
   const std::string targets = absl::GetFlag(FLAGS_target);
   if (!targets.empty() && targets != "all") {

@@ -101,11 +101,12 @@ absl::Status SetStoredFlag(absl::string_view flag, const std::string& text, cons
 absl::Status SetFlagsOfResumedRun(absl::string_view command, const std::set<std::string>& given) {
   const std::string resume = absl::GetFlag(FLAGS_resume);
   if (resume.empty()) return absl::OkStatus();
-  absl::StatusOr<ResultsStore> store = ResultsStore::Open(ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db)));
-  if (!store.ok()) return store.status();
+  // Only read: an unknown store or run is for RunJournal::Start to refuse,
+  // and no store is created here.
+  absl::StatusOr<ResultsStore> store = ResultsStore::OpenReadOnly(ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db)));
+  if (!store.ok()) return absl::OkStatus();
   absl::StatusOr<RunRecord> run = store->FindRun(resume);
-  if (!run.ok()) return run.status();
-  if (run->command != command) return absl::OkStatus();
+  if (!run.ok() || run->command != command) return absl::OkStatus();
   const nlohmann::json options = nlohmann::json::parse(run->options, nullptr, false);
   if (!options.is_object()) {
     return absl::DataLossError(absl::StrCat("run ", run->id, "'s options are not a JSON object: ", run->options));

@@ -13,6 +13,7 @@
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/judge/toolchain_release.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/case_id.h"
@@ -33,15 +34,23 @@ int Fail(const absl::Status& status, std::ostream& err) {
   return ExitStatusFor(status);
 }
 
-// OpenReleases opens each release's ptxas, oldest release first. A path
-// that is not a ptxas is bad input.
+// OpenPtxas opens the ptxas at `path`, which `named_by` names. A path
+// that is not a ptxas is bad input; one that crashed or hung answering is
+// the infrastructure failure it was, and an interrupt stays one.
+absl::StatusOr<Ptxas> OpenPtxas(const std::string& path, absl::string_view named_by) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
+  if (ptxas.ok() || InfrastructureCauseOf(ptxas.status()).has_value() || InterruptSignalOf(ptxas.status()) != 0) {
+    return ptxas;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(named_by, ": ", OutsideText(path), ": ", ptxas.status().message()));
+}
+
+// OpenReleases opens each release's ptxas (OpenPtxas), oldest release first.
 absl::StatusOr<std::vector<Ptxas>> OpenReleases(const std::vector<std::string>& paths) {
   std::vector<Ptxas> releases;
   for (const std::string& path : paths) {
-    absl::StatusOr<Ptxas> ptxas = Ptxas::Open(path);
-    if (!ptxas.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--ptxas: ", path, ": ", ptxas.status().message()));
-    }
+    absl::StatusOr<Ptxas> ptxas = OpenPtxas(path, "--ptxas");
+    if (!ptxas.ok()) return ptxas.status();
     releases.push_back(*std::move(ptxas));
   }
   std::sort(releases.begin(), releases.end(),
@@ -71,8 +80,9 @@ int TriageBundle(const TriageOptions& options, const std::filesystem::path& bund
                  std::ostream& err) {
   absl::StatusOr<TriageCase> triage_case = ReadTriageCase(bundle);
   if (!triage_case.ok()) return Fail(triage_case.status(), err);
-  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(options.ptxas);
-  if (!ptxas.ok()) return Fail(absl::InvalidArgumentError(absl::StrCat("--ptxas: ", ptxas.status().message())), err);
+  absl::StatusOr<Ptxas> ptxas =
+      OpenPtxas(options.ptxas, "the toolkit's ptxas ($MATLOAD_PTXAS, else $CUDA_HOME/bin/ptxas)");
+  if (!ptxas.ok()) return Fail(ptxas.status(), err);
   absl::StatusOr<std::vector<Ptxas>> releases = OpenReleases(options.releases);
   if (!releases.ok()) return Fail(releases.status(), err);
   TriageRequest request{

@@ -173,10 +173,7 @@ absl::StatusOr<std::string> CuobjdumpSass(const std::string& cuobjdump, absl::st
       RunProcess({cuobjdump, "-sass", base + "/module.cubin"}, std::chrono::seconds(120),
                  {absl::StrCat("NVDISASM_PATH=", tools), absl::StrCat("PATH=", tools, ":", EnvironmentOr("PATH", ""))});
   if (!dump.ok()) return dump.status();
-  if (dump->timed_out || dump->signal != 0) {
-    absl::Status ended = CheckCompilerRun(*dump, cuobjdump, {0});
-    return ended.ok() ? absl::InternalError("cuobjdump ended by a signal") : ended;
-  }
+  if (dump->timed_out || dump->signal != 0) return CheckCompilerRun(*dump, cuobjdump, {0});
   if (dump->exit_code != 0)
     return absl::InternalError(absl::StrCat("cuobjdump failed: ", QuotedOutput(dump->standard_error)));
   return dump->standard_output;

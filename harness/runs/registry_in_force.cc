@@ -1,9 +1,7 @@
 #include "harness/runs/registry_in_force.h"
 
-#include <fstream>
-#include <iterator>
-
 #include "absl/strings/str_cat.h"
+#include "harness/platform/input_files.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/sha256.h"
 
@@ -21,14 +19,13 @@ RegistryText& Chosen() {
 }  // namespace
 
 absl::Status UseRegistryFile(const std::string& path) {
-  const absl::Status unreadable =
-      absl::NotFoundError(absl::StrCat("--registry ", OutsideText(path), ": cannot read the discrepancy registry"));
-  std::ifstream file(path, std::ios::binary);
-  if (!file.is_open()) return unreadable;
-  std::string text((std::istreambuf_iterator<char>(file)), {});
-  if (file.bad()) return unreadable;
-  Chosen() = RegistryText{.origin = absl::StrCat("--registry ", OutsideText(path)), .digest = Sha256Hex(text)};
-  Chosen().text = std::move(text);
+  absl::StatusOr<std::string> text = ReadFileBytes(path);
+  if (!text.ok()) {
+    return absl::NotFoundError(
+        absl::StrCat("--registry ", OutsideText(path), ": cannot read the discrepancy registry"));
+  }
+  Chosen() = RegistryText{.origin = absl::StrCat("--registry ", OutsideText(path)), .digest = Sha256Hex(*text)};
+  Chosen().text = *std::move(text);
   return absl::OkStatus();
 }
 

@@ -612,6 +612,28 @@ absl::StatusOr<std::vector<CaseRecord>> ResultsStore::Cases(absl::string_view ru
   return cases;
 }
 
+absl::StatusOr<std::optional<CaseRecord>> ResultsStore::CaseOfRun(absl::string_view run_id, absl::string_view case_id) {
+  std::optional<CaseRecord> found;
+  const auto read = [&](const Statement& row) {
+    absl::StatusOr<CaseRecord> record = ReadCase(row);
+    if (!record.ok()) return record.status();
+    found = *std::move(record);
+    return absl::OkStatus();
+  };
+  const absl::StatusOr<std::int64_t> run_key = RunKey(run_id);
+  if (!run_key.ok()) return run_key.status();
+  absl::StatusOr<Statement> select = Prepare(absl::StrCat("SELECT ", kCaseColumns,
+                                                          " FROM cases JOIN case_names ON case_names.id = cases.name_id"
+                                                          " WHERE cases.run_key = ? AND case_names.name = ?"),
+                                             "reading a case");
+  if (!select.ok()) return select.status();
+  if (absl::Status status = select->BindInt(*run_key).BindText(case_id).ForEachRow([&] { return read(*select); });
+      !status.ok()) {
+    return status;
+  }
+  return found;
+}
+
 absl::StatusOr<std::vector<std::string>> ResultsStore::CaseIds(absl::string_view run_id) {
   return ReadTextsOfRun(run_id, absl::StrCat("SELECT case_names.name", kCasesOfRun), "reading case ids");
 }

@@ -121,6 +121,10 @@ class ResultsStore {
                       const std::map<std::string, std::string>& artifacts);
   // Cases reads every case of a run, ordered by case id (byte order).
   absl::StatusOr<std::vector<CaseRecord>> Cases(absl::string_view run_id);
+  // CaseOfRun reads one case of a run by its ID, or nullopt when the run
+  // has no such case: one indexed lookup, where Cases reads the whole run
+  // (a support sweep's is half a million cases).
+  absl::StatusOr<std::optional<CaseRecord>> CaseOfRun(absl::string_view run_id, absl::string_view case_id);
   // CaseIds reads only the case ids of a run, ordered as Cases orders them:
   // what a resumed run needs to skip the cases already done.
   absl::StatusOr<std::vector<std::string>> CaseIds(absl::string_view run_id);

@@ -10,15 +10,16 @@ namespace matload {
 absl::StatusOr<std::vector<CaseNight>> ReadCaseHistory(ResultsStore& store, const std::string& case_id) {
   absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
   if (!runs.ok()) return runs.status();
+  const auto merged = [&](const RunRecord& shard) {
+    return std::any_of(runs->begin(), runs->end(),
+                       [&](const RunRecord& run) { return run.shard.empty() && run.parent == shard.parent; });
+  };
   std::vector<CaseNight> nights;
-  for (RunRecord& run : *runs) {
-    absl::StatusOr<std::vector<CaseRecord>> cases = store.Cases(run.id);
-    if (!cases.ok()) return cases.status();
-    const auto found =
-        std::find_if(cases->begin(), cases->end(), [&](const CaseRecord& record) { return record.id == case_id; });
-    if (found != cases->end()) {
-      nights.push_back({.run = std::move(run), .outcome = found->outcome, .finding = found->finding});
-    }
+  for (const RunRecord& run : *runs) {
+    if (!run.shard.empty() && merged(run)) continue;
+    absl::StatusOr<std::optional<CaseRecord>> found = store.CaseOfRun(run.id, case_id);
+    if (!found.ok()) return found.status();
+    if (found->has_value()) nights.push_back({.run = run, .outcome = (*found)->outcome, .finding = (*found)->finding});
   }
   return nights;
 }

@@ -22,7 +22,8 @@ struct CaseNight {
 };
 
 // ReadCaseHistory lists every run of the store that has `case_id`, oldest
-// first, shards included (a shard judged the case for its run).
+// first: a shard stands for its night until its shards are merged, then
+// the merged run does (so that no night counts twice).
 absl::StatusOr<std::vector<CaseNight>> ReadCaseHistory(ResultsStore& store, const std::string& case_id);
 
 // CaseHistorySummary says it in one sentence: "Passed in 3 of 5 runs in

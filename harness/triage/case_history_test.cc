@@ -45,5 +45,25 @@ TEST(CaseHistoryTest, ReadsEveryRunOfTheCaseFromTheStore) {
   EXPECT_TRUE((*nights)[1].finding);
 }
 
+// A sharded night is its merged run once merged, and its shard until then:
+// no night counts twice.
+TEST(CaseHistoryTest, AMergedNightCountsOnce) {
+  const std::string path = (std::filesystem::path(testing::TempDir()) / "case-history-shards.sqlite").string();
+  std::filesystem::remove(path);
+  ResultsStore store = *ResultsStore::Open(path);
+  const auto add = [&](RunRecord run) {
+    ASSERT_TRUE(store.CreateRun(run).ok());
+    ASSERT_TRUE(store.AddCases(run.id, {CaseRecord{.id = "the.case", .outcome = "pass"}}).ok());
+  };
+  add({.id = "shard-a0", .command = "conform", .parent = "a", .shard = "0/2"});
+  add({.id = "shard-b0", .command = "conform", .parent = "b", .shard = "0/2"});
+  add({.id = "merged-a", .command = "conform", .parent = "a"});
+  absl::StatusOr<std::vector<CaseNight>> nights = ReadCaseHistory(store, "the.case");
+  ASSERT_TRUE(nights.ok()) << nights.status();
+  std::vector<std::string> runs;
+  for (const CaseNight& night : *nights) runs.push_back(night.run.id);
+  EXPECT_THAT(runs, ::testing::UnorderedElementsAre("shard-b0", "merged-a"));
+}
+
 }  // namespace
 }  // namespace matload

@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "harness/compile/ptx_dialect.h"
 #include "harness/compile/toolchain_identity.h"
+#include "harness/platform/infrastructure.h"
 #include "harness/platform/output_files.h"
 #include "harness/support/support_sweep.h"
 
@@ -39,11 +40,13 @@ absl::StatusOr<ReleaseVerdict> SweepOne(const std::string& case_id, Target targe
   if (!dialect.ok()) return dialect.status();
   ReleaseVerdict release{.toolchain = ptxas.Toolchain(), .ptx = dialect->Judged()};
   if (!ptxas.Supports(target)) return release;
+  bool unjudged = false;  // the compiler left the form without a verdict: no answer, not a rejection
   const SweepHooks hooks = {
       .select = [&case_id](const std::string& id) { return id == case_id; },
       .compared =
           [&](const ComparedForms& forms) {
             for (size_t i = 0; i < forms.texts.size() && !release.present; ++i) {
+              unjudged = !forms.verdicts[i].judged;
               release.present = true;
               release.model_legal = forms.model_legal[i];
               release.accepted = forms.verdicts[i].accepted;
@@ -58,6 +61,11 @@ absl::StatusOr<ReleaseVerdict> SweepOne(const std::string& case_id, Target targe
   absl::StatusOr<SupportSweep> sweep =
       RunSupportSweep(ptxas, registry, {target}, release.ptx, 1, [](const SweepProgress&) {}, "", hooks, sweep_cache);
   if (!sweep.ok()) return sweep.status();
+  if (unjudged) {
+    return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
+                               absl::StrCat(ptxas.Toolchain(), " gave no verdict on ", case_id, " at PTX ",
+                                            release.ptx.ToString(), ": its messages could not be traced to the form"));
+  }
   for (const Disagreement& disagreement : sweep->disagreements) release.registry_id = disagreement.registry_id;
   if (release.present && !release.model_legal && !release.accepted && !release.messages.empty()) {
     if (const DiscrepancyEntry* entry = registry.FindMisdiagnosis(instruction, release.messages.front())) {
@@ -102,7 +110,8 @@ nlohmann::json CompileTriage::DraftEntry() const {
   const ReleaseVerdict* newest = nullptr;
   std::vector<std::string> seen_on;
   for (const ReleaseVerdict& release : releases) {
-    if (!release.present || release.accepted == release.model_legal) continue;
+    const bool disagrees = release.crashed || release.accepted != release.model_legal;
+    if (!release.present || !disagrees) continue;
     newest = &release;
     seen_on.push_back(release.toolchain);
   }

@@ -7,6 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/compile/fetched_ptxas.h"
+#include "harness/platform/source_tree.h"
 #include "harness/triage/compile_triage_report.h"
 
 namespace matload {
@@ -71,6 +72,23 @@ TEST_F(CompileTriageTest, AnUnexplainedCaseGetsADraftEntryThatMatchesIt) {
   ASSERT_TRUE(WriteCompileTriage(out, *triage).ok());
   EXPECT_TRUE(std::filesystem::exists(out / "draft-entry.json"));
   EXPECT_THAT(DescribeCompileTriage(*triage).summary, HasSubstr("No registry entry explains it."));
+}
+
+// A crash is a disagreement whatever the model says (here it says
+// illegal): the draft entry says the toolchain crashes.
+TEST_F(CompileTriageTest, ACrashDraftsAToolchainCrashesEntry) {
+  setenv("MATLOAD_FAKE_PTXAS", "crash-on-untyped-m16n16k8", 1);
+  absl::StatusOr<Ptxas> crashing = Ptxas::Open(SourceTreePath("harness/testing/fake_ptxas.sh"));
+  ASSERT_TRUE(crashing.ok()) << crashing.status();
+  absl::StatusOr<DiscrepancyRegistry> empty = DiscrepancyRegistry::Parse(R"({"about": "", "discrepancies": []})");
+  absl::StatusOr<CompileTriage> triage =
+      TriageCompileCase("sm_80.wmma_load.a.sync.aligned.row.m16n16k8.ops_342ba7cc", {*crashing}, *empty, nullptr);
+  unsetenv("MATLOAD_FAKE_PTXAS");
+  ASSERT_TRUE(triage.ok()) << triage.status();
+  ASSERT_EQ(triage->releases.size(), 1u);
+  EXPECT_TRUE(triage->releases[0].crashed);
+  EXPECT_FALSE(triage->releases[0].model_legal);
+  EXPECT_EQ(triage->DraftEntry()["direction"], "toolchain-crashes");
 }
 
 TEST_F(CompileTriageTest, ACaseNoReleaseHasIsNotFound) {

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/launch_outcome.h"
 #include "harness/gpu/program_launch.h"
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
@@ -23,27 +24,22 @@ absl::StatusOr<std::string> LaunchOnce(const ReplayRequest& request) {
   return std::string(output->begin(), output->end());
 }
 
-// Judge judges one run, or says why it is no verdict.
+// Judge judges one run as conform judges a launch (ClassifyLaunch,
+// harness/gpu/launch_outcome.h), or says why it is no verdict.
 absl::StatusOr<CaseVerdict> Judge(const ItemResult& run, const Outcome& expected) {
-  switch (run.kind) {
-    case ItemResult::Kind::kDone: {
+  if (run.kind == ItemResult::Kind::kNotRun) return InterruptedError(PendingInterrupt());
+  const LaunchOutcome outcome = ClassifyLaunch(run);
+  switch (outcome.kind) {
+    case LaunchOutcome::Kind::kRan: {
       const auto* bytes = reinterpret_cast<const std::uint8_t*>(run.output.data());
       return JudgeOutput(expected, absl::MakeConstSpan(bytes, run.output.size()));
     }
-    case ItemResult::Kind::kFailed:
-      if (InfrastructureCauseOf(run.error).has_value()) return run.error;
-      if (run.error.code() == absl::StatusCode::kAborted) return JudgeFault(expected, run.error.message(), "");
-      if (run.error.code() == absl::StatusCode::kFailedPrecondition) {
-        return CaseVerdict{CaseClass::kLegalRejected, {}, std::string(run.error.message())};
-      }
-      return run.error;
-    case ItemResult::Kind::kTimedOut:
-      if (run.phase == WorkerPhase::kRunningKernel) return CaseVerdict{CaseClass::kTimeout, {}, run.output};
-      return InfrastructureError(InfrastructureCause::kHarnessTimeout, run.output);
-    case ItemResult::Kind::kCrashed: return InfrastructureError(InfrastructureCause::kWorkerCrashed, run.output);
-    case ItemResult::Kind::kNotRun: return InterruptedError(PendingInterrupt());
+    case LaunchOutcome::Kind::kCompileRejected: return CaseVerdict{CaseClass::kLegalRejected, {}, outcome.detail};
+    case LaunchOutcome::Kind::kKernelFault: return JudgeFault(expected, outcome.detail, "");
+    case LaunchOutcome::Kind::kKernelHang: return CaseVerdict{CaseClass::kTimeout, {}, outcome.detail};
+    case LaunchOutcome::Kind::kInfrastructure: return InfrastructureError(outcome.cause, outcome.detail);
   }
-  return absl::InternalError("unknown item result");
+  return absl::InternalError("unknown launch outcome");
 }
 
 }  // namespace
@@ -76,6 +72,11 @@ int ReplayTally::passes() const { return Failures("pass"); }
 int ReplayTally::Failures(absl::string_view signature) const {
   const auto found = signatures.find(std::string(signature));
   return found == signatures.end() ? 0 : found->second;
+}
+
+std::string ReplayTally::Describe(absl::string_view signature) const {
+  if (passes() == runs) return absl::StrCat("passes (", runs, " runs)");
+  return Verdict(signature);
 }
 
 std::string ReplayTally::Verdict(absl::string_view signature) const {

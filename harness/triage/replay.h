@@ -44,6 +44,8 @@ struct ReplayTally {
   // "reproducible (5 of 5 runs fail so)", "flaky (2 of 5 runs fail so)",
   // "does not reproduce (0 of 5 runs fail so)".
   std::string Verdict(absl::string_view signature) const;
+  // Describe is "passes (5 runs)" where every run passed, else Verdict.
+  std::string Describe(absl::string_view signature) const;
 };
 
 // ReplayRequest is one kernel image run `repeats` times on GPU `ordinal`.

@@ -123,19 +123,20 @@ absl::StatusOr<ProbeResult> ProbeRelease(const TriageRequest& request, const Tri
   if (!cubin.ok()) return cubin.status();
   absl::StatusOr<ReplayTally> tally = Replay(Request(request, *cubin, 0));
   if (!tally.ok()) return tally.status();
-  if (tally->passes() == tally->runs) return ProbeResult{ReleaseState::kPasses, tally->Verdict("pass")};
+  if (tally->passes() == tally->runs) return ProbeResult{ReleaseState::kPasses, tally->Describe("pass")};
   const std::string failure = MostCommonFailure(*tally);
   if (tally->Failures(failure) == tally->runs) return ProbeResult{ReleaseState::kFails, failure};
   return ProbeResult{ReleaseState::kFlaky, absl::StrCat(tally->Verdict(failure), ": ", failure)};
 }
 
 // CubinLoads is the SASS loads of `program`'s ptxas cubin, or why there are none.
-std::string CubinLoads(const TriageRequest& request, const TestProgram& program) {
-  if (request.ptxas == nullptr) return "no ptxas";
+absl::StatusOr<std::string> CubinLoads(const TriageRequest& request, const TestProgram& program) {
+  if (request.ptxas == nullptr) return absl::NotFoundError("no ptxas");
   absl::StatusOr<std::string> cubin = request.ptxas->CompileToCubin(program.kernel(), program.instruction().target());
-  if (!cubin.ok()) return std::string(cubin.status().message());
+  if (!cubin.ok()) return cubin.status();
   absl::StatusOr<SassListing> sass = DisassembleCubin(request.cuobjdump, *cubin);
-  return sass.ok() ? sass->Loads() : std::string(sass.status().message());
+  if (!sass.ok()) return sass.status();
+  return sass->Loads();
 }
 
 // RunSiblings runs each sibling form on the reduced variant through the
@@ -148,11 +149,13 @@ absl::Status RunSiblings(const TriageRequest& request, TriageResult& result) {
     absl::StatusOr<ReplayTally> tally =
         Replay(ReplayOf(request, program, result.reduction->variant, program.kernel(), 0));
     if (!tally.ok()) return tally.status();
+    const absl::StatusOr<std::string> loads = CubinLoads(request, program);
     result.siblings.push_back({.kind = sibling.kind,
                                .change = sibling.change,
                                .label = program.Label(),
                                .tally = *tally,
-                               .loads = CubinLoads(request, program)});
+                               .loads = loads.value_or(""),
+                               .loads_error = loads.ok() ? "" : std::string(loads.status().message())});
     if (sibling.kind == SiblingKind::kFewerMatrices && tally->FailuresOfKind(result.signature) == tally->runs) {
       result.reduced_program = std::move(sibling.program);
     }

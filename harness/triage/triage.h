@@ -63,7 +63,8 @@ struct SiblingReplay {
   std::string change;  // "without .shared"
   std::string label;   // the sibling's form
   ReplayTally tally;
-  std::string loads;  // its ptxas cubin's SASS loads, or why there are none
+  std::string loads;        // its ptxas cubin's SASS loads; empty when unknown
+  std::string loads_error;  // why they are unknown (no ptxas, cuobjdump failed)
 };
 
 // TriageResult is everything the triage measured.

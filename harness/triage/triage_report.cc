@@ -19,7 +19,7 @@ namespace {
 std::string Outcome(const BuildReplay& replay, const std::string& signature) {
   if (!replay.build.image.ok()) return absl::StrCat("not built: ", replay.build.image.status().message());
   if (!replay.tally.has_value()) return "built; not run: no GPU here";
-  if (replay.tally->passes() == replay.tally->runs) return absl::StrCat("passes (", replay.tally->runs, " runs)");
+  if (replay.tally->passes() == replay.tally->runs) return replay.tally->Describe(signature);
   return absl::StrCat(replay.tally->Verdict(signature), signature.empty() ? "" : absl::StrCat(": ", signature));
 }
 
@@ -123,10 +123,8 @@ ReportSection SiblingSection(const TriageResult& result) {
                         .headers = {"sibling", "form", "runs (driver JIT)", "SASS loads (ptxas cubin)"}};
   if (result.siblings.empty()) section.paragraphs.push_back("The form has no sibling that reads the same record.");
   for (const SiblingReplay& sibling : result.siblings) {
-    const std::string runs = sibling.tally.passes() == sibling.tally.runs
-                                 ? absl::StrCat("passes (", sibling.tally.runs, " runs)")
-                                 : sibling.tally.Verdict(result.signature);
-    section.rows.push_back({sibling.change, sibling.label, runs, sibling.loads});
+    section.rows.push_back({sibling.change, sibling.label, sibling.tally.Describe(result.signature),
+                            sibling.loads.empty() ? sibling.loads_error : sibling.loads});
   }
   return section;
 }
@@ -358,10 +356,12 @@ nlohmann::json TriageJson(const TriageCase& triage_case, const TriageResult& res
         {"rerun", result.reduced_rerun.has_value() ? nlohmann::json(result.reduced_rerun->signatures) : nullptr}};
   }
   for (const SiblingReplay& sibling : result.siblings) {
-    json["siblings"].push_back({{"change", sibling.change},
-                                {"form", sibling.label},
-                                {"outcomes", sibling.tally.signatures},
-                                {"loads", sibling.loads}});
+    json["siblings"].push_back(
+        {{"change", sibling.change},
+         {"form", sibling.label},
+         {"outcomes", sibling.tally.signatures},
+         {"loads", sibling.loads.empty() ? nlohmann::json(nullptr) : nlohmann::json(sibling.loads)},
+         {"loads_error", sibling.loads_error}});
   }
   if (result.range.has_value()) {
     nlohmann::json probed = nlohmann::json::array();
