@@ -138,6 +138,7 @@ enum class RegisterClass : unsigned char {
   kBits32,       // .b32 only (wmma .bf16 and .tf32 fragments)
   kFloat64,      // .b64 .f64
   kAddress,      // a 32- or 64-bit integer or bit register
+  kSharedAddress,  // an 8- to 64-bit integer or bit register (ldmatrix's .shared address)
   kTmemAddress,  // tcgen05 taddr
 };
 
@@ -201,6 +202,8 @@ struct OperandSignature {
   int metadata_count = 0;           // the kMetadataVector's registers, of destination_class
   bool redval = false;              // tcgen05.ld.red's reduction result
   AddressKind address = AddressKind::kMemory;
+  RegisterClass address_class = RegisterClass::kAddress;  // what the address register may be declared
+  SpecRef address_ref;  // the AddressClassRow that set address_class; empty id: none did
   StateSpace state_space = StateSpace::kGeneric;
   bool stride = false;              // wmma's optional stride
   bool half_split_offset = false;   // tcgen05 .16x32bx2's immHalfSplitoff
@@ -225,9 +228,20 @@ struct OperandSignature {
 // vectors.
 bool IsVectorRole(OperandRole role);
 
+// AddressClassRow widens or narrows the register types the address operand
+// takes for the forms matching `match` (ldmatrix's .shared forms take 8- and
+// 16-bit registers too). Without a matching row, a memory address takes
+// kAddress and a Tensor Memory address kTmemAddress.
+struct AddressClassRow {
+  Condition match;
+  RegisterClass register_class;
+  SpecRef ref;
+};
+
 // OperandRules are a family's fixed operand facts.
 struct OperandRules {
   AddressKind address = AddressKind::kMemory;
+  std::vector<AddressClassRow> address_classes;  // the first row that holds applies
   int state_space_axis = kAbsent;      // the axis naming .global/.shared, if any
   std::vector<StateSpace> state_space_of_value;  // per value of that axis
   std::vector<OperandSlot> layout;     // the operands, in written order

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "reference/declaration_index.h"
 #include "reference/families.h"
+#include "reference/implicit_declarations.h"
 #include "reference/parser.h"
 #include "reference/qualifier_rules.h"
 #include "reference/register_class.h"
@@ -95,8 +96,10 @@ class OperandChecker {
   }
 
   // CheckRegisterName checks that `name` is a declared register, and with
-  // `check_type`, one of `cls`.
-  void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role, bool check_type = true) {
+  // `check_type`, one of `cls`; a register of another type is a reason that
+  // cites `class_ref`, where the class comes from.
+  void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role, bool check_type = true,
+                         const SpecRef* class_ref = &kRegisterClassRef) {
     const Declaration* declaration = FindDeclaration(name);
     if (declaration == nullptr) {
       if (!declarations_.empty()) Add(ReasonCode::kUndeclaredName, absl::StrCat("'", name, "' is not declared"));
@@ -110,7 +113,7 @@ class OperandChecker {
     if (check_type && !RegisterClassAccepts(cls, declaration->type)) {
       Add(ReasonCode::kRegisterType,
           absl::StrCat(role, " '", name, "' is ", declaration->type, "; it must be ", RegisterClassName(cls)),
-          &kRegisterClassRef);
+          class_ref);
     }
   }
 
@@ -194,11 +197,12 @@ class OperandChecker {
         Add(ReasonCode::kAddressForm, "taddr must be a 32-bit register holding a Tensor Memory address");
         return;
       }
-      CheckRegisterName(address->base, RegisterClass::kTmemAddress, "taddr");
+      CheckRegisterName(address->base, signature_.address_class, "taddr");
       return;
     }
     if (declaration == nullptr || declaration->state_space == ".reg") {
-      CheckRegisterName(address->base, RegisterClass::kAddress, "the address");
+      CheckRegisterName(address->base, signature_.address_class, "the address", /*check_type=*/true,
+                        signature_.address_ref.id.empty() ? &kRegisterClassRef : &signature_.address_ref);
       return;
     }
     if (declaration->type == ".pred") {
@@ -276,7 +280,10 @@ Judged JudgeIndexed(const RawInstruction& raw, const DeclarationIndex& declarati
 
 Verdict Judge(const Snippet& snippet, PtxVersion ptx, Target target) {
   const RawInstruction& raw = snippet.instruction;
-  Judged judged = JudgeIndexed(raw, DeclarationIndex(snippet.declarations), ptx, target);
+  const std::vector<Declaration> implicit =
+      snippet.declarations.empty() ? ImplicitDeclarations(raw) : std::vector<Declaration>{};
+  Judged judged =
+      JudgeIndexed(raw, DeclarationIndex(snippet.declarations.empty() ? implicit : snippet.declarations), ptx, target);
   Verdict verdict;
   verdict.reasons_ = std::move(judged.reasons);
   if (verdict.reasons_.empty()) {

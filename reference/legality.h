@@ -61,7 +61,9 @@ class Verdict {
 
 // Judge applies every rule of the instruction's family table. Registers are
 // checked against the snippet's declarations when it has any; without
-// declarations they are assumed to have the types the operands need.
+// declarations, against the ones a compiler is given for it
+// (reference/implicit_declarations.h): the types the operands need, unless
+// one name is used for two operands that need different types.
 Verdict Judge(const Snippet& snippet, PtxVersion ptx, Target target);
 
 // JudgeText parses `text` as a snippet and judges it; text that does not

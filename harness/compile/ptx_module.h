@@ -38,7 +38,7 @@ inline constexpr absl::string_view kModuleEntry = "matload_check";
 // snippets share one declaration list it is written once; otherwise each
 // snippet gets a { } scope with its own declarations. A snippet without
 // declarations gets implicit ones: each name it uses, typed as its operand
-// needs (ImplicitDeclarations).
+// needs (reference/implicit_declarations.h).
 PtxModule BuildModule(const std::vector<Snippet>& snippets, PtxVersion ptx, Target target,
                       absl::string_view entry = kModuleEntry);
 
@@ -53,9 +53,6 @@ PtxModule BuildSharedModule(const std::vector<Declaration>& declarations, const 
 PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target,
                           absl::string_view entry = kModuleEntry);
 
-// ImplicitDeclarations declares every register `instruction` names, with the
-// type the family table says its operand needs (.b32 where it says nothing).
-std::vector<Declaration> ImplicitDeclarations(const RawInstruction& instruction);
 
 }  // namespace matload
 

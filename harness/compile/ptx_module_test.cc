@@ -9,7 +9,6 @@
 namespace matload {
 namespace {
 
-using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::string LineOf(const std::string& text, int line) {
@@ -27,17 +26,6 @@ TEST(PtxModuleTest, PutsEachSnippetInItsOwnScopeAndTracesLines) {
   EXPECT_THAT(LineOf(module.text, module.snippet_lines[1].last - 1), HasSubstr("tcgen05.ld"));
   EXPECT_EQ(module.SnippetAt(module.snippet_lines[1].first), 1);
   EXPECT_EQ(module.SnippetAt(1), -1);
-}
-
-TEST(PtxModuleTest, ImplicitDeclarationsFollowTheOperandSignature) {
-  EXPECT_THAT(ImplicitDeclarations(ParseSnippet("@!p wmma.load.c.sync.aligned.row.m8n8k4.f64 {c0, c1}, [ptr];")
-                                       ->instruction),
-              ElementsAre(Declaration{".reg", ".pred", "p"}, Declaration{".reg", ".b64", "c0"},
-                          Declaration{".reg", ".b64", "c1"}, Declaration{".reg", ".b64", "ptr"}));
-  EXPECT_THAT(ImplicitDeclarations(
-                  ParseSnippet("tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {r, _}, v, [t], 16;")->instruction),
-              ElementsAre(Declaration{".reg", ".b32", "r"}, Declaration{".reg", ".b32", "v"},
-                          Declaration{".reg", ".b32", "t"}));
 }
 
 TEST(PtxModuleTest, SharedDeclarationsAreWrittenOnce) {

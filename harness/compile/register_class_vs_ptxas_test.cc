@@ -2,7 +2,8 @@
 // PTX text says only "32-bit registers" or "a vector that can hold the
 // fragment". This test re-measures them. For one form of each class, every
 // register type is declared in turn for the operand, and ptxas's verdict
-// must equal RegisterClassAccepts.
+// must equal RegisterClassAccepts. The probes of a class are also judged by
+// the model, so a family's address rows (ldmatrix's .shared) are checked too.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -18,7 +19,8 @@
 namespace matload {
 namespace {
 
-const char* const kTypes[] = {".b32", ".u32", ".s32", ".f32", ".f16x2", ".b64", ".u64", ".s64", ".f64", ".b16", ".f16"};
+const char* const kTypes[] = {".b32", ".u32", ".s32", ".f32", ".f16x2", ".b64", ".u64", ".s64", ".f64",
+                              ".b16", ".u16", ".s16", ".f16", ".b8",  ".u8",  ".s8"};
 
 struct Probe {
   const char* target;
@@ -40,7 +42,11 @@ const Probe kProbes[] = {
     {"sm_103a", RegisterClass::kAny32, ".reg .b32 r<2>; .reg .b32 t;",
      "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {r0, r1}, $, [t];"},
     {"sm_90", RegisterClass::kAddress, ".reg .b32 d;", "ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [$];"},
+    {"sm_90", RegisterClass::kSharedAddress, ".reg .b32 d;", "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {d}, [$];"},
+    {"sm_90", RegisterClass::kSharedAddress, ".reg .b32 d;",
+     "ldmatrix.sync.aligned.m8n8.x2.shared::cta.b16 {d, d}, [$+32];"},
     {"sm_90", RegisterClass::kAddress, ".reg .b32 d;", "wmma.load.a.sync.aligned.row.m8n8k128.b1 {d}, [$];"},
+    {"sm_90", RegisterClass::kAddress, ".reg .b32 d;", "wmma.load.a.sync.aligned.row.m8n8k128.shared.b1 {d}, [$];"},
     {"sm_100a", RegisterClass::kTmemAddress, ".reg .b32 r;", "tcgen05.ld.sync.aligned.32x32b.x1.b32 {r}, [$];"},
     {"sm_90", RegisterClass::kInt32, ".reg .b32 d; .reg .b64 p;",
      "wmma.load.a.sync.aligned.row.m8n8k128.b1 {d}, [p], $;"},
@@ -64,6 +70,8 @@ TEST(RegisterClassVsPtxasTest, EveryClassIsWhatPtxasAccepts) {
       EXPECT_EQ((*verdicts)[i].accepted, RegisterClassAccepts(probe.cls, kTypes[i]))
           << probe.instruction << " with " << kTypes[i] << ": "
           << absl::StrJoin((*verdicts)[i].messages, " | ");
+      EXPECT_EQ((*verdicts)[i].accepted, JudgeText(texts[i], {9, 0}, target).legal())
+          << "the model on " << texts[i] << ": " << absl::StrJoin((*verdicts)[i].messages, " | ");
     }
     std::cout << probe.target << "\t" << probe.instruction << "\taccepts " << absl::StrJoin(measured, " ") << "\n";
   }
