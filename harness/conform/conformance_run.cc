@@ -22,6 +22,7 @@
 #include "harness/conform/conform_plan.h"
 #include "harness/conform/conform_recorder.h"
 #include "harness/conform/conform_report.h"
+#include "harness/conform/in_order_judging.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/launch_outcome.h"
@@ -46,12 +47,10 @@ constexpr int kInfrastructureAttempts = 3;
 constexpr int kBlocksPerLaunch = 16384;
 
 // kVariantsPerWorkerChunk is about how many variants one worker runs in a
-// chunk, and kMostItemsPerWorker the most items: the cases a wave of
-// workers made final are recorded in one transaction when it ends, so a
-// SIGKILL costs at most the cases not yet final
-// (harness/runs/run_journal.h), and a worker's CUDA context and JIT are set
-// up once per chunk. Worker starts are the costly part: the host runs them
-// one at a time, about 0.25 s each, however many GPUs it has
+// chunk, and kMostItemsPerWorker the most items, so that a worker's CUDA
+// context and JIT are set up once per chunk. Worker starts are the costly
+// part: the host runs them one at a time, about 0.25 s each, however many
+// GPUs it has
 // (bench/worker_start_benchmark, reports/bench/worker-starts-h100x2-2026-11-26/),
 // so a chunk is as large as a few seconds of the GPU's work allow. At
 // 10^5 variants a form, 128 items a worker make every sm_90 form one
@@ -688,10 +687,12 @@ class Run {
   // RunWaves runs `items` in waves of up to `slots` rounds at once, each
   // round in worker processes of its own on the GPU its slot names, so that
   // every GPU and as many cores work. A wave's rounds take its items in
-  // turn, so that each gets forms of every kind, and its items are judged
-  // in their order when its last round ends, however many slots ran them;
-  // then the cases the wave made final are recorded, before an
-  // interruption stops the run. Items that could not be judged go to
+  // turn, so that each gets forms of every kind. Its items are judged in
+  // their order as they finish, however many slots ran them
+  // (InOrderJudging), and the cases each makes final are recorded at once
+  // (harness/runs/run_journal.h), so that a SIGKILL loses only the items
+  // in flight and the cases not yet final; an interruption stops the run
+  // once the wave is judged. Items that could not be judged go to
   // `unjudged`, with why in `failures`.
   absl::Status RunWaves(const std::vector<Item>& items, const Judgement& judge, size_t slots, const std::string& what,
                         std::vector<Item>& unjudged, std::vector<LaunchOutcome>& failures) {
@@ -701,26 +702,32 @@ class Run {
       const size_t rounds = (count + per_round - 1) / per_round;
       std::vector<std::vector<const Item*>> members(rounds);
       for (size_t k = 0; k < count; ++k) members[k % rounds].push_back(&items[first + k]);
-      std::vector<absl::StatusOr<std::vector<ItemResult>>> ran(rounds, absl::UnknownError("not run"));
-      std::vector<std::thread> threads;
-      for (size_t round = 0; round < rounds; ++round) {
-        threads.emplace_back([&, round] { ran[round] = RunRound(members[round], DeviceOf(round)); });
-      }
-      for (std::thread& thread : threads) thread.join();
-      for (size_t k = 0; k < count; ++k) {
-        if (!ran[k % rounds].ok()) return ran[k % rounds].status();
-        const ItemResult& ran_item = (*ran[k % rounds])[k / rounds];
+      InOrderJudging judging(count, [&](size_t k, const ItemResult& ran_item) -> absl::Status {
         const Item& item = items[first + k];
-        if (ran_item.kind == ItemResult::Kind::kNotRun) continue;
         LaunchOutcome outcome = ClassifyLaunch(ran_item);
         if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
           unjudged.push_back(item);
           failures.push_back(std::move(outcome));
-          continue;
+          return absl::OkStatus();
         }
         if (absl::Status status = judge(item, ran_item, outcome, DeviceOf(k % rounds)); !status.ok()) return status;
+        return CommitFinal();
+      });
+      std::vector<absl::Status> started(rounds);
+      std::vector<std::thread> threads;
+      for (size_t round = 0; round < rounds; ++round) {
+        threads.emplace_back([&, round] {
+          started[round] = RunRound(members[round], DeviceOf(round), [&, round](int index, const ItemResult& ran_item) {
+                             judging.Arrive(static_cast<size_t>(index) * rounds + round, ran_item);
+                           }).status();
+        });
       }
-      if (absl::Status committed = CommitFinal(); !committed.ok()) return committed;
+      for (std::thread& thread : threads) thread.join();
+      for (const absl::Status& status : started) {
+        if (!status.ok()) return status;
+      }
+      if (absl::Status judged = judging.Finish(); !judged.ok()) return judged;
+      if (absl::Status committed_final = CommitFinal(); !committed_final.ok()) return committed_final;
       if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
       progress_(first + count, items.size(), what);
     }
@@ -730,8 +737,10 @@ class Run {
   // DeviceOf is the GPU of worker slot `slot`.
   int DeviceOf(size_t slot) const { return devices_.ordinals[slot % devices_.ordinals.size()]; }
 
-  // RunRound runs one round's items in worker processes on GPU `device`, in order.
-  absl::StatusOr<std::vector<ItemResult>> RunRound(const std::vector<const Item*>& round, int device) {
+  // RunRound runs one round's items in worker processes on GPU `device`, in
+  // order, telling `finished` of each result as it comes.
+  absl::StatusOr<std::vector<ItemResult>> RunRound(const std::vector<const Item*>& round, int device,
+                                                   const ItemFinished& finished) {
     return RunIsolated(
         static_cast<int>(round.size()),
         [&](int index) -> absl::StatusOr<std::string> {
@@ -740,7 +749,7 @@ class Run {
           if (!summary.ok()) return summary.status();
           return summary->Encode();
         },
-        watchdog_);
+        watchdog_, finished);
   }
 
   // Context is what a worker on GPU `device` runs `work` with: host threads

@@ -155,11 +155,12 @@ void Enter(WorkerWatch& watch, WorkerPhase phase, Watchdog& watchdog) {
   watch.since = now;
 }
 
-// Follow reads `watch`'s records into `results` until the worker's pipe
-// closes (it exited or died) or a phase outlives its limit. It returns the
-// limit that was passed, or nullopt; InterruptedError if interrupted.
+// Follow reads `watch`'s records into `results`, telling `finished` of
+// each, until the worker's pipe closes (it exited or died) or a phase
+// outlives its limit. It returns the limit that was passed, or nullopt;
+// InterruptedError if interrupted.
 absl::StatusOr<std::optional<std::chrono::milliseconds>> Follow(WorkerWatch& watch, std::vector<ItemResult>& results,
-                                                                Watchdog& watchdog) {
+                                                                Watchdog& watchdog, const ItemFinished& finished) {
   Reader reader;
   for (;;) {
     if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
@@ -187,6 +188,7 @@ absl::StatusOr<std::optional<std::chrono::milliseconds>> Follow(WorkerWatch& wat
       result.phase = watch.phase;
       if (result.kind == ItemResult::Kind::kFailed) result.error = StatusOf(header, payload);
       result.output = result.kind == ItemResult::Kind::kFailed ? result.error.ToString() : std::move(payload);
+      if (finished) finished(header.item, result);
       watch.next = header.item + 1;
       Enter(watch, WorkerPhase::kStarting, watchdog);
     }
@@ -266,13 +268,13 @@ void Watchdog::ObserveKernel(std::chrono::milliseconds elapsed) {
 }
 
 absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
-                                                    Watchdog& watchdog) {
+                                                    Watchdog& watchdog, const ItemFinished& finished) {
   std::vector<ItemResult> results(count);
   int next = 0;
   while (next < count) {
     absl::StatusOr<WorkerWatch> watch = StartWorker(next, count, work);
     if (!watch.ok()) return watch.status();
-    absl::StatusOr<std::optional<std::chrono::milliseconds>> passed = Follow(*watch, results, watchdog);
+    absl::StatusOr<std::optional<std::chrono::milliseconds>> passed = Follow(*watch, results, watchdog, finished);
     if (!passed.ok() || passed->has_value()) killpg(watch->pid, SIGKILL);  // the worker and anything it started
     close(watch->fd);
     const int status = Reap(watch->pid);
@@ -294,6 +296,7 @@ absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::functi
                           : ItemResult{ItemResult::Kind::kCrashed,
                                        absl::StrCat(DescribeExit(status), " while ", WorkerPhaseName(watch->phase)),
                                        absl::OkStatus(), watch->phase};
+      if (finished) finished(next, results[next]);
       ++next;
     }
   }

@@ -92,15 +92,21 @@ class Watchdog {
   std::chrono::milliseconds longest_kernel_ ABSL_GUARDED_BY(mutex_){-1};
 };
 
+// ItemFinished hears of each item's result as soon as it is known, on the
+// thread that called RunIsolated, so that a caller can judge and store
+// items while later ones still run (a SIGKILL then loses only those).
+using ItemFinished = std::function<void(int item, const ItemResult& result)>;
+
 // RunIsolated runs work(i) for every i in [0, count) in worker processes and
-// returns one result per item, in order. `work` runs only in workers, so it
-// may initialise CUDA; the calling process must not have. `watchdog` sets
-// each phase's time limit. It fails only if a worker cannot be started
+// returns one result per item, in order; `finished`, when given, hears of
+// each result that is not kNotRun as it comes. `work` runs only in workers,
+// so it may initialise CUDA; the calling process must not have. `watchdog`
+// sets each phase's time limit. It fails only if a worker cannot be started
 // (kInternal). When SIGINT or SIGTERM arrives (interrupt.h), the worker is
 // killed, the items finished so far keep their results, and the rest are
 // kNotRun: the caller judges what finished, then stops.
 absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
-                                                    Watchdog& watchdog);
+                                                    Watchdog& watchdog, const ItemFinished& finished = {});
 
 // RunIsolated with a fixed `timeout` for every phase of every item.
 absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,

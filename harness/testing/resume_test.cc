@@ -355,6 +355,24 @@ TEST_F(ResumeTest, ConformKilledAfterItsFirstCasesFinishedKeepsThem) {
   ExpectResumesToWhole(command, "killed", true, whole, ConformFiles, kill);
 }
 
+// Items are judged, and the cases they make final stored, as their worker
+// returns them, not when their wave ends (D3 of
+// reports/robustness/attack-2026-11-27-second): a SIGKILL halfway through
+// the forms phase, which one wave runs, leaves the cases judged before it
+// stored, and the resumed run ends as the uninterrupted one did.
+TEST_F(ResumeTest, ConformKilledHalfwayThroughAWaveKeepsWhatItJudged) {
+  UseFakeGpu("normal");
+  std::vector<std::string> command = FlakyConform();
+  command.insert(command.end(), {"--retries", "0"});
+  const Whole whole = RunWhole(command, ConformFiles);
+  const std::string kill = absl::StrCat("signal-at-launch:", PhaseLaunches(root_ / "whole", "forms") / 2, ":9");
+  EXPECT_EQ(Run(command, "killed", {"--out", (root_ / "killed").string()}, kill), 128 + SIGKILL);
+  const std::vector<CaseRecord> kept = Outcome("killed", ConformFiles).cases;
+  EXPECT_FALSE(kept.empty());
+  EXPECT_THAT(whole.outcome.cases, IsSupersetOf(kept));
+  ExpectResumesToWhole(command, "killed", true, whole, ConformFiles, kill);
+}
+
 // `conform --resume RUN` takes the run back with the options it was
 // started with, from the store (D9 of
 // reports/robustness/attack-2026-11-27-second): a run started with --forms,
