@@ -47,6 +47,8 @@ kill -KILL "$pid"
 wait "$pid"
 echo "killed matload after 25 s (exit $?)" | tee -a "$out/checks.txt"
 pkill -KILL -f "build/device/matload conform" || true  # its workers die with it (PR_SET_PDEATHSIG); make sure
+# What the killed run had stored: the cases judged final before the kill.
+"$matload" runs | grep killed | tee -a "$out/checks.txt"
 killed=$(sed -n 's/^run \([^ ]*\) in .*/\1/p' "$out/killed.log" | head -n 1)
 step 0 "${conform[@]}" --resume "$killed"
 step 0 diff "$(sed -n 's/^run \([^ ]*\) in .*/\1/p' "$out/transcript.txt" | head -n 1)" "$killed"

@@ -104,10 +104,16 @@ ReportSection ReductionSection(const TriageCase& triage_case, const TriageResult
   }
   section.paragraphs.push_back(
       "Each candidate moves the variant toward its form's variant 0 (tagged data, default "
-      "operands) or aligns its address; the model must call it defined, and it is kept only "
-      "when every run fails the same way.");
+      "operands, then the lanes' own addresses in ever smaller groups) or aligns its address; "
+      "the model must call it defined, and it is kept only when every run fails the same way.");
   for (const ReductionStep& step : result.reduction->steps) section.rows.push_back({step.change, step.outcome});
   if (result.reduction->steps.empty()) section.paragraphs.push_back("The variant is its form's simplest already.");
+  if (!result.reduction->lanes_needed.empty()) {
+    section.paragraphs.push_back(absl::StrCat("The failure needs the own addresses of lane",
+                                              result.reduction->lanes_needed.size() == 1 ? " " : "s ",
+                                              absl::StrJoin(result.reduction->lanes_needed, ", "),
+                                              "; every other lane gives variant 0's address."));
+  }
   const TestProgram& reduced = ReducedProgram(triage_case, result);
   section.paragraphs.push_back(absl::StrCat(
       "The reduced reproducer (reduced/): ", reduced.Label(), " with operands ",
@@ -353,6 +359,7 @@ nlohmann::json TriageJson(const TriageCase& triage_case, const TriageResult& res
         {"form", reduced.Label()},
         {"operands", RuntimeOf(reduced.instruction().form().family).OperandsJson(result.reduction->variant)},
         {"data", DataPatternName(result.reduction->variant.pattern)},
+        {"lanes_needed", result.reduction->lanes_needed},
         {"rerun", result.reduced_rerun.has_value() ? nlohmann::json(result.reduced_rerun->signatures) : nullptr}};
   }
   for (const SiblingReplay& sibling : result.siblings) {

@@ -14,6 +14,12 @@ struct Candidate {
   std::optional<Variant> variant;
 };
 
+// LaneGroupChange names resetting lanes [first, first + width)'s addresses.
+std::string LaneGroupChange(int first, int width) {
+  if (width == 1) return absl::StrCat("lane ", first, "'s address as variant 0's");
+  return absl::StrCat("lanes ", first, "-", first + width - 1, "'s addresses as variant 0's");
+}
+
 // Candidates are the changes tried, simplest first, from `current` toward `simplest`.
 std::vector<Candidate> Candidates(const Variant& current, const Variant& simplest) {
   std::vector<Candidate> candidates;
@@ -33,6 +39,17 @@ std::vector<Candidate> Candidates(const Variant& current, const Variant& simples
   with(absl::StrCat("variant 0's stride (", simplest.operands.stride, ")"),
        [&](Variant& v) { v.operands.stride = simplest.operands.stride; });
   with("variant 0's lane addresses", [&](Variant& v) { v.operands.lane_addresses = simplest.operands.lane_addresses; });
+  // Then ever smaller groups of lanes, so that only the lanes whose own
+  // addresses the failure needs keep them.
+  for (int width = kWarpLanes / 2; width >= 1; width /= 2) {
+    for (int first = 0; first < kWarpLanes; first += width) {
+      with(LaneGroupChange(first, width), [&](Variant& v) {
+        for (int lane = first; lane < first + width; ++lane) {
+          v.operands.lane_addresses[lane] = simplest.operands.lane_addresses[lane];
+        }
+      });
+    }
+  }
   for (const std::uint64_t alignment : {128u, 64u, 32u, 16u, 8u}) {
     with(absl::StrCat("the address aligned to ", alignment, " bytes"),
          [&](Variant& v) { v.operands.address -= v.operands.address % alignment; });
@@ -66,6 +83,11 @@ absl::StatusOr<Reduction> ReduceVariant(const TestProgram& program, std::uint64_
       if (tried.kept) reduction.variant = *candidate.variant;
     }
     reduction.steps.push_back(std::move(tried));
+  }
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    if (reduction.variant.operands.lane_addresses[lane] != simplest.operands.lane_addresses[lane]) {
+      reduction.lanes_needed.push_back(lane);
+    }
   }
   return reduction;
 }

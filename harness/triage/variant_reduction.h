@@ -6,7 +6,9 @@
 //
 // The candidates move the variant toward its form's simplest one, variant
 // 0 (tagged data, the generator's default operands), one field at a time,
-// then align its address: the family's own generator says what simple is,
+// then the lanes' own addresses in ever smaller groups (halves down to
+// single lanes, as delta debugging narrows a failing input), then align
+// its address: the family's own generator says what simple is,
 // so no family needs code here.
 #ifndef MATLOAD_HARNESS_TRIAGE_VARIANT_REDUCTION_H_
 #define MATLOAD_HARNESS_TRIAGE_VARIANT_REDUCTION_H_
@@ -33,6 +35,9 @@ struct ReductionStep {
 struct Reduction {
   Variant variant;
   std::vector<ReductionStep> steps;
+  // The lanes whose own addresses (ldmatrix's rows) the failure still needs:
+  // those that differ from variant 0's after the reduction.
+  std::vector<int> lanes_needed;
 };
 
 // RunVariant runs a candidate on the GPU and tallies its runs.

@@ -86,5 +86,39 @@ TEST_F(VariantReductionTest, AFailureToRunEndsTheReduction) {
   EXPECT_EQ(reduction.status().code(), absl::StatusCode::kUnavailable);
 }
 
+// For ldmatrix, whose lanes each give a row address, the reduction hands
+// back every lane's address but those the failure needs, group by group.
+TEST(VariantReductionLanesTest, KeepsOnlyTheLanesWhoseAddressesTheFailureNeeds) {
+  const std::unique_ptr<TestProgram> program = *TestProgram::ForOpcode(
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16", *ParseTarget("sm_90"), *ParsePtxVersion("9.0"), {});
+  const Variant simplest = program->MakeVariant(11, 0, false);
+  std::vector<int> differing;
+  Variant variant;
+  for (int index = 1; index < 256 && differing.size() < 8; ++index) {
+    variant = program->MakeVariant(11, index, false);
+    differing.clear();
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      if (variant.operands.lane_addresses[lane] != simplest.operands.lane_addresses[lane]) differing.push_back(lane);
+    }
+  }
+  ASSERT_GE(differing.size(), 8u) << "no variant scatters its rows";
+  const int first = differing.front();
+  const int last = differing.back();
+  // A stand-in failure that needs lanes `first` and `last` to keep their rows.
+  const auto fails = [&](const Variant& candidate) {
+    return candidate.operands.lane_addresses[first] == variant.operands.lane_addresses[first] &&
+           candidate.operands.lane_addresses[last] == variant.operands.lane_addresses[last];
+  };
+  int runs = 0;
+  absl::StatusOr<Reduction> reduction =
+      ReduceVariant(*program, 11, variant, kFault, [&](const Variant& candidate) -> absl::StatusOr<ReplayTally> {
+        ++runs;
+        return ReplayTally{{{fails(candidate) ? kFault : "pass", 3}}, 3};
+      });
+  ASSERT_TRUE(reduction.ok()) << reduction.status();
+  EXPECT_THAT(reduction->lanes_needed, ::testing::ElementsAre(first, last));
+  EXPECT_LE(runs, 2 * kWarpLanes) << "halves down to single lanes, each tried at most once";
+}
+
 }  // namespace
 }  // namespace matload
