@@ -131,15 +131,15 @@ struct TargetGate {
 // RegisterClass names the set of register types an operand accepts. The PTX
 // text is silent on most of these; the sets were measured (register_class.cc).
 enum class RegisterClass : unsigned char {
-  kAny32,        // any 32-bit register: .b32 .u32 .s32 .f32 .f16x2
-  kHalf2,        // .b32 .f16x2 (wmma .f16 fragments)
-  kFloat32,      // .b32 .f32 (wmma .f32 accumulators)
-  kInt32,        // .b32 .u32 .s32
-  kBits32,       // .b32 only (wmma .bf16 and .tf32 fragments)
-  kFloat64,      // .b64 .f64
-  kAddress,      // a 32- or 64-bit integer or bit register
+  kAny32,          // any 32-bit register: .b32 .u32 .s32 .f32 .f16x2
+  kHalf2,          // .b32 .f16x2 (wmma .f16 fragments)
+  kFloat32,        // .b32 .f32 (wmma .f32 accumulators)
+  kInt32,          // .b32 .u32 .s32
+  kBits32,         // .b32 only (wmma .bf16 and .tf32 fragments)
+  kFloat64,        // .b64 .f64
+  kAddress,        // a 32- or 64-bit integer or bit register
   kSharedAddress,  // an 8- to 64-bit integer or bit register (ldmatrix's .shared address)
-  kTmemAddress,  // tcgen05 taddr
+  kTmemAddress,    // tcgen05 taddr
 };
 
 // AddressKind says what the bracketed address operand points into.

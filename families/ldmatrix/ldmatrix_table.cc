@@ -263,14 +263,14 @@ FamilySpec Build() {
       {{{OneOf(kShape, {kM16n16}), OneOf(kNum, {kX2})}}, 4, RegisterClass::kAny32, kRegisterRule},
   };
   spec.fragment_table_ref = kNumRule;
-  spec.operands = {.address = AddressKind::kMemory,
-                   .address_classes = {{{{Present(kStateSpace)}}, RegisterClass::kSharedAddress,
-                                        kMeasuredSharedAddressRegisters}},
-                   .state_space_axis = kStateSpace,
-                   .state_space_of_value = {StateSpace::kShared, StateSpace::kShared},
-                   .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
-                              {OperandRole::kAddress, "address", std::nullopt}},
-                   .ref = kOperands};
+  spec.operands = {
+      .address = AddressKind::kMemory,
+      .address_classes = {{{{Present(kStateSpace)}}, RegisterClass::kSharedAddress, kMeasuredSharedAddressRegisters}},
+      .state_space_axis = kStateSpace,
+      .state_space_of_value = {StateSpace::kShared, StateSpace::kShared},
+      .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
+                 {OperandRole::kAddress, "address", std::nullopt}},
+      .ref = kOperands};
   spec.runtime_rules = {
       {RuntimeHazard::kAddressOutsideSpace,
        {{Absent(kStateSpace)}},

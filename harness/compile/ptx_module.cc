@@ -76,8 +76,6 @@ int PtxModule::SnippetAt(int line) const {
   return -1;
 }
 
-
-
 PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target,
                           absl::string_view entry) {
   return WriteModule(ptx, target, entry, {}, texts, /*scoped=*/true);

@@ -53,7 +53,6 @@ PtxModule BuildSharedModule(const std::vector<Declaration>& declarations, const 
 PtxModule BuildTextModule(const std::vector<std::string>& texts, PtxVersion ptx, Target target,
                           absl::string_view entry = kModuleEntry);
 
-
 }  // namespace matload
 
 #endif  // MATLOAD_HARNESS_COMPILE_PTX_MODULE_H_

@@ -19,8 +19,8 @@
 namespace matload {
 namespace {
 
-const char* const kTypes[] = {".b32", ".u32", ".s32", ".f32", ".f16x2", ".b64", ".u64", ".s64", ".f64",
-                              ".b16", ".u16", ".s16", ".f16", ".b8",  ".u8",  ".s8"};
+const char* const kTypes[] = {".b32", ".u32", ".s32", ".f32", ".f16x2", ".b64", ".u64", ".s64",
+                              ".f64", ".b16", ".u16", ".s16", ".f16",   ".b8",  ".u8",  ".s8"};
 
 struct Probe {
   const char* target;

@@ -267,7 +267,8 @@ void Watchdog::ObserveKernel(std::chrono::milliseconds elapsed) {
   longest_kernel_ = std::max(longest_kernel_, elapsed);
 }
 
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
+                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
                                                     Watchdog& watchdog, const ItemFinished& finished) {
   std::vector<ItemResult> results(count);
   int next = 0;

@@ -105,7 +105,8 @@ using ItemFinished = std::function<void(int item, const ItemResult& result)>;
 // (kInternal). When SIGINT or SIGTERM arrives (interrupt.h), the worker is
 // killed, the items finished so far keep their results, and the rest are
 // kNotRun: the caller judges what finished, then stops.
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
+                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
                                                     Watchdog& watchdog, const ItemFinished& finished = {});
 
 // RunIsolated with a fixed `timeout` for every phase of every item.

@@ -109,10 +109,9 @@ ReportSection ReductionSection(const TriageCase& triage_case, const TriageResult
   for (const ReductionStep& step : result.reduction->steps) section.rows.push_back({step.change, step.outcome});
   if (result.reduction->steps.empty()) section.paragraphs.push_back("The variant is its form's simplest already.");
   if (!result.reduction->lanes_needed.empty()) {
-    section.paragraphs.push_back(absl::StrCat("The failure needs the own addresses of lane",
-                                              result.reduction->lanes_needed.size() == 1 ? " " : "s ",
-                                              absl::StrJoin(result.reduction->lanes_needed, ", "),
-                                              "; every other lane gives variant 0's address."));
+    section.paragraphs.push_back(absl::StrCat(
+        "The failure needs the own addresses of lane", result.reduction->lanes_needed.size() == 1 ? " " : "s ",
+        absl::StrJoin(result.reduction->lanes_needed, ", "), "; every other lane gives variant 0's address."));
   }
   const TestProgram& reduced = ReducedProgram(triage_case, result);
   section.paragraphs.push_back(absl::StrCat(
