@@ -49,16 +49,8 @@ std::optional<OperandSignature> FamilySpec::Signature(const QualifierSet& qualif
       .destination_class = row->register_class,
       .metadata_count = row->metadata_registers,
       .address = operands.address,
-      .address_class =
-          operands.address == AddressKind::kTensorMemory ? RegisterClass::kTmemAddress : RegisterClass::kAddress,
       .destination_ref = row->ref,
   };
-  for (const AddressClassRow& address_row : operands.address_classes) {
-    if (!address_row.match.Holds(qualifiers)) continue;
-    signature.address_class = address_row.register_class;
-    signature.address_ref = address_row.ref;
-    break;
-  }
   for (const OperandSlot& slot : operands.layout) {
     if (slot.when.has_value() && !slot.when->Holds(qualifiers)) continue;
     signature.operands[signature.operand_count++] = {slot.role, slot.name, slot.optional};

@@ -131,15 +131,14 @@ struct TargetGate {
 // RegisterClass names the set of register types an operand accepts. The PTX
 // text is silent on most of these; the sets were measured (register_class.cc).
 enum class RegisterClass : unsigned char {
-  kAny32,          // any 32-bit register: .b32 .u32 .s32 .f32 .f16x2
-  kHalf2,          // .b32 .f16x2 (wmma .f16 fragments)
-  kFloat32,        // .b32 .f32 (wmma .f32 accumulators)
-  kInt32,          // .b32 .u32 .s32
-  kBits32,         // .b32 only (wmma .bf16 and .tf32 fragments)
-  kFloat64,        // .b64 .f64
-  kAddress,        // a 32- or 64-bit integer or bit register
-  kSharedAddress,  // an 8- to 64-bit integer or bit register (ldmatrix's .shared address)
-  kTmemAddress,    // tcgen05 taddr
+  kAny32,        // any 32-bit register: .b32 .u32 .s32 .f32 .f16x2
+  kHalf2,        // .b32 .f16x2 (wmma .f16 fragments)
+  kFloat32,      // .b32 .f32 (wmma .f32 accumulators)
+  kInt32,        // .b32 .u32 .s32
+  kBits32,       // .b32 only (wmma .bf16 and .tf32 fragments)
+  kFloat64,      // .b64 .f64
+  kAddress,      // a 32- or 64-bit integer or bit register
+  kTmemAddress,  // tcgen05 taddr
 };
 
 // AddressKind says what the bracketed address operand points into.
@@ -202,8 +201,6 @@ struct OperandSignature {
   int metadata_count = 0;           // the kMetadataVector's registers, of destination_class
   bool redval = false;              // tcgen05.ld.red's reduction result
   AddressKind address = AddressKind::kMemory;
-  RegisterClass address_class = RegisterClass::kAddress;  // what the address register may be declared
-  SpecRef address_ref;  // the AddressClassRow that set address_class; empty id: none did
   StateSpace state_space = StateSpace::kGeneric;
   bool stride = false;              // wmma's optional stride
   bool half_split_offset = false;   // tcgen05 .16x32bx2's immHalfSplitoff
@@ -228,20 +225,9 @@ struct OperandSignature {
 // vectors.
 bool IsVectorRole(OperandRole role);
 
-// AddressClassRow widens or narrows the register types the address operand
-// takes for the forms matching `match` (ldmatrix's .shared forms take 8- and
-// 16-bit registers too). Without a matching row, a memory address takes
-// kAddress and a Tensor Memory address kTmemAddress.
-struct AddressClassRow {
-  Condition match;
-  RegisterClass register_class;
-  SpecRef ref;
-};
-
 // OperandRules are a family's fixed operand facts.
 struct OperandRules {
   AddressKind address = AddressKind::kMemory;
-  std::vector<AddressClassRow> address_classes;  // the first row that holds applies
   int state_space_axis = kAbsent;      // the axis naming .global/.shared, if any
   std::vector<StateSpace> state_space_of_value;  // per value of that axis
   std::vector<OperandSlot> layout;     // the operands, in written order

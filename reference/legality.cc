@@ -96,10 +96,8 @@ class OperandChecker {
   }
 
   // CheckRegisterName checks that `name` is a declared register, and with
-  // `check_type`, one of `cls`; a register of another type is a reason that
-  // cites `class_ref`, where the class comes from.
-  void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role, bool check_type = true,
-                         const SpecRef* class_ref = &kRegisterClassRef) {
+  // `check_type`, one of `cls`.
+  void CheckRegisterName(const std::string& name, RegisterClass cls, absl::string_view role, bool check_type = true) {
     const Declaration* declaration = FindDeclaration(name);
     if (declaration == nullptr) {
       if (!declarations_.empty()) Add(ReasonCode::kUndeclaredName, absl::StrCat("'", name, "' is not declared"));
@@ -113,7 +111,7 @@ class OperandChecker {
     if (check_type && !RegisterClassAccepts(cls, declaration->type)) {
       Add(ReasonCode::kRegisterType,
           absl::StrCat(role, " '", name, "' is ", declaration->type, "; it must be ", RegisterClassName(cls)),
-          class_ref);
+          &kRegisterClassRef);
     }
   }
 
@@ -197,12 +195,11 @@ class OperandChecker {
         Add(ReasonCode::kAddressForm, "taddr must be a 32-bit register holding a Tensor Memory address");
         return;
       }
-      CheckRegisterName(address->base, signature_.address_class, "taddr");
+      CheckRegisterName(address->base, RegisterClass::kTmemAddress, "taddr");
       return;
     }
     if (declaration == nullptr || declaration->state_space == ".reg") {
-      CheckRegisterName(address->base, signature_.address_class, "the address", /*check_type=*/true,
-                        signature_.address_ref.id.empty() ? &kRegisterClassRef : &signature_.address_ref);
+      CheckRegisterName(address->base, RegisterClass::kAddress, "the address");
       return;
     }
     if (declaration->type == ".pred") {

@@ -112,21 +112,6 @@ TEST(LegalityTest, DeclaredRegistersAreChecked) {
               ElementsAre(ReasonCode::kRegisterType));
 }
 
-// ldmatrix takes an 8- or 16-bit address register where it names .shared
-// (measured, docs/spec-decisions.md ldmatrix.address.shared-narrow); the
-// generic form and wmma.load do not.
-TEST(LegalityTest, NarrowAddressRegistersOnlyForLdmatrixFromShared) {
-  const char* kDecls = ".reg .b32 d<8>; .reg .b16 h; .reg .u8 c; ";
-  auto judge = [&](std::string instruction) { return JudgeAt(kDecls + instruction, "sm_90"); };
-  EXPECT_TRUE(judge("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {d0, d1}, [h];").legal());
-  EXPECT_TRUE(judge("ldmatrix.sync.aligned.m8n8.x2.shared::cta.b16 {d0, d1}, [c+32];").legal());
-  const Verdict generic = judge("ldmatrix.sync.aligned.m8n8.x2.b16 {d0, d1}, [h];");
-  ASSERT_THAT(Codes(generic), ElementsAre(ReasonCode::kRegisterType));
-  EXPECT_EQ(generic.reasons()[0].rule.id, "operand.register-class");
-  EXPECT_THAT(Codes(judge("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {d0, d1, d2, d3, d4, d5, d6, d7}, [h];")),
-              ElementsAre(ReasonCode::kRegisterType));
-}
-
 TEST(LegalityTest, WithoutDeclarationsRegistersHaveTheNeededTypes) {
   EXPECT_TRUE(JudgeAt("wmma.load.a.sync.aligned.row.m8n8k4.f64 {x0}, [ptr];", "sm_90").legal());
   EXPECT_THAT(Codes(JudgeAt(".reg .b32 x0; .reg .b64 ptr; wmma.load.a.sync.aligned.row.m8n8k4.f64 {x0}, [ptr];",

@@ -14,8 +14,6 @@ const std::vector<absl::string_view>& RegisterClassTypes(RegisterClass cls) {
   static const auto* const kFloat64 = new std::vector<absl::string_view>{".b64", ".f64"};
   static const auto* const kAddress =
       new std::vector<absl::string_view>{".b32", ".u32", ".s32", ".b64", ".u64", ".s64"};
-  static const auto* const kSharedAddress = new std::vector<absl::string_view>{
-      ".b8", ".u8", ".s8", ".b16", ".u16", ".s16", ".b32", ".u32", ".s32", ".b64", ".u64", ".s64"};
   // ptxas takes an .f16x2 register as a Tensor Memory address but not an .f32 one.
   static const auto* const kTmemAddress = new std::vector<absl::string_view>{".b32", ".u32", ".s32", ".f16x2"};
   switch (cls) {
@@ -26,7 +24,6 @@ const std::vector<absl::string_view>& RegisterClassTypes(RegisterClass cls) {
     case RegisterClass::kBits32: return *kBits32;
     case RegisterClass::kFloat64: return *kFloat64;
     case RegisterClass::kAddress: return *kAddress;
-    case RegisterClass::kSharedAddress: return *kSharedAddress;
     case RegisterClass::kTmemAddress: return *kTmemAddress;
   }
   return *kBits32;
@@ -74,7 +71,6 @@ absl::string_view RegisterClassName(RegisterClass cls) {
     case RegisterClass::kBits32: return "a .b32 register";
     case RegisterClass::kFloat64: return "a .b64 or .f64 register";
     case RegisterClass::kAddress: return "a 32- or 64-bit integer register";
-    case RegisterClass::kSharedAddress: return "an 8- to 64-bit integer register";
     case RegisterClass::kTmemAddress: return "a 32-bit Tensor Memory address register";
   }
   return "a register";

@@ -136,12 +136,6 @@ constexpr SpecRef kTargetNewShapes{
     "ldmatrix.target.m16n16-m8n16",
     "PTX 9.0 9.7.14.5.15 ldmatrix, Target ISA Notes: shapes .m16n16, .m8n16; for .m8n16.s8.s4 the PTX 9.4 .s8.s4 "
     "note governs (docs/spec-decisions.md ldmatrix.target.s8-s4)"};
-constexpr SpecRef kMeasuredSharedAddressRegisters{
-    "ldmatrix.address.shared-narrow",
-    "measured with ptxas 12.4.131, 12.8.93, 13.0.88 and 13.5.37 on 2026-11-27: with .shared the address may "
-    "be an 8- or 16-bit integer register too, without it only a 32- or 64-bit one (docs/spec-decisions.md "
-    "ldmatrix.address.shared-narrow; re-measured by harness/compile/register_class_vs_ptxas_test.cc)",
-    RuleSource::kMeasured};
 constexpr SpecRef kOperands{"ldmatrix.operands", "PTX 9.0 9.7.14.5.15 ldmatrix, Syntax: r, [p]"};
 constexpr SpecRef kGenericUb{"ldmatrix.ub.generic-not-shared", "PTX 9.0 9.7.14.5.15 ldmatrix, Description: "
                                                                "generic address outside .shared is undefined"};
@@ -263,14 +257,12 @@ FamilySpec Build() {
       {{{OneOf(kShape, {kM16n16}), OneOf(kNum, {kX2})}}, 4, RegisterClass::kAny32, kRegisterRule},
   };
   spec.fragment_table_ref = kNumRule;
-  spec.operands = {
-      .address = AddressKind::kMemory,
-      .address_classes = {{{{Present(kStateSpace)}}, RegisterClass::kSharedAddress, kMeasuredSharedAddressRegisters}},
-      .state_space_axis = kStateSpace,
-      .state_space_of_value = {StateSpace::kShared, StateSpace::kShared},
-      .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
-                 {OperandRole::kAddress, "address", std::nullopt}},
-      .ref = kOperands};
+  spec.operands = {.address = AddressKind::kMemory,
+                   .state_space_axis = kStateSpace,
+                   .state_space_of_value = {StateSpace::kShared, StateSpace::kShared},
+                   .layout = {{OperandRole::kDestinationVector, "destination", std::nullopt},
+                              {OperandRole::kAddress, "address", std::nullopt}},
+                   .ref = kOperands};
   spec.runtime_rules = {
       {RuntimeHazard::kAddressOutsideSpace,
        {{Absent(kStateSpace)}},

@@ -2,8 +2,10 @@
 // PTX text says only "32-bit registers" or "a vector that can hold the
 // fragment". This test re-measures them. For one form of each class, every
 // register type is declared in turn for the operand, and ptxas's verdict
-// must equal RegisterClassAccepts. The probes of a class are also judged by
-// the model, so a family's address rows (ldmatrix's .shared) are checked too.
+// must equal RegisterClassAccepts, and so must the model's verdict on the
+// whole snippet. (ldmatrix with .shared, whose address ptxas also takes in
+// an 8- or 16-bit register, is the registry entry
+// ptxas-accepts-b16-shared-address-for-ldmatrix and has no probe here.)
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -42,9 +44,6 @@ const Probe kProbes[] = {
     {"sm_103a", RegisterClass::kAny32, ".reg .b32 r<2>; .reg .b32 t;",
      "tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {r0, r1}, $, [t];"},
     {"sm_90", RegisterClass::kAddress, ".reg .b32 d;", "ldmatrix.sync.aligned.m8n8.x1.b16 {d}, [$];"},
-    {"sm_90", RegisterClass::kSharedAddress, ".reg .b32 d;", "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {d}, [$];"},
-    {"sm_90", RegisterClass::kSharedAddress, ".reg .b32 d;",
-     "ldmatrix.sync.aligned.m8n8.x2.shared::cta.b16 {d, d}, [$+32];"},
     {"sm_90", RegisterClass::kAddress, ".reg .b32 d;", "wmma.load.a.sync.aligned.row.m8n8k128.b1 {d}, [$];"},
     {"sm_90", RegisterClass::kAddress, ".reg .b32 d;", "wmma.load.a.sync.aligned.row.m8n8k128.shared.b1 {d}, [$];"},
     {"sm_100a", RegisterClass::kTmemAddress, ".reg .b32 r;", "tcgen05.ld.sync.aligned.32x32b.x1.b32 {r}, [$];"},
