@@ -2,7 +2,7 @@
 # Builds matload and the GPU-side test binaries here (preset "device": Release),
 # and the device fuzz target (preset "fuzz-device") into build/device/fuzzers, and
 # copies the shared libraries they need that the GPU machine may lack (Abseil,
-# GoogleTest, SQLite, OpenSSL's libcrypto) into build/device/lib, so that build/device can be carried to
+# GoogleTest, SQLite, OpenSSL's libcrypto, RE2) into build/device/lib, so that build/device can be carried to
 # the lent GPU machine and run there with LD_LIBRARY_PATH=build/device/lib.
 # libcuda is never linked: matload loads it at run time.
 set -euo pipefail
@@ -22,6 +22,6 @@ rm -rf "$lib" && mkdir -p "$lib"
 # kept for side-by-side runs (build/device/old/).
 for target in "${targets[@]}" device_fuzzer; do
   find "$root/build/device" -name "$target" -type f -executable -print0 | xargs -0 -r -n 1 ldd |
-    awk '/libabsl|libgtest|libgmock|libbenchmark|libsqlite3|libcrypto/ { print $3 }' | sort -u | xargs -r cp -L -t "$lib"
+    awk '/libabsl|libgtest|libgmock|libbenchmark|libsqlite3|libcrypto|libre2/ { print $3 }' | sort -u | xargs -r cp -L -t "$lib"
 done
 du -sh "$root/build/device"
