@@ -44,6 +44,21 @@ struct LaneValues {
   friend bool operator==(const LaneValues&, const LaneValues&) = default;
 };
 
+// kPoisonWord is what a block's output holds where its kernel stored
+// nothing: the harness sets every output byte to 0xA5 before a launch
+// (harness/gpu/cuda_driver.cc), and no LaneValues depends on it.
+inline constexpr std::uint32_t kPoisonWord = 0xA5A5A5A5;
+
+// OutputWord reads word `index` of a block's output, laid out as LaneValues
+// and little-endian; a word past the output's end was never stored and
+// reads as kPoisonWord.
+inline std::uint32_t OutputWord(absl::Span<const std::uint8_t> output, size_t index) {
+  if (4 * index + 4 > output.size()) return kPoisonWord;
+  std::uint32_t word = 0;
+  for (int b = 0; b < 4; ++b) word |= static_cast<std::uint32_t>(output[4 * index + b]) << (8 * b);
+  return word;
+}
+
 // Undefined says the spec leaves the result undefined, and why.
 struct Undefined {
   RuntimeHazard hazard;

@@ -10,12 +10,6 @@
 #include "absl/strings/str_format.h"
 
 namespace matload {
-namespace {
-
-// kPoisonWord is what the output holds where the kernel stored nothing.
-constexpr std::uint32_t kPoisonWord = 0xA5A5A5A5;
-
-}  // namespace
 
 absl::string_view CaseClassName(CaseClass kind) {
   switch (kind) {
@@ -80,12 +74,6 @@ int Severity(CaseClass kind) {
   return static_cast<int>(kMostSevereFirst.end() - found);
 }
 
-std::uint32_t ReadWord(absl::Span<const std::uint8_t> bytes, size_t index) {
-  std::uint32_t word = 0;
-  for (int b = 0; b < 4; ++b) word |= static_cast<std::uint32_t>(bytes[4 * index + b]) << (8 * b);
-  return word;
-}
-
 std::vector<std::uint8_t> ExpectedBytes(const LaneValues& values) {
   std::vector<std::uint8_t> bytes;
   for (std::uint32_t word : values.words) {
@@ -110,7 +98,7 @@ CaseVerdict JudgeOutput(const Outcome& expected, absl::Span<const std::uint8_t> 
   size_t index = 0;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     for (int word = 0; word < values.words_per_lane; ++word, ++index) {
-      const std::uint32_t actual = 4 * index + 4 <= output.size() ? ReadWord(output, index) : kPoisonWord;
+      const std::uint32_t actual = OutputWord(output, index);
       if (actual != values.words[index]) verdict.mismatches.push_back({lane, word, values.words[index], actual});
     }
   }

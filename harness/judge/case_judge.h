@@ -63,9 +63,6 @@ struct CaseVerdict {
   std::string detail;                    // the fault, the undefined reason, the compiler's message
 };
 
-// ReadWord reads little-endian 32-bit word `index` of `bytes`.
-std::uint32_t ReadWord(absl::Span<const std::uint8_t> bytes, size_t index);
-
 // ExpectedBytes lays the model's registers out as the kernel stores them:
 // lane-major, word after word, little-endian.
 std::vector<std::uint8_t> ExpectedBytes(const LaneValues& values);

@@ -15,6 +15,8 @@
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
+#include "harness/report/root_causes.h"
+#include "harness/report/word_picture.h"
 #include "harness/runs/export_marker.h"
 
 namespace matload {
@@ -103,6 +105,21 @@ std::string RunDirectoryText(const ReportPlace& place) {
   return relative == "." ? ". (this page's directory)" : relative.generic_string();
 }
 
+// RootCausesView is the root causes of the `listed` cases as the template's list.
+list RootCausesView(const std::vector<const CaseRecord*>& listed, const ReportPlace& place) {
+  list causes;
+  for (const RootCause& cause : RootCauses(listed, place.run_directory)) {
+    causes.push_back(object{{"signature", cause.signature},
+                            {"cases", Thousands(cause.cases)},
+                            {"case_word", cause.cases == 1 ? "case" : "cases"},
+                            {"first_case", cause.first->id},
+                            {"bundle_href", BundleLinks(*cause.first, place).front().href},
+                            {"diagnosis", cause.diagnosis},
+                            {"picture", cause.picture}});
+  }
+  return causes;
+}
+
 // FacetLabel is a case's value of a facet, or "(none)" for an ID without it.
 std::string FacetLabel(const std::string& value) { return value.empty() ? "(none)" : value; }
 
@@ -161,6 +178,10 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
   }
   view.set("breakdowns", breakdowns);
   view.set("filters", FilterView(listed_ids, listed_outcomes));
+  const list root_causes = RootCausesView(listed, place);
+  view.set("any_root_causes", !root_causes.empty());
+  view.set("root_causes", root_causes);
+  view.set("word_picture_legend", WordPictureLegendHtml());
   view.set("listed_cases", std::to_string(listed.size()));
   view.set("not_run", Thousands(not_run));
   view.set("case_rows", CaseRows(listed, place).ScriptText());

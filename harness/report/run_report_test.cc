@@ -170,5 +170,32 @@ TEST(RunReportTest, LinksTheBundleFilesThatExist) {
                                               "bundles/b1/repro.cpp", "repro.cpp"}));
 }
 
+// The failing cases' bundles head the page as root causes, each with its
+// signature, its case count and a link to its bundle (root_causes.h).
+TEST(RunReportTest, RootCausesComeBeforeTheCases) {
+  const std::filesystem::path run_directory = std::filesystem::path(::testing::TempDir()) / "run_report_causes";
+  std::filesystem::remove_all(run_directory);
+  std::filesystem::create_directories(run_directory / "bundles" / "b1");
+  std::ofstream(run_directory / "bundles" / "b1" / "case.json") << R"({"signature": "ldmatrix/fault/misaligned"})";
+  const RunRecord run{.id = "conform-1", .command = "conform", .directory = run_directory.string()};
+  std::vector<CaseRecord> cases;
+  for (const char* path : {"driver_jit", "ptxas_cubin"}) {
+    cases.push_back({.id = absl::StrCat("ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64.", path),
+                     .outcome = "unexpected_fault",
+                     .finding = true,
+                     .detail = "unexpected fault/misaligned address (716)",
+                     .bundle = "bundles/b1"});
+  }
+  absl::StatusOr<std::string> html =
+      RunReportHtml(run, cases, {.page_directory = run_directory, .run_directory = run_directory});
+  ASSERT_TRUE(html.ok()) << html.status();
+  const size_t causes = html->find("<h2 id=\"root-causes\">");
+  ASSERT_NE(causes, std::string::npos);
+  EXPECT_LT(causes, html->find("<h2 id=\"cases\">"));
+  EXPECT_THAT(*html, HasSubstr("<h3><code>ldmatrix/fault/misaligned</code>: 2 cases</h3>"));
+  EXPECT_THAT(*html, HasSubstr("<p>unexpected fault/misaligned address (716)</p>"));
+  EXPECT_THAT(*html, HasSubstr("<a href=\"bundles/b1\">bundle</a>"));
+}
+
 }  // namespace
 }  // namespace matload
