@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -58,6 +60,32 @@ object DiffRow(const DiffEntry& entry, const CaseRecord* in_b, const ReportPlace
 
 }  // namespace
 
+// SettingRows are the two runs' settings side by side, each marked where A
+// and B differ (the start time always does and is not marked), so that a
+// diff across a toolkit, driver, GPU, matload or registry says so first.
+list SettingRows(const RunRecord& a, const RunRecord& b) {
+  const object run_a = RunView(a), run_b = RunView(b);
+  const auto shown = [](const object& run, const char* key) { return run.at(key).string_value(); };
+  const auto registry = [](const RunRecord& run) {
+    return run.registry_digest.empty() ? std::string("unknown") : run.registry_digest.substr(0, 16);
+  };
+  std::vector<std::tuple<std::string, std::string, std::string, bool>> settings;  // name, A, B, compared
+  for (const auto& [name, key, compared] : {std::tuple{"run", "id", false}, std::tuple{"command", "command_line", true},
+                                            std::tuple{"status", "status", true}, std::tuple{"started", "started", false},
+                                            std::tuple{"machine", "host", true}, std::tuple{"GPU", "gpu", true},
+                                            std::tuple{"driver", "driver", true}, std::tuple{"toolkits", "toolkits", true}}) {
+    settings.emplace_back(name, shown(run_a, key), shown(run_b, key), compared);
+  }
+  settings.emplace_back("matload", absl::StrCat(shown(run_a, "version"), ", ", shown(run_a, "commit")),
+                        absl::StrCat(shown(run_b, "version"), ", ", shown(run_b, "commit")), true);
+  settings.emplace_back("registry", registry(a), registry(b), true);
+  list rows;
+  for (const auto& [name, value_a, value_b, compared] : settings) {
+    rows.push_back(object{{"name", name}, {"a", value_a}, {"b", value_b}, {"differs", compared && value_a != value_b}});
+  }
+  return rows;
+}
+
 absl::StatusOr<std::string> DiffReportHtml(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
                                            absl::Span<const CaseRecord> b_cases, const ReportPlace& place_b) {
   std::map<std::string, const CaseRecord*> by_id;
@@ -89,8 +117,7 @@ absl::StatusOr<std::string> DiffReportHtml(const RunRecord& a, const RunRecord& 
   counts.push_back(object{{"key", "unchanged"}, {"title", "Unchanged"}, {"count", std::to_string(diff.unchanged)}});
   kainjow::mustache::data view;
   view.set("export_marker", ExportMarker(ExportKind::kDiffPage, absl::StrCat(a.id, " ", b.id)));
-  view.set("a", RunView(a));
-  view.set("b", RunView(b));
+  view.set("settings", SettingRows(a, b));
   view.set("regressed", Regressed(diff));
   view.set("counts", counts);
   view.set("sections", sections);

@@ -38,6 +38,22 @@ TEST(DiffReportTest, EscapesEveryField) {
   }
 }
 
+// The runs' settings head the page, and those in which B differs from A are
+// marked: a diff across a toolkit says so before its lists.
+TEST(DiffReportTest, MarksTheSettingsInWhichTheRunsDiffer) {
+  const RunRecord a{.id = "a", .registry_digest = "0123456789abcdef0123", .toolkits = "ptxas 13.0.88",
+                    .gpu_name = "H100", .gpu_uuid = "GPU-1"};
+  RunRecord b = a;
+  b.id = "b";
+  b.toolkits = "ptxas 13.5.37";
+  const std::string html = Page(Diff({}, {}), {}, a, b);
+  EXPECT_THAT(html, HasSubstr("<tr class=\"differs\"><td>toolkits (differs)</td><td><code>ptxas 13.0.88</code></td>"
+                              "<td><code>ptxas 13.5.37</code></td></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>GPU</td>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>registry</td><td><code>0123456789abcdef</code></td>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td>run</td>")) << "the run IDs always differ and are not marked";
+}
+
 TEST(DiffReportTest, ShowsNewFailuresFixedAndFlakyBeforeTheRest) {
   const std::vector<CaseRecord> a = {{.id = "broken", .outcome = "pass"},
                                      {.id = "mended", .outcome = "mismatch", .finding = true},
