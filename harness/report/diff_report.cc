@@ -70,10 +70,11 @@ list SettingRows(const RunRecord& a, const RunRecord& b) {
     return run.registry_digest.empty() ? std::string("unknown") : run.registry_digest.substr(0, 16);
   };
   std::vector<std::tuple<std::string, std::string, std::string, bool>> settings;  // name, A, B, compared
-  for (const auto& [name, key, compared] : {std::tuple{"run", "id", false}, std::tuple{"command", "command_line", true},
-                                            std::tuple{"status", "status", true}, std::tuple{"started", "started", false},
-                                            std::tuple{"machine", "host", true}, std::tuple{"GPU", "gpu", true},
-                                            std::tuple{"driver", "driver", true}, std::tuple{"toolkits", "toolkits", true}}) {
+  for (const auto& [name, key, compared] :
+       {std::tuple{"run", "id", false}, std::tuple{"command", "command_line", true},
+        std::tuple{"status", "status", true}, std::tuple{"started", "started", false},
+        std::tuple{"machine", "host", true}, std::tuple{"GPU", "gpu", true}, std::tuple{"driver", "driver", true},
+        std::tuple{"toolkits", "toolkits", true}}) {
     settings.emplace_back(name, shown(run_a, key), shown(run_b, key), compared);
   }
   settings.emplace_back("matload", absl::StrCat(shown(run_a, "version"), ", ", shown(run_a, "commit")),

@@ -41,8 +41,11 @@ TEST(DiffReportTest, EscapesEveryField) {
 // The runs' settings head the page, and those in which B differs from A are
 // marked: a diff across a toolkit says so before its lists.
 TEST(DiffReportTest, MarksTheSettingsInWhichTheRunsDiffer) {
-  const RunRecord a{.id = "a", .registry_digest = "0123456789abcdef0123", .toolkits = "ptxas 13.0.88",
-                    .gpu_name = "H100", .gpu_uuid = "GPU-1"};
+  const RunRecord a{.id = "a",
+                    .registry_digest = "0123456789abcdef0123",
+                    .toolkits = "ptxas 13.0.88",
+                    .gpu_name = "H100",
+                    .gpu_uuid = "GPU-1"};
   RunRecord b = a;
   b.id = "b";
   b.toolkits = "ptxas 13.5.37";
