@@ -17,11 +17,11 @@ namespace matload {
 
 // RootCause is one bundle of a run and the cases that point at it.
 struct RootCause {
-  std::string signature;   // the bundle's case.json "signature", else its index.tsv line's, else its name
-  size_t cases = 0;        // the run's cases in it
+  std::string signature;              // the bundle's case.json "signature", else its index.tsv line's, else its name
+  size_t cases = 0;                   // the run's cases in it
   const CaseRecord* first = nullptr;  // its first case, by ID
-  std::string diagnosis;   // what the wrong words have in common, or the first case's detail
-  std::string picture;     // the lane x word picture (SVG), or empty when the bundle holds no registers
+  std::string diagnosis;              // what the wrong words have in common, or the first case's detail
+  std::string picture;                // the lane x word picture (SVG), or empty when the bundle holds no registers
 };
 
 // RootCauses groups `cases` (the failing cases of a run) by bundle, reading

@@ -31,7 +31,10 @@ std::string Words(int words_per_lane, const std::function<std::uint32_t(int, int
 }
 
 CaseRecord Case(std::string id, std::string bundle, std::string detail) {
-  return {.id = std::move(id), .outcome = "mismatch", .finding = true, .detail = std::move(detail),
+  return {.id = std::move(id),
+          .outcome = "mismatch",
+          .finding = true,
+          .detail = std::move(detail),
           .bundle = std::move(bundle)};
 }
 
@@ -41,7 +44,8 @@ TEST(RootCausesTest, OneCausePerBundleMostCasesFirstWithWhatItsRegistersShow) {
   const auto model = [](int lane, int word) { return static_cast<std::uint32_t>(0x100 * lane + word + 1); };
   Write(run / "bundles/001-ldmatrix-mismatch/case.json", R"({"signature": "ldmatrix/mismatch/moved-64-words-1"})");
   Write(run / "bundles/001-ldmatrix-mismatch/expected.bin", Words(2, model));
-  Write(run / "bundles/001-ldmatrix-mismatch/actual.bin", Words(2, [&](int lane, int word) { return model(lane ^ 1, word); }));
+  Write(run / "bundles/001-ldmatrix-mismatch/actual.bin",
+        Words(2, [&](int lane, int word) { return model(lane ^ 1, word); }));
   Write(run / "bundles/002-wmma-load-fault/case.json", R"({"signature": "wmma.load/fault/misaligned"})");
   const std::vector<CaseRecord> records = {
       Case("b.case", "bundles/001-ldmatrix-mismatch", "64 of 64 register words differ"),
@@ -66,7 +70,8 @@ TEST(RootCausesTest, OneCausePerBundleMostCasesFirstWithWhatItsRegistersShow) {
 TEST(RootCausesTest, ABundleNotAtHandIsNamedByTheIndexBesideIt) {
   const fs::path run = fs::path(::testing::TempDir()) / "root_causes_index";
   fs::remove_all(run);
-  Write(run / "bundles/index.tsv", "# signature\tcases\tbundle\tfirst case\nwmma.load/mismatch/moved-8\t3\t004-wmma\tx\n");
+  Write(run / "bundles/index.tsv",
+        "# signature\tcases\tbundle\tfirst case\nwmma.load/mismatch/moved-8\t3\t004-wmma\tx\n");
   const CaseRecord record = Case("x.case", "bundles/004-wmma", "8 of 8 register words differ");
   const std::vector<RootCause> causes = RootCauses({&record}, run);
   ASSERT_EQ(causes.size(), 1u);

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <utility>
 #include <functional>
 #include <set>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace matload {
@@ -68,7 +68,8 @@ std::string LanesHold(const std::vector<Slot>& slots) {
 
 // Holds says whether every slot stores the model word of the slot `from`
 // relates it to: whatever other slots share that word, the relation holds.
-bool Holds(const WordMap& map, const std::vector<Slot>& slots, const std::function<std::pair<int, int>(const Slot&)>& from) {
+bool Holds(const WordMap& map, const std::vector<Slot>& slots,
+           const std::function<std::pair<int, int>(const Slot&)>& from) {
   return Every(slots, [&](const Slot& slot) {
     const auto [lane, word] = from(slot);
     if (lane < 0 || lane >= kWarpLanes || word < 0 || word >= map.words_per_lane) return false;

@@ -12,7 +12,8 @@ constexpr int kWords = 4;
 // Model has a distinct word in every slot, as tagged data gives.
 LaneValues Model() {
   LaneValues values = LaneValues::Zeroed(kWords);
-  for (size_t index = 0; index < values.words.size(); ++index) values.words[index] = 0x1000 + static_cast<std::uint32_t>(index);
+  for (size_t index = 0; index < values.words.size(); ++index)
+    values.words[index] = 0x1000 + static_cast<std::uint32_t>(index);
   return values;
 }
 
@@ -34,9 +35,7 @@ std::string DiagnoseOutput(const std::function<std::uint32_t(int, int)>& stored)
 
 std::uint32_t ModelWord(int lane, int word) { return Model().lane(lane)[word]; }
 
-TEST(WordOriginsTest, ARightBlockSaysSo) {
-  EXPECT_EQ(DiagnoseOutput(ModelWord), "every word matches the model");
-}
+TEST(WordOriginsTest, ARightBlockSaysSo) { EXPECT_EQ(DiagnoseOutput(ModelWord), "every word matches the model"); }
 
 TEST(WordOriginsTest, NamesALaneSwap) {
   EXPECT_EQ(DiagnoseOutput([](int lane, int word) { return ModelWord(lane ^ 1, word); }),
@@ -79,8 +78,9 @@ TEST(WordOriginsTest, CountsWhatNoRuleCovers) {
 }
 
 TEST(WordOriginsTest, OnlySomeLanesAreNamed) {
-  EXPECT_EQ(DiagnoseOutput([](int lane, int word) { return lane < 2 ? ModelWord(lane ^ 1, word) : ModelWord(lane, word); }),
-            "8 of 128 words differ: lanes 0, 1 hold lane L XOR 1's words");
+  EXPECT_EQ(
+      DiagnoseOutput([](int lane, int word) { return lane < 2 ? ModelWord(lane ^ 1, word) : ModelWord(lane, word); }),
+      "8 of 128 words differ: lanes 0, 1 hold lane L XOR 1's words");
 }
 
 }  // namespace
