@@ -359,13 +359,19 @@ TEST_F(ResumeTest, ConformKilledAfterItsFirstCasesFinishedKeepsThem) {
 // returns them, not when their wave ends (D3 of
 // reports/robustness/attack-2026-11-27-second): a SIGKILL halfway through
 // the forms phase, which one wave runs, leaves the cases judged before it
-// stored, and the resumed run ends as the uninterrupted one did.
+// stored, and the resumed run ends as the uninterrupted one did. One
+// worker, so that items finish in item order (with two, one may run ahead
+// while the other's first item, which must be judged first, is still
+// running), and 200 ms of JIT per form, so that each item is judged and
+// stored before the next one launches, however loaded the machine.
 TEST_F(ResumeTest, ConformKilledHalfwayThroughAWaveKeepsWhatItJudged) {
   UseFakeGpu("normal");
   std::vector<std::string> command = FlakyConform();
+  *(std::find(command.begin(), command.end(), "--workers") + 1) = "1";
   command.insert(command.end(), {"--retries", "0"});
   const Whole whole = RunWhole(command, ConformFiles);
-  const std::string kill = absl::StrCat("signal-at-launch:", PhaseLaunches(root_ / "whole", "forms") / 2, ":9");
+  const std::string kill =
+      absl::StrCat("slow-jit:200,signal-at-launch:", PhaseLaunches(root_ / "whole", "forms") / 2, ":9");
   EXPECT_EQ(Run(command, "killed", {"--out", (root_ / "killed").string()}, kill), 128 + SIGKILL);
   const std::vector<CaseRecord> kept = Outcome("killed", ConformFiles).cases;
   EXPECT_FALSE(kept.empty());
