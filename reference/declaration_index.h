@@ -23,8 +23,9 @@ class DeclarationIndex {
 
   // Find is the declaration of `name`, or nullptr.
   const Declaration* Find(absl::string_view name) const;
-  // empty is true when the list declares nothing: the snippet's registers
-  // are then assumed to have the types its operands need (legality.h).
+  // empty is true when the list declares nothing. Judge gives a snippet
+  // without declarations implicit ones (implicit_declarations.h), so an
+  // empty index there means the instruction names no register.
   bool empty() const { return by_name_.empty(); }
 
  private:

@@ -57,7 +57,9 @@ std::vector<Declaration> UsedDeclarations(const RawInstruction& instruction) {
 // without copying it.
 std::vector<ReasonCode> ModelReasons(const RawInstruction& instruction, PtxVersion ptx, Target target) {
   std::vector<Declaration> declarations = UsedDeclarations(instruction);
-  if (declarations.empty()) declarations = StandardRegisterFile();  // none: Judge would assume every type right
+  // None: Judge would declare the names itself (implicit_declarations.h);
+  // against the whole file they are undeclared, as the sweep judges them.
+  if (declarations.empty()) declarations = StandardRegisterFile();
   const Verdict verdict = Judge(Snippet{std::move(declarations), instruction}, ptx, target);
   std::vector<ReasonCode> codes;
   for (const Reason& reason : verdict.reasons()) codes.push_back(reason.code);
