@@ -20,6 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "harness/platform/environment.h"
 #include "harness/platform/outside_text.h"
@@ -156,11 +157,15 @@ namespace {
 
 constexpr int kBusyTimeoutMs = 30'000;
 
-// kConnectionPragmas set up a connection once the schema is known good: WAL
-// lets readers and a writer work at once (and need sync only at checkpoints),
-// and a 64 MiB page cache keeps a run of 200,000 cases' indexes in memory.
+// kTurnOnWal lets readers and a writer work at once (and need sync only at
+// checkpoints). It is run on its own, by TurnOnWal, because of how it locks.
+constexpr char kTurnOnWal[] = "PRAGMA journal_mode = WAL";
+
+// kConnectionPragmas set up a connection once the schema is known good and
+// WAL is on: a 64 MiB page cache keeps a run of 200,000 cases' indexes in
+// memory.
 constexpr char kConnectionPragmas[] =
-    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY";
+    "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY";
 
 // kSchemaSql creates what is missing of the schema. Runs are referred to by
 // their integer run_key and cases by their interned name's id, so a case row
@@ -541,7 +546,8 @@ absl::StatusOr<ResultsStore> ResultsStore::OpenWith(const std::filesystem::path&
     store.has_claim_start_ = has_claim_start.value_or(false);
     store.has_registry_digest_ = has_registry_digest.value_or(false);
   }
-  if (status.ok() && !read_only) status = store.Exec(kConnectionPragmas, "turning on WAL");
+  if (status.ok() && !read_only) status = store.TurnOnWal();
+  if (status.ok() && !read_only) status = store.Exec(kConnectionPragmas, "setting up the connection");
   if (!status.ok()) return status;
   return store;
 }
@@ -792,6 +798,16 @@ absl::StatusOr<Statement> ResultsStore::Prepare(absl::string_view sql, absl::str
 absl::Status ResultsStore::Exec(const char* sql, absl::string_view what) {
   const int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, nullptr);
   return rc == SQLITE_OK ? absl::OkStatus() : Error(rc, what);
+}
+
+absl::Status ResultsStore::TurnOnWal() {
+  const absl::Time deadline = absl::Now() + absl::Milliseconds(kBusyTimeoutMs);
+  while (true) {
+    const int rc = sqlite3_exec(db_.get(), kTurnOnWal, nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK) return absl::OkStatus();
+    if (rc != SQLITE_BUSY || absl::Now() >= deadline) return Error(rc, "turning on WAL");
+    absl::SleepFor(absl::Milliseconds(10));
+  }
 }
 
 absl::Status ResultsStore::Execute(absl::string_view sql, absl::string_view what,

@@ -181,6 +181,13 @@ class ResultsStore {
   absl::StatusOr<Statement> Prepare(absl::string_view sql, absl::string_view what);
   // Exec runs `sql`, one or more statements without parameters.
   absl::Status Exec(const char* sql, absl::string_view what);
+  // TurnOnWal switches a new store to WAL, trying again while another
+  // process holds the lock it needs. The switch first reads, then asks for
+  // an exclusive lock; two processes that do so at once would deadlock, so
+  // SQLite answers one of them SQLITE_BUSY at once, without calling the
+  // busy handler (https://sqlite.org/c3ref/busy_handler.html). It is the
+  // error NightlyTest.TwoRunsWriteOneStoreAtOnce met.
+  absl::Status TurnOnWal();
   // Execute prepares `sql`, lets `bind` set its parameters and runs it.
   absl::Status Execute(absl::string_view sql, absl::string_view what, const std::function<void(Statement&)>& bind);
   // InTransaction runs `body` in a write transaction (BEGIN IMMEDIATE),
