@@ -12,6 +12,7 @@
 #include "harness/platform/without_home.h"
 #include "harness/report/case_facets.h"
 #include "harness/report/data_block.h"
+#include "harness/report/fuzz_campaigns.h"
 #include "harness/report/html_page.h"
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
@@ -120,6 +121,26 @@ list RootCausesView(const std::vector<const CaseRecord*>& listed, const ReportPl
   return causes;
 }
 
+// FuzzCampaignsView is a fuzz run's campaigns as the template's list: the
+// store's figures, the rate they give, and the coverage chart.
+list FuzzCampaignsView(absl::Span<const CaseRecord> cases, const ReportPlace& place) {
+  list campaigns;
+  for (const FuzzCampaign& campaign : FuzzCampaigns(cases, place.run_directory)) {
+    const double rate = campaign.seconds > 0 ? static_cast<double>(campaign.runs) / campaign.seconds : 0;
+    campaigns.push_back(object{{"target", campaign.target},
+                               {"outcome", campaign.outcome},
+                               {"runs", Thousands(campaign.runs)},
+                               {"seconds", Thousands(static_cast<std::int64_t>(campaign.seconds))},
+                               {"rate", campaign.seconds > 0 ? Thousands(static_cast<std::int64_t>(rate)) : "-"},
+                               {"coverage", Thousands(campaign.coverage)},
+                               {"corpus", Thousands(campaign.corpus)},
+                               {"findings", Thousands(campaign.findings)},
+                               {"crashes", Thousands(campaign.crashes)},
+                               {"chart", CoverageChartSvg(campaign)}});
+  }
+  return campaigns;
+}
+
 // FacetLabel is a case's value of a facet, or "(none)" for an ID without it.
 std::string FacetLabel(const std::string& value) { return value.empty() ? "(none)" : value; }
 
@@ -177,6 +198,9 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
     }
   }
   view.set("breakdowns", breakdowns);
+  const list campaigns = FuzzCampaignsView(cases, place);
+  view.set("any_campaigns", !campaigns.empty());
+  view.set("campaigns", campaigns);
   view.set("filters", FilterView(listed_ids, listed_outcomes));
   const list root_causes = RootCausesView(listed, place);
   view.set("any_root_causes", !root_causes.empty());

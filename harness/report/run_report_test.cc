@@ -18,6 +18,7 @@ namespace matload {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // kHostile is what a PTX text, a toolchain message or a path could hold:
 // markup, both quotes and an ampersand.
@@ -195,6 +196,28 @@ TEST(RunReportTest, RootCausesComeBeforeTheCases) {
   EXPECT_THAT(*html, HasSubstr("<h3><code>ldmatrix/fault/misaligned</code>: 2 cases</h3>"));
   EXPECT_THAT(*html, HasSubstr("<p>unexpected fault/misaligned address (716)</p>"));
   EXPECT_THAT(*html, HasSubstr("<a href=\"bundles/b1\">bundle</a>"));
+}
+
+// A fuzz run's page shows each campaign's figures from the store, its rate
+// worked out, with the target's name escaped like every other field.
+TEST(RunReportTest, AFuzzRunShowsItsCampaigns) {
+  const std::vector<CaseRecord> cases = {
+      {.id = "fuzz.text",
+       .outcome = "pass",
+       .counts = {{"runs", 50000}, {"coverage", 812}, {"corpus", 61}},
+       .seconds = 10},
+      {.id = absl::StrCat("fuzz.", kHostile), .outcome = "pass", .counts = {{"runs", 7}}, .seconds = 0}};
+  const std::string html = Page(RunRecord{.id = "fuzz-1", .command = "fuzz", .status = "clean"}, cases);
+  EXPECT_THAT(html, HasSubstr("<a href=\"#campaigns\">Fuzz campaigns</a>"));
+  EXPECT_THAT(html, HasSubstr("<tr data-target=\"text\"><td>text</td><td>pass</td><td class=\"n\">50,000</td>"
+                              "<td class=\"n\">10</td><td class=\"n\">5,000</td><td class=\"n\">812</td>"
+                              "<td class=\"n\">61</td>"));
+  EXPECT_THAT(html, HasSubstr(kEscaped));
+  EXPECT_THAT(html, Not(HasSubstr(kHostile)));
+  EXPECT_THAT(html, HasSubstr("No coverage over time"));  // the run directory is not at hand
+  const std::string conform =
+      Page(RunRecord{.id = "conform-1", .command = "conform"}, {{.id = "a.b", .outcome = "pass"}});
+  EXPECT_THAT(conform, Not(HasSubstr("Fuzz campaigns")));
 }
 
 }  // namespace

@@ -1,0 +1,129 @@
+#include "harness/report/fuzz_campaigns.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "harness/platform/input_files.h"
+
+namespace matload {
+namespace {
+
+// kCampaignPrefix starts a campaign case's ID (fuzz_command.cc's CampaignCaseId).
+constexpr absl::string_view kCampaignPrefix = "fuzz.";
+
+// CountOf is record's count `key`, or 0 where it has none.
+std::int64_t CountOf(const CaseRecord& record, const std::string& key) {
+  const auto found = record.counts.find(key);
+  return found == record.counts.end() ? 0 : found->second;
+}
+
+// ChartSize is the coverage chart's frame: the plot's origin at
+// (left, top + height), its axes `width` and `height` long.
+struct ChartSize {
+  int left = 56, top = 10, width = 360, height = 120;
+};
+
+// AxisTop is a round number at or above `largest`, so that the axis ends
+// on a label a reader can take in: 1, 2 or 5 times a power of ten.
+std::int64_t AxisTop(std::int64_t largest) {
+  std::int64_t scale = 1;
+  while (true) {
+    for (std::int64_t step : {1, 2, 5}) {
+      if (step * scale >= largest) return step * scale;
+    }
+    scale *= 10;
+  }
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<CoveragePoint>> ReadCoverageTsv(absl::string_view text) {
+  std::map<std::string, std::vector<CoveragePoint>> rows;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<absl::string_view> fields = absl::StrSplit(line, '\t');
+    CoveragePoint point;
+    std::int64_t features = 0, findings = 0, signatures = 0;
+    if (fields.size() != 8 || fields[1].empty() || !absl::SimpleAtoi(fields[0], &point.seconds) ||
+        !absl::SimpleAtoi(fields[2], &point.runs) || !absl::SimpleAtoi(fields[3], &point.coverage) ||
+        !absl::SimpleAtoi(fields[4], &features) || !absl::SimpleAtoi(fields[5], &point.corpus) ||
+        !absl::SimpleAtoi(fields[6], &findings) || !absl::SimpleAtoi(fields[7], &signatures)) {
+      continue;
+    }
+    rows[std::string(fields[1])].push_back(point);
+  }
+  return rows;
+}
+
+std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases,
+                                        const std::filesystem::path& run_directory) {
+  const absl::StatusOr<std::string> tsv = ReadFileBytes(run_directory / "coverage.tsv");
+  std::map<std::string, std::vector<CoveragePoint>> over_time;
+  if (tsv.ok()) over_time = ReadCoverageTsv(*tsv);
+  std::vector<FuzzCampaign> campaigns;
+  for (const CaseRecord& record : cases) {
+    absl::string_view target = record.id;
+    // A finding or crash of a campaign ("fuzz.text.finding.X") is a case of its own, not a campaign.
+    if (!absl::ConsumePrefix(&target, kCampaignPrefix) || target.empty() || absl::StrContains(target, '.')) continue;
+    FuzzCampaign campaign{.target = std::string(target),
+                          .outcome = record.outcome,
+                          .runs = CountOf(record, "runs"),
+                          .seconds = record.seconds,
+                          .coverage = CountOf(record, "coverage"),
+                          .corpus = CountOf(record, "corpus"),
+                          .findings = CountOf(record, "findings"),
+                          .crashes = CountOf(record, "crashes")};
+    if (const auto rows = over_time.find(campaign.target); rows != over_time.end()) campaign.over_time = rows->second;
+    campaigns.push_back(std::move(campaign));
+  }
+  return campaigns;
+}
+
+std::string CoverageChartSvg(const FuzzCampaign& campaign) {
+  if (campaign.over_time.empty()) {
+    return "<p>No coverage over time: the run directory's coverage.tsv is not at hand, or has no row for this "
+           "target.</p>";
+  }
+  const ChartSize size;
+  std::int64_t last_second = 1, most_coverage = 1;
+  for (const CoveragePoint& point : campaign.over_time) {
+    last_second = std::max(last_second, point.seconds);
+    most_coverage = std::max(most_coverage, point.coverage);
+  }
+  const std::int64_t x_top = AxisTop(last_second), y_top = AxisTop(most_coverage);
+  const auto x_of = [&](std::int64_t seconds) { return size.left + size.width * seconds / static_cast<double>(x_top); };
+  const auto y_of = [&](std::int64_t coverage) {
+    return size.top + size.height - size.height * coverage / static_cast<double>(y_top);
+  };
+  const int bottom = size.top + size.height;
+  std::string svg = absl::StrFormat(
+      "<svg class=\"coverage-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
+      "aria-label=\"coverage (edges) over the campaign's seconds\"><g font-size=\"10\" font-family=\"sans-serif\">"
+      "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#555\"/>"
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>"
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d s</text><text x=\"4\" y=\"%d\">cov</text>",
+      size.left + size.width + 40, bottom + 28, size.left, size.top, bottom, size.left + size.width, size.left - 4,
+      size.top + 8, y_top, size.left - 4, bottom, size.left + size.width, bottom + 14, x_top,
+      size.top + size.height / 2);
+  std::string line;
+  for (const CoveragePoint& point : campaign.over_time) {
+    absl::StrAppendFormat(&line, "%.1f,%.1f ", x_of(point.seconds), y_of(point.coverage));
+  }
+  absl::StrAppendFormat(&svg, "<polyline points=\"%s\" fill=\"none\" stroke=\"#1e88e5\" stroke-width=\"2\"/>", line);
+  for (const CoveragePoint& point : campaign.over_time) {
+    absl::StrAppendFormat(&svg,
+                          "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1e88e5\"><title>after %d s: %d runs, "
+                          "coverage %d, corpus %d</title></circle>",
+                          x_of(point.seconds), y_of(point.coverage), point.seconds, point.runs, point.coverage,
+                          point.corpus);
+  }
+  return svg + "</g></svg>";
+}
+
+}  // namespace matload

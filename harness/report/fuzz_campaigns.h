@@ -1,0 +1,63 @@
+// FuzzCampaigns: a fuzz run's campaigns as its page shows them, one per
+// target: what the results store keeps of each (executions, their rate,
+// coverage, corpus, findings and crashes; harness/cli/fuzz_command.cc's
+// CampaignCases) and, where the run directory is at hand, the coverage
+// over time that coverage.tsv beside it holds, drawn as inline SVG.
+#ifndef MATLOAD_HARNESS_REPORT_FUZZ_CAMPAIGNS_H_
+#define MATLOAD_HARNESS_REPORT_FUZZ_CAMPAIGNS_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "harness/runs/case_record.h"
+
+namespace matload {
+
+// CoveragePoint is one coverage.tsv row of one target: its figures after
+// `seconds` of the campaign.
+struct CoveragePoint {
+  std::int64_t seconds = 0;
+  std::int64_t runs = 0;
+  std::int64_t coverage = 0;
+  std::int64_t corpus = 0;
+  friend bool operator==(const CoveragePoint&, const CoveragePoint&) = default;
+};
+
+// FuzzCampaign is one target's campaign as the store keeps it, with its
+// coverage over time (empty where coverage.tsv is not at hand).
+struct FuzzCampaign {
+  std::string target;   // "text", "cli", ...
+  std::string outcome;  // the campaign case's outcome: "pass", "finding", "unsupported"
+  std::int64_t runs = 0;
+  double seconds = 0;
+  std::int64_t coverage = 0;
+  std::int64_t corpus = 0;
+  std::int64_t findings = 0;
+  std::int64_t crashes = 0;
+  std::vector<CoveragePoint> over_time;
+};
+
+// ReadCoverageTsv reads coverage.tsv's rows by target, in file order. A
+// line that is not a row of eight tab-separated fields with numbers where
+// numbers belong is skipped: the file is the fuzz command's own, and a
+// campaign killed mid-line leaves half a row.
+std::map<std::string, std::vector<CoveragePoint>> ReadCoverageTsv(absl::string_view text);
+
+// FuzzCampaigns are the campaigns among `cases` (IDs "fuzz.TARGET"), in
+// case order, each with the rows of `run_directory`/coverage.tsv for its
+// target where that file can be read.
+std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases, const std::filesystem::path& run_directory);
+
+// CoverageChartSvg draws a campaign's coverage over time as a line on
+// axes of seconds and coverage (inline SVG, no script), each point titled
+// with its figures; a campaign without rows gets a sentence instead.
+std::string CoverageChartSvg(const FuzzCampaign& campaign);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_REPORT_FUZZ_CAMPAIGNS_H_

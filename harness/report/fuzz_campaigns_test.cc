@@ -1,0 +1,76 @@
+#include "harness/report/fuzz_campaigns.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace matload {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// kTsv is coverage.tsv as fuzz_command.cc writes it, with a half row at
+// its end (a campaign killed mid-line) and a row whose number is not one.
+constexpr char kTsv[] =
+    "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n"
+    "0\ttext\t0\t0\t0\t0\t0\t0\n"
+    "0\tcli\t12\t30\t40\t5\t0\t0\n"
+    "10\ttext\t5000\t800\t900\t60\t0\t0\n"
+    "10\tcli\t9000\t85\t99\t18\t1\t1\n"
+    "20\ttext\tmany\t810\t901\t61\t0\t0\n"
+    "20\ttext\t9100\t8";
+
+TEST(FuzzCampaignsTest, ReadsEveryWholeRowByTarget) {
+  const auto rows = ReadCoverageTsv(kTsv);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_THAT(rows.at("text"), ElementsAre(CoveragePoint{0, 0, 0, 0}, CoveragePoint{10, 5000, 800, 60}));
+  EXPECT_THAT(rows.at("cli"), ElementsAre(CoveragePoint{0, 12, 30, 5}, CoveragePoint{10, 9000, 85, 18}));
+}
+
+TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirectory) {
+  const std::filesystem::path directory = std::filesystem::path(testing::TempDir()) / "fuzz-campaigns";
+  std::filesystem::create_directories(directory);
+  std::ofstream(directory / "coverage.tsv") << kTsv;
+  const std::vector<CaseRecord> cases = {
+      {.id = "fuzz.cli",
+       .outcome = "finding",
+       .finding = true,
+       .counts = {{"runs", 9000}, {"findings", 1}, {"crashes", 0}, {"coverage", 85}, {"corpus", 18}},
+       .seconds = 12},
+      {.id = "fuzz.cli.finding.legality_1234", .outcome = "finding", .finding = true},
+      {.id = "fuzz.text",
+       .outcome = "pass",
+       .counts = {{"runs", 5000}, {"coverage", 800}, {"corpus", 60}},
+       .seconds = 10}};
+  const std::vector<FuzzCampaign> campaigns = FuzzCampaigns(cases, directory);
+  ASSERT_EQ(campaigns.size(), 2u);
+  EXPECT_EQ(campaigns[0].target, "cli");
+  EXPECT_EQ(campaigns[0].runs, 9000);
+  EXPECT_EQ(campaigns[0].findings, 1);
+  EXPECT_EQ(campaigns[0].seconds, 12);
+  EXPECT_EQ(campaigns[0].over_time.size(), 2u);
+  EXPECT_EQ(campaigns[1].target, "text");
+  EXPECT_EQ(campaigns[1].corpus, 60);
+  // Elsewhere, without coverage.tsv, the figures stay and the curve goes.
+  const std::vector<FuzzCampaign> moved = FuzzCampaigns(cases, directory / "not-here");
+  ASSERT_EQ(moved.size(), 2u);
+  EXPECT_EQ(moved[1].runs, 5000);
+  EXPECT_TRUE(moved[1].over_time.empty());
+  EXPECT_THAT(CoverageChartSvg(moved[1]), HasSubstr("No coverage over time"));
+}
+
+TEST(FuzzCampaignsTest, TheChartHasAPointPerRowOnRoundAxes) {
+  const FuzzCampaign campaign{.target = "text", .over_time = {{0, 0, 0, 0}, {10, 5000, 800, 60}, {17, 7000, 830, 64}}};
+  const std::string svg = CoverageChartSvg(campaign);
+  EXPECT_THAT(svg, HasSubstr("<polyline"));
+  EXPECT_THAT(svg, HasSubstr("<title>after 17 s: 7000 runs, coverage 830, corpus 64</title>"));
+  EXPECT_THAT(svg, HasSubstr(">1000</text>"));  // the coverage axis ends on a round number above 830
+  EXPECT_THAT(svg, HasSubstr(">20 s</text>"));  // and the time axis on one above 17 s
+  EXPECT_EQ(svg.rfind("</svg>"), svg.size() - 6);
+}
+
+}  // namespace
+}  // namespace matload
