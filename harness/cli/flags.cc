@@ -144,8 +144,9 @@ MATLOAD_FLAG(int, progress_seconds, 10, "support history conform fuzz selftest",
 MATLOAD_FLAG(std::string, junit, "", "export", "FILE.xml", "write the run as JUnit XML to this file.");
 MATLOAD_FLAG(std::string, csv, "", "export", "FILE.csv",
              "write the run's results as CSV (case,outcome,duration_s) to this file.");
-MATLOAD_FLAG(std::string, html, "", "export diff", "FILE.html",
-             "write the run (as its report.html) or the diff as a self-contained HTML page to this file.");
+MATLOAD_FLAG(std::string, html, "", "export diff runs", "FILE.html",
+             "write the run (as its report.html), the diff, or for runs the index of every run with its trends, as a "
+             "self-contained HTML page to this file.");
 MATLOAD_FLAG(int, keep, 0, "prune", "N",
              "the finished runs of each command to keep, newest first (what COMMAND@latest-finished to "
              "@latest-finished~N-1 name), "
@@ -201,7 +202,10 @@ const CommandText kCommandTexts[] = {
     {"selftest", "", "plant five bugs and show each is caught and bundled", "matload selftest --device 0"},
     {"fuzz", "", "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
      "matload fuzz --targets text,legality,reference --seconds 3600 --jobs 2"},
-    {"runs", "", "every run in the results store, oldest first", "matload runs --json"},
+    {"runs", "",
+     "every run in the results store, oldest first; --html writes an index of them across nights: a trend per command, "
+     "GPU, driver and toolkits, and each failing case's first failing run",
+     "matload runs --html runs.html"},
     {"diff", "RUN_A RUN_B",
      "per case ID, what B broke, fixed, changed, added and removed against A (exit 1 when B regressed); a run is its "
      "ID, COMMAND@latest[~N] (the newest, whatever its status) or COMMAND@latest-finished[~N]; a run that did not "

@@ -40,6 +40,11 @@ absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff
   return WritePage(DiffReportHtml(a, b, diff, b_cases, PlaceOf(path, RunDirectory(b))), path);
 }
 
+absl::Status WriteRunsIndex(const std::vector<RunSeries>& series, const std::string& store_path,
+                            const std::string& path) {
+  return WritePage(RunsIndexHtml(series, store_path), path);
+}
+
 absl::Status FinishWithReport(RunJournal& journal, int exit_status) {
   const absl::Time now = absl::Now();
   absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();

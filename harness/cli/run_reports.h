@@ -1,6 +1,7 @@
 // The HTML pages of runs and diffs as the commands write them
 // (harness/report/): report.html in a run's directory when the run ends,
-// and the pages `matload export --html` and `matload diff --html` write.
+// and the pages `matload export --html`, `matload diff --html` and
+// `matload runs --html` write.
 #ifndef MATLOAD_HARNESS_CLI_RUN_REPORTS_H_
 #define MATLOAD_HARNESS_CLI_RUN_REPORTS_H_
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "harness/report/runs_index.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/run_diff.h"
 #include "harness/runs/run_journal.h"
@@ -23,6 +25,11 @@ absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& c
 // B's `b_cases`, to `path`, linking B's files as WriteRunPage does.
 absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
                            const std::vector<CaseRecord>& b_cases, const std::string& path);
+
+// WriteRunsIndex writes the runs index of `series`, read from the store at
+// `store_path`, to `path`.
+absl::Status WriteRunsIndex(const std::vector<RunSeries>& series, const std::string& store_path,
+                            const std::string& path);
 
 // FinishWithReport writes the run's report.html, from what the store holds
 // of it and as it will end, then ends it (RunJournal::Finish) with

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -18,9 +19,11 @@
 #include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
 #include "harness/platform/outside_text.h"
+#include "harness/report/runs_index.h"
 #include "harness/runs/export_marker.h"
 #include "harness/runs/exports.h"
 #include "harness/runs/junit_export.h"
+#include "harness/runs/night_runs.h"
 #include "harness/runs/results_store.h"
 #include "harness/runs/retention.h"
 #include "harness/runs/run_diff.h"
@@ -205,41 +208,67 @@ absl::StatusOr<RunRecord> FindRun(ResultsStore& store, const std::string& refere
   return named[named.size() - 1 - back];
 }
 
+namespace {
+
+// ListRun writes one run of `matload runs`: a line of `out`, or with
+// --json an entry of `listing`.
+void ListRun(const RunRecord& run, const std::vector<CaseRecord>& cases, std::ostream& out, nlohmann::json& listing) {
+  const std::string started = absl::FormatTime("%Y-%m-%d %H:%M:%SZ", run.started, absl::UTCTimeZone());
+  if (!absl::GetFlag(FLAGS_json)) {
+    out << absl::StrFormat("%-42s %-14s %7d cases %5d findings  %s  %s%s\n", run.id, run.status, cases.size(),
+                           Findings(cases), started, run.gpu_name.empty() ? run.toolkits : run.gpu_name,
+                           run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard, " of ", run.parent));
+    return;
+  }
+  listing.push_back(
+      {{"id", run.id},
+       {"command", run.command},
+       {"status", run.status},
+       {"exit_status", run.exit_status},
+       {"started", started},
+       {"cases", cases.size()},
+       {"findings", Findings(cases)},
+       {"gpu", run.gpu_name},
+       {"driver", run.driver},
+       {"toolkits", run.toolkits},
+       {"directory", run.directory},
+       {"git_commit", run.git_commit},
+       {"registry_digest", run.registry_digest.empty() ? nlohmann::json() : nlohmann::json(run.registry_digest)},
+       {"parent", run.parent},
+       {"shard", run.shard}});
+}
+
+}  // namespace
+
 int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("runs takes no arguments"));
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
   if (!store.ok()) return Failed(err, store.status());
   absl::StatusOr<std::vector<RunRecord>> runs = RunsAsTheyStand(*store);
   if (!runs.ok()) return Failed(err, runs.status());
+  const std::string html = absl::GetFlag(FLAGS_html);
+  const std::string store_name = std::filesystem::absolute(store->path()).lexically_normal().string();
+  if (!html.empty()) {
+    if (absl::Status free = CheckReplaceable(html, ExportKind::kRunsIndex, store_name); !free.ok()) {
+      return Failed(err, free);
+    }
+  }
+  absl::flat_hash_set<std::string> nights;
+  for (const RunRecord& night : NightRuns(*runs)) nights.insert(night.id);
+  RunsIndex index;
   nlohmann::json listing = nlohmann::json::array();
   for (const RunRecord& run : *runs) {
     absl::StatusOr<std::vector<CaseRecord>> cases = store->Cases(run.id);
     if (!cases.ok()) return Failed(err, cases.status());
-    const std::string started = absl::FormatTime("%Y-%m-%d %H:%M:%SZ", run.started, absl::UTCTimeZone());
-    if (!absl::GetFlag(FLAGS_json)) {
-      out << absl::StrFormat("%-42s %-14s %7d cases %5d findings  %s  %s%s\n", run.id, run.status, cases->size(),
-                             Findings(*cases), started, run.gpu_name.empty() ? run.toolkits : run.gpu_name,
-                             run.shard.empty() ? "" : absl::StrCat("  shard ", run.shard, " of ", run.parent));
-      continue;
-    }
-    listing.push_back(
-        {{"id", run.id},
-         {"command", run.command},
-         {"status", run.status},
-         {"exit_status", run.exit_status},
-         {"started", started},
-         {"cases", cases->size()},
-         {"findings", Findings(*cases)},
-         {"gpu", run.gpu_name},
-         {"driver", run.driver},
-         {"toolkits", run.toolkits},
-         {"directory", run.directory},
-         {"git_commit", run.git_commit},
-         {"registry_digest", run.registry_digest.empty() ? nlohmann::json() : nlohmann::json(run.registry_digest)},
-         {"parent", run.parent},
-         {"shard", run.shard}});
+    if (!html.empty() && nights.contains(run.id)) index.Add(run, *cases);
+    ListRun(run, *cases, out, listing);
   }
   if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";
+  if (html.empty()) return kExitClean;
+  if (absl::Status written = WriteRunsIndex(index.Series(), store_name, html); !written.ok()) {
+    return Failed(err, written);
+  }
+  err << "wrote " << PrintedText(html) << "\n";
   return kExitClean;
 }
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
@@ -275,6 +276,51 @@ TEST(StoreCommandsTest, RunsTellsADeadRunFromALiveOne) {
   absl::SetFlag(&FLAGS_db, "");
   kill(live, SIGKILL);
   waitpid(live, nullptr, 0);
+}
+
+// runs --html writes the index of the store's nights: a merged night once,
+// each failing case with its first failing night. It replaces its own
+// earlier index of the same store and no other file.
+TEST(StoreCommandsTest, RunsWritesAnIndexAcrossNightsAndReplacesOnlyItsOwn) {
+  const std::string db = testing::TempDir() + "/store_commands_test_index.sqlite";
+  std::filesystem::remove(db);
+  {
+    ResultsStore store = *ResultsStore::Open(db);
+    int night = 0;
+    for (const char* id : {"conform-mon", "conform-tue-1", "conform-tue"}) {
+      const bool shard = absl::EndsWith(id, "-1");
+      const RunRecord run{.id = id,
+                          .command = "conform",
+                          .gpu_name = "NVIDIA H100",
+                          .parent = std::string(shard || absl::EndsWith(id, "tue") ? "conform-tue" : ""),
+                          .shard = shard ? "1/2" : "",
+                          .started = absl::FromUnixSeconds(86'400 * ++night),
+                          .status = "findings",
+                          .exit_status = 1};
+      ASSERT_TRUE(store.CreateRun(run).ok());
+      ASSERT_TRUE(store.AddCases(run.id, Tonight()).ok());
+    }
+  }
+  absl::SetFlag(&FLAGS_db, db);
+  const std::string page = testing::TempDir() + "/store_commands_test_index.html";
+  std::filesystem::remove(page);
+  absl::SetFlag(&FLAGS_html, page);
+  std::ostringstream out, err;
+  for (int time = 0; time < 2; ++time) {
+    ASSERT_EQ(RunRunsCommand({}, out, err), kExitClean) << err.str();
+  }
+  std::ifstream file(page);
+  const std::string html(std::istreambuf_iterator<char>(file), {});
+  EXPECT_THAT(html, HasSubstr("<dt>Runs</dt><dd>2</dd>"));  // the shard is its merged run's night
+  EXPECT_THAT(html, HasSubstr("<td class=\"id\">ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit</td><td><code>"
+                              "conform-mon</code>"));
+  const std::string other = testing::TempDir() + "/store_commands_test_index_other.html";
+  std::ofstream(other) << "<!DOCTYPE html><html>someone else's page</html>";
+  absl::SetFlag(&FLAGS_html, other);
+  EXPECT_EQ(RunRunsCommand({}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("is not an earlier runs-index of store"));
+  absl::SetFlag(&FLAGS_html, "");
+  absl::SetFlag(&FLAGS_db, "");
 }
 
 // A stored outcome damaged on disk ("pass" -> "pxss") is exit status 4 for

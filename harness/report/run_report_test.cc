@@ -209,7 +209,7 @@ TEST(RunReportTest, AFuzzRunShowsItsCampaigns) {
       {.id = absl::StrCat("fuzz.", kHostile), .outcome = "pass", .counts = {{"runs", 7}}, .seconds = 0}};
   const std::string html = Page(RunRecord{.id = "fuzz-1", .command = "fuzz", .status = "clean"}, cases);
   EXPECT_THAT(html, HasSubstr("<a href=\"#campaigns\">Fuzz campaigns</a>"));
-  EXPECT_THAT(html, HasSubstr("<tr data-target=\"text\"><td>text</td><td>pass</td><td class=\"n\">50,000</td>"
+  EXPECT_THAT(html, HasSubstr("<tr data-campaign=\"text\"><td>text</td><td>pass</td><td class=\"n\">50,000</td>"
                               "<td class=\"n\">10</td><td class=\"n\">5,000</td><td class=\"n\">812</td>"
                               "<td class=\"n\">61</td>"));
   EXPECT_THAT(html, HasSubstr(kEscaped));

@@ -24,6 +24,7 @@ absl::string_view KindName(ExportKind kind) {
       return "run-page";
     case ExportKind::kDiffPage:
       return "diff-page";
+    case ExportKind::kRunsIndex: return "runs-index";
   }
   return "";
 }
@@ -42,9 +43,12 @@ std::string Safe(absl::string_view runs) {
 }
 
 // Described is what a marker says of its file: "junit export of run ID",
-// "diff-page of runs A B".
+// "diff-page of runs A B", "runs-index of store PATH".
 std::string Described(ExportKind kind, absl::string_view runs) {
-  return absl::StrCat(KindName(kind), kind == ExportKind::kDiffPage ? " of runs " : " of run ", Safe(runs));
+  const absl::string_view of = kind == ExportKind::kDiffPage    ? " of runs "
+                               : kind == ExportKind::kRunsIndex ? " of store "
+                                                                : " of run ";
+  return absl::StrCat(KindName(kind), of, Safe(runs));
 }
 
 }  // namespace

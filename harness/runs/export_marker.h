@@ -24,13 +24,14 @@ namespace matload {
 
 // ExportKind is what a marked file is.
 enum class ExportKind {
-  kJunit,     // `matload export --junit`
-  kRunPage,   // a run's report.html, or `matload export --html`
-  kDiffPage,  // `matload diff --html`
+  kJunit,      // `matload export --junit`
+  kRunPage,    // a run's report.html, or `matload export --html`
+  kDiffPage,   // `matload diff --html`
+  kRunsIndex,  // `matload runs --html`: about a store, not a run
 };
 
 // ExportMarker is the marker of a file of `kind` about `runs` (a run's ID,
-// or for a diff page "A_ID B_ID"), written as that kind of file writes it:
+// for a diff page "A_ID B_ID", for a runs index the store's path), written as that kind of file writes it:
 // "<!-- matload junit export of run conform-... -->" or
 // "<meta name=\"matload-export\" content=\"run-page of run conform-...\">".
 // A character of `runs` that XML or HTML would escape, or that would end

@@ -292,6 +292,42 @@ TEST_F(ReportBrowserTest, AFuzzRunsExportWithHostileTextInEveryField) {
   ExpectNoConsoleErrors(only);
   EXPECT_EQ(ShownCaseIds(only.dom).size(), 3u);
   EXPECT_FALSE(absl::StrContains(only.dom, "<img src=\"x\""));
+  // Each campaign's row, from its stored counts (the run directory, with its coverage.tsv, is not there).
+  EXPECT_EQ(Rows(whole.dom, "data-campaign").size(), 4u);
+  EXPECT_TRUE(absl::StrContains(whole.dom, "<td>text</td><td>pass</td><td class=\"n\">1,000</td>"));
+}
+
+// The runs index of two nights: one series, a bar per night, and the
+// newest night's findings each failing since the first night that had it,
+// counted here from the store's rows.
+TEST_F(ReportBrowserTest, ARunsIndexAcrossNights) {
+  Conform(R"(^ldmatrix\.sync\.aligned\.m8n8\.x1\.)", "night-1");
+  Conform(R"(^ldmatrix\.sync\.aligned\.m8n8\.x(1|2)\.)", "night-2");
+  const ProcessResult indexed = Matload({"runs", "--html", (directory_ / "runs.html").string()});
+  ASSERT_EQ(indexed.exit_code, 0) << indexed.standard_error;
+  std::set<std::string> first_night;
+  for (const CaseRecord& record : StoredCases(0)) {
+    if (record.finding) first_night.insert(record.id);
+  }
+  size_t since_first = 0, new_tonight = 0;
+  for (const CaseRecord& record : StoredCases(1)) {
+    if (!record.finding) continue;
+    ++(first_night.contains(record.id) ? since_first : new_tonight);
+  }
+  ASSERT_GT(since_first, 0u);
+  ASSERT_GT(new_tonight, 0u);
+  const LoadedPage page = Load(directory_ / "runs.html");
+  ExpectNoConsoleErrors(page);
+  EXPECT_EQ(page.dom.find("<section class=\"series\""), page.dom.rfind("<section class=\"series\""));
+  EXPECT_TRUE(absl::StrContains(page.dom, "<dt>Runs</dt><dd>2</dd>"));
+  EXPECT_TRUE(
+      absl::StrContains(page.dom, absl::StrCat("Failing in the newest finished run: ", since_first + new_tonight)));
+  size_t marked_new = 0;
+  for (size_t at = page.dom.find("<strong>new</strong>"); at != std::string::npos;
+       at = page.dom.find("<strong>new</strong>", at + 1)) {
+    ++marked_new;
+  }
+  EXPECT_EQ(marked_new, new_tonight);
 }
 
 }  // namespace

@@ -4,19 +4,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "harness/runs/night_runs.h"
 
 namespace matload {
 
 absl::StatusOr<std::vector<CaseNight>> ReadCaseHistory(ResultsStore& store, const std::string& case_id) {
   absl::StatusOr<std::vector<RunRecord>> runs = store.Runs();
   if (!runs.ok()) return runs.status();
-  const auto merged = [&](const RunRecord& shard) {
-    return std::any_of(runs->begin(), runs->end(),
-                       [&](const RunRecord& run) { return run.shard.empty() && run.parent == shard.parent; });
-  };
   std::vector<CaseNight> nights;
-  for (const RunRecord& run : *runs) {
-    if (!run.shard.empty() && merged(run)) continue;
+  for (const RunRecord& run : NightRuns(*runs)) {
     absl::StatusOr<std::optional<CaseRecord>> found = store.CaseOfRun(run.id, case_id);
     if (!found.ok()) return found.status();
     if (found->has_value()) nights.push_back({.run = run, .outcome = (*found)->outcome, .finding = (*found)->finding});
