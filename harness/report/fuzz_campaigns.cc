@@ -1,6 +1,7 @@
 #include "harness/report/fuzz_campaigns.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -29,16 +30,29 @@ struct ChartSize {
   int left = 56, top = 10, width = 360, height = 120;
 };
 
-// AxisTop is a round number at or above `largest`, so that the axis ends
-// on a label a reader can take in: 1, 2 or 5 times a power of ten.
-std::int64_t AxisTop(std::int64_t largest) {
-  std::int64_t scale = 1;
-  while (true) {
+// Axis is the span an axis shows: round numbers around its values, so
+// that a reader takes its ends in at a glance and a curve that grows by a
+// few edges still rises visibly.
+struct Axis {
+  std::int64_t low = 0, high = 1;
+};
+
+// NiceStep is the smallest of 1, 2 and 5 times a power of ten that is at
+// least `at_least`.
+std::int64_t NiceStep(double at_least) {
+  for (std::int64_t scale = 1;; scale *= 10) {
     for (std::int64_t step : {1, 2, 5}) {
-      if (step * scale >= largest) return step * scale;
+      if (static_cast<double>(step * scale) >= at_least) return step * scale;
     }
-    scale *= 10;
   }
+}
+
+// AxisAround spans `smallest` to `largest` in about four nice steps.
+Axis AxisAround(std::int64_t smallest, std::int64_t largest) {
+  const std::int64_t step = NiceStep(std::max<double>(1, static_cast<double>(largest - smallest) / 4));
+  Axis axis{.low = smallest / step * step, .high = (largest + step - 1) / step * step};
+  if (axis.high == axis.low) axis.high += step;
+  return axis;
 }
 
 }  // namespace
@@ -86,37 +100,43 @@ std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases,
 }
 
 std::string CoverageChartSvg(const FuzzCampaign& campaign) {
-  if (campaign.over_time.empty()) {
-    return "<p>No coverage over time: the run directory's coverage.tsv is not at hand, or has no row for this "
-           "target.</p>";
+  // A row before the fuzzer's first status line (no executions yet) measures no coverage.
+  std::vector<CoveragePoint> points;
+  std::copy_if(campaign.over_time.begin(), campaign.over_time.end(), std::back_inserter(points),
+               [](const CoveragePoint& point) { return point.runs > 0; });
+  if (points.empty()) {
+    return "<p>No coverage over time: the run directory's coverage.tsv is not at hand, or has no row with "
+           "executions for this target.</p>";
   }
   const ChartSize size;
-  std::int64_t last_second = 1, most_coverage = 1;
-  for (const CoveragePoint& point : campaign.over_time) {
-    last_second = std::max(last_second, point.seconds);
-    most_coverage = std::max(most_coverage, point.coverage);
+  std::int64_t least = points.front().coverage, most = least;
+  for (const CoveragePoint& point : points) {
+    least = std::min(least, point.coverage);
+    most = std::max(most, point.coverage);
   }
-  const std::int64_t x_top = AxisTop(last_second), y_top = AxisTop(most_coverage);
-  const auto x_of = [&](std::int64_t seconds) { return size.left + size.width * seconds / static_cast<double>(x_top); };
+  const Axis x = AxisAround(0, points.back().seconds), y = AxisAround(least, most);
+  const auto x_of = [&](std::int64_t seconds) {
+    return size.left + size.width * seconds / static_cast<double>(x.high);
+  };
   const auto y_of = [&](std::int64_t coverage) {
-    return size.top + size.height - size.height * coverage / static_cast<double>(y_top);
+    return size.top + size.height - size.height * (coverage - y.low) / static_cast<double>(y.high - y.low);
   };
   const int bottom = size.top + size.height;
   std::string svg = absl::StrFormat(
       "<svg class=\"coverage-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
       "aria-label=\"coverage (edges) over the campaign's seconds\"><g font-size=\"10\" font-family=\"sans-serif\">"
       "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#555\"/>"
-      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>"
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>"
       "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d s</text><text x=\"4\" y=\"%d\">cov</text>",
       size.left + size.width + 40, bottom + 28, size.left, size.top, bottom, size.left + size.width, size.left - 4,
-      size.top + 8, y_top, size.left - 4, bottom, size.left + size.width, bottom + 14, x_top,
+      size.top + 8, y.high, size.left - 4, bottom, y.low, size.left + size.width, bottom + 14, x.high,
       size.top + size.height / 2);
   std::string line;
-  for (const CoveragePoint& point : campaign.over_time) {
+  for (const CoveragePoint& point : points) {
     absl::StrAppendFormat(&line, "%.1f,%.1f ", x_of(point.seconds), y_of(point.coverage));
   }
   absl::StrAppendFormat(&svg, "<polyline points=\"%s\" fill=\"none\" stroke=\"#1e88e5\" stroke-width=\"2\"/>", line);
-  for (const CoveragePoint& point : campaign.over_time) {
+  for (const CoveragePoint& point : points) {
     absl::StrAppendFormat(&svg,
                           "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1e88e5\"><title>after %d s: %d runs, "
                           "coverage %d, corpus %d</title></circle>",

@@ -55,7 +55,10 @@ std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases, cons
 
 // CoverageChartSvg draws a campaign's coverage over time as a line on
 // axes of seconds and coverage (inline SVG, no script), each point titled
-// with its figures; a campaign without rows gets a sentence instead.
+// with its figures. The coverage axis spans round numbers around the
+// curve, not from 0, so that a campaign's late growth of a few edges shows.
+// Rows before the first execution are left out; a campaign without other
+// rows gets a sentence instead.
 std::string CoverageChartSvg(const FuzzCampaign& campaign);
 
 }  // namespace matload

@@ -62,14 +62,20 @@ TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirecto
   EXPECT_THAT(CoverageChartSvg(moved[1]), HasSubstr("No coverage over time"));
 }
 
-TEST(FuzzCampaignsTest, TheChartHasAPointPerRowOnRoundAxes) {
-  const FuzzCampaign campaign{.target = "text", .over_time = {{0, 0, 0, 0}, {10, 5000, 800, 60}, {17, 7000, 830, 64}}};
+TEST(FuzzCampaignsTest, TheChartHasAPointPerRowWithExecutionsOnRoundAxes) {
+  const FuzzCampaign campaign{
+      .target = "text", .over_time = {{0, 0, 0, 0}, {10, 5000, 800, 60}, {20, 6000, 812, 62}, {53, 7000, 830, 64}}};
   const std::string svg = CoverageChartSvg(campaign);
   EXPECT_THAT(svg, HasSubstr("<polyline"));
-  EXPECT_THAT(svg, HasSubstr("<title>after 17 s: 7000 runs, coverage 830, corpus 64</title>"));
-  EXPECT_THAT(svg, HasSubstr(">1000</text>"));  // the coverage axis ends on a round number above 830
-  EXPECT_THAT(svg, HasSubstr(">20 s</text>"));  // and the time axis on one above 17 s
+  size_t points = 0;
+  for (size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++points;
+  EXPECT_EQ(points, 3u);  // the row before the first execution is no measurement
+  EXPECT_THAT(svg, HasSubstr("<title>after 53 s: 7000 runs, coverage 830, corpus 64</title>"));
+  EXPECT_THAT(svg, HasSubstr(">800</text>"));   // coverage from a round number at or below 800
+  EXPECT_THAT(svg, HasSubstr(">830</text>"));   // to one at or above 830, in steps of 10
+  EXPECT_THAT(svg, HasSubstr(">60 s</text>"));  // and time from 0 to a round number above 53 s
   EXPECT_EQ(svg.rfind("</svg>"), svg.size() - 6);
+  EXPECT_THAT(CoverageChartSvg({.target = "cli", .over_time = {{0, 0, 0, 0}}}), HasSubstr("No coverage over time"));
 }
 
 }  // namespace
