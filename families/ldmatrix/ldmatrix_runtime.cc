@@ -185,6 +185,8 @@ class LdmatrixProgram : public TestProgram {
                            LdmatrixRowAddresses(expected_form_, memory, offsets));
   }
 
+  std::optional<LoadPlan> Plan() const override { return LdmatrixLoadPlan(expected_layout_); }
+
   std::string WordSource(int lane, int word) const override {
     std::string text;
     for (int byte = 0; byte < 4; ++byte) {

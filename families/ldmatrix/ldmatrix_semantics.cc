@@ -83,6 +83,21 @@ LdmatrixLayout LdmatrixLayout::For(const CheckedInstruction& instruction) {
   return layout;
 }
 
+std::optional<LoadPlan> LdmatrixLoadPlan(const LdmatrixLayout& layout) {
+  if (layout.decompression() != 0) return std::nullopt;
+  LoadPlan plan{.lines = PlanLines::kLaneAddresses, .words_per_lane = layout.registers()};
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int reg = 0; reg < layout.registers(); ++reg) {
+      for (int byte = 0; byte < 4; ++byte) {
+        const LdmatrixElement& element = layout.At(lane, reg, byte);
+        plan.bytes.push_back(
+            {static_cast<std::uint16_t>(element.address_lane), static_cast<std::uint16_t>(element.source_byte)});
+      }
+    }
+  }
+  return plan;
+}
+
 std::map<LoadedElementKey, std::uint8_t> LoadedElementBytes(const LdmatrixLayout& layout, const LaneValues& values) {
   std::map<LoadedElementKey, std::uint8_t> bytes;
   for (int lane = 0; lane < kWarpLanes; ++lane) {

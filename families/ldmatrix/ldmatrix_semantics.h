@@ -17,6 +17,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 #include "reference/legality.h"
+#include "reference/load_plan.h"
 #include "reference/memory_image.h"
 #include "reference/outcome.h"
 #include "reference/runtime_ub.h"
@@ -75,6 +76,12 @@ class LdmatrixLayout {
   std::vector<LdmatrixElement> bytes_;
   std::vector<std::uint16_t> source_bytes_;
 };
+
+// LdmatrixLoadPlan is the layout as a plan a GPU can follow
+// (reference/load_plan.h): each destination byte is byte source_byte of the
+// row lane address_lane gives. A form that decompresses its rows has none
+// (nullopt): its bytes are not bytes of memory, and the host judges it.
+std::optional<LoadPlan> LdmatrixLoadPlan(const LdmatrixLayout& layout);
 
 // LoadedElementKey names one byte of the loaded (logical) matrix: matrix,
 // row, column, and byte within the element.

@@ -194,6 +194,8 @@ class WmmaProgram : public TestProgram {
     return variant;
   }
 
+  std::optional<LoadPlan> Plan() const override { return WmmaLoadPlan(expected_fragment_); }
+
   Outcome Expect(const Variant& variant) const override {
     const VariantOperands& pointer = variant.operands;
     MemoryImage memory;

@@ -187,6 +187,20 @@ WmmaBitSource WmmaFragment::Provenance(int lane, int reg, int bit) const {
   return WmmaBitSource{matrix_, Element(lane, fragment_bit / element_bits_), fragment_bit % element_bits_};
 }
 
+LoadPlan WmmaLoadPlan(const WmmaFragment& fragment) {
+  LoadPlan plan{.lines = PlanLines::kStrided,
+                .line_stride_bits = fragment.element_bits(),
+                .words_per_lane = fragment.registers() * fragment.register_bits() / 32};
+  plan.bytes.resize(static_cast<size_t>(kWarpLanes) * plan.words_per_lane * 4);
+  for (const WmmaCopy& copy : fragment.copies()) {
+    for (int byte = 0; byte < fragment.copy_bytes(); ++byte) {
+      plan.bytes[copy.to + byte] = {static_cast<std::uint16_t>(copy.line),
+                                    static_cast<std::uint16_t>(copy.within_bits / 8 + byte)};
+    }
+  }
+  return plan;
+}
+
 Outcome ExecuteWmmaLoad(const CheckedInstruction& instruction, const WmmaFragment& fragment,
                         const MemoryImage& memory, const WmmaOperands& operands) {
   const QualifierSet& qualifiers = instruction.form().qualifiers;

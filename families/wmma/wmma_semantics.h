@@ -19,6 +19,7 @@
 #include "families/wmma/wmma_layouts.h"
 #include "reference/legality.h"
 #include "reference/linear_layout.h"
+#include "reference/load_plan.h"
 #include "reference/memory_image.h"
 #include "reference/outcome.h"
 #include "reference/runtime_ub.h"
@@ -101,6 +102,11 @@ class WmmaFragment {
   int copy_bytes_ = 0;
   std::vector<RuntimeCondition> conditions_;
 };
+
+// WmmaLoadPlan is the fragment's copies as a plan a GPU can follow
+// (reference/load_plan.h): each destination byte is a byte of line `line`,
+// lines one stride of element_bits() apart from p.
+LoadPlan WmmaLoadPlan(const WmmaFragment& fragment);
 
 // WmmaOperands are a wmma.load's run-time operands: the address p and the
 // stride in elements (nullopt when the form gives none: the default).

@@ -47,6 +47,11 @@ std::vector<std::uint8_t> TestProgram::Record(const Variant& variant) const {
   return record;
 }
 
+std::uint64_t PlannedLineOffset(const LoadPlan& plan, const VariantOperands& operands, int line) {
+  if (plan.lines == PlanLines::kLaneAddresses) return operands.lane_addresses[line];
+  return operands.address + static_cast<std::uint64_t>(line) * operands.stride * plan.line_stride_bits / 8;
+}
+
 SplitMix64 OperandRandom(std::uint64_t stream) { return SplitMix64(SplitMix64Output(stream)); }
 
 std::string Opcode(const CheckedInstruction& instruction) {

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "harness/kernels/planted_bug.h"
 #include "harness/platform/split_mix64.h"
 #include "reference/legality.h"
+#include "reference/load_plan.h"
 #include "reference/outcome.h"
 
 namespace matload {
@@ -111,6 +113,11 @@ class TestProgram {
   // Expect is the model's prediction for the variant. With the transposed
   // planted bug it is, on purpose, the transposed form's prediction.
   virtual Outcome Expect(const Variant& variant) const = 0;
+  // Plan is the plan the model's prediction follows (reference/load_plan.h),
+  // so that a GPU can judge the blocks itself (docs/gpu-judge.md): the
+  // expected form's, as Expect predicts it. nullopt where the family or the
+  // form has none, and the host judges every block.
+  virtual std::optional<LoadPlan> Plan() const { return std::nullopt; }
   // WordSource says, in element terms, where 32-bit word `word` of `lane`'s
   // registers comes from: "A(3,5) A(3,6)", "m1 (2,8..11)".
   virtual std::string WordSource(int lane, int word) const = 0;
@@ -137,6 +144,11 @@ class TestProgram {
   std::string entry_;
   std::string opcode_;
 };
+
+// PlannedLineOffset is where line `line` of `plan` starts for a variant
+// with `operands`, in bytes from the window's start: lane `line`'s address,
+// or `line` strides past the warp's address.
+std::uint64_t PlannedLineOffset(const LoadPlan& plan, const VariantOperands& operands, int line);
 
 // OperandRandom is the generator of variant operands for data stream
 // `stream`. It starts from the stream's own mix, so its draws are not the

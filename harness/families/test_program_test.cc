@@ -12,6 +12,7 @@
 #include "families/wmma/wmma_load_table.h"
 #include "gtest/gtest.h"
 #include "reference/enumerate.h"
+#include "reference/ptx_version.h"
 
 namespace matload {
 namespace {
@@ -44,6 +45,48 @@ TEST(TestProgramTest, EveryLegalSm90FormsVariantsAreDefinedCases) {
     }
   }
   EXPECT_EQ(programs, 18 + 352);
+}
+
+// The plan a GPU judges by (reference/load_plan.h) predicts what the model
+// predicts: followed over the variant's window, for every defined variant
+// of every legal form of ldmatrix and wmma.load on sm_90 at PTX 9.0 and on
+// sm_90a at the newest PTX version, and with the planted transposed
+// expectation. Only the forms that decompress their rows have no plan.
+TEST(TestProgramTest, ThePlanPredictsWhatTheModelPredicts) {
+  int planned = 0, unplanned = 0;
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    for (const auto& [target, ptx] : {std::pair{Target{90}, PtxVersion{9, 0}},
+                                      std::pair{Target{90, TargetVariant::kArchSpecific}, NewestPtxVersion()}}) {
+      for (const CheckedInstruction& instruction : LegalForms(*spec, target, ptx)) {
+        for (const PlantedBug bug : {PlantedBug::kNone, PlantedBug::kTransposedExpectation}) {
+          absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::For(instruction, {.bug = bug});
+          if (!program.ok()) continue;  // no transposed twin to plant
+          const std::optional<LoadPlan> plan = (*program)->Plan();
+          if (!plan.has_value()) {
+            EXPECT_TRUE(instruction.form().qualifiers.Present(ldmatrix::kSrcFmt) ||
+                        instruction.form().qualifiers.Present(ldmatrix::kCtype))
+                << (*program)->Label();
+            ++unplanned;
+            continue;
+          }
+          ++planned;
+          std::vector<std::uint8_t> window((*program)->frame().window_bytes);
+          for (const Variant& variant : (*program)->Variants(24, 3, true)) {
+            const Outcome outcome = (*program)->Expect(variant);
+            const auto* expected = std::get_if<LaneValues>(&outcome);
+            if (expected == nullptr) continue;
+            FillWindow(variant.pattern, variant.stream, absl::MakeSpan(window));
+            const std::vector<std::uint32_t> words = PlannedWords(
+                *plan, [&](int line) { return PlannedLineOffset(*plan, variant.operands, line); },
+                [&](std::uint64_t offset) { return window.at(offset); });
+            ASSERT_EQ(words, expected->words) << (*program)->Label() << " variant " << variant.index;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(planned, 700);
+  EXPECT_GT(unplanned, 0);
 }
 
 // Predictions keep no state between calls: a host thread that has just

@@ -1,0 +1,23 @@
+#include "reference/load_plan.h"
+
+#include "reference/outcome.h"
+
+namespace matload {
+
+std::vector<std::uint32_t> PlannedWords(const LoadPlan& plan, absl::FunctionRef<std::uint64_t(int line)> line_offset,
+                                        absl::FunctionRef<std::uint8_t(std::uint64_t offset)> byte_at) {
+  std::vector<std::uint32_t> words(static_cast<size_t>(kWarpLanes) * plan.words_per_lane);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int word = 0; word < plan.words_per_lane; ++word) {
+      std::uint32_t value = 0;
+      for (int byte = 0; byte < 4; ++byte) {
+        const PlannedByte& source = plan.At(lane, word, byte);
+        value |= static_cast<std::uint32_t>(byte_at(line_offset(source.line) + source.byte)) << (8 * byte);
+      }
+      words[lane * plan.words_per_lane + word] = value;
+    }
+  }
+  return words;
+}
+
+}  // namespace matload

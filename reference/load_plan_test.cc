@@ -1,0 +1,28 @@
+#include "reference/load_plan.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "reference/outcome.h"
+
+namespace matload {
+namespace {
+
+// A plan written by hand: each lane's one word is the four bytes of line
+// `lane`, read back to front; lines are 16 bytes apart from offset 100.
+TEST(LoadPlanTest, PlannedWordsFollowTheLinesAndBytes) {
+  LoadPlan plan{.lines = PlanLines::kLaneAddresses, .words_per_lane = 1};
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int byte = 0; byte < 4; ++byte) {
+      plan.bytes.push_back({static_cast<std::uint16_t>(lane), static_cast<std::uint16_t>(3 - byte)});
+    }
+  }
+  const std::vector<std::uint32_t> words = PlannedWords(
+      plan, [](int line) { return 100 + 16 * static_cast<std::uint64_t>(line); },
+      [](std::uint64_t offset) { return static_cast<std::uint8_t>(offset); });
+  ASSERT_EQ(words.size(), 32u);
+  EXPECT_EQ(words[0], 0x64656667u);   // bytes 103, 102, 101, 100
+  EXPECT_EQ(words[31], 0x54555657u);  // line 31 starts at 596: bytes 599..596, modulo 256
+}
+
+}  // namespace
+}  // namespace matload
