@@ -24,6 +24,7 @@
 #include "harness/families/test_program.h"
 #include "harness/families/thread_window.h"
 #include "harness/kernels/data_pattern.h"
+#include "harness/kernels/device_judge.h"
 #include "harness/kernels/kernel_text.h"
 #include "harness/kernels/planted_bug.h"
 #include "reference/enumerate.h"
@@ -45,18 +46,27 @@ constexpr char kLdmatrixEntry[] = "matload_ldmatrix";
 // LdmatrixFrame is the kernel's geometry: a 4 KiB shared window, and a
 // record whose operands are 32 .u64 row offsets into it, lane i's at byte
 // 16 + 8i.
-KernelFrame LdmatrixFrame(const CheckedInstruction& instruction) {
+KernelFrame LdmatrixFrame(const CheckedInstruction& instruction, bool judged_on_device) {
   return {.record_bytes = kRecordHeaderBytes + 8 * kWarpLanes,
           .window_bytes = kLdmatrixWindowBytes,
           .output_bytes = kWarpLanes * instruction.signature().destination_count * 4,
-          .has_shared_window = true};
+          .has_shared_window = true,
+          .judged_on_device = judged_on_device};
 }
+
+// kRowOffsetPtx is where a device judge's line starts (device_judge.h):
+// the line is a lane, and its row's offset is the record's.
+constexpr char kRowOffsetPtx[] =
+    "  mul.wide.u32 %judge_line_at, %judge_line, 8;\n  add.u64 %judge_line_at, %record, %judge_line_at;\n"
+    "  ld.global.u64 %judge_line_at, [%judge_line_at+16];\n";
 
 // LdmatrixKernel writes the kernel: lane i's row address is the shared
 // window plus its row offset (through a generic pointer when the form names
 // no state space); the warp executes the form once and stores every
-// destination register. `bug` plants a self-test bug (kNone for none).
-std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug) {
+// destination register, or with a `device_plan` judges them first
+// (device_judge.h). `bug` plants a self-test bug (kNone for none).
+std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug,
+                           const std::optional<LoadPlan>& device_plan) {
   const int registers = instruction.signature().destination_count;
   const bool explicit_shared = instruction.form().qualifiers.Present(ldmatrix::kStateSpace);
   Form form = instruction.form();
@@ -65,7 +75,8 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug
   form.operands = {VectorOperand{destination}, AddressOperand{explicit_shared ? "%shared_row" : "%generic_row", 0}};
   form.guard.reset();
 
-  std::string ptx = KernelPrologue(instruction, kLdmatrixEntry, LdmatrixFrame(instruction));
+  std::string ptx = KernelPrologue(instruction, kLdmatrixEntry, LdmatrixFrame(instruction, device_plan.has_value()),
+                                   device_plan.has_value() ? PlanTablePtx(*device_plan, kLdmatrixEntry) : "");
   absl::StrAppend(&ptx, "  .reg .b32 %shared_row;\n  .reg .b64 %offset, %generic_row, %shared_row64;\n",
                   "  .reg .b32 %v<", registers, ">;\n",
                   // This lane's row address.
@@ -74,7 +85,10 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug
   if (bug == PlantedBug::kOffByOneRow) absl::StrAppend(&ptx, "  add.u64 %offset, %offset, 16;\n");
   absl::StrAppend(&ptx, "  add.u64 %generic_row, %window, %offset;\n",
                   "  cvta.to.shared.u64 %shared_row64, %generic_row;\n  cvt.u32.u64 %shared_row, %shared_row64;\n",
-                  "  ", PrintForm(form), "\n", StoreRegistersAndReturn(registers, 32, bug));
+                  "  ", PrintForm(form), "\n");
+  if (device_plan.has_value())
+    absl::StrAppend(&ptx, DeviceJudgePtx(*device_plan, kLdmatrixEntry, registers, 32, kRowOffsetPtx));
+  absl::StrAppend(&ptx, StoreRegistersAndReturn(registers, 32, bug));
   return ptx;
 }
 
@@ -130,14 +144,21 @@ std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, SplitMi
   return rows;
 }
 
+// DevicePlan is the plan a kernel judges by, when `options` ask the device
+// to judge and the expected form has one.
+std::optional<LoadPlan> DevicePlan(const ProgramOptions& options, const CheckedInstruction& expected_form) {
+  if (!options.judge_on_device) return std::nullopt;
+  return LdmatrixLoadPlan(LdmatrixLayout::For(expected_form));
+}
+
 // LdmatrixProgram is the TestProgram of one ldmatrix form: each lane's row
 // offsets drawn by a RowGenerator, the model run on the rows the lanes name.
 class LdmatrixProgram : public TestProgram {
  public:
   LdmatrixProgram(const CheckedInstruction& instruction, const ProgramOptions& options,
                   const CheckedInstruction& expected_form)
-      : TestProgram(instruction, options, LdmatrixFrame(instruction), LdmatrixKernel(instruction, options.bug),
-                    kLdmatrixEntry),
+      : TestProgram(instruction, options, LdmatrixFrame(instruction, DevicePlan(options, expected_form).has_value()),
+                    LdmatrixKernel(instruction, options.bug, DevicePlan(options, expected_form)), kLdmatrixEntry),
         expected_form_(expected_form),
         expected_layout_(LdmatrixLayout::For(expected_form)),
         layout_(LdmatrixLayout::For(instruction)) {

@@ -23,6 +23,7 @@
 #include "harness/families/test_program.h"
 #include "harness/families/thread_window.h"
 #include "harness/kernels/data_pattern.h"
+#include "harness/kernels/device_judge.h"
 #include "harness/kernels/kernel_text.h"
 #include "harness/kernels/planted_bug.h"
 #include "reference/enumerate.h"
@@ -48,21 +49,35 @@ constexpr char kWmmaEntry[] = "matload_wmma_load";
 // record whose operands are p's byte offset into the window (.u64 at 16)
 // and the stride in elements (.u32 at 24; the default stride for forms
 // without a stride operand).
-KernelFrame WmmaFrame(const CheckedInstruction& instruction) {
+KernelFrame WmmaFrame(const CheckedInstruction& instruction, bool judged_on_device) {
   const OperandSignature& signature = instruction.signature();
   return {.record_bytes = kRecordHeaderBytes + 16,
           .window_bytes = kWmmaWindowBytes,
           .output_bytes = kWarpLanes * signature.destination_count * RegisterClassBits(signature.destination_class) / 8,
-          .has_shared_window = signature.state_space != StateSpace::kGlobal};
+          .has_shared_window = signature.state_space != StateSpace::kGlobal,
+          .judged_on_device = judged_on_device};
+}
+
+// LineOffsetPtx is where a device judge's line starts (device_judge.h) for
+// elements of `element_bits`: the record's p plus the line's strides, the
+// stride being the record's.
+std::string LineOffsetPtx(int element_bits) {
+  return absl::StrCat(
+      "  ld.global.u32 %judge_data, [%record+", kRecordHeaderBytes + 8, "];\n",
+      "  mul.lo.u32 %judge_data, %judge_data, ", element_bits, ";\n  shr.u32 %judge_data, %judge_data, 3;\n",
+      "  mul.wide.u32 %judge_step, %judge_data, %judge_line;\n", "  ld.global.u64 %judge_line_at, [%record+",
+      kRecordHeaderBytes, "];\n", "  add.u64 %judge_line_at, %judge_line_at, %judge_step;\n");
 }
 
 // WmmaKernel writes the kernel: p is the window plus the offset, as a
 // generic address when the form names no state space, else in the form's
 // space (a .shared address in a register of `shared_address_bits`, 32 or
 // 64). The warp executes the form once, with the record's stride where the
-// form has a stride operand, and stores every destination register. `bug`
-// plants a self-test bug (kNone for none).
-std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address_bits, PlantedBug bug) {
+// form has a stride operand, and stores every destination register, or with
+// a `device_plan` judges them first (device_judge.h). `bug` plants a
+// self-test bug (kNone for none).
+std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address_bits, PlantedBug bug,
+                       const std::optional<LoadPlan>& device_plan) {
   const OperandSignature& signature = instruction.signature();
   const int registers = signature.destination_count;
   const int register_bits = RegisterClassBits(signature.destination_class);
@@ -76,7 +91,8 @@ std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address
   if (signature.stride) form.operands.push_back(RegisterOperand{"%stride"});
   form.guard.reset();
 
-  std::string ptx = KernelPrologue(instruction, kWmmaEntry, WmmaFrame(instruction));
+  std::string ptx = KernelPrologue(instruction, kWmmaEntry, WmmaFrame(instruction, device_plan.has_value()),
+                                   device_plan.has_value() ? PlanTablePtx(*device_plan, kWmmaEntry) : "");
   absl::StrAppend(&ptx, "  .reg .b32 %stride, %shared_p32, %pitch;\n",
                   "  .reg .b64 %offset, %generic_p, %global_p, %shared_p64, %pitch64;\n", "  .reg .b", register_bits,
                   " %v<", registers, ">;\n", "  ld.global.u64 %offset, [%record+", kRecordHeaderBytes, "];\n",
@@ -93,7 +109,12 @@ std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address
   } else if (signature.state_space == StateSpace::kShared) {
     absl::StrAppend(&ptx, "  cvta.to.shared.u64 %shared_p64, %generic_p;\n  cvt.u32.u64 %shared_p32, %shared_p64;\n");
   }
-  absl::StrAppend(&ptx, "  ", PrintForm(form), "\n", StoreRegistersAndReturn(registers, register_bits, bug));
+  absl::StrAppend(&ptx, "  ", PrintForm(form), "\n");
+  if (device_plan.has_value()) {
+    absl::StrAppend(&ptx, DeviceJudgePtx(*device_plan, kWmmaEntry, registers, register_bits,
+                                         LineOffsetPtx(device_plan->line_stride_bits)));
+  }
+  absl::StrAppend(&ptx, StoreRegistersAndReturn(registers, register_bits, bug));
   return ptx;
 }
 
@@ -145,8 +166,11 @@ class WmmaProgram : public TestProgram {
  public:
   WmmaProgram(const CheckedInstruction& instruction, const ProgramOptions& options, WmmaFragment fragment,
               const CheckedInstruction& expected_form, WmmaFragment expected_fragment)
-      : TestProgram(instruction, options, WmmaFrame(instruction),
-                    WmmaKernel(instruction, options.shared_address_bits, options.bug), kWmmaEntry),
+      : TestProgram(instruction, options, WmmaFrame(instruction, options.judge_on_device),
+                    WmmaKernel(instruction, options.shared_address_bits, options.bug,
+                               options.judge_on_device ? std::optional<LoadPlan>(WmmaLoadPlan(expected_fragment))
+                                                       : std::nullopt),
+                    kWmmaEntry),
         fragment_(fragment),
         expected_form_(expected_form),
         expected_fragment_(expected_fragment),

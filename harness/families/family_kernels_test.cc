@@ -26,9 +26,11 @@ constexpr PtxVersion kPtx{9, 0};
 constexpr const char* kTargets[] = {"sm_75", "sm_90", "sm_100a", "sm_110a", "sm_120a"};
 
 // Kernels is every kernel conform would run of `family` on `target`: one
-// per legal form and address width. Forms the model cannot predict there
-// (NewProgram's kNotFound) have none.
-std::vector<std::string> Kernels(const FamilyRuntime& family, Target target, PtxVersion ptx = kPtx) {
+// per legal form and address width, judged on the device where
+// `judge_on_device` asks and the form has a plan. Forms the model cannot
+// predict there (NewProgram's kNotFound) have none.
+std::vector<std::string> Kernels(const FamilyRuntime& family, Target target, PtxVersion ptx = kPtx,
+                                 bool judge_on_device = false) {
   std::vector<std::string> kernels;
   const FamilySpec& spec = SpecOf(family.family());
   for (const QualifierSet& qualifiers : LegalQualifierSets(spec, ptx, target)) {
@@ -36,7 +38,7 @@ std::vector<std::string> Kernels(const FamilyRuntime& family, Target target, Ptx
     EXPECT_TRUE(instruction.has_value());
     if (!instruction.has_value()) continue;
     for (int bits : family.AddressWidths(*instruction)) {
-      auto program = family.NewProgram(*instruction, {.shared_address_bits = bits});
+      auto program = family.NewProgram(*instruction, {.shared_address_bits = bits, .judge_on_device = judge_on_device});
       if (absl::IsNotFound(program.status())) continue;
       EXPECT_TRUE(program.ok()) << program.status();
       if (!program.ok()) continue;
@@ -59,13 +61,15 @@ std::string FirstRejection(const AssembleResult& result, const std::vector<std::
 }
 
 // AssembleEveryKernel assembles every family's every legal form at `ptx`
-// on `targets` with `ptxas`, one ptxas run per family and target.
-void AssembleEveryKernel(const Ptxas& ptxas, absl::Span<const char* const> targets, PtxVersion ptx) {
+// on `targets` with `ptxas`, one ptxas run per family and target, each
+// kernel judged on the device where `judge_on_device` asks.
+void AssembleEveryKernel(const Ptxas& ptxas, absl::Span<const char* const> targets, PtxVersion ptx,
+                         bool judge_on_device = false) {
   for (const FamilyRuntime* family : AllFamilyRuntimes()) {
     int assembled = 0;
     for (const char* name : targets) {
       const Target target = *ParseTarget(name);
-      const std::vector<std::string> kernels = Kernels(*family, target, ptx);
+      const std::vector<std::string> kernels = Kernels(*family, target, ptx, judge_on_device);
       if (kernels.empty()) continue;
       ASSERT_LE(kernels.size(), Ptxas::kMaxModulesPerRun);
       absl::StatusOr<AssembleResult> result = ptxas.AssembleModules(kernels, target);
@@ -83,6 +87,18 @@ TEST(FamilyKernelsTest, EveryLegalFormsKernelAssembles) {
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
   ASSERT_TRUE(ptxas.ok()) << ptxas.status();
   AssembleEveryKernel(*ptxas, kTargets, kPtx);
+}
+
+// The kernels that judge their blocks on the device (harness/kernels/
+// device_judge.h) assemble too, on Hopper, where GPUs run them, and on
+// sm_100a, where tcgen05.ld (which has no plan) runs. (Their
+// judge's code is the same on every target; assembling it for every kind
+// of target would add half a minute of ptxas to every CI run.)
+TEST(FamilyKernelsTest, EveryLegalFormsDeviceJudgedKernelAssembles) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  constexpr const char* kGpuTargets[] = {"sm_90", "sm_100a"};
+  AssembleEveryKernel(*ptxas, kGpuTargets, kPtx, /*judge_on_device=*/true);
 }
 
 // At the newest PTX version, with the newest ptxas the fetch script knows,

@@ -61,6 +61,12 @@ struct Variant {
 struct ProgramOptions {
   int shared_address_bits = 64;  // wmma forms naming .shared: 32 or 64
   PlantedBug bug = PlantedBug::kNone;
+  // judge_on_device: where the form has a plan (Plan), its kernel judges
+  // each block itself (harness/kernels/device_judge.h) and frame() says
+  // so; elsewhere the host judges every block, as without it. A bug the
+  // kernel plants where it stores the registers, after the device has
+  // judged them, cannot be planted so (kInvalidArgument).
+  bool judge_on_device = false;
 };
 
 // Opcode spells a form's qualifiers canonically, without operands:

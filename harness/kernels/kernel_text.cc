@@ -4,27 +4,31 @@
 
 namespace matload {
 
-std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_view entry, const KernelFrame& frame) {
+std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_view entry, const KernelFrame& frame,
+                           absl::string_view module_scope) {
   std::string ptx = absl::StrCat(".version ", instruction.ptx().ToString(), "\n.target ", instruction.target().Name(),
-                                 "\n.address_size 64\n\n.visible .entry ", entry,
-                                 "(.param .u64 records, .param .u64 scratch, .param .u64 out)\n{\n");
+                                 "\n.address_size 64\n\n", module_scope, ".visible .entry ", entry,
+                                 "(.param .u64 records, .param .u64 scratch, .param .u64 out",
+                                 frame.judged_on_device ? ", .param .u64 verdicts" : "", ")\n{\n");
   if (frame.has_shared_window) {
     absl::StrAppend(&ptx, "  .shared .align 128 .b8 window[", frame.window_bytes, "];\n",
                     "  .reg .b64 %shared_window;\n  .reg .pred %in_shared;\n");
   }
-  absl::StrAppend(&ptx, "  .reg .b32 %lane, %block, %pattern, %placement;\n",
-                  "  .reg .b64 %record, %out, %window, %stream, %block_at;\n",
-                  "  ld.param.u64 %record, [records];\n  ld.param.u64 %window, [scratch];\n",
-                  "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %record, %record;\n",
-                  "  cvta.to.global.u64 %out, %out;\n  mov.u32 %lane, %tid.x;\n  mov.u32 %block, %ctaid.x;\n",
-                  "  mul.wide.u32 %block_at, %block, ", frame.record_bytes, ";\n",
-                  "  add.u64 %record, %record, %block_at;\n",
-                  "  mul.wide.u32 %block_at, %block, ", frame.window_bytes, ";\n",
-                  "  add.u64 %window, %window, %block_at;\n",
-                  "  mul.wide.u32 %block_at, %block, ", frame.output_bytes, ";\n",
-                  "  add.u64 %out, %out, %block_at;\n",
-                  "  ld.global.u64 %stream, [%record];\n  ld.global.u32 %pattern, [%record+8];\n",
-                  "  ld.global.u32 %placement, [%record+12];\n");
+  absl::StrAppend(
+      &ptx, "  .reg .b32 %lane, %block, %pattern, %placement;\n",
+      "  .reg .b64 %record, %out, %window, %stream, %block_at;\n",
+      "  ld.param.u64 %record, [records];\n  ld.param.u64 %window, [scratch];\n",
+      "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %record, %record;\n",
+      "  cvta.to.global.u64 %out, %out;\n  mov.u32 %lane, %tid.x;\n  mov.u32 %block, %ctaid.x;\n",
+      "  mul.wide.u32 %block_at, %block, ", frame.record_bytes, ";\n", "  add.u64 %record, %record, %block_at;\n",
+      "  mul.wide.u32 %block_at, %block, ", frame.window_bytes, ";\n", "  add.u64 %window, %window, %block_at;\n",
+      "  mul.wide.u32 %block_at, %block, ", frame.output_bytes, ";\n", "  add.u64 %out, %out, %block_at;\n",
+      frame.judged_on_device ? "  .reg .b64 %verdict;\n  ld.param.u64 %verdict, [verdicts];\n"
+                               "  cvta.to.global.u64 %verdict, %verdict;\n"
+                               "  mul.wide.u32 %block_at, %block, 4;\n  add.u64 %verdict, %verdict, %block_at;\n"
+                             : "",
+      "  ld.global.u64 %stream, [%record];\n  ld.global.u32 %pattern, [%record+8];\n",
+      "  ld.global.u32 %placement, [%record+12];\n");
   if (frame.has_shared_window) {
     absl::StrAppend(&ptx, "  mov.u64 %shared_window, window;\n  cvta.shared.u64 %shared_window, %shared_window;\n",
                     "  setp.eq.u32 %in_shared, %placement, ", static_cast<std::uint32_t>(DataPlacement::kShared), ";\n",

@@ -41,14 +41,30 @@ struct KernelFrame {
   int window_bytes = 0;          // a multiple of 128; 0 for none (tcgen05.ld reads Tensor Memory)
   int output_bytes = 0;          // 32 lanes x the destination registers
   bool has_shared_window = true;  // whether the kernel declares the .shared window
+  // judged_on_device: the kernel judges its block against the model's plan
+  // and writes a verdict word (device_judge.h); its output holds the
+  // registers of the blocks that must be judged on the host.
+  bool judged_on_device = false;
 };
 
+// LaunchOutputBytes is how much one launch of `blocks` blocks writes: every
+// block's registers, then, for a kernel judged on the device, one verdict
+// word per block.
+inline size_t LaunchOutputBytes(const KernelFrame& frame, size_t blocks) {
+  return blocks * frame.output_bytes + (frame.judged_on_device ? blocks * 4 : 0);
+}
+
 // KernelPrologue opens the kernel `entry` for `instruction`'s target and PTX
-// version and fills the window, if it has one. It leaves, for the family's code:
-//   %lane (.b32), %record and %out (.b64 global addresses of this block's
-//   record and output), %window (.b64, the window's generic address) and,
-//   with a shared window, %in_shared (.pred, the placement is shared).
-std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_view entry, const KernelFrame& frame);
+// version, after `module_scope` (declarations the kernel reads, such as a
+// device judge's table), and fills the window, if it has one. It leaves,
+// for the family's code:
+//   %lane and %block (.b32), %record and %out (.b64 global addresses of this
+//   block's record and output), %window (.b64, the window's generic
+//   address), %pattern (.b32) and %stream (.b64), and with a shared window,
+//   %in_shared (.pred, the placement is shared); for a kernel judged on the
+//   device, %verdict (.b64, the global address of this block's verdict word).
+std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_view entry, const KernelFrame& frame,
+                           absl::string_view module_scope = "");
 
 // StoreRegistersAndReturn stores the destination registers %v0.. (`registers`
 // of `register_bits` each) of this lane to its slot of %out, with `bug`
