@@ -11,7 +11,10 @@
 // worker keeps the module loaded, and while the GPU runs one batch of
 // --blocks variants, the --threads host threads judge the last batch and
 // make the next one in place. Every block of every timed launch is judged;
-// the figure counts only judged blocks.
+// the figure counts only judged blocks. With --judge device the kernel
+// judges each block against the model's plan (harness/kernels/device_judge.h)
+// and the host judges only the blocks that disagree and a sample; --judge
+// both measures each form both ways, side by side in one run.
 //
 // With --new_forms it measures instead how many forms not seen before it
 // compiles (driver JIT), loads, runs and checks per second: every legal
@@ -63,6 +66,10 @@ ABSL_FLAG(std::vector<std::string>, forms,
           "the forms to run, as opcodes");
 ABSL_FLAG(std::uint64_t, seed, 20261122, "the seed of batch 0; batch k uses seed + k");
 ABSL_FLAG(bool, pinned, true, "copy each launch's output back into page-locked host memory (else pageable)");
+ABSL_FLAG(std::string, judge, "host",
+          "who compares each block's registers with the model: host (the C++ model judges every block), device "
+          "(the kernel judges against the model's plan, harness/kernels/device_judge.h, and the host judges the "
+          "blocks that disagree and a sample), or both, each form measured both ways side by side");
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
 ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
 ABSL_FLAG(int, workers, 1, "with --new_forms: worker processes sharing the forms (and the GPU)");
@@ -81,7 +88,7 @@ using Clock = std::chrono::steady_clock;
 // in all and in each stage.
 std::string EncodeStats(const PipelineStats& stats) {
   return absl::StrCat(stats.launches, " ", stats.checked, " ", stats.mismatched, " ", stats.seconds, " ",
-                      stats.launching, " ", stats.judging, " ", stats.generating);
+                      stats.launching, " ", stats.judging, " ", stats.generating, " ", stats.judged_on_device);
 }
 
 // StatsOf is a worker's report, or why there is none: the worker failed,
@@ -92,10 +99,11 @@ absl::StatusOr<PipelineStats> StatsOf(const ItemResult& result) {
   }
   const std::vector<std::string> fields = absl::StrSplit(result.output, ' ');
   PipelineStats stats;
-  if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &stats.launches) ||
+  if (fields.size() != 8 || !absl::SimpleAtoi(fields[0], &stats.launches) ||
       !absl::SimpleAtoi(fields[1], &stats.checked) || !absl::SimpleAtoi(fields[2], &stats.mismatched) ||
       !absl::SimpleAtod(fields[3], &stats.seconds) || !absl::SimpleAtod(fields[4], &stats.launching) ||
-      !absl::SimpleAtod(fields[5], &stats.judging) || !absl::SimpleAtod(fields[6], &stats.generating)) {
+      !absl::SimpleAtod(fields[5], &stats.judging) || !absl::SimpleAtod(fields[6], &stats.generating) ||
+      !absl::SimpleAtoi(fields[7], &stats.judged_on_device)) {
     return absl::InternalError(absl::StrCat("the worker said '", result.output, "'"));
   }
   return stats;
@@ -132,8 +140,8 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, cons
           absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
         const DriverJit::KernelLaunch launch = KernelLaunchFor(program, variants.size(), records);
         absl::StatusOr<absl::Span<std::uint8_t>> output =
-            pinned ? (*jit)->PinnedOutput(slot, launch.output_bytes)
-                   : (pageable[slot].resize(launch.output_bytes), absl::MakeSpan(pageable[slot]));
+            pinned ? (*jit)->PinnedOutput(slot, launch.HostOutputBytes())
+                   : (pageable[slot].resize(launch.HostOutputBytes()), absl::MakeSpan(pageable[slot]));
         if (!output.ok()) return output.status();
         if (absl::Status status = (*jit)->LaunchInto(program.kernel(), launch, *output); !status.ok()) return status;
         return *output;
@@ -211,6 +219,7 @@ void SetPipelineCounters(const PipelineStats& stats, benchmark::State& state) {
   state.counters["launching_s"] = stats.launching;
   state.counters["judging_s"] = stats.judging;
   state.counters["generating_s"] = stats.generating;
+  state.counters["judged_on_device"] = static_cast<double>(stats.judged_on_device);
 }
 
 // Mismatches counts the mismatches and failed workers of every benchmark,
@@ -343,19 +352,29 @@ int Main(const DeviceProbe& probe, int device) {
         "settings", absl::StrCat("host threads: ", threads, "; blocks per launch: ", blocks, "; ", seconds,
                                  " s per form; output into ", absl::GetFlag(FLAGS_pinned) ? "page-locked" : "pageable",
                                  " host memory"));
+    const std::string judge = absl::GetFlag(FLAGS_judge);
+    if (judge != "host" && judge != "device" && judge != "both") {
+      std::fprintf(stderr, "gpu_throughput: --judge is host, device or both, not '%s'\n", judge.c_str());
+      return kExitUsage;
+    }
     for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
-      absl::StatusOr<std::unique_ptr<TestProgram>> program =
-          TestProgram::ForOpcode(opcode, probe.target, probe.jit.Judged(), {});
-      if (!program.ok()) {
-        std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
-        return kExitUsage;
+      for (const bool on_device : {false, true}) {
+        if (judge != "both" && on_device != (judge == "device")) continue;
+        absl::StatusOr<std::unique_ptr<TestProgram>> program =
+            TestProgram::ForOpcode(opcode, probe.target, probe.jit.Judged(), {.judge_on_device = on_device});
+        if (!program.ok()) {
+          std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
+          return kExitUsage;
+        }
+        programs.push_back(*std::move(program));
       }
-      programs.push_back(*std::move(program));
     }
     const PipelineOptions options{
         .blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = absl::GetFlag(FLAGS_seed)};
     for (const std::unique_ptr<TestProgram>& program : programs) {
-      benchmark::RegisterBenchmark(program->Label().c_str(),
+      const std::string name =
+          absl::StrCat(program->Label(), program->frame().judged_on_device ? " [device judge]" : " [host judge]");
+      benchmark::RegisterBenchmark(name.c_str(),
                                    [&, options](benchmark::State& state) { OneForm(state, *program, device, options); })
           ->Iterations(1)
           ->UseManualTime()

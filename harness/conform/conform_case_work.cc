@@ -122,7 +122,7 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
       [&](int slot, absl::Span<const Variant> variants,
           absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
     const DriverJit::KernelLaunch kernel = KernelLaunchFor(program, variants.size(), records);
-    absl::StatusOr<absl::Span<std::uint8_t>> output = (*jit)->PinnedOutput(slot, kernel.output_bytes);
+    absl::StatusOr<absl::Span<std::uint8_t>> output = (*jit)->PinnedOutput(slot, kernel.HostOutputBytes());
     if (!output.ok()) return output.status();
     if (absl::Status status = (*jit)->LaunchInto(*image, kernel, *output); !status.ok()) return status;
     return *output;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "absl/status/status.h"
@@ -11,6 +12,7 @@
 #include "absl/strings/strip.h"
 #include "harness/gpu/cuda_result.h"
 #include "harness/gpu/isolated_runner.h"
+#include "harness/kernels/device_judge.h"
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/outside_text.h"
 
@@ -250,7 +252,7 @@ absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view im
 
 absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& launch,
                                    std::vector<std::uint8_t>& host_output) const {
-  host_output.resize(launch.output_bytes);
+  host_output.resize(launch.HostOutputBytes());
   return LaunchInto(image, launch, absl::MakeSpan(host_output));
 }
 
@@ -277,9 +279,9 @@ absl::StatusOr<absl::Span<std::uint8_t>> DriverJit::PinnedOutput(int slot, size_
 
 absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& launch,
                                    absl::Span<std::uint8_t> host_output) const {
-  if (host_output.size() != launch.output_bytes) {
+  if (host_output.size() != launch.HostOutputBytes()) {
     return absl::InvalidArgumentError(absl::StrCat("the host output holds ", host_output.size(),
-                                                   " bytes; the launch writes ", launch.output_bytes));
+                                                   " bytes; the launch writes ", launch.HostOutputBytes()));
   }
   // One launch at a time, so that no other launch evicts this one's module
   // or reuses its buffers.
@@ -332,6 +334,15 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
   if (absl::Status status = fault(api.memset_d8(*output, 0xA5, launch.output_bytes), "cuMemsetD8"); !status.ok()) {
     return status;
   }
+  std::uint64_t verdicts = 0;
+  if (launch.verdict_bytes > 0) {
+    absl::StatusOr<std::uint64_t> buffer = buffer_for(buffers.size(), launch.verdict_bytes);
+    if (!buffer.ok()) return buffer.status();
+    verdicts = *buffer;
+    if (absl::Status status = fault(api.memset_d8(verdicts, 0xA5, launch.verdict_bytes), "cuMemsetD8"); !status.ok()) {
+      return status;
+    }
+  }
   std::vector<void*> parameters;
   for (std::uint64_t& buffer : buffers) parameters.push_back(&buffer);
   MarkWorkerPhase(WorkerPhase::kRunningKernel);
@@ -343,7 +354,40 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
   }
   if (absl::Status status = fault(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
   MarkWorkerPhase(WorkerPhase::kFinishing);
-  return fault(api.copy_to_host(host_output.data(), *output, host_output.size()), "cuMemcpyDtoH");
+  if (launch.verdict_bytes == 0) {
+    return fault(api.copy_to_host(host_output.data(), *output, host_output.size()), "cuMemcpyDtoH");
+  }
+  return CopyJudgedBack(launch, *output, verdicts, host_output);
+}
+
+absl::Status DriverJit::CopyJudgedBack(const KernelLaunch& launch, std::uint64_t output, std::uint64_t verdicts,
+                                       absl::Span<std::uint8_t> host_output) const {
+  const CudaDriver::Api& api = driver_->api();
+  auto copy = [&api](std::uint8_t* to, std::uint64_t from, size_t bytes) -> absl::Status {
+    const int result = api.copy_to_host(to, from, bytes);
+    if (result == kSuccess) return absl::OkStatus();
+    return CudaResultStatus(result, DriverCall::kOther, absl::StrCat("cuMemcpyDtoH: ", api.Describe(result)));
+  };
+  std::uint8_t* const host_verdicts = host_output.data() + launch.output_bytes;
+  if (absl::Status status = copy(host_verdicts, verdicts, launch.verdict_bytes); !status.ok()) return status;
+  std::vector<size_t> wanted;  // the blocks whose registers the host must see
+  for (size_t block = 0; block < launch.verdict_bytes / 4; ++block) {
+    std::uint32_t verdict = 0;
+    std::memcpy(&verdict, host_verdicts + 4 * block, 4);
+    if (verdict != static_cast<std::uint32_t>(DeviceVerdict::kAgree) || SampledBlock(block)) wanted.push_back(block);
+  }
+  // One copy per block is cheap while few are wanted; past one in
+  // kCopyAllAbove, one copy of the whole output is cheaper.
+  constexpr size_t kCopyAllAbove = 64;
+  if (wanted.size() * kCopyAllAbove > launch.verdict_bytes / 4)
+    return copy(host_output.data(), output, launch.output_bytes);
+  const size_t slice = launch.block_output_bytes;
+  for (const size_t block : wanted) {
+    if (absl::Status status = copy(host_output.data() + block * slice, output + block * slice, slice); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace matload

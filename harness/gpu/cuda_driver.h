@@ -83,6 +83,16 @@ class DriverJit : public CompileOracle {
     std::vector<absl::Span<const std::uint8_t>> inputs;  // copied to device buffers, in parameter order
     size_t scratch_bytes = 0;      // then an uninitialised buffer of this size
     size_t output_bytes = 0;       // then the output, poisoned with 0xA5
+    // For a kernel judged on the device (harness/kernels/device_judge.h):
+    // then its verdict words, one per block, poisoned too. Only they, and
+    // the output of the blocks whose verdict the host must see, are copied
+    // back: the block_output_bytes slices of the output of each block that
+    // did not agree or is sampled. 0 for other kernels.
+    size_t verdict_bytes = 0;
+    size_t block_output_bytes = 0;
+
+    // HostOutputBytes is what the launch returns: the output, then the verdicts.
+    size_t HostOutputBytes() const { return output_bytes + verdict_bytes; }
   };
 
   // Launch loads `image` (PTX text for the driver JIT, or a cubin), launches
@@ -104,7 +114,7 @@ class DriverJit : public CompileOracle {
   // instead of a fresh allocation per launch.
   absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch,
                           std::vector<std::uint8_t>& host_output) const;
-  // LaunchInto, with `host_output` exactly launch.output_bytes long. Where
+  // LaunchInto, with `host_output` exactly launch.HostOutputBytes() long. Where
   // it is page-locked (PinnedOutput), the copy back is one DMA, with no
   // staging copy on a core.
   absl::Status LaunchInto(absl::string_view image, const KernelLaunch& launch,
@@ -126,6 +136,11 @@ class DriverJit : public CompileOracle {
   // LoadedModule loads `image`, or finds it loaded already; the lookup
   // copies nothing (a kernel set's module is tens of kilobytes).
   absl::StatusOr<void*> LoadedModule(absl::string_view image) const;
+  // CopyJudgedBack copies a device-judged launch's verdicts, then the output
+  // of each block the host must see (KernelLaunch::verdict_bytes), into
+  // `host_output`; the other blocks' output is left as it was.
+  absl::Status CopyJudgedBack(const KernelLaunch& launch, std::uint64_t output, std::uint64_t verdicts,
+                              absl::Span<std::uint8_t> host_output) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(launch_mutex_);
 
   // KeptBuffer is a device buffer kept between launches for one parameter,
   // so that launches of the same sizes allocate nothing.

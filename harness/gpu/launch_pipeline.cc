@@ -4,12 +4,15 @@
 #include <atomic>
 #include <barrier>
 #include <chrono>
+#include <cstring>
+#include <optional>
 #include <thread>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "harness/judge/case_judge.h"
+#include "harness/kernels/device_judge.h"
 
 namespace matload {
 namespace {
@@ -28,6 +31,7 @@ struct Batch {
   std::uint64_t number = 0;
   size_t used = 0;        // blocks this batch has; 0 for none
   bool launched = false;  // whether `output` is this batch's
+  size_t launched_blocks = 0;  // the blocks `output` holds: `used` when it was launched
   std::vector<Variant> variants;
   std::vector<std::uint8_t> judged;  // per block: 1 if it is judged
   std::vector<std::uint8_t> records;
@@ -89,6 +93,11 @@ class Pipeline {
   void Launch(Batch& batch, bool timed);
   // Work is host thread `thread`'s part of the current round.
   void Work(int thread);
+  // JudgeBlock judges block `i` of `batch` on host thread `thread`, into
+  // `mine`: on the host, unless the device judged it alone (device_judge.h:
+  // it agreed and is not sampled); a block the device judged too must get
+  // the host's verdict.
+  void JudgeBlock(int thread, const Batch& batch, size_t i, PipelineStats& mine) const;
 
   const TestProgram& program_;
   const BatchRunOptions& options_;
@@ -155,32 +164,49 @@ void Pipeline::Launch(Batch& batch, bool timed) {
     launch_status_ = output.status();
     return;
   }
-  if (output->size() != batch.used * block_bytes) {
+  if (output->size() != LaunchOutputBytes(program_.frame(), batch.used)) {
     launch_status_ = absl::InternalError(absl::StrCat("the launch returned ", output->size(), " bytes of output for ",
                                                       batch.used, " blocks of ", block_bytes));
     return;
   }
   batch.output = *output;
+  batch.launched_blocks = batch.used;
   batch.launched = timed;
   if (!timed) return;
   ++stats_.launches;
   stats_.launching += Seconds(launch_start);
 }
 
+void Pipeline::JudgeBlock(int thread, const Batch& batch, size_t i, PipelineStats& mine) const {
+  const size_t block_bytes = program_.frame().output_bytes;
+  ++mine.checked;
+  std::optional<DeviceVerdict> device;
+  if (program_.frame().judged_on_device) {
+    std::uint32_t word = 0;
+    std::memcpy(&word, batch.output.data() + batch.launched_blocks * block_bytes + 4 * i, 4);
+    if (word == static_cast<std::uint32_t>(DeviceVerdict::kAgree) && !SampledBlock(i)) {
+      ++mine.judged_on_device;
+      return;
+    }
+    if (word == static_cast<std::uint32_t>(DeviceVerdict::kAgree) ||
+        word == static_cast<std::uint32_t>(DeviceVerdict::kDisagree)) {
+      device = static_cast<DeviceVerdict>(word);
+    }
+  }
+  const bool passed = judge_(thread, batch.variants[i], batch.output.subspan(i * block_bytes, block_bytes));
+  mine.mismatched += !passed;
+  if (device.has_value() && passed != (*device == DeviceVerdict::kAgree)) ++mine.judges_disagreed;
+}
+
 void Pipeline::Work(int thread) {
   PipelineStats& mine = per_thread_[thread].stats;
-  const size_t block_bytes = program_.frame().output_bytes;
   const size_t record_bytes = program_.frame().record_bytes;
   // A chunk is judged, then refilled, by the thread that took it.
   chunks_.ForEach([&](size_t begin, size_t end) {
     const Clock::time_point judge_start = Clock::now();
     if (Batch* judged = round_.judge; judged != nullptr) {
       for (size_t i = begin; i < std::min(end, round_.judge_blocks); ++i) {
-        if (!judged->judged[i]) continue;
-        ++mine.checked;
-        if (!judge_(thread, judged->variants[i], judged->output.subspan(i * block_bytes, block_bytes))) {
-          ++mine.mismatched;
-        }
+        if (judged->judged[i]) JudgeBlock(thread, *judged, i, mine);
       }
     }
     const Clock::time_point generate_start = Clock::now();
@@ -226,6 +252,8 @@ absl::StatusOr<PipelineStats> Pipeline::Run() {
   for (const auto& [mine] : per_thread_) {
     stats_.checked += mine.checked;
     stats_.mismatched += mine.mismatched;
+    stats_.judged_on_device += mine.judged_on_device;
+    stats_.judges_disagreed += mine.judges_disagreed;
     stats_.judging += mine.judging / options_.threads;
     stats_.generating += mine.generating / options_.threads;
   }
@@ -272,7 +300,15 @@ absl::StatusOr<PipelineStats> RunBatches(const TestProgram& program, const Batch
                                                    options.blocks, " blocks and ", options.threads, " threads"));
   }
   Pipeline pipeline(program, options, source, launch, judge);
-  return pipeline.Run();
+  absl::StatusOr<PipelineStats> stats = pipeline.Run();
+  if (stats.ok() && stats->judges_disagreed > 0) {
+    return absl::InternalError(
+        absl::StrCat("the device judge and the model disagreed about ", stats->judges_disagreed, " of the ",
+                     stats->checked - stats->judged_on_device,
+                     " blocks both judged: the device's comparison is wrong, so no verdict of this run stands "
+                     "(harness/kernels/device_judge.h)"));
+  }
+  return stats;
 }
 
 absl::StatusOr<PipelineStats> RunPipeline(const TestProgram& program, const PipelineOptions& options,

@@ -30,7 +30,8 @@ namespace matload {
 
 // PipelineLaunch runs the program's kernel once per variant of `variants`,
 // whose records lie back to back in `records`, and returns every block's
-// output, back to back. The pipeline alternates two batches, `slot` 0 and
+// output, back to back (and for a kernel judged on the device, then the
+// verdicts: LaunchOutputBytes). The pipeline alternates two batches, `slot` 0 and
 // 1: the output must stay as it is until the same slot launches again, so
 // the launch keeps one output buffer per slot (page-locked ones, for a
 // GPU: DriverJit::PinnedOutput). It is the GPU's part, which
@@ -83,6 +84,11 @@ struct PipelineStats {
   std::uint64_t launches = 0;    // timed launches, every judged block of each judged
   std::uint64_t checked = 0;     // blocks judged
   std::uint64_t mismatched = 0;  // judged blocks that did not pass
+  // For a program judged on the device (harness/kernels/device_judge.h):
+  // the blocks it judged alone (they agreed, and were not sampled), and of
+  // those it judged with the host, the ones where the two disagreed.
+  std::uint64_t judged_on_device = 0;
+  std::uint64_t judges_disagreed = 0;
   double seconds = 0;
   double launching = 0;
   double judging = 0;
@@ -90,9 +96,13 @@ struct PipelineStats {
 };
 
 // RunBatches runs `source`'s batches through `launch`, judging every judged
-// block with `judge`. A failed launch ends the run, which returns its
-// status; so does an output that is not one block per variant
-// (kInternal). No block or no thread is kInvalidArgument.
+// block with `judge`: for a program judged on the device, only the blocks
+// the device did not judge alone (device_judge.h), and each of those the
+// device judged too is held to its verdict. A failed launch ends the run,
+// which returns its status; so does an output that is not one block per
+// variant (kInternal). A device verdict the host contradicts is kInternal:
+// the device's comparison is wrong, and the run judged nothing it can
+// stand by. No block or no thread is kInvalidArgument.
 absl::StatusOr<PipelineStats> RunBatches(const TestProgram& program, const BatchRunOptions& options,
                                          const BatchSource& source, const PipelineLaunch& launch,
                                          const BlockJudge& judge);

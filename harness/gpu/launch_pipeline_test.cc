@@ -1,10 +1,12 @@
 #include "harness/gpu/launch_pipeline.h"
 
+#include <functional>
 #include <set>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/judge/case_judge.h"
+#include "harness/kernels/device_judge.h"
 
 namespace matload {
 namespace {
@@ -153,6 +155,114 @@ TEST(LaunchPipelineTest, RejectsARunWithNoBlocksOrNoThreads) {
   EXPECT_THAT(no_blocks.status().message(), HasSubstr("0 blocks and 4 threads"));
   EXPECT_EQ(RunPipeline(*program, {.blocks = 8, .threads = 0}, never).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// DeviceJudgedLaunch stands in for a GPU running a kernel judged on the
+// device (harness/kernels/device_judge.h): every block's output is the
+// model's prediction, then every block's verdict word, "agree", except
+// that `block_fault(block)` may corrupt a block's registers and set its
+// verdict, as a faulty GPU or a faulty device judge would.
+struct DeviceJudgedLaunch {
+  // BlockFault is what one block does wrong: whether its registers are
+  // corrupted, and the verdict it writes.
+  struct BlockFault {
+    bool corrupt = false;
+    std::uint32_t verdict = static_cast<std::uint32_t>(DeviceVerdict::kAgree);
+  };
+  DeviceJudgedLaunch(const TestProgram& launched, std::function<BlockFault(size_t block)> fault)
+      : program(launched), block_fault(std::move(fault)) {}
+
+  const TestProgram& program;
+  std::function<BlockFault(size_t block)> block_fault;
+  std::vector<std::uint8_t> outputs[2];
+
+  LaunchOutput operator()(int slot, absl::Span<const Variant> variants, absl::Span<const std::uint8_t>) {
+    std::vector<std::uint8_t>& output = outputs[slot];
+    output.clear();
+    std::vector<std::uint32_t> verdicts;
+    for (size_t i = 0; i < variants.size(); ++i) {
+      std::vector<std::uint8_t> bytes = ExpectedBytes(std::get<LaneValues>(program.Expect(variants[i])));
+      const BlockFault fault = block_fault(i);
+      if (fault.corrupt) bytes[5] ^= 0x10;
+      output.insert(output.end(), bytes.begin(), bytes.end());
+      verdicts.push_back(fault.verdict);
+    }
+    const auto* words = reinterpret_cast<const std::uint8_t*>(verdicts.data());
+    output.insert(output.end(), words, words + 4 * verdicts.size());
+    return output;
+  }
+};
+
+std::unique_ptr<TestProgram> DeviceJudgedLdmatrix() {
+  return *TestProgram::ForOpcode("ldmatrix.sync.aligned.m8n8.x4.shared.b16", Target{90}, {9, 0},
+                                 {.judge_on_device = true});
+}
+
+// RunJudged runs 50 blocks a launch through `launch`.
+absl::StatusOr<PipelineStats> RunJudged(const TestProgram& program, DeviceJudgedLaunch& launch) {
+  return RunPipeline(program, {.blocks = 50, .threads = 2, .duration = absl::Milliseconds(20)},
+                     [&launch](int slot, absl::Span<const Variant> variants, absl::Span<const std::uint8_t> records) {
+                       return launch(slot, variants, records);
+                     });
+}
+
+// The host judges only the sampled block of each launch (block 0 of 50)
+// when the device says every block agrees, and agrees with it.
+TEST(LaunchPipelineTest, BlocksTheDeviceJudgedAloneNeedNoHost) {
+  const std::unique_ptr<TestProgram> program = DeviceJudgedLdmatrix();
+  ASSERT_TRUE(program->frame().judged_on_device);
+  DeviceJudgedLaunch launch{*program, [](size_t) { return DeviceJudgedLaunch::BlockFault{}; }};
+  const absl::StatusOr<PipelineStats> stats = RunJudged(*program, launch);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->checked, stats->launches * 50);
+  EXPECT_EQ(stats->judged_on_device, stats->launches * 49);
+  EXPECT_EQ(stats->mismatched, 0u);
+}
+
+// A block the device says disagrees is judged on the host, which finds it
+// wrong too: a mismatch, and the judges agree.
+TEST(LaunchPipelineTest, ABlockTheDeviceFailsIsJudgedOnTheHost) {
+  const std::unique_ptr<TestProgram> program = DeviceJudgedLdmatrix();
+  DeviceJudgedLaunch launch{
+      *program, [](size_t block) {
+        return DeviceJudgedLaunch::BlockFault{
+            block == 7, static_cast<std::uint32_t>(block == 7 ? DeviceVerdict::kDisagree : DeviceVerdict::kAgree)};
+      }};
+  const absl::StatusOr<PipelineStats> stats = RunJudged(*program, launch);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->mismatched, stats->launches);
+  EXPECT_EQ(stats->judged_on_device, stats->launches * 48);
+}
+
+// A sampled block the device calls right and the host finds wrong, or a
+// block the device calls wrong and the host right, means the device's
+// comparison is wrong: the run stands by none of its verdicts.
+TEST(LaunchPipelineTest, ADeviceVerdictTheHostContradictsEndsTheRun) {
+  const std::unique_ptr<TestProgram> program = DeviceJudgedLdmatrix();
+  DeviceJudgedLaunch lies_agree{*program, [](size_t block) { return DeviceJudgedLaunch::BlockFault{block == 0}; }};
+  absl::StatusOr<PipelineStats> stats = RunJudged(*program, lies_agree);
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(stats.status().message(), HasSubstr("the device judge and the model disagreed"));
+  DeviceJudgedLaunch lies_disagree{
+      *program, [](size_t block) {
+        return DeviceJudgedLaunch::BlockFault{
+            false, static_cast<std::uint32_t>(block == 3 ? DeviceVerdict::kDisagree : DeviceVerdict::kAgree)};
+      }};
+  stats = RunJudged(*program, lies_disagree);
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal);
+}
+
+// A block that never wrote its verdict (the word keeps the launch's
+// poison) is judged on the host alone, with no device verdict to hold.
+TEST(LaunchPipelineTest, ABlockWithoutAVerdictIsJudgedOnTheHost) {
+  const std::unique_ptr<TestProgram> program = DeviceJudgedLdmatrix();
+  DeviceJudgedLaunch launch{*program, [](size_t block) {
+                              return DeviceJudgedLaunch::BlockFault{block == 9, block == 9 ? 0xA5A5A5A5u : 1u};
+                            }};
+  const absl::StatusOr<PipelineStats> stats = RunJudged(*program, launch);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->mismatched, stats->launches);
+  EXPECT_EQ(stats->judged_on_device, stats->launches * 48);
 }
 
 }  // namespace

@@ -204,12 +204,15 @@ absl::StatusOr<DeviceProbe> ProbeDevice(int ordinal, std::chrono::milliseconds t
 
 DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t blocks,
                                         absl::Span<const std::uint8_t> records) {
+  const KernelFrame& frame = program.frame();
   return {.entry = program.entry(),
           .blocks = static_cast<unsigned>(blocks),
           .threads = kWarpLanes,
           .inputs = {records},
-          .scratch_bytes = blocks * program.frame().window_bytes,
-          .output_bytes = blocks * program.frame().output_bytes};
+          .scratch_bytes = blocks * frame.window_bytes,
+          .output_bytes = blocks * frame.output_bytes,
+          .verdict_bytes = LaunchOutputBytes(frame, blocks) - blocks * frame.output_bytes,
+          .block_output_bytes = static_cast<size_t>(frame.output_bytes)};
 }
 
 absl::StatusOr<std::string> ProgramImage(const TestProgram& program, CompilePath path) {
