@@ -5,19 +5,24 @@
 // toolchain is the real ptxas; tonight's regression is made with
 // harness/testing/fake_ptxas.sh in its reject-ldmatrix mode, which
 // rejects every ldmatrix line as a broken ptxas would.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/source_tree.h"
 #include "harness/platform/subprocess.h"
 #include "harness/runs/results_store.h"
+#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -218,6 +223,45 @@ TEST_F(NightlyTest, AnExportReplacesOnlyItsOwnEarlierExport) {
   refused({"export", "support@latest", "--junit", junit}, "is not an earlier junit export of run support-");
   refused({"diff", "support@latest", "support@latest~1", "--html", (root_ / "diff.html").string()},
           "is not an earlier diff-page of runs support-");
+}
+
+// One night, counted once: the progress line, the summary line, the last
+// line, support.json, support.html, the baseline's verdict, the diff, the
+// listing of runs and the CSV export all give the store's numbers of cases
+// and findings (a matrix row in its plain style is also a legal form, and
+// was once counted twice everywhere but the store).
+TEST_F(NightlyTest, EveryOutputCountsTheStoresCasesAndFindings) {
+  ASSERT_EQ(Support(false).exit_code, kExitClean);
+  ASSERT_EQ(Matload({"baseline", "support@latest", "--out", (root_ / "last-night.csv").string()}).exit_code,
+            kExitClean);
+  const ProcessResult tonight =
+      Support(true, {"--baseline", (root_ / "last-night.csv").string(), "--out", (root_ / "tonight").string()});
+  ASSERT_EQ(tonight.exit_code, kExitFindings) << tonight.standard_error;
+  absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");
+  ASSERT_TRUE(store.ok());
+  const std::vector<CaseRecord> cases = *store->Cases(store->Runs()->back().id);
+  const size_t findings = std::count_if(cases.begin(), cases.end(), [](const CaseRecord& c) { return c.finding; });
+  ASSERT_GT(findings, 0u);
+  const std::string said = tonight.standard_output + tonight.standard_error;
+  EXPECT_THAT(said, HasSubstr(absl::StrCat(cases.size(), "/", cases.size(), " cases")));
+  std::smatch summary;
+  const std::regex summary_line(R"(: (\d+) agree, (\d+) known discrepancies, (\d+) unexplained)");
+  ASSERT_TRUE(std::regex_search(said, summary, summary_line)) << said;
+  EXPECT_EQ(std::stoul(summary[1]) + std::stoul(summary[2]) + std::stoul(summary[3]), cases.size());
+  EXPECT_EQ(std::stoul(summary[3]), findings);
+  EXPECT_THAT(said, HasSubstr(absl::StrCat("; ", findings, " unexplained disagreements")));
+  EXPECT_THAT(said, HasSubstr(absl::StrCat("baseline: 0 expected failures, ", findings, " regressions")));
+  const nlohmann::json json = nlohmann::json::parse(ReadText(root_ / "tonight" / "support.json"));
+  EXPECT_EQ(json["summaries"][0]["unexplained"].get<size_t>(), findings);
+  EXPECT_EQ(json["disagreements"].size(), findings);
+  EXPECT_THAT(ReadText(root_ / "tonight" / "support.html"), HasSubstr(absl::StrCat("data-count=\"", findings, "\"")));
+  EXPECT_THAT(Matload({"diff", "support@latest~1", "support@latest"}).standard_output,
+              HasSubstr(absl::StrCat("new failures: ", findings, ",")));
+  EXPECT_THAT(Matload({"runs"}).standard_output,
+              HasSubstr(absl::StrFormat("%7d cases %5d findings", cases.size(), findings)));
+  ASSERT_EQ(Matload({"export", "support@latest", "--csv", (root_ / "tonight.csv").string()}).exit_code, kExitClean);
+  const std::string csv = ReadText(root_ / "tonight.csv");
+  EXPECT_EQ(static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')), cases.size() + 1);  // and the header
 }
 
 // Two runs writing one results store at once (two GPUs of a host, say)

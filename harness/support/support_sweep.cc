@@ -106,6 +106,11 @@ struct SweepPlan {
   size_t legal = 0;
   size_t near_miss = 0;
   std::vector<bool> model_legal;
+  // first_of_its_case: whether a snippet is the first with its case ID. A
+  // matrix row in its plain style is also a legal form, one case; the
+  // progress counts cases, as the summary and the store do.
+  std::vector<bool> first_of_its_case;
+  size_t cases = 0;
 };
 
 std::shared_ptr<const SweepPlan> SweepPlans::For(PtxVersion ptx, Target target,
@@ -139,9 +144,12 @@ std::shared_ptr<const SweepPlan> PlanTarget(const std::vector<MatrixForm>& matri
   plan->legal = counted.legal;
   plan->near_miss = counted.near_miss;
   const size_t first_near_miss = plan->matrix_rows + plan->legal;
+  absl::flat_hash_set<absl::string_view> seen;
   for (size_t i = 0; i < plan->snippets.instructions.size(); ++i) {
     plan->model_legal.push_back(i < first_near_miss &&
                                 JudgedLegal(plan->snippets.instructions[i], StandardDeclarationIndex(), ptx, target));
+    plan->first_of_its_case.push_back(seen.insert(plan->snippets.ids[i]).second);
+    plan->cases += plan->first_of_its_case.back();
   }
   return plan;
 }
@@ -229,11 +237,12 @@ absl::Status AddSassLowering(const CompileOracle& compiler, const std::string& c
 }
 
 // TargetProgress is how SweepTarget tells its progress: `counted` its
-// forms once it has selected them, and `judged` the forms each compiler run
-// settles (the matrix rows are compiled too, but are not forms).
+// cases once it has selected them, and `judged` the cases each compiler run
+// settles (a matrix row in its plain style is also a legal form: one case,
+// counted once, as the summary and the store count it).
 struct TargetProgress {
-  std::function<void(size_t forms)> counted;
-  std::function<void(size_t forms)> judged;
+  std::function<void(size_t cases)> counted;
+  std::function<void(size_t cases)> judged;
 };
 
 // SweepTarget sweeps one target: it selects its forms, judges them by the
@@ -253,13 +262,14 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
   TargetSweep result;
   result.summary = {
       .target = target.Name(), .legal = plan->legal, .near_miss = plan->near_miss, .matrix_rows = matrix.size()};
-  progress.counted(result.summary.legal + result.summary.near_miss);
+  progress.counted(plan->cases);
 
   // The model's verdicts, compared below, also keep the forms it calls legal
   // out of the modules its near misses stop.
   BatchOptions options;
-  options.judged = [&progress, matrix_count](const std::vector<size_t>& settled) {
-    progress.judged(std::count_if(settled.begin(), settled.end(), [&](size_t i) { return i >= matrix_count; }));
+  options.judged = [&progress, &plan](const std::vector<size_t>& settled) {
+    progress.judged(
+        std::count_if(settled.begin(), settled.end(), [&](size_t i) { return plan->first_of_its_case[i]; }));
   };
   options.predicted_legal = plan->model_legal;
   std::vector<CompilerVerdict> verdicts(count);
@@ -292,12 +302,12 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     }
     // An unjudged form is counted in summary.unjudged and compared with nothing.
     if (result.summary.compiled && !verdicts[i].judged) continue;
-    // A matrix row in its plain style is also a legal form: one case.
-    const bool new_case = recorded.insert(selected.ids[i]).second;
+    // A matrix row in its plain style is also a legal form: one case, with
+    // one case ID, counted once everywhere (the summary, the reports, the
+    // store, the diffs), so its second snippet adds nothing but its cell.
+    if (!recorded.insert(selected.ids[i]).second) continue;
     if (!result.summary.compiled || Agrees(model_legal, verdicts[i])) {
-      if (new_case) {
-        result.cases.push_back(CaseOf(selected.ids[i], result.summary.compiled, model_legal, verdicts[i], "", ""));
-      }
+      result.cases.push_back(CaseOf(selected.ids[i], result.summary.compiled, model_legal, verdicts[i], "", ""));
       if (result.summary.compiled) ++result.summary.agree;
       continue;
     }
@@ -319,10 +329,7 @@ absl::StatusOr<TargetSweep> SweepTarget(const CompileOracle& compiler, const Dis
     } else {
       ++result.summary.unexplained;
     }
-    if (new_case) {
-      result.cases.push_back(
-          CaseOf(selected.ids[i], true, model_legal, verdicts[i], disagreement.registry_id, standing));
-    }
+    result.cases.push_back(CaseOf(selected.ids[i], true, model_legal, verdicts[i], disagreement.registry_id, standing));
     result.disagreements.push_back(std::move(disagreement));
   }
   if (result.summary.compiled) {
@@ -454,7 +461,7 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
       }
       std::optional<TargetSweep> recorded = hooks.recorded ? hooks.recorded(targets[i]) : std::nullopt;
       taken_back[i] = recorded.has_value();
-      size_t forms = recorded.has_value() ? recorded->summary.legal + recorded->summary.near_miss : 0;
+      size_t forms = recorded.has_value() ? recorded->cases.size() : 0;  // cases, as the store counts them
       std::atomic<size_t> judged{0};  // of `forms`, told as the compiler's runs settled them
       if (recorded.has_value()) tell(targets[i], forms, true);
       const TargetProgress target_progress{.counted =
