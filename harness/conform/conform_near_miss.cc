@@ -101,6 +101,7 @@ absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(const std::string& repor
       continue;
     }
     ++counts[illegal ? CaseClass::kIllegalAccepted : CaseClass::kLegalRejected];
+    ++result.failing_variants;  // a near-miss form is judged once
     ++result.findings;
   }
   counts[CaseClass::kIllegalRejected] += near_miss - accepted;

@@ -115,7 +115,8 @@ void ConformRecorder::AddToTotals(TalliedCase& tallied) {
   for (const auto& [kind, count] : tallied.classes) result_.counts[tallied.family][kind] += count;
   result_.executions += tallied.executions;
   result_.words_compared += tallied.words_compared;
-  result_.findings += tallied.findings;
+  result_.failing_variants += tallied.failing_variants;
+  result_.findings += tallied.record.finding ? 1 : 0;
   // Kept in order, so that the totals do not depend on which cases were
   // recorded together, which a resumed run does not repeat.
   for (std::string& miss : tallied.registry_misses) {

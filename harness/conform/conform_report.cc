@@ -58,6 +58,7 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
   nlohmann::json totals = {{"counts", counts},
                            {"launches", result.launches},
                            {"words", result.words_compared},
+                           {"failing_variants", result.failing_variants},
                            {"findings", result.findings},
                            {"explained", result.illegal_explained},
                            {"misses", result.registry_misses},
@@ -112,6 +113,7 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
     for (const nlohmann::json& phase : json.at("phases")) AddPhase({phase.at(0), phase.at(1), phase.at(2)}, result.phases);
     result.launches += json.at("launches").get<size_t>();
     result.words_compared += json.at("words").get<size_t>();
+    result.failing_variants += json.at("failing_variants").get<size_t>();
     result.findings += json.at("findings").get<size_t>();
     result.illegal_explained += json.at("explained").get<size_t>();
     JoinWithoutRepeats(json.at("misses").get<std::vector<std::string>>(), result.registry_misses);
@@ -157,6 +159,7 @@ absl::Status WriteSummaries(const ConformanceOptions& options, const Conformance
                                   {"variants", options.variants},
                                   {"counts", counts},
                                   {"words_compared", result.words_compared},
+                                  {"failing_variants", result.failing_variants},
                                   {"findings", result.findings},
                                   {"bundles", result.bundles},
                                   {"not_run", result.not_run},
@@ -201,12 +204,13 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
       absl::StrAppend(&text, " ", found == classes.end() ? 0 : found->second, " |");
     }
   }
-  absl::StrAppend(&text, "\n\n", result.executions, " executions judged, ", result.words_compared,
-                  " register words compared, ", result.findings, " findings in ", result.bundles,
-                  " distinct bundles; near-miss forms the JIT accepts that the registry explains: ",
-                  result.illegal_explained, ".\n",
-                  absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included)",
-                                  result.device_seconds, result.launches));
+  absl::StrAppend(
+      &text, "\n\n", result.executions, " executions judged, ", result.words_compared, " register words compared; ",
+      result.failing_variants, " failing variants in ", result.findings, " findings (cases) and ", result.bundles,
+      " distinct bundles; near-miss forms the JIT accepts that the registry explains: ", result.illegal_explained,
+      ".\n",
+      absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included)",
+                      result.device_seconds, result.launches));
   std::vector<std::string> phases;
   for (const ConformancePhase& phase : result.phases) {
     phases.push_back(absl::StrFormat("%s %.1f s (%d launches)", phase.what, phase.seconds, phase.launches));

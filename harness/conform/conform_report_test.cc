@@ -87,6 +87,7 @@ TEST(ConformReportTest, TotalsReadBackAsTheyWere) {
   result.registry_misses = {"an entry that over-predicts"};
   result.not_run = {"tcgen05.ld: sm_100a and up"};
   result.words_compared = 2048;
+  result.failing_variants = 5;
   result.findings = 2;
   result.flakes = 1;
   result.worker_seconds = {.items = 8, .pipeline = 7, .launching = 6, .judging = 2, .generating = 3};
@@ -97,6 +98,7 @@ TEST(ConformReportTest, TotalsReadBackAsTheyWere) {
   EXPECT_EQ(restored.registry_misses, result.registry_misses);
   EXPECT_EQ(restored.not_run, result.not_run);
   EXPECT_EQ(restored.words_compared, 2048u);
+  EXPECT_EQ(restored.failing_variants, 5u);
   EXPECT_EQ(restored.findings, 2u);
   EXPECT_EQ(restored.flakes, 1u);
   EXPECT_EQ(restored.executions, result.executions);

@@ -54,9 +54,9 @@ TalliedCase ConformTally::Complete(Gathered gathered) {
   CaseRecord& record = tallied.record;
   for (const auto& [kind, count] : summary.classes) {
     record.counts[std::string(CaseClassToken(kind))] += static_cast<std::int64_t>(count);
-    if (IsFinding(kind)) tallied.findings += count;
+    if (IsFinding(kind)) tallied.failing_variants += count;
   }
-  tallied.findings += tallied.registry_misses.size();
+  tallied.failing_variants += tallied.registry_misses.size();
   tallied.classes = summary.classes;
   tallied.executions = summary.executions;
   tallied.words_compared = summary.words_compared;
@@ -72,7 +72,7 @@ TalliedCase ConformTally::Complete(Gathered gathered) {
     record.outcome = "flake";
     record.finding = true;
     record.detail = what;
-    tallied.findings += gathered.unreproduced.size();
+    tallied.failing_variants += gathered.unreproduced.size();
   }
   return std::move(tallied);
 }

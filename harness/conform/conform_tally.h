@@ -48,7 +48,7 @@ struct TalliedCase {
   std::map<CaseClass, size_t> classes;  // variants by class
   size_t executions = 0;                // variants that ran to completion
   size_t words_compared = 0;
-  size_t findings = 0;  // variants that need a person, registry misses included
+  size_t failing_variants = 0;  // variants that need a person, registry misses included
   std::vector<std::string> registry_misses;
   std::map<std::string, size_t> bundle_cases;  // variants filed per bundle
 };

@@ -40,7 +40,7 @@ TEST(ConformTallyTest, TheMostSevereOutcomeAndTheLowestFailureNameTheCase) {
   EXPECT_EQ(record.first_failures, (std::vector<std::int64_t>{1, 3}));
   EXPECT_EQ(record.detail, "first");
   EXPECT_EQ(record.bundle, "dir/002");
-  EXPECT_EQ(complete[0].findings, 2u);
+  EXPECT_EQ(complete[0].failing_variants, 2u);
   EXPECT_EQ(complete[0].bundle_cases, (std::map<std::string, size_t>{{"dir/001", 1}, {"dir/002", 1}}));
 }
 
@@ -72,7 +72,7 @@ TEST(ConformTallyTest, ASummaryCountsEveryVariantAndEverySignature) {
   EXPECT_EQ(tallied.record.detail, "moved");
   EXPECT_EQ(tallied.record.bundle, "bundles/001");
   EXPECT_EQ(tallied.bundle_cases, (std::map<std::string, size_t>{{"bundles/001", 5}, {"bundles/002", 5}}));
-  EXPECT_EQ(tallied.findings, 10u);
+  EXPECT_EQ(tallied.failing_variants, 10u);
   EXPECT_EQ(tallied.executions, 102u);
   EXPECT_EQ(tallied.words_compared, 102u * 32);
 }
@@ -86,7 +86,7 @@ TEST(ConformTallyTest, ARegistryMissIsAFindingOfTheCase) {
   ASSERT_EQ(complete.size(), 1u);
   EXPECT_EQ(complete[0].record.outcome, "pass");
   EXPECT_TRUE(complete[0].record.finding);
-  EXPECT_EQ(complete[0].findings, 1u);
+  EXPECT_EQ(complete[0].failing_variants, 1u);
 }
 
 // A hang that did not happen again when its launch ran in halves makes the

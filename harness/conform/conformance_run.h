@@ -100,6 +100,11 @@ struct ConformanceResult {
   size_t launches = 0;   // work items of the forms and undefined phases: form x address width x compile path
   std::map<std::string, std::map<CaseClass, size_t>> counts;  // by family, then class
   size_t words_compared = 0;
+  // failing_variants: judged variants (and near-miss forms) that need a
+  // person, registry misses included; findings: the cases that hold them,
+  // each counted once, as the results store counts findings
+  // (CaseRecord::finding). A report says both, never one for the other.
+  size_t failing_variants = 0;
   size_t findings = 0;
   size_t bundles = 0;
   size_t illegal_explained = 0;  // near-miss forms the JIT accepts, explained by the registry

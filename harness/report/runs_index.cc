@@ -13,6 +13,7 @@
 #include "harness/report/html_page.h"
 #include "harness/report/report_view.h"
 #include "harness/runs/export_marker.h"
+#include "harness/runs/run_journal.h"
 
 namespace matload {
 namespace {
@@ -23,11 +24,6 @@ using kainjow::mustache::object;
 // kFailingListed is how many failing cases a series lists; the rest are counted.
 constexpr size_t kFailingListed = 200;
 
-// Finished says whether `run` ran to its end: a run that did not may not
-// have reached a case, so its counts are no trend and its silence about a
-// case no pass.
-bool Finished(const RunRecord& run) { return run.status == "clean" || run.status == "findings"; }
-
 // SeriesKey is what a series shares: command, GPU model, driver, toolkits.
 using SeriesKey = std::tuple<std::string, std::string, std::string, std::string>;
 
@@ -36,8 +32,10 @@ SeriesKey KeyOf(const RunRecord& run) { return {run.command, run.gpu_name, run.d
 // Day is a run's start as the page shows it.
 std::string Day(const RunRecord& run) { return absl::FormatTime("%Y-%m-%d %H:%MZ", run.started, absl::UTCTimeZone()); }
 
-// Failing are the findings of the series' newest finished run (its newest
-// run where none finished), each with its streak, in ID order.
+// Failing are the findings of the series' newest finished run (Finished,
+// run_journal.h), or of its newest run where none finished, each with its
+// streak, in ID order. A run that did not finish may not have reached a
+// case, so its silence about a case is no pass and ends no streak.
 std::vector<FailingCase> Failing(const std::vector<const IndexedRun*>& runs) {
   if (runs.empty()) return {};
   auto newest = std::find_if(runs.rbegin(), runs.rend(), [](const IndexedRun* run) { return Finished(run->run); });

@@ -22,6 +22,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -191,7 +192,33 @@ TEST_F(FaultRigTest, AGpuLostMidRunStopsWithExit4AndKeepsTheFinishedCases) {
   EXPECT_EQ(run.Judged(), static_cast<size_t>(kVariants));     // nothing recorded for the lost form
   EXPECT_EQ(run.Count("legal_rejected"), 0u);
   EXPECT_THAT(run.summary["stopped"].get<std::string>(), HasSubstr("GPU lost"));
-  EXPECT_EQ(run.summary["findings"], kVariants);
+  EXPECT_EQ(run.summary["failing_variants"], kVariants);
+  EXPECT_EQ(run.summary["findings"], run.results.size());  // every recorded case fails
+}
+
+// A conform night counted once: stdout, summary.json, the run's page and
+// the listing of runs give the store's findings (cases), and say how many
+// failing variants those cases hold, never one number for the other.
+TEST_F(FaultRigTest, EveryOutputCountsTheStoresFindings) {
+  const ConformRun run = Conform("normal", kSixForms);
+  ASSERT_EQ(run.process.exit_code, 1) << run.process.standard_error;
+  ResultsStore store = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite");
+  const std::vector<CaseRecord> cases = *store.Cases(store.Runs()->front().id);
+  const size_t findings = std::count_if(cases.begin(), cases.end(), [](const CaseRecord& c) { return c.finding; });
+  ASSERT_GT(findings, 1u);
+  const size_t failing_variants = run.Count("mismatch");
+  ASSERT_GT(failing_variants, findings);  // two variants a case
+  EXPECT_EQ(run.summary["findings"], findings);
+  EXPECT_EQ(run.summary["failing_variants"], failing_variants);
+  EXPECT_THAT(run.process.standard_output,
+              HasSubstr(absl::StrCat(failing_variants, " failing variants in ", findings, " findings (cases)")));
+  std::ifstream page(directory_ / "run" / "report.html");
+  EXPECT_THAT(std::string(std::istreambuf_iterator<char>(page), {}),
+              HasSubstr(absl::StrCat("<span id=\"total-findings\">", findings, "</span>")));
+  absl::StatusOr<ProcessResult> runs =
+      RunProcess({MATLOAD_BINARY, "runs", "--db", (directory_ / "results.sqlite").string()}, std::chrono::seconds(60));
+  ASSERT_TRUE(runs.ok());
+  EXPECT_THAT(runs->standard_output, HasSubstr(absl::StrFormat("%7d cases %5d findings", cases.size(), findings)));
 }
 
 // SIGUSR1 and SIGUSR2 (a batch system's warning before its time limit)
@@ -371,7 +398,8 @@ TEST_F(FaultRigTest, ANearMissSweepThatCannotJudgeStopsTheRunAndKeepsTheFormsJud
   EXPECT_THAT(run.summary["stopped"].get<std::string>(), HasSubstr("must be rejected"));
   EXPECT_EQ(run.Count("mismatch"), 2u * kVariants);
   EXPECT_EQ(run.Judged(), 2u * kVariants);
-  EXPECT_EQ(run.summary["findings"], 2 * kVariants);
+  EXPECT_EQ(run.summary["failing_variants"], 2 * kVariants);
+  EXPECT_EQ(run.summary["findings"], run.results.size());  // every case fails
 }
 
 // A fault in a launch of many variants is pinned to its variants by running
@@ -487,9 +515,14 @@ TEST_F(FaultRigTest, ShardsOfAConformRunMergeIntoTheUnshardedRun) {
   EXPECT_EQ(CaseLines(directory_ / "merged"), whole);
   const auto summary = [&](const std::string& run) {
     nlohmann::json json = nlohmann::json::parse(std::ifstream(directory_ / run / "summary.json"));
-    return nlohmann::json{{"counts", json["counts"]}, {"findings", json["findings"]}, {"bundles", json["bundles"]},
-                          {"executions", json["executions"]}, {"words", json["words_compared"]},
-                          {"target", json["target"]}, {"not_run", json["not_run"]}};
+    return nlohmann::json{{"counts", json["counts"]},
+                          {"findings", json["findings"]},
+                          {"failing_variants", json["failing_variants"]},
+                          {"bundles", json["bundles"]},
+                          {"executions", json["executions"]},
+                          {"words", json["words_compared"]},
+                          {"target", json["target"]},
+                          {"not_run", json["not_run"]}};
   };
   EXPECT_EQ(summary("merged"), summary("whole"));
   EXPECT_EQ(summary("whole")["bundles"], 3);
