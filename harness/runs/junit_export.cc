@@ -300,9 +300,17 @@ struct Part {
   size_t parts = 1;
 };
 
-// PropertiesXml is the <properties> naming the run, what it ran on, and
-// the document's part of it when there are several.
-std::string PropertiesXml(const RunRecord& run, const Part& part) {
+// RunCounts are the run's cases and findings as the store counts them
+// (docs/reports.md, "What is counted"): a support sweep's testcases group
+// its cases, so the document says the store's numbers too.
+struct RunCounts {
+  std::string cases;
+  std::string findings;
+};
+
+// PropertiesXml is the <properties> naming the run, what it ran on, its
+// counts, and the document's part of it when there are several.
+std::string PropertiesXml(const RunRecord& run, const RunCounts& counts, const Part& part) {
   const std::string how_it_ended = HowItEnded(run);
   const std::string part_text = absl::StrCat(part.number, " of ", part.parts);
   std::vector<std::pair<absl::string_view, absl::string_view>> properties = {
@@ -317,6 +325,8 @@ std::string PropertiesXml(const RunRecord& run, const Part& part) {
       {"directory", run.directory},
       {"status", run.status},
       {"how_it_ended", how_it_ended},
+      {"cases", counts.cases},
+      {"findings", counts.findings},
   };
   if (part.parts > 1) properties.push_back({"part", part_text});
   std::string xml = "    <properties>\n";
@@ -329,7 +339,8 @@ std::string PropertiesXml(const RunRecord& run, const Part& part) {
 // Document is one JUnit document: `part` of `testcases`, counted, and
 // timed by the run's wall clock when it is the whole of a run that ended,
 // else by its testcases' times.
-std::string Document(const RunRecord& run, const std::vector<Testcase>& testcases, const Part& part) {
+std::string Document(const RunRecord& run, const RunCounts& counts, const std::vector<Testcase>& testcases,
+                     const Part& part) {
   size_t failures = 0;
   size_t errors = 0;
   size_t skipped = 0;
@@ -354,7 +365,7 @@ std::string Document(const RunRecord& run, const std::vector<Testcase>& testcase
           "timestamp=\"%s\" hostname=\"%s\">\n",
           XmlEscape(absl::StrCat("matload ", run.command)), tests, failures, errors, skipped, seconds,
           absl::FormatTime("%Y-%m-%dT%H:%M:%S", run.started, absl::UTCTimeZone()), XmlEscape(run.host)),
-      PropertiesXml(run, part), body, "  </testsuite>\n</testsuites>\n");
+      PropertiesXml(run, counts, part), body, "  </testsuite>\n</testsuites>\n");
 }
 
 // kHeadRoom bounds what a document's counts, time and part number can add
@@ -372,8 +383,11 @@ std::vector<std::string> JunitXml(const RunRecord& run, absl::Span<const CaseRec
   } else {
     for (const CaseRecord& record : cases) testcases.push_back(CaseTestcase(run, record, context));
   }
+  const RunCounts counts{.cases = std::to_string(cases.size()),
+                         .findings = std::to_string(
+                             std::count_if(cases.begin(), cases.end(), [](const CaseRecord& c) { return c.finding; }))};
   // Each part takes testcases while they fit beside its head, and at least one.
-  const size_t head = Document(run, testcases, {.parts = 2}).size() + kHeadRoom;
+  const size_t head = Document(run, counts, testcases, {.parts = 2}).size() + kHeadRoom;
   std::vector<Part> parts = {{}};
   size_t bytes = head;
   for (size_t i = 0; i < testcases.size(); ++i) {
@@ -388,7 +402,7 @@ std::vector<std::string> JunitXml(const RunRecord& run, absl::Span<const CaseRec
   for (Part& part : parts) {
     part.number = documents.size() + 1;
     part.parts = parts.size();
-    documents.push_back(Document(run, testcases, part));
+    documents.push_back(Document(run, counts, testcases, part));
   }
   return documents;
 }

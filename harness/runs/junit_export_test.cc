@@ -76,6 +76,8 @@ TEST(JunitXmlTest, WritesOneTestcasePerCaseTimedByTheCase) {
       <property name="directory" value="/runs/conform-1"/>
       <property name="status" value="findings"/>
       <property name="how_it_ended" value="ended with findings (exit 1)"/>
+      <property name="cases" value="5"/>
+      <property name="findings" value="2"/>
     </properties>
     <testcase classname="ldmatrix.m8n8.x4.addr64" name="driver_jit" time="0.250"/>
     <testcase classname="wmma_load.a.row" name="ptxas_cubin" time="1.500">
@@ -200,6 +202,9 @@ pass: addr32
 )xml"));
   EXPECT_THAT(
       xml, HasSubstr(R"xml(<testcase classname="sm_70.wmma_load" name="a.sync.aligned.row.m16n16k16.global.f16")xml"));
+  // The testcases group the cases; the properties say the store's counts.
+  EXPECT_THAT(xml, HasSubstr(R"xml(<property name="cases" value="8"/>
+      <property name="findings" value="1"/>)xml"));
 }
 
 // Testcases that do not fit in one document go to as many as they fill,
