@@ -70,12 +70,13 @@ SupportSweep* SupportSweepTest::sweep_ = nullptr;
 std::vector<SweepProgress>* SupportSweepTest::progress_ = nullptr;
 absl::Status* SupportSweepTest::setup_ = nullptr;
 
-// Progress counts forms: each target's once when it starts, and as done
-// while ptxas judges them, run after run, not only when the target ends.
+// Progress counts cases, as the store does (one per case ID: a matrix row
+// in its plain style is also a legal form, one case): each target's once
+// when it starts, and as done while ptxas judges them, run after run, not
+// only when the target ends.
 TEST_F(SupportSweepTest, ProgressCountsCasesAsTheyAreJudged) {
   const std::vector<SweepProgress>& progress = *progress_;
-  size_t forms = 0;
-  for (const TargetSummary& summary : sweep_->summaries) forms += summary.legal + summary.near_miss;
+  const size_t forms = sweep_->cases.size();
   ASSERT_FALSE(progress.empty());
   EXPECT_EQ(progress.back().targets, 3u);
   EXPECT_EQ(progress.back().targets_started, 3u);
