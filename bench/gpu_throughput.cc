@@ -11,7 +11,7 @@
 // worker keeps the module loaded, and while the GPU runs one batch of
 // --blocks variants, the --threads host threads judge the last batch and
 // make the next one in place. Every block of every timed launch is judged;
-// the figure counts only judged blocks. With --judge device the kernel
+// the figure counts only judged blocks. With --judge gpu the kernel
 // judges each block against the model's plan (harness/kernels/device_judge.h)
 // and the host judges only the blocks that disagree and a sample; --judge
 // both measures each form both ways, side by side in one run.
@@ -53,6 +53,7 @@
 #include "harness/gpu/program_launch.h"
 #include "harness/judge/case_judge.h"
 #include "harness/judge/discrepancy_registry.h"
+#include "harness/kernels/judge_place.h"
 #include "harness/platform/exit_status.h"
 #include "reference/enumerate.h"
 
@@ -67,7 +68,7 @@ ABSL_FLAG(std::vector<std::string>, forms,
 ABSL_FLAG(std::uint64_t, seed, 20261122, "the seed of batch 0; batch k uses seed + k");
 ABSL_FLAG(bool, pinned, true, "copy each launch's output back into page-locked host memory (else pageable)");
 ABSL_FLAG(std::string, judge, "host",
-          "who compares each block's registers with the model: host (the C++ model judges every block), device "
+          "who compares each block's registers with the model: host (the C++ model judges every block), gpu "
           "(the kernel judges against the model's plan, harness/kernels/device_judge.h, and the host judges the "
           "blocks that disagree and a sample), or both, each form measured both ways side by side");
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
@@ -319,9 +320,19 @@ void OneForm(benchmark::State& state, const TestProgram& program, int device, co
   }
 }
 
-// Main registers the benchmarks the flags ask for on `probe`'s device, and
-// runs them.
-int Main(const DeviceProbe& probe, int device) {
+// JudgesAsked are the judges --judge names, each form measured under each;
+// a name that is none of them is kInvalidArgument.
+absl::StatusOr<std::vector<JudgePlace>> JudgesAsked() {
+  const std::string judge = absl::GetFlag(FLAGS_judge);
+  if (judge == "both") return std::vector<JudgePlace>{JudgePlace::kHost, JudgePlace::kGpu};
+  absl::StatusOr<JudgePlace> place = ParseJudgePlace(judge);
+  if (!place.ok()) return absl::InvalidArgumentError(absl::StrCat(place.status().message(), " or both"));
+  return std::vector<JudgePlace>{*place};
+}
+
+// Main registers the benchmarks the flags ask for on `probe`'s device,
+// each form under each of `judges`, and runs them.
+int Main(const DeviceProbe& probe, int device, const std::vector<JudgePlace>& judges) {
   const int blocks = absl::GetFlag(FLAGS_blocks);
   const double seconds = absl::GetFlag(FLAGS_seconds);
   const int threads = absl::GetFlag(FLAGS_threads) > 0 ? absl::GetFlag(FLAGS_threads)
@@ -352,16 +363,10 @@ int Main(const DeviceProbe& probe, int device) {
         "settings", absl::StrCat("host threads: ", threads, "; blocks per launch: ", blocks, "; ", seconds,
                                  " s per form; output into ", absl::GetFlag(FLAGS_pinned) ? "page-locked" : "pageable",
                                  " host memory"));
-    const std::string judge = absl::GetFlag(FLAGS_judge);
-    if (judge != "host" && judge != "device" && judge != "both") {
-      std::fprintf(stderr, "gpu_throughput: --judge is host, device or both, not '%s'\n", judge.c_str());
-      return kExitUsage;
-    }
     for (const std::string& opcode : absl::GetFlag(FLAGS_forms)) {
-      for (const bool on_device : {false, true}) {
-        if (judge != "both" && on_device != (judge == "device")) continue;
-        absl::StatusOr<std::unique_ptr<TestProgram>> program =
-            TestProgram::ForOpcode(opcode, probe.target, probe.jit.Judged(), {.judge_on_device = on_device});
+      for (const JudgePlace judge : judges) {
+        absl::StatusOr<std::unique_ptr<TestProgram>> program = TestProgram::ForOpcode(
+            opcode, probe.target, probe.jit.Judged(), {.judge_on_device = judge == JudgePlace::kGpu});
         if (!program.ok()) {
           std::fprintf(stderr, "gpu_throughput: %s\n", std::string(program.status().message()).c_str());
           return kExitUsage;
@@ -373,7 +378,7 @@ int Main(const DeviceProbe& probe, int device) {
         .blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = absl::GetFlag(FLAGS_seed)};
     for (const std::unique_ptr<TestProgram>& program : programs) {
       const std::string name =
-          absl::StrCat(program->Label(), program->frame().judged_on_device ? " [device judge]" : " [host judge]");
+          absl::StrCat(program->Label(), program->frame().judged_on_device ? " [gpu judge]" : " [host judge]");
       benchmark::RegisterBenchmark(name.c_str(),
                                    [&, options](benchmark::State& state) { OneForm(state, *program, device, options); })
           ->Iterations(1)
@@ -393,6 +398,15 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags out of argv
   absl::ParseCommandLine(argc, argv);
   const int device = absl::GetFlag(FLAGS_device);
+  const absl::StatusOr<std::vector<matload::JudgePlace>> judges = matload::JudgesAsked();
+  if (!judges.ok()) {
+    std::fprintf(stderr, "gpu_throughput: --judge: %s\n", std::string(judges.status().message()).c_str());
+    return matload::kExitUsage;
+  }
+  if (absl::GetFlag(FLAGS_new_forms) && absl::GetFlag(FLAGS_judge) != "host") {
+    std::fprintf(stderr, "gpu_throughput: --new_forms measures compiles with the host judging; leave --judge out\n");
+    return matload::kExitUsage;
+  }
   // A new form must cost a real JIT compile: the driver's disk cache would
   // make a rerun of the same module text nearly free. Set before any worker
   // starts CUDA.
@@ -402,5 +416,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gpu_throughput: needs a GPU: %s\n", std::string(probe.status().message()).c_str());
     return matload::kExitCompileOnly;
   }
-  return matload::Main(*probe, device);
+  return matload::Main(*probe, device, *judges);
 }

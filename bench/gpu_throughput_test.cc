@@ -36,16 +36,32 @@ TEST(GpuThroughputTest, WithoutAGpuItSaysSoAndFails) {
   EXPECT_EQ(run->standard_output, "");
 }
 
+// A --judge it does not know is a usage error, said before any GPU is asked.
+TEST(GpuThroughputTest, AnUnknownJudgeIsRefusedBeforeTheGpuIsProbed) {
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"--judge", "device"}, std::vector<std::string>{"--new_forms", "--judge", "gpu"}}) {
+    std::vector<std::string> command = {GPU_THROUGHPUT};
+    command.insert(command.end(), flags.begin(), flags.end());
+    absl::StatusOr<ProcessResult> run = RunProcess(command, std::chrono::seconds(120), FakeGpu("init-fails"));
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_EQ(run->exit_code, kExitUsage) << run->standard_error;
+    EXPECT_THAT(run->standard_error, ::testing::HasSubstr("--judge"));
+  }
+}
+
+// Under both judges, each form is measured twice, and on the fake GPU, whose
+// kernels store nothing, the device judge calls every block wrong, so that
+// the host judges every one of them too.
 TEST(GpuThroughputTest, ReportsEachFormAsJsonWithCounters) {
-  absl::StatusOr<ProcessResult> run =
-      RunProcess({GPU_THROUGHPUT, "--seconds", "1", "--threads", "1", "--blocks", "64", "--benchmark_format=json"},
-                 std::chrono::seconds(300), FakeGpu("normal"));
+  absl::StatusOr<ProcessResult> run = RunProcess({GPU_THROUGHPUT, "--seconds", "1", "--threads", "1", "--blocks", "64",
+                                                  "--judge", "both", "--benchmark_format=json"},
+                                                 std::chrono::seconds(300), FakeGpu("normal"));
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->exit_code, kExitFindings) << run->standard_error;  // the fake's kernels store nothing
   const nlohmann::json report = nlohmann::json::parse(run->standard_output, nullptr, false);
   ASSERT_FALSE(report.is_discarded()) << run->standard_output;
   EXPECT_THAT(report["context"]["device"].get<std::string>(), ::testing::HasSubstr("matload fake GPU"));
-  ASSERT_EQ(report["benchmarks"].size(), 2u) << report.dump(2);
+  ASSERT_EQ(report["benchmarks"].size(), 4u) << report.dump(2);
   for (const nlohmann::json& form : report["benchmarks"]) {
     EXPECT_THAT(form["name"].get<std::string>(), ::testing::HasSubstr("manual_time")) << form.dump(2);
     EXPECT_EQ(form["time_unit"], "s");
@@ -53,6 +69,7 @@ TEST(GpuThroughputTest, ReportsEachFormAsJsonWithCounters) {
     EXPECT_GT(form["checked_executions"].get<double>(), 0);
     EXPECT_EQ(form["mismatches"].get<double>(), form["checked_executions"].get<double>());
     EXPECT_GT(form["checked_executions_per_s"].get<double>(), 0);
+    EXPECT_EQ(form["judged_on_device"].get<double>(), 0) << form.dump(2);
   }
 }
 

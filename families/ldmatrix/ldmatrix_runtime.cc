@@ -87,7 +87,7 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug
                   "  cvta.to.shared.u64 %shared_row64, %generic_row;\n  cvt.u32.u64 %shared_row, %shared_row64;\n",
                   "  ", PrintForm(form), "\n");
   if (device_plan.has_value())
-    absl::StrAppend(&ptx, DeviceJudgePtx(*device_plan, kLdmatrixEntry, registers, 32, kRowOffsetPtx));
+    absl::StrAppend(&ptx, DeviceJudgePtx(*device_plan, kLdmatrixEntry, registers, 32, kRowOffsetPtx, bug));
   absl::StrAppend(&ptx, StoreRegistersAndReturn(registers, 32, bug));
   return ptx;
 }

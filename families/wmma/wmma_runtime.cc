@@ -112,7 +112,7 @@ std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address
   absl::StrAppend(&ptx, "  ", PrintForm(form), "\n");
   if (device_plan.has_value()) {
     absl::StrAppend(&ptx, DeviceJudgePtx(*device_plan, kWmmaEntry, registers, register_bits,
-                                         LineOffsetPtx(device_plan->line_stride_bits)));
+                                         LineOffsetPtx(device_plan->line_stride_bits), bug));
   }
   absl::StrAppend(&ptx, StoreRegistersAndReturn(registers, register_bits, bug));
   return ptx;

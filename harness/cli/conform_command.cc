@@ -68,11 +68,17 @@ ExpectedHere ExpectedInConform(const ConformanceOptions& options) {
 std::string ConformOptionsJson(const ConformanceOptions& options, const std::string& filter_text) {
   std::vector<std::string> paths;
   for (CompilePath path : options.paths) paths.emplace_back(CompilePathName(path));
-  return nlohmann::json{{"variants", options.variants}, {"seed", options.seed},
-                        {"forms", options.forms},       {"paths", paths},
-                        {"undefined", options.undefined}, {"near_miss", options.illegal},
-                        {"plant", PlantedBugName(options.bug)}, {"filter", filter_text},
-                        {"retries", options.retries}, {"first_failures", options.first_failures},
+  return nlohmann::json{{"variants", options.variants},
+                        {"seed", options.seed},
+                        {"forms", options.forms},
+                        {"paths", paths},
+                        {"undefined", options.undefined},
+                        {"near_miss", options.illegal},
+                        {"plant", PlantedBugName(options.bug)},
+                        {"judge", JudgePlaceName(options.judge)},
+                        {"filter", filter_text},
+                        {"retries", options.retries},
+                        {"first_failures", options.first_failures},
                         {"confirm_all_faults", options.confirm_all_faults}}
       .dump();
 }
@@ -98,6 +104,10 @@ absl::StatusOr<ConformanceOptions> ParseConformOptionsJson(absl::string_view jso
     absl::StatusOr<PlantedBug> bug = ParsePlantedBug(parsed.at("plant").get<std::string>());
     if (!bug.ok()) return absl::DataLossError(absl::StrCat("recorded conform options: ", bug.status().message()));
     options.bug = *bug;
+    // Runs recorded before the GPU judge (2026-11-28) were judged on the host.
+    absl::StatusOr<JudgePlace> judge = ParseJudgePlace(parsed.value("judge", "host"));
+    if (!judge.ok()) return absl::DataLossError(absl::StrCat("recorded conform options: ", judge.status().message()));
+    options.judge = *judge;
   } catch (const nlohmann::json::exception& error) {
     return absl::DataLossError(absl::StrCat("recorded conform options do not read back: ", error.what()));
   }

@@ -84,7 +84,12 @@ MATLOAD_FLAG(bool, undefined, false, "conform", "",
 MATLOAD_FLAG(bool, near_miss, true, "conform", "", "check the near-miss illegal forms through the driver JIT.");
 MATLOAD_FLAG(std::string, plant, "none", "conform", "BUG",
              "plant a bug to see it caught: wrong-lane, off-by-one-row, register-order, skipped-store, transposed, "
-             "hang.");
+             "misjudging-checker (in the GPU's judge: --judge gpu), hang.");
+MATLOAD_FLAG(std::string, judge, "gpu", "conform", "gpu|host",
+             "who compares the registers with the model: gpu (a form with a plan runs a kernel that compares every "
+             "register with the model's plan; the host re-judges each block it calls wrong and a sample, and a "
+             "contradiction is an infrastructure failure, exit 4) or host (the model judges every block). "
+             "docs/gpu-judge.md.");
 MATLOAD_FLAG(int, workers, 8, "conform", "W",
              "worker processes at once on the host, dealt over --devices (at least one a GPU), each with a "
              "CUDA context of its own.");
@@ -199,7 +204,7 @@ const CommandText kCommandTexts[] = {
      "releases, reduce it, blame a stage. A support case (RUN:CASE_ID): its verdict and message on every ptxas "
      "release, and its registry entry or a draft of one. Writes triage.md, triage.html and triage.json",
      "matload triage runs/conform-tonight/bundles/001-wmma-load-unexpected-fault --out triage-001"},
-    {"selftest", "", "plant five bugs and show each is caught and bundled", "matload selftest --device 0"},
+    {"selftest", "", "plant six bugs under each judge and show each is caught", "matload selftest --device 0"},
     {"fuzz", "", "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
      "matload fuzz --targets text,legality,reference --seconds 3600 --jobs 2"},
     {"runs", "",

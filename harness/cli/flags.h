@@ -45,6 +45,7 @@ ABSL_DECLARE_FLAG(std::vector<std::string>, paths);
 ABSL_DECLARE_FLAG(bool, undefined);
 ABSL_DECLARE_FLAG(bool, near_miss);
 ABSL_DECLARE_FLAG(std::string, plant);
+ABSL_DECLARE_FLAG(std::string, judge);
 ABSL_DECLARE_FLAG(int, workers);
 ABSL_DECLARE_FLAG(std::vector<std::string>, targets);
 ABSL_DECLARE_FLAG(int, seconds);

@@ -225,6 +225,9 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
   absl::StatusOr<PlantedBug> bug = ParsePlantedBug(absl::GetFlag(FLAGS_plant));
   if (!bug.ok()) return Fail(absl::StrCat("--plant: ", bug.status().message()));
   options.bug = *bug;
+  absl::StatusOr<JudgePlace> judge = ParseJudgePlace(absl::GetFlag(FLAGS_judge));
+  if (!judge.ok()) return Fail(absl::StrCat("--judge: ", judge.status().message()));
+  options.judge = *judge;
   if (!options.forms.empty()) {
     if (absl::StatusOr<FormsRegex> parsed = FormsRegex::Parse(options.forms); !parsed.ok()) {
       return FailWith(parsed.status());

@@ -107,21 +107,33 @@ std::optional<CaseVerdict> Rejection(const absl::Status& error) {
   return CaseVerdict{.kind = CaseClass::kLegalRejected, .detail = outcome.detail};
 }
 
+// WordsPerVariant is how many register words the model predicts for a
+// defined variant of the item, such as `filler`: what a variant the device
+// judged alone compared.
+size_t WordsPerVariant(const CaseWork& work, const Made& filler) {
+  const Outcome expected = work.program->Expect(filler.variant);
+  const auto* values = std::get_if<LaneValues>(&expected);
+  return values != nullptr ? values->words.size() : 0;
+}
+
 // RunPipelined runs the item through the launch pipeline on the worker's
-// GPU, with `filler` in the blocks of variants it does not take.
+// GPU, with `filler` in the blocks of variants it does not take, in the
+// kernel the device judges where the item has one.
 absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkContext& context, Made filler) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(context.device);
   if (!jit.ok()) return jit.status();
-  absl::StatusOr<std::string> image = ProgramImage(*work.program, work.path);
+  const TestProgram& launched = work.device_judged != nullptr ? *work.device_judged : *work.program;
+  absl::StatusOr<std::string> image = ProgramImage(launched, work.path);
   if (!image.ok()) return image.status();
   const TestProgram& program = *work.program;
+  const size_t device_words = launched.frame().judged_on_device ? WordsPerVariant(work, filler) : 0;
   std::vector<CaseSummary> summaries(context.threads);
   const size_t blocks = std::min<size_t>(context.blocks, work.size());
   const CaseBatches source(work, context, blocks, std::move(filler), summaries);
   const PipelineLaunch launch =
       [&](int slot, absl::Span<const Variant> variants,
           absl::Span<const std::uint8_t> records) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
-    const DriverJit::KernelLaunch kernel = KernelLaunchFor(program, variants.size(), records);
+    const DriverJit::KernelLaunch kernel = KernelLaunchFor(launched, variants.size(), records);
     absl::StatusOr<absl::Span<std::uint8_t>> output = (*jit)->PinnedOutput(slot, kernel.HostOutputBytes());
     if (!output.ok()) return output.status();
     if (absl::Status status = (*jit)->LaunchInto(*image, kernel, *output); !status.ok()) return status;
@@ -136,10 +148,11 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
     return !IsFinding(verdict.kind);
   };
   absl::StatusOr<PipelineStats> ran =
-      RunBatches(program, {.blocks = static_cast<int>(blocks), .threads = context.threads}, source, launch, judge);
+      RunBatches(launched, {.blocks = static_cast<int>(blocks), .threads = context.threads}, source, launch, judge);
   if (!ran.ok()) return ran.status();
   CaseSummary summary;
   for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);
+  summary.AddJudgedOnDevice(ran->judged_on_device, device_words);
   summary.seconds = {
       .pipeline = ran->seconds, .launching = ran->launching, .judging = ran->judging, .generating = ran->generating};
   return summary;

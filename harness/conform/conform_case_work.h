@@ -39,6 +39,11 @@ enum class VariantRole : unsigned char { kDefined, kUndefined, kPredicted, kAny 
 // CaseWork is one work item.
 struct CaseWork {
   const TestProgram* program = nullptr;
+  // device_judged: the same form's kernel that judges its blocks on the
+  // GPU (ProgramOptions::judge_on_device), for an item of defined variants
+  // whose form has a plan; null where the host judges every block. The
+  // model, replay keys and bundles stay `program`'s.
+  const TestProgram* device_judged = nullptr;
   CompilePath path = CompilePath::kDriverJit;
   std::uint64_t seed = 1;
   bool undefined = false;  // MakeVariant's flag: the run also makes undefined variants

@@ -15,14 +15,27 @@
 namespace matload {
 namespace {
 
+// DeviceJudged is the form's kernel that judges on the GPU, where the run
+// asks for it and the form has a plan; null otherwise.
+std::unique_ptr<TestProgram> DeviceJudged(const ConformanceOptions& options, const CheckedInstruction& instruction,
+                                          int address_bits) {
+  if (options.judge != JudgePlace::kGpu) return nullptr;
+  absl::StatusOr<std::unique_ptr<TestProgram>> program =
+      TestProgram::For(instruction, {.shared_address_bits = address_bits, .bug = options.bug, .judge_on_device = true});
+  if (!program.ok() || !(*program)->frame().judged_on_device) return nullptr;
+  return *std::move(program);
+}
+
 // AddPrograms adds the programs of one legal form to `plan`, one per
 // address width, run on `paths`, unless the form has no program on this
-// target (it goes to not_run) or `filter` leaves it out.
+// target (it goes to not_run) or `filter` leaves it out. A bug planted in
+// the device judge is not planted where the host judges.
 void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& instruction,
                  const std::vector<CompilePath>& paths, const std::optional<FormsRegex>& filter, ConformPlan& plan) {
+  const PlantedBug host_bug = PlantedInTheDeviceJudge(options.bug) ? PlantedBug::kNone : options.bug;
   for (int address_bits : RuntimeOf(instruction.spec().family).AddressWidths(instruction)) {
     absl::StatusOr<std::unique_ptr<TestProgram>> program =
-        TestProgram::For(instruction, {.shared_address_bits = address_bits, .bug = options.bug});
+        TestProgram::For(instruction, {.shared_address_bits = address_bits, .bug = host_bug});
     if (!program.ok()) {
       if (!filter.has_value() || filter->Matches(Opcode(instruction))) {
         plan.not_run.push_back(std::string(program.status().message()));
@@ -30,7 +43,7 @@ void AddPrograms(const ConformanceOptions& options, const CheckedInstruction& in
       continue;
     }
     if (filter.has_value() && !filter->Matches((*program)->Label())) continue;
-    plan.programs.push_back({*std::move(program), paths});
+    plan.programs.push_back({*std::move(program), DeviceJudged(options, instruction, address_bits), paths});
   }
 }
 

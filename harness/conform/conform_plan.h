@@ -37,6 +37,10 @@ struct PathDialect {
 // PlannedProgram is one program and the compile paths it runs on.
 struct PlannedProgram {
   std::unique_ptr<TestProgram> program;
+  // device_judged: the form's kernel that judges on the GPU, when the run
+  // asks the GPU to judge (JudgePlace::kGpu) and the form has a plan; it
+  // runs the defined variants (CaseWork::device_judged).
+  std::unique_ptr<TestProgram> device_judged;
   std::vector<CompilePath> paths;
 };
 

@@ -114,6 +114,7 @@ absl::Status ConformRecorder::CommitFinal(const std::vector<std::string>& done) 
 void ConformRecorder::AddToTotals(TalliedCase& tallied) {
   for (const auto& [kind, count] : tallied.classes) result_.counts[tallied.family][kind] += count;
   result_.executions += tallied.executions;
+  result_.judged_on_device += tallied.judged_on_device;
   result_.words_compared += tallied.words_compared;
   result_.failing_variants += tallied.failing_variants;
   result_.findings += tallied.record.finding ? 1 : 0;

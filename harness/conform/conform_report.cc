@@ -65,6 +65,7 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
                            {"seconds", result.device_seconds},
                            {"phases", phases},
                            {"executions", result.executions},
+                           {"judged_on_device", result.judged_on_device},
                            {"retries", result.infrastructure_retries},
                            {"flakes", result.flakes},
                            {"remembered", result.confirmations_remembered},
@@ -119,6 +120,8 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
     JoinWithoutRepeats(json.at("misses").get<std::vector<std::string>>(), result.registry_misses);
     result.device_seconds += json.at("seconds").get<double>();
     result.executions += json.at("executions").get<size_t>();
+    // Totals recorded before the GPU judge (2026-11-28) have none.
+    result.judged_on_device += json.value("judged_on_device", size_t{0});
     result.infrastructure_retries += json.at("retries").get<size_t>();
     result.flakes += json.at("flakes").get<size_t>();
     // Totals recorded before the fault memory (2026-11-26) have no count.
@@ -168,6 +171,8 @@ absl::Status WriteSummaries(const ConformanceOptions& options, const Conformance
                                   {"phases", PhasesJson(result.phases)},
                                   {"worker_seconds", WorkerSecondsJson(result.worker_seconds)},
                                   {"executions", result.executions},
+                                  {"judge", JudgePlaceName(options.judge)},
+                                  {"judged_on_device", result.judged_on_device},
                                   {"infrastructure_retries", result.infrastructure_retries},
                                   {"flakes", result.flakes},
                                   {"confirmations_remembered", result.confirmations_remembered},
@@ -204,13 +209,14 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
       absl::StrAppend(&text, " ", found == classes.end() ? 0 : found->second, " |");
     }
   }
-  absl::StrAppend(
-      &text, "\n\n", result.executions, " executions judged, ", result.words_compared, " register words compared; ",
-      result.failing_variants, " failing variants in ", result.findings, " findings (cases) and ", result.bundles,
-      " distinct bundles; near-miss forms the JIT accepts that the registry explains: ", result.illegal_explained,
-      ".\n",
-      absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included)",
-                      result.device_seconds, result.launches));
+  absl::StrAppend(&text, "\n\n", result.executions, " executions judged (", result.judged_on_device,
+                  " by the GPU alone; judge: ", JudgePlaceName(options.judge), "), ", result.words_compared,
+                  " register words compared; ", result.failing_variants, " failing variants in ", result.findings,
+                  " findings (cases) and ", result.bundles,
+                  " distinct bundles; near-miss forms the JIT accepts that the registry explains: ",
+                  result.illegal_explained, ".\n",
+                  absl::StrFormat("GPU phase: %.1f s for %d launches (JIT, launch, copy and judging included)",
+                                  result.device_seconds, result.launches));
   std::vector<std::string> phases;
   for (const ConformancePhase& phase : result.phases) {
     phases.push_back(absl::StrFormat("%s %.1f s (%d launches)", phase.what, phase.seconds, phase.launches));

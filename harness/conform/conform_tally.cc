@@ -59,6 +59,7 @@ TalliedCase ConformTally::Complete(Gathered gathered) {
   tallied.failing_variants += tallied.registry_misses.size();
   tallied.classes = summary.classes;
   tallied.executions = summary.executions;
+  tallied.judged_on_device = summary.judged_on_device;
   tallied.words_compared = summary.words_compared;
   const CaseClass worst = summary.Worst();
   record.outcome = std::string(CaseClassToken(worst));

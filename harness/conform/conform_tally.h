@@ -47,6 +47,7 @@ struct TalliedCase {
   std::string family;                   // "ldmatrix", as the summary table groups
   std::map<CaseClass, size_t> classes;  // variants by class
   size_t executions = 0;                // variants that ran to completion
+  size_t judged_on_device = 0;          // of those, the variants the GPU judged alone
   size_t words_compared = 0;
   size_t failing_variants = 0;  // variants that need a person, registry misses included
   std::vector<std::string> registry_misses;

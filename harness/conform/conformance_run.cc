@@ -243,7 +243,9 @@ class Run {
   // Work is an item of case `case_index`'s variants [begin, end) of role `take`.
   CaseWork Work(size_t case_index, VariantRole take, std::string entry, std::int64_t begin, std::int64_t end) const {
     const CaseState& state = cases_[case_index];
-    return {.program = plan_.programs[state.program].program.get(),
+    const PlannedProgram& planned = plan_.programs[state.program];
+    return {.program = planned.program.get(),
+            .device_judged = take == VariantRole::kDefined ? planned.device_judged.get() : nullptr,
             .path = state.path,
             .seed = options_.seed,
             .undefined = options_.undefined,

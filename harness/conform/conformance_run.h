@@ -39,6 +39,7 @@
 #include "harness/gpu/program_launch.h"
 #include "harness/judge/case_judge.h"
 #include "harness/judge/case_summary.h"
+#include "harness/kernels/judge_place.h"
 #include "harness/kernels/planted_bug.h"
 #include "harness/runs/case_filter.h"
 #include "harness/runs/run_journal.h"
@@ -57,6 +58,10 @@ struct ConformanceOptions {
   bool undefined = false;            // also run cases the spec leaves undefined (recorded, never compared)
   bool illegal = true;               // check the near-miss illegal forms through the driver JIT
   PlantedBug bug = PlantedBug::kNone;  // the self-test's planted bug
+  // judge: where the defined variants' registers are compared with the
+  // model (judge_place.h). On the GPU, a form with a plan runs a kernel that
+  // judges itself; the host re-judges what it calls wrong and a sample.
+  JudgePlace judge = JudgePlace::kGpu;
   std::string run_directory;         // results.tsv, summary.md, summary.json, bundles/
   std::chrono::milliseconds timeout{30000};  // per launch
   int workers = 8;    // worker processes at once on the host, dealt over its GPUs, each with its own CUDA context
@@ -119,6 +124,7 @@ struct ConformanceResult {
   // workers waited on the GPU or on their host threads.
   WorkerSeconds worker_seconds;
   size_t executions = 0;      // blocks that ran to completion and were judged
+  size_t judged_on_device = 0;  // of those, the blocks the GPU judged alone (CaseSummary::judged_on_device)
   // infrastructure_retries counts launches tried again in a fresh worker
   // because an infrastructure failure kept them from being judged.
   size_t infrastructure_retries = 0;

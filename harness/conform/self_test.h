@@ -1,8 +1,14 @@
 // SelfTest: proof that the harness can fail. Each planted bug (a wrong
 // lane, a transposed result, an off-by-one row address, a wrong register
-// order, a skipped store) is run on the GPU, and must be detected as a
-// mismatch and bundled, in ldmatrix and in wmma.load; the same forms
-// without a bug must pass.
+// order, a skipped store, a device judge that misjudges) is run on the GPU
+// under each judge (judge_place.h), and must be caught; the same forms
+// without a bug must pass. A bug in the kernel under test or in the
+// expectation is a mismatch, bundled, in ldmatrix and in wmma.load. Under
+// the GPU's judge, a bug planted after the judge (where the registers are
+// stored) or in the judge itself makes the device's verdicts contradict the
+// host's re-judging: the run stops as an infrastructure failure (exit 4),
+// never with a finding or a pass. The misjudging checker has no place
+// under the host's judge.
 #ifndef MATLOAD_HARNESS_CONFORM_SELF_TEST_H_
 #define MATLOAD_HARNESS_CONFORM_SELF_TEST_H_
 
@@ -24,17 +30,21 @@ inline constexpr char kSelfTestForms[] =
     "global\\.f16|"
     "ldmatrix\\.sync\\.aligned\\.m8n16\\.x4\\.shared\\.s8\\.s4)$";
 
-// SelfTestRow is one planted bug's result.
+// SelfTestRow is one planted bug's result under one judge.
 struct SelfTestRow {
+  JudgePlace judge = JudgePlace::kHost;
   PlantedBug bug = PlantedBug::kNone;
   ConformanceResult result;
-  // detected: for a bug, every family saw mismatches and bundled them; for
-  // kNone (the control), every case passed.
+  // contradiction: why the run stopped, when the judges contradicted each
+  // other (the way a bug the GPU's judge cannot see as a mismatch is caught).
+  std::string contradiction;
+  // detected: for a bug, caught as the file comment says; for kNone (the
+  // control), every case passed.
   bool detected = false;
 };
 
-// RunSelfTest runs the control and every planted bug on `device`, each in
-// its own run directory under `directory`.
+// RunSelfTest runs the control and every planted bug on `device` under
+// each judge, each in its own run directory under `directory`.
 absl::StatusOr<std::vector<SelfTestRow>> RunSelfTest(int device, const std::string& directory,
                                                      const ConformanceProgress& progress);
 

@@ -130,7 +130,8 @@ std::optional<CheckedInstruction> WidestForm(const FamilyRuntime& family, Target
 
 // Every planted bug a family can carry still gives a kernel ptxas accepts,
 // and each kernel bug changes it: the self-test runs real kernels, not
-// broken modules. Checked on Hopper, or where the family first runs.
+// broken modules. Checked on Hopper, or where the family first runs; the
+// misjudging checker in the kernel that judges on the device.
 TEST(FamilyKernelsTest, EveryPlantedBugAssemblesAndChangesTheKernel) {
   absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
   ASSERT_TRUE(ptxas.ok()) << ptxas.status();
@@ -140,12 +141,15 @@ TEST(FamilyKernelsTest, EveryPlantedBugAssemblesAndChangesTheKernel) {
     const Target target = *ParseTarget(family->NeededHardware().has_value() ? "sm_100a" : "sm_90");
     const std::optional<CheckedInstruction> form = WidestForm(*family, target);
     ASSERT_TRUE(form.has_value());
-    auto clean = family->NewProgram(*form, {});
-    ASSERT_TRUE(clean.ok()) << clean.status();
     for (PlantedBug bug : bugs) {
-      auto program = family->NewProgram(*form, {.bug = bug});
+      // A bug planted in the device judge is planted in a kernel that has one.
+      const bool judged = PlantedInTheDeviceJudge(bug);
+      auto clean = family->NewProgram(*form, {.judge_on_device = judged});
+      ASSERT_TRUE(clean.ok()) << clean.status();
+      auto program = family->NewProgram(*form, {.bug = bug, .judge_on_device = judged});
       if (absl::IsInvalidArgument(program.status())) continue;  // a bug the family cannot carry
       ASSERT_TRUE(program.ok()) << program.status();
+      if (judged && !(*program)->frame().judged_on_device) continue;  // no plan, so no device judge
       const std::string& kernel = (*program)->kernel();
       absl::StatusOr<AssembleResult> result = ptxas->Assemble(kernel, target);
       ASSERT_TRUE(result.ok()) << result.status();

@@ -10,11 +10,9 @@ namespace matload {
 
 absl::StatusOr<std::unique_ptr<TestProgram>> TestProgram::For(const CheckedInstruction& instruction,
                                                               const ProgramOptions& options) {
-  if (options.judge_on_device && (options.bug == PlantedBug::kWrongLane || options.bug == PlantedBug::kRegisterOrder ||
-                                  options.bug == PlantedBug::kSkippedStore)) {
-    return absl::InvalidArgumentError(absl::StrCat("the ", PlantedBugName(options.bug),
-                                                   " bug is planted where the kernel stores its registers, after a "
-                                                   "device judge has judged them; plant it with the host judging"));
+  if (!options.judge_on_device && PlantedInTheDeviceJudge(options.bug)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the ", PlantedBugName(options.bug), " bug is planted in the device judge; plant it with the GPU judging"));
   }
   return RuntimeOf(instruction.form().family).NewProgram(instruction, options);
 }

@@ -63,9 +63,10 @@ struct ProgramOptions {
   PlantedBug bug = PlantedBug::kNone;
   // judge_on_device: where the form has a plan (Plan), its kernel judges
   // each block itself (harness/kernels/device_judge.h) and frame() says
-  // so; elsewhere the host judges every block, as without it. A bug the
-  // kernel plants where it stores the registers, after the device has
-  // judged them, cannot be planted so (kInvalidArgument).
+  // so; elsewhere the host judges every block, as without it. A bug
+  // planted where the kernel stores its registers comes after the device
+  // judged them (PlantedWhereRegistersAreStored), and one planted in the
+  // judge needs it (PlantedInTheDeviceJudge: kInvalidArgument without).
   bool judge_on_device = false;
 };
 

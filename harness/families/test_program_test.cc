@@ -212,6 +212,25 @@ TEST(TestProgramTest, TransposedBugChangesOnlyTheExpectation) {
   }
 }
 
+// A bug planted in the device judge needs one; a bug planted where the
+// registers are stored goes after the device judge, whose verdicts it
+// leaves alone.
+TEST(TestProgramTest, TheMisjudgingCheckerNeedsTheDeviceJudge) {
+  const CheckedInstruction form = LegalForms(ldmatrix::Spec(), Target{90}).front();
+  EXPECT_EQ(TestProgram::For(form, {.bug = PlantedBug::kMisjudgingChecker}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  absl::StatusOr<std::unique_ptr<TestProgram>> checker =
+      TestProgram::For(form, {.bug = PlantedBug::kMisjudgingChecker, .judge_on_device = true});
+  ASSERT_TRUE(checker.ok()) << checker.status();
+  EXPECT_NE((*checker)->kernel(), (*TestProgram::For(form, {.judge_on_device = true}))->kernel());
+  for (PlantedBug bug : AllPlantedBugs()) {
+    if (!PlantedWhereRegistersAreStored(bug)) continue;
+    absl::StatusOr<std::unique_ptr<TestProgram>> stored = TestProgram::For(form, {.bug = bug, .judge_on_device = true});
+    ASSERT_TRUE(stored.ok()) << stored.status();
+    EXPECT_TRUE((*stored)->frame().judged_on_device) << PlantedBugName(bug);
+  }
+}
+
 TEST(TestProgramTest, FormsTheModelCannotRunSaySo) {
   const CheckedInstruction blackwell_wmma = LegalForms(wmma::Spec(), *ParseTarget("sm_100a")).front();
   EXPECT_EQ(TestProgram::For(blackwell_wmma, {}).status().code(), absl::StatusCode::kNotFound);

@@ -7,9 +7,14 @@
 // block that disagrees, and of block 0, the sampled one), and each device
 // verdict must be the model's: agree on every block with no bug, disagree
 // on every block with one. Variants the registry says fault are left out,
-// as conform runs them apart. Skips without a GPU.
+// as conform runs them apart. A launch the planted row bug makes fault
+// (the row past the last one lies outside the window: the generic-address
+// ldmatrix forms) has no verdicts; it is counted and said, and every other
+// launch must run. Skips without a GPU.
 #include <cstring>
+#include <iostream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "families/ldmatrix/ldmatrix_table.h"
 #include "families/wmma/wmma_load_table.h"
@@ -75,11 +80,17 @@ TEST(DeviceJudgeDeviceTest, EveryDeviceVerdictIsTheModels) {
       },
       std::chrono::seconds(120));
   ASSERT_TRUE(results.ok()) << results.status();
-  int blocks_judged = 0;
+  int blocks_judged = 0, faulted_by_the_row_bug = 0;
   for (size_t item = 0; item < launches.size(); ++item) {
     const Launched& launched = launches[item];
     const ItemResult& result = (*results)[item];
     const std::string label = absl::StrCat(launched.program->Label(), " with ", PlantedBugName(launched.bug));
+    if (launched.bug == PlantedBug::kOffByOneRow && result.kind == ItemResult::Kind::kFailed &&
+        absl::StrContains(result.error.message(), "illegal memory access")) {
+      std::cout << label << " faulted: " << result.error.message() << "\n";
+      ++faulted_by_the_row_bug;
+      continue;
+    }
     ASSERT_EQ(result.kind, ItemResult::Kind::kDone) << label << ": " << result.output;
     const size_t block_bytes = launched.program->frame().output_bytes, blocks = launched.variants.size();
     ASSERT_EQ(result.output.size(), LaunchOutputBytes(launched.program->frame(), blocks)) << label;
@@ -98,7 +109,10 @@ TEST(DeviceJudgeDeviceTest, EveryDeviceVerdictIsTheModels) {
       ++blocks_judged;
     }
   }
+  std::cout << launches.size() << " launches, " << faulted_by_the_row_bug << " faulted by the planted row bug, "
+            << blocks_judged << " blocks judged by the host too\n";
   EXPECT_GT(blocks_judged, 0);
+  EXPECT_LT(faulted_by_the_row_bug, static_cast<int>(launches.size()) / 3);
 }
 
 }  // namespace

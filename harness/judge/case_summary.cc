@@ -81,10 +81,19 @@ WorkerSeconds WorkerSeconds::FromList(const nlohmann::json& list) {
           .generating = list.at(4)};
 }
 
+void CaseSummary::AddJudgedOnDevice(size_t count, size_t words) {
+  if (count == 0) return;
+  classes[CaseClass::kPass] += count;
+  executions += count;
+  judged_on_device += count;
+  words_compared += count * words;
+}
+
 void CaseSummary::Merge(const CaseSummary& other, size_t keep) {
   for (const auto& [kind, count] : other.classes) classes[kind] += count;
   executions += other.executions;
   words_compared += other.words_compared;
+  judged_on_device += other.judged_on_device;
   for (std::int64_t index : other.first_failures) KeepFirst(first_failures, index, keep);
   for (const auto& [signature, sample] : other.samples) KeepSample(*this, signature, sample);
   if (other.note_index >= 0) KeepNote(*this, other.note_index, other.note);
@@ -108,13 +117,10 @@ CaseClass CaseSummary::Worst() const {
 }
 
 std::string CaseSummary::Encode() const {
-  nlohmann::json json = {{"executions", executions},
-                         {"words", words_compared},
-                         {"first_failures", first_failures},
-                         {"note_index", note_index},
-                         {"note", note},
-                         {"undefined", undefined},
-                         {"seconds", seconds.List()}};
+  nlohmann::json json = {
+      {"executions", executions},         {"words", words_compared},  {"judged_on_device", judged_on_device},
+      {"first_failures", first_failures}, {"note_index", note_index}, {"note", note},
+      {"undefined", undefined},           {"seconds", seconds.List()}};
   json["classes"] = nlohmann::json::array();
   for (const auto& [kind, count] : classes) json["classes"].push_back({static_cast<int>(kind), count});
   json["samples"] = nlohmann::json::array();
@@ -141,6 +147,7 @@ absl::StatusOr<CaseSummary> CaseSummary::Decode(absl::string_view text) {
     CaseSummary summary;
     summary.executions = json.at("executions").get<size_t>();
     summary.words_compared = json.at("words").get<size_t>();
+    summary.judged_on_device = json.at("judged_on_device").get<size_t>();
     summary.first_failures = json.at("first_failures").get<std::vector<std::int64_t>>();
     summary.note_index = json.at("note_index").get<std::int64_t>();
     summary.note = json.at("note").get<std::string>();

@@ -80,6 +80,9 @@ struct CaseSummary {
   std::map<CaseClass, size_t> classes;  // judged variants by class
   size_t executions = 0;                // variants that ran to completion
   size_t words_compared = 0;
+  // judged_on_device: of `executions`, the variants the GPU judged alone
+  // (device_judge.h): they agreed with the model's plan and were not sampled.
+  size_t judged_on_device = 0;
   std::vector<std::int64_t> first_failures;      // the lowest indices of failing variants, ascending
   std::map<std::string, FailureSample> samples;  // by bundle signature
   // note is the lowest-indexed variant's detail among those that are not
@@ -96,6 +99,11 @@ struct CaseSummary {
   // only then.
   void Add(std::int64_t index, const CaseVerdict& verdict, bool ran, size_t words, absl::string_view signature,
            absl::Span<const std::uint8_t> output, int device, size_t keep);
+  // AddJudgedOnDevice counts `count` variants the GPU judged alone as
+  // passes of `words` register words each: the kernel compared every word
+  // with the model's plan, and the host re-judges only disagreements and a
+  // sample.
+  void AddJudgedOnDevice(size_t count, size_t words);
   // AddUnrun counts `count` variants judged `kind` without running, with
   // `detail` as their note (a registry's known fault, say).
   void AddUnrun(CaseClass kind, size_t count, std::int64_t first, absl::string_view detail);

@@ -71,6 +71,21 @@ TEST(CaseSummaryTest, AWorkersSecondsAddUpAndTravel) {
   EXPECT_EQ(decoded->seconds.judging, 1.5);
   EXPECT_EQ(decoded->seconds.generating, 0.75);
 }
+// Variants the GPU judged alone are passes that ran, each with its words,
+// and they merge as every other count does.
+TEST(CaseSummaryTest, VariantsJudgedOnTheDeviceArePassesThatRan) {
+  CaseSummary host, device;
+  host.Add(0, Mismatch("m"), true, 64, "sig", std::vector<std::uint8_t>{1}, 0, 4);
+  device.AddJudgedOnDevice(1000, 64);
+  device.AddJudgedOnDevice(0, 64);
+  EXPECT_EQ(device.classes.at(CaseClass::kPass), 1000u);
+  EXPECT_EQ(device.executions, 1000u);
+  EXPECT_EQ(device.words_compared, 64000u);
+  host.Merge(device, 4);
+  EXPECT_EQ(host.judged(), 1001u);
+  EXPECT_EQ(host.judged_on_device, 1000u);
+  EXPECT_EQ(host.Worst(), CaseClass::kMismatch);
+}
 
 TEST(CaseSummaryTest, RoundTripsThroughItsEncoding) {
   CaseSummary summary;
@@ -78,6 +93,7 @@ TEST(CaseSummaryTest, RoundTripsThroughItsEncoding) {
               16);
   summary.Add(6, Mismatch("m"), true, 64, "mismatch-sig", std::vector<std::uint8_t>{0, 255, 10}, 1, 16);
   summary.undefined = 2;
+  summary.AddJudgedOnDevice(7, 32);
   summary.predicted["e"] = {.count = 1, .first = 3};
   const absl::StatusOr<CaseSummary> decoded = CaseSummary::Decode(summary.Encode());
   ASSERT_TRUE(decoded.ok()) << decoded.status();
@@ -92,7 +108,7 @@ TEST(CaseSummaryTest, ATextThatIsNotASummaryIsDataLoss) {
   EXPECT_EQ(CaseSummary::Decode("{}").status().code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(
       CaseSummary::Decode(
-          R"({"executions":1,"words":0,"first_failures":[],"note_index":-1,"note":"",)"
+          R"({"executions":1,"words":0,"judged_on_device":0,"first_failures":[],"note_index":-1,"note":"",)"
           R"("undefined":0,"seconds":[0,0,0,0,0],"classes":[],"predicted":{},"samples":[{"signature":"s","index":0,)"
           R"("kind":0,"detail":"","device":0,"count":1,"output":"!!"}]})")
           .status()

@@ -42,7 +42,7 @@ std::string PlanTablePtx(const LoadPlan& plan, absl::string_view entry) {
 }
 
 std::string DeviceJudgePtx(const LoadPlan& plan, absl::string_view entry, int registers, int register_bits,
-                           absl::string_view line_offset_ptx) {
+                           absl::string_view line_offset_ptx, PlantedBug bug) {
   std::string ptx = absl::StrCat(
       "  {\n  .reg .b32 %judge_entry, %judge_line, %judge_at, %judge_index, %judge_data, %judge_want, %judge_got,",
       " %judge_bad, %judge_high, %judge_verdict, %judge_sample;\n",
@@ -56,6 +56,8 @@ std::string DeviceJudgePtx(const LoadPlan& plan, absl::string_view entry, int re
     for (int half = 0; half < words_per_register; ++half) {
       const int word = reg * words_per_register + half;
       absl::StrAppend(&ptx, ExpectedWordPtx(word, line_offset_ptx));
+      if (word == 0 && bug == PlantedBug::kMisjudgingChecker)
+        absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, 1;\n");
       if (words_per_register == 1) absl::StrAppend(&ptx, "  mov.b32 %judge_got, %v", reg, ";\n");
       if (half == 1) absl::StrAppend(&ptx, "  mov.b32 %judge_got, %judge_high;\n");
       absl::StrAppend(&ptx, "  xor.b32 %judge_got, %judge_got, %judge_want;\n",

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "harness/kernels/planted_bug.h"
 #include "reference/load_plan.h"
 
 namespace matload {
@@ -53,9 +54,10 @@ std::string PlanTablePtx(const LoadPlan& plan, absl::string_view entry);
 // that sets the .u64 %judge_line_at to where line %judge_line (.u32)
 // starts, in bytes from the window, as the record gives it. It writes the
 // verdict and returns, unless the block must store its registers, which
-// the code after it then does.
+// the code after it then does. With `bug` kMisjudgingChecker the judge is
+// planted wrong (planted_bug.h); every other bug leaves it as it is.
 std::string DeviceJudgePtx(const LoadPlan& plan, absl::string_view entry, int registers, int register_bits,
-                           absl::string_view line_offset_ptx);
+                           absl::string_view line_offset_ptx, PlantedBug bug);
 
 }  // namespace matload
 

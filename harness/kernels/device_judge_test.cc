@@ -34,7 +34,7 @@ TEST(DeviceJudgeTest, TheTableHoldsEachBytesLineAndByteUnderTheKernelsName) {
 }
 
 TEST(DeviceJudgeTest, EveryWordIsComparedAndTheBlockVotesWritesAndSamples) {
-  const std::string ptx = DeviceJudgePtx(OneWordPlan(), "k", 1, 32, "  LINE_OFFSET;\n");
+  const std::string ptx = DeviceJudgePtx(OneWordPlan(), "k", 1, 32, "  LINE_OFFSET;\n", PlantedBug::kNone);
   EXPECT_EQ(Count(ptx, "  LINE_OFFSET;\n"), 4u);  // a line per byte of the one word
   EXPECT_THAT(ptx, HasSubstr("mov.b32 %judge_got, %v0;"));
   EXPECT_THAT(ptx, HasSubstr("vote.sync.any.pred %judge_warp_bad, %judge_lane_bad, 0xffffffff;"));
@@ -45,9 +45,21 @@ TEST(DeviceJudgeTest, EveryWordIsComparedAndTheBlockVotesWritesAndSamples) {
   LoadPlan wide = OneWordPlan();
   wide.words_per_lane = 2;
   wide.bytes.resize(2 * wide.bytes.size());
-  const std::string ptx64 = DeviceJudgePtx(wide, "k", 1, 64, "");
+  const std::string ptx64 = DeviceJudgePtx(wide, "k", 1, 64, "", PlantedBug::kNone);
   EXPECT_THAT(ptx64, HasSubstr("mov.b64 {%judge_got, %judge_high}, %v0;"));
   EXPECT_EQ(Count(ptx64, "xor.b32 %judge_got, %judge_got, %judge_want;"), 2u);
+}
+
+// The planted checker fault changes the judge's expectation of the first
+// word alone, and every other bug leaves the judge as it is.
+TEST(DeviceJudgeTest, OnlyTheMisjudgingCheckerChangesTheJudge) {
+  const std::string clean = DeviceJudgePtx(OneWordPlan(), "k", 2, 32, "", PlantedBug::kNone);
+  const std::string planted = DeviceJudgePtx(OneWordPlan(), "k", 2, 32, "", PlantedBug::kMisjudgingChecker);
+  EXPECT_EQ(Count(planted, "xor.b32 %judge_want, %judge_want, 1;"), 1u);
+  EXPECT_EQ(Count(clean, "xor.b32 %judge_want, %judge_want, 1;"), 0u);
+  for (PlantedBug bug : AllPlantedBugs()) {
+    if (!PlantedInTheDeviceJudge(bug)) EXPECT_EQ(DeviceJudgePtx(OneWordPlan(), "k", 2, 32, "", bug), clean);
+  }
 }
 
 TEST(DeviceJudgeTest, BlockZeroAndEveryFourThousandNinetySixthAreSampled) {

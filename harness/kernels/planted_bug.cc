@@ -14,14 +14,15 @@ absl::string_view PlantedBugName(PlantedBug bug) {
     case PlantedBug::kRegisterOrder: return "register-order";
     case PlantedBug::kSkippedStore: return "skipped-store";
     case PlantedBug::kTransposedExpectation: return "transposed";
+    case PlantedBug::kMisjudgingChecker: return "misjudging-checker";
     case PlantedBug::kHangingBlock: return "hang";
   }
   return "unknown";
 }
 
 std::vector<PlantedBug> AllPlantedBugs() {
-  return {PlantedBug::kWrongLane, PlantedBug::kOffByOneRow, PlantedBug::kRegisterOrder, PlantedBug::kSkippedStore,
-          PlantedBug::kTransposedExpectation};
+  return {PlantedBug::kWrongLane,    PlantedBug::kOffByOneRow,           PlantedBug::kRegisterOrder,
+          PlantedBug::kSkippedStore, PlantedBug::kTransposedExpectation, PlantedBug::kMisjudgingChecker};
 }
 
 absl::StatusOr<PlantedBug> ParsePlantedBug(absl::string_view name) {

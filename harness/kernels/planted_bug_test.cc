@@ -8,7 +8,7 @@ namespace {
 TEST(PlantedBugTest, NamesRoundTrip) {
   EXPECT_EQ(*ParsePlantedBug("none"), PlantedBug::kNone);
   for (PlantedBug bug : AllPlantedBugs()) EXPECT_EQ(*ParsePlantedBug(PlantedBugName(bug)), bug);
-  EXPECT_EQ(AllPlantedBugs().size(), 5u);
+  EXPECT_EQ(AllPlantedBugs().size(), 6u);
   EXPECT_EQ(*ParsePlantedBug("hang"), PlantedBug::kHangingBlock);
 }
 

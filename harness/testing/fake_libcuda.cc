@@ -21,6 +21,10 @@
 //   signal-at-launch:K:S   launch K sends signal S to the worker's parent, matload, as a
 //                          user, Slurm's time limit or the OOM killer would, at a point
 //                          that does not depend on the machine's speed
+//   lying-judge            a kernel that judges its blocks on the device (harness/kernels/
+//                          device_judge.h) calls every block right; without this mode it
+//                          calls every block wrong, as a true judge of a kernel that
+//                          stores nothing would
 //   fault-blocks:N:C       every launch of N blocks, of a kernel whose PTX holds
 //                          $MATLOAD_FAKE_CUDA_KERNEL if that is set: cuCtxSynchronize returns
 //                          C. The same variants in a launch of another size run: a fault
@@ -123,11 +127,34 @@ long current_launch = 0;  // this process's last launch, for cuCtxSynchronize; 0
 bool current_faults = false;  // whether this process's last launch is one that fault-blocks fails
 int retained_device = -1;  // the ordinal whose primary context this process last retained
 
-// The function handles: the probe's calibration kernel, a test kernel of
-// a module that holds $MATLOAD_FAKE_CUDA_KERNEL, and every other.
+// FakeModule is a loaded module: whether its PTX holds
+// $MATLOAD_FAKE_CUDA_KERNEL (Chosen), and the PTX (empty for a cubin).
+struct FakeModule {
+  bool chosen = false;
+  std::string ptx;
+};
+
+// TestFunction is a test kernel's handle: whether its module is chosen,
+// and whether it judges its blocks on the device (its module declares the
+// kernel's plan table, harness/kernels/device_judge.h), so that a launch
+// has a fourth parameter, the verdicts.
+struct TestFunction {
+  bool chosen = false;
+  bool judged = false;
+};
+const TestFunction kTestFunctions[2][2] = {{{false, false}, {false, true}}, {{true, false}, {true, true}}};
+
+// The probe's calibration kernel's handle.
 void* const kCalibrationFunction = reinterpret_cast<void*>(0x3);
-void* const kChosenTestFunction = reinterpret_cast<void*>(0x4);
-void* const kTestFunction = reinterpret_cast<void*>(0x2);
+
+// WriteVerdicts writes the device judge's verdict for each of `blocks`
+// blocks to `verdicts`: 1 (agree) under lying-judge, else 2 (disagree).
+void WriteVerdicts(std::uint64_t verdicts, unsigned blocks) {
+  const std::uint32_t verdict = Is("lying-judge") ? 1 : 2;
+  for (unsigned block = 0; block < blocks; ++block) {
+    std::memcpy(reinterpret_cast<char*>(verdicts) + 4 * static_cast<size_t>(block), &verdict, 4);
+  }
+}
 
 // Chosen says whether a module's PTX holds $MATLOAD_FAKE_CUDA_KERNEL (any
 // module when that is not set), for fault-blocks.
@@ -202,13 +229,12 @@ CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned int optio
     }
     return kInvalidPtx;
   }
-  // The module's one byte says whether it is chosen (Chosen).
-  *module = std::malloc(1);
-  *static_cast<char*>(*module) = Chosen(static_cast<const char*>(image)) ? 1 : 0;
+  const char* text = static_cast<const char*>(image);
+  *module = new FakeModule{.chosen = Chosen(text), .ptx = std::strstr(text, ".entry") != nullptr ? text : ""};
   return kSuccess;
 }
 CUresult cuModuleUnload(void* module) {
-  std::free(module);
+  delete static_cast<FakeModule*>(module);
   return kSuccess;
 }
 CUresult cuGetErrorString(CUresult result, const char** text) {
@@ -224,10 +250,13 @@ CUresult cuGetErrorString(CUresult result, const char** text) {
   return kSuccess;
 }
 CUresult cuModuleGetFunction(void** function, void* module, const char* name) {
-  const bool chosen = *static_cast<const char*>(module) != 0;
-  *function = std::strcmp(name, "matload_calibrate") == 0 ? kCalibrationFunction
-              : chosen                                    ? kChosenTestFunction
-                                                          : kTestFunction;
+  const auto* loaded = static_cast<const FakeModule*>(module);
+  if (std::strcmp(name, "matload_calibrate") == 0) {
+    *function = kCalibrationFunction;
+    return kSuccess;
+  }
+  const bool judged = loaded->ptx.find(std::string(name) + "_plan[") != std::string::npos;
+  *function = const_cast<TestFunction*>(&kTestFunctions[loaded->chosen][judged]);
   return kSuccess;
 }
 CUresult cuMemAlloc_v2(std::uint64_t* address, size_t bytes) {
@@ -259,11 +288,13 @@ CUresult cuMemsetD8_v2(std::uint64_t to, unsigned char value, size_t bytes) {
   return kSuccess;
 }
 CUresult cuLaunchKernel(void* function, unsigned blocks, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        void*, void**, void**) {
+                        void*, void** parameters, void**) {
   current_launch = 0;
   if (function == kCalibrationFunction) return kSuccess;
+  const auto* test = static_cast<const TestFunction*>(function);
   current_launch = NextLaunch();
-  current_faults = function == kChosenTestFunction && Is("fault-blocks") && blocks == FindMode("fault-blocks").k;
+  current_faults = test->chosen && Is("fault-blocks") && blocks == FindMode("fault-blocks").k;
+  if (test->judged) WriteVerdicts(*static_cast<const std::uint64_t*>(parameters[3]), blocks);
   if (Is("signal-at-launch") && current_launch == FindMode("signal-at-launch").k) {
     kill(getppid(), static_cast<int>(FindMode("signal-at-launch").code));
   }

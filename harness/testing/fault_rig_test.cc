@@ -148,6 +148,49 @@ TEST_F(FaultRigTest, AHealthyFakeGpuHasEveryCaseJudged) {
   EXPECT_LE(seconds["pipeline"].get<double>(), seconds["items"].get<double>());
 }
 
+// The GPU's judge (the default) and the host's record the same cases: the
+// fake's device judge calls every block wrong, as a true one would of
+// kernels that store nothing, so the host judges each of them again, and
+// results.tsv, the counts and the bundles are the host judge's. The run
+// says which judge it had.
+TEST_F(FaultRigTest, TheGpusJudgeRecordsWhatTheHostsJudgeRecords) {
+  absl::StatusOr<ProcessResult> host =
+      RunProcess(Arguments(kSixForms, {"--judge", "host"}, "host"), std::chrono::seconds(120), Environment("normal"));
+  ASSERT_TRUE(host.ok()) << host.status();
+  const ConformRun on_host = Collect(*host, "host");
+  const ConformRun on_gpu = Conform("normal", kSixForms);
+  EXPECT_EQ(on_gpu.process.exit_code, on_host.process.exit_code) << on_gpu.process.standard_error;
+  EXPECT_EQ(on_gpu.results, on_host.results);
+  EXPECT_EQ(on_gpu.bundles, on_host.bundles);
+  for (const char* count : {"counts", "executions", "words_compared", "findings", "failing_variants"}) {
+    EXPECT_EQ(on_gpu.summary[count], on_host.summary[count]) << count;
+  }
+  EXPECT_EQ(on_gpu.summary["judge"], "gpu");
+  EXPECT_EQ(on_host.summary["judge"], "host");
+  EXPECT_EQ(on_gpu.summary["judged_on_device"], 0);
+  EXPECT_GT(on_gpu.Judged(), 0u);
+}
+
+// A device judge that calls wrong registers right is caught by the host's
+// re-judging of the sampled blocks: the run stops as an infrastructure
+// failure (exit 4), never a pass or a finding. The host's judge never
+// reads the device's verdicts.
+TEST_F(FaultRigTest, ALyingDeviceJudgeIsInfrastructureNeverAPass) {
+  const ConformRun run = Conform("lying-judge", kTwoForms, {"--retries", "0"});
+  EXPECT_EQ(run.process.exit_code, 4) << run.process.standard_error;
+  EXPECT_THAT(run.process.standard_error, HasSubstr("the device judge and the model disagreed"));
+  EXPECT_EQ(run.Count("pass"), 0u);
+  absl::StatusOr<ProcessResult> host = RunProcess(Arguments(kTwoForms, {"--judge", "host"}, "host"),
+                                                  std::chrono::seconds(120), Environment("lying-judge"));
+  ASSERT_TRUE(host.ok()) << host.status();
+  EXPECT_EQ(host->exit_code, 1) << host->standard_error;
+  absl::StatusOr<ProcessResult> unknown = RunProcess(Arguments(kTwoForms, {"--judge", "device"}, "unknown"),
+                                                     std::chrono::seconds(120), Environment("normal"));
+  ASSERT_TRUE(unknown.ok()) << unknown.status();
+  EXPECT_EQ(unknown->exit_code, 2);
+  EXPECT_THAT(unknown->standard_error, HasSubstr("--judge: unknown judge 'device' (gpu or host)"));
+}
+
 TEST_F(FaultRigTest, NoDeviceAtAllIsCompileOnly) {
   const ConformRun run = Conform("init-fails", kTwoForms);
   EXPECT_EQ(run.process.exit_code, 3);
