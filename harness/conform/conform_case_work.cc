@@ -153,6 +153,7 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
   CaseSummary summary;
   for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);
   summary.AddJudgedOnDevice(ran->judged_on_device, device_words);
+  summary.AddSmCounts(context.device, ran->per_sm);
   summary.seconds = {
       .pipeline = ran->seconds, .launching = ran->launching, .judging = ran->judging, .generating = ran->generating};
   return summary;

@@ -115,6 +115,7 @@ void ConformRecorder::AddToTotals(TalliedCase& tallied) {
   for (const auto& [kind, count] : tallied.classes) result_.counts[tallied.family][kind] += count;
   result_.executions += tallied.executions;
   result_.judged_on_device += tallied.judged_on_device;
+  for (const auto& [where, counts] : tallied.per_sm) result_.per_sm[where].Add(counts);
   result_.words_compared += tallied.words_compared;
   result_.failing_variants += tallied.failing_variants;
   result_.findings += tallied.record.finding ? 1 : 0;

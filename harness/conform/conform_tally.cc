@@ -60,6 +60,7 @@ TalliedCase ConformTally::Complete(Gathered gathered) {
   tallied.classes = summary.classes;
   tallied.executions = summary.executions;
   tallied.judged_on_device = summary.judged_on_device;
+  tallied.per_sm = summary.per_sm;
   tallied.words_compared = summary.words_compared;
   const CaseClass worst = summary.Worst();
   record.outcome = std::string(CaseClassToken(worst));

@@ -374,7 +374,7 @@ absl::Status DriverJit::CopyJudgedBack(const KernelLaunch& launch, std::uint64_t
   for (size_t block = 0; block < launch.verdict_bytes / 4; ++block) {
     std::uint32_t verdict = 0;
     std::memcpy(&verdict, host_verdicts + 4 * block, 4);
-    if (verdict != static_cast<std::uint32_t>(DeviceVerdict::kAgree) || SampledBlock(block)) wanted.push_back(block);
+    if (ReadVerdictWord(verdict).verdict != DeviceVerdict::kAgree || SampledBlock(block)) wanted.push_back(block);
   }
   // One copy per block is cheap while few are wanted; past one in
   // kCopyAllAbove, one copy of the whole output is cheaper.

@@ -13,6 +13,7 @@
 // launch must run. Skips without a GPU.
 #include <cstring>
 #include <iostream>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -81,6 +82,7 @@ TEST(DeviceJudgeDeviceTest, EveryDeviceVerdictIsTheModels) {
       std::chrono::seconds(120));
   ASSERT_TRUE(results.ok()) << results.status();
   int blocks_judged = 0, faulted_by_the_row_bug = 0;
+  std::set<std::uint32_t> sms_seen;  // the SMs the verdict words name
   for (size_t item = 0; item < launches.size(); ++item) {
     const Launched& launched = launches[item];
     const ItemResult& result = (*results)[item];
@@ -96,21 +98,27 @@ TEST(DeviceJudgeDeviceTest, EveryDeviceVerdictIsTheModels) {
     ASSERT_EQ(result.output.size(), LaunchOutputBytes(launched.program->frame(), blocks)) << label;
     const auto* output = reinterpret_cast<const std::uint8_t*>(result.output.data());
     for (size_t i = 0; i < blocks; ++i) {
-      std::uint32_t verdict = 0;
-      std::memcpy(&verdict, output + blocks * block_bytes + 4 * i, 4);
+      std::uint32_t word = 0;
+      std::memcpy(&word, output + blocks * block_bytes + 4 * i, 4);
+      const VerdictWord read = ReadVerdictWord(word);
       const DeviceVerdict expected =
           launched.bug == PlantedBug::kNone ? DeviceVerdict::kAgree : DeviceVerdict::kDisagree;
-      EXPECT_EQ(verdict, static_cast<std::uint32_t>(expected)) << label << " block " << i;
-      if (verdict == static_cast<std::uint32_t>(DeviceVerdict::kAgree) && !SampledBlock(i)) continue;
+      ASSERT_TRUE(read.verdict.has_value()) << label << " block " << i << ": word " << word;
+      EXPECT_EQ(*read.verdict, expected) << label << " block " << i;
+      sms_seen.insert(read.sm);
+      if (read.verdict == DeviceVerdict::kAgree && !SampledBlock(i)) continue;
       const CaseVerdict host = JudgeOutput(launched.program->Expect(launched.variants[i]),
                                            absl::MakeConstSpan(output + i * block_bytes, block_bytes));
-      EXPECT_EQ(host.kind == CaseClass::kPass, verdict == static_cast<std::uint32_t>(DeviceVerdict::kAgree))
+      EXPECT_EQ(host.kind == CaseClass::kPass, read.verdict == DeviceVerdict::kAgree)
           << label << " block " << i << ": the host found " << host.mismatches.size() << " words that differ";
       ++blocks_judged;
     }
   }
   std::cout << launches.size() << " launches, " << faulted_by_the_row_bug << " faulted by the planted row bug, "
-            << blocks_judged << " blocks judged by the host too\n";
+            << blocks_judged << " blocks judged by the host too, verdicts from " << sms_seen.size() << " SMs (SM "
+            << *sms_seen.begin() << " to " << *sms_seen.rbegin() << ")\n";
+  EXPECT_GT(sms_seen.size(), 1u);  // 64 blocks a launch spread over the SMs
+  EXPECT_LT(*sms_seen.rbegin(), kMostSms);
   EXPECT_GT(blocks_judged, 0);
   EXPECT_LT(faulted_by_the_row_bug, static_cast<int>(launches.size()) / 3);
 }

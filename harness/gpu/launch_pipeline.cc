@@ -184,13 +184,16 @@ void Pipeline::JudgeBlock(int thread, const Batch& batch, size_t i, PipelineStat
   if (program_.frame().judged_on_device) {
     std::uint32_t word = 0;
     std::memcpy(&word, batch.output.data() + batch.launched_blocks * block_bytes + 4 * i, 4);
-    if (word == static_cast<std::uint32_t>(DeviceVerdict::kAgree) && !SampledBlock(i)) {
+    const VerdictWord read = ReadVerdictWord(word);
+    device = read.verdict;
+    if (device.has_value()) {
+      if (read.sm >= mine.per_sm.size()) mine.per_sm.resize(read.sm + 1);
+      ++mine.per_sm[read.sm].blocks;
+      mine.per_sm[read.sm].disagreed += *device == DeviceVerdict::kDisagree;
+    }
+    if (device == DeviceVerdict::kAgree && !SampledBlock(i)) {
       ++mine.judged_on_device;
       return;
-    }
-    if (word == static_cast<std::uint32_t>(DeviceVerdict::kAgree) ||
-        word == static_cast<std::uint32_t>(DeviceVerdict::kDisagree)) {
-      device = static_cast<DeviceVerdict>(word);
     }
   }
   const bool passed = judge_(thread, batch.variants[i], batch.output.subspan(i * block_bytes, block_bytes));
@@ -254,6 +257,8 @@ absl::StatusOr<PipelineStats> Pipeline::Run() {
     stats_.mismatched += mine.mismatched;
     stats_.judged_on_device += mine.judged_on_device;
     stats_.judges_disagreed += mine.judges_disagreed;
+    if (mine.per_sm.size() > stats_.per_sm.size()) stats_.per_sm.resize(mine.per_sm.size());
+    for (size_t sm = 0; sm < mine.per_sm.size(); ++sm) stats_.per_sm[sm].Add(mine.per_sm[sm]);
     stats_.judging += mine.judging / options_.threads;
     stats_.generating += mine.generating / options_.threads;
   }

@@ -24,6 +24,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "harness/families/test_program.h"
+#include "harness/judge/sm_counts.h"
 #include "reference/outcome.h"
 
 namespace matload {
@@ -89,6 +90,9 @@ struct PipelineStats {
   // those it judged with the host, the ones where the two disagreed.
   std::uint64_t judged_on_device = 0;
   std::uint64_t judges_disagreed = 0;
+  // per_sm: for a program judged on the device, each SM's verdicts, indexed
+  // by the SM number the verdict word names (device_judge.h).
+  std::vector<SmCounts> per_sm;
   double seconds = 0;
   double launching = 0;
   double judging = 0;

@@ -219,6 +219,25 @@ TEST(LaunchPipelineTest, BlocksTheDeviceJudgedAloneNeedNoHost) {
   EXPECT_EQ(stats->mismatched, 0u);
 }
 
+// Each verdict word names the SM that ran its block, and the blocks are
+// counted by SM: every block with a verdict, and the ones called wrong.
+TEST(LaunchPipelineTest, VerdictsAreCountedBySm) {
+  const std::unique_ptr<TestProgram> program = DeviceJudgedLdmatrix();
+  DeviceJudgedLaunch launch{*program, [](size_t block) {
+                              const auto said = block == 9 ? DeviceVerdict::kDisagree : DeviceVerdict::kAgree;
+                              return DeviceJudgedLaunch::BlockFault{
+                                  block == 9,
+                                  static_cast<std::uint32_t>(block % 3) << 8 | static_cast<std::uint32_t>(said)};
+                            }};
+  const absl::StatusOr<PipelineStats> stats = RunJudged(*program, launch);
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  ASSERT_EQ(stats->per_sm.size(), 3u);
+  EXPECT_EQ(stats->per_sm[0], (SmCounts{.blocks = stats->launches * 17, .disagreed = stats->launches}));
+  EXPECT_EQ(stats->per_sm[1].blocks, stats->launches * 17);
+  EXPECT_EQ(stats->per_sm[2], (SmCounts{.blocks = stats->launches * 16}));
+  EXPECT_EQ(stats->mismatched, stats->launches);
+}
+
 // A block the device says disagrees is judged on the host, which finds it
 // wrong too: a mismatch, and the judges agree.
 TEST(LaunchPipelineTest, ABlockTheDeviceFailsIsJudgedOnTheHost) {

@@ -89,11 +89,18 @@ void CaseSummary::AddJudgedOnDevice(size_t count, size_t words) {
   words_compared += count * words;
 }
 
+void CaseSummary::AddSmCounts(int device, absl::Span<const SmCounts> by_sm) {
+  for (std::uint32_t sm = 0; sm < by_sm.size(); ++sm) {
+    if (by_sm[sm].blocks > 0) per_sm[{device, sm}].Add(by_sm[sm]);
+  }
+}
+
 void CaseSummary::Merge(const CaseSummary& other, size_t keep) {
   for (const auto& [kind, count] : other.classes) classes[kind] += count;
   executions += other.executions;
   words_compared += other.words_compared;
   judged_on_device += other.judged_on_device;
+  for (const auto& [where, counts] : other.per_sm) per_sm[where].Add(counts);
   for (std::int64_t index : other.first_failures) KeepFirst(first_failures, index, keep);
   for (const auto& [signature, sample] : other.samples) KeepSample(*this, signature, sample);
   if (other.note_index >= 0) KeepNote(*this, other.note_index, other.note);
@@ -135,6 +142,10 @@ std::string CaseSummary::Encode() const {
          {"device", sample.device},
          {"count", sample.count}});
   }
+  json["per_sm"] = nlohmann::json::array();
+  for (const auto& [where, counts] : per_sm) {
+    json["per_sm"].push_back({where.first, where.second, counts.blocks, counts.disagreed});
+  }
   json["predicted"] = nlohmann::json::object();
   for (const auto& [entry, left_out] : predicted) json["predicted"][entry] = {left_out.count, left_out.first};
   return json.dump();
@@ -148,6 +159,10 @@ absl::StatusOr<CaseSummary> CaseSummary::Decode(absl::string_view text) {
     summary.executions = json.at("executions").get<size_t>();
     summary.words_compared = json.at("words").get<size_t>();
     summary.judged_on_device = json.at("judged_on_device").get<size_t>();
+    for (const nlohmann::json& row : json.at("per_sm")) {
+      summary.per_sm[{row.at(0).get<int>(), row.at(1).get<std::uint32_t>()}] = {
+          .blocks = row.at(2).get<std::uint64_t>(), .disagreed = row.at(3).get<std::uint64_t>()};
+    }
     summary.first_failures = json.at("first_failures").get<std::vector<std::int64_t>>();
     summary.note_index = json.at("note_index").get<std::int64_t>();
     summary.note = json.at("note").get<std::string>();

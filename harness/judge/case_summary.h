@@ -23,6 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "harness/judge/case_judge.h"
+#include "harness/judge/sm_counts.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -83,6 +84,8 @@ struct CaseSummary {
   // judged_on_device: of `executions`, the variants the GPU judged alone
   // (device_judge.h): they agreed with the model's plan and were not sampled.
   size_t judged_on_device = 0;
+  // per_sm: the device judge's verdicts by (GPU ordinal, SM), sm_counts.h.
+  std::map<std::pair<int, std::uint32_t>, SmCounts> per_sm;
   std::vector<std::int64_t> first_failures;      // the lowest indices of failing variants, ascending
   std::map<std::string, FailureSample> samples;  // by bundle signature
   // note is the lowest-indexed variant's detail among those that are not
@@ -104,6 +107,8 @@ struct CaseSummary {
   // with the model's plan, and the host re-judges only disagreements and a
   // sample.
   void AddJudgedOnDevice(size_t count, size_t words);
+  // AddSmCounts counts GPU `device`'s verdicts, `by_sm[s]` for SM s.
+  void AddSmCounts(int device, absl::Span<const SmCounts> by_sm);
   // AddUnrun counts `count` variants judged `kind` without running, with
   // `detail` as their note (a registry's known fault, say).
   void AddUnrun(CaseClass kind, size_t count, std::int64_t first, absl::string_view detail);

@@ -81,7 +81,11 @@ TEST(CaseSummaryTest, VariantsJudgedOnTheDeviceArePassesThatRan) {
   EXPECT_EQ(device.classes.at(CaseClass::kPass), 1000u);
   EXPECT_EQ(device.executions, 1000u);
   EXPECT_EQ(device.words_compared, 64000u);
+  device.AddSmCounts(0, std::vector<SmCounts>{{.blocks = 1000}, {.blocks = 1, .disagreed = 1}});
+  host.AddSmCounts(0, std::vector<SmCounts>{{.blocks = 2}});
   host.Merge(device, 4);
+  EXPECT_EQ(host.per_sm.at({0, 0}), (SmCounts{.blocks = 1002}));
+  EXPECT_EQ(host.per_sm.at({0, 1}), (SmCounts{.blocks = 1, .disagreed = 1}));
   EXPECT_EQ(host.judged(), 1001u);
   EXPECT_EQ(host.judged_on_device, 1000u);
   EXPECT_EQ(host.Worst(), CaseClass::kMismatch);
@@ -94,6 +98,7 @@ TEST(CaseSummaryTest, RoundTripsThroughItsEncoding) {
   summary.Add(6, Mismatch("m"), true, 64, "mismatch-sig", std::vector<std::uint8_t>{0, 255, 10}, 1, 16);
   summary.undefined = 2;
   summary.AddJudgedOnDevice(7, 32);
+  summary.AddSmCounts(1, std::vector<SmCounts>{{}, {.blocks = 8, .disagreed = 1}});
   summary.predicted["e"] = {.count = 1, .first = 3};
   const absl::StatusOr<CaseSummary> decoded = CaseSummary::Decode(summary.Encode());
   ASSERT_TRUE(decoded.ok()) << decoded.status();
@@ -101,6 +106,8 @@ TEST(CaseSummaryTest, RoundTripsThroughItsEncoding) {
   EXPECT_EQ(decoded->samples.at("mismatch-sig").output, (std::vector<std::uint8_t>{0, 255, 10}));
   EXPECT_EQ(decoded->samples.at("fault-sig").detail, "line one\nline two");
   EXPECT_EQ(decoded->samples.at("fault-sig").device, 1);
+  ASSERT_EQ(decoded->per_sm.size(), 1u);  // SM 0 ran nothing
+  EXPECT_EQ(decoded->per_sm.at({1, 1}), (SmCounts{.blocks = 8, .disagreed = 1}));
 }
 
 TEST(CaseSummaryTest, ATextThatIsNotASummaryIsDataLoss) {
@@ -108,7 +115,7 @@ TEST(CaseSummaryTest, ATextThatIsNotASummaryIsDataLoss) {
   EXPECT_EQ(CaseSummary::Decode("{}").status().code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(
       CaseSummary::Decode(
-          R"({"executions":1,"words":0,"judged_on_device":0,"first_failures":[],"note_index":-1,"note":"",)"
+          R"({"executions":1,"words":0,"judged_on_device":0,"per_sm":[],"first_failures":[],"note_index":-1,"note":"",)"
           R"("undefined":0,"seconds":[0,0,0,0,0],"classes":[],"predicted":{},"samples":[{"signature":"s","index":0,)"
           R"("kind":0,"detail":"","device":0,"count":1,"output":"!!"}]})")
           .status()

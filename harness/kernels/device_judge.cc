@@ -29,6 +29,15 @@ std::string ExpectedWordPtx(int word, absl::string_view line_offset_ptx) {
 
 }  // namespace
 
+VerdictWord ReadVerdictWord(std::uint32_t word) {
+  const std::uint32_t verdict = word & 0xff, sm = word >> 8;
+  if (sm >= kMostSms || (verdict != static_cast<std::uint32_t>(DeviceVerdict::kAgree) &&
+                         verdict != static_cast<std::uint32_t>(DeviceVerdict::kDisagree))) {
+    return {};
+  }
+  return {.verdict = static_cast<DeviceVerdict>(verdict), .sm = sm};
+}
+
 std::string PlanTablePtx(const LoadPlan& plan, absl::string_view entry) {
   std::string ptx = absl::StrCat(".global .align 4 .u32 ", PlanTable(entry), "[", plan.bytes.size(), "] = {");
   for (size_t i = 0; i < plan.bytes.size(); ++i) {
@@ -45,7 +54,7 @@ std::string DeviceJudgePtx(const LoadPlan& plan, absl::string_view entry, int re
                            absl::string_view line_offset_ptx, PlantedBug bug) {
   std::string ptx = absl::StrCat(
       "  {\n  .reg .b32 %judge_entry, %judge_line, %judge_at, %judge_index, %judge_data, %judge_want, %judge_got,",
-      " %judge_bad, %judge_high, %judge_verdict, %judge_sample;\n",
+      " %judge_bad, %judge_high, %judge_verdict, %judge_sample, %judge_sm;\n",
       "  .reg .b64 %judge_plan, %judge_line_at, %judge_step;\n",
       "  .reg .pred %judge_lane_bad, %judge_warp_bad, %judge_sampled, %judge_keep, %judge_first;\n",
       "  mov.u64 %judge_plan, ", PlanTable(entry), ";\n  mul.wide.u32 %judge_step, %lane, ", plan.words_per_lane * 16,
@@ -64,14 +73,15 @@ std::string DeviceJudgePtx(const LoadPlan& plan, absl::string_view entry, int re
                       "  or.b32 %judge_bad, %judge_bad, %judge_got;\n");
     }
   }
-  absl::StrAppend(&ptx, "  setp.ne.u32 %judge_lane_bad, %judge_bad, 0;\n",
-                  "  vote.sync.any.pred %judge_warp_bad, %judge_lane_bad, 0xffffffff;\n", "  selp.u32 %judge_verdict, ",
-                  static_cast<std::uint32_t>(DeviceVerdict::kDisagree), ", ",
-                  static_cast<std::uint32_t>(DeviceVerdict::kAgree), ", %judge_warp_bad;\n",
-                  "  setp.eq.u32 %judge_first, %lane, 0;\n  @%judge_first st.global.u32 [%verdict], %judge_verdict;\n",
-                  "  rem.u32 %judge_sample, %block, ", kSampleEvery, ";\n",
-                  "  setp.eq.u32 %judge_sampled, %judge_sample, 0;\n",
-                  "  or.pred %judge_keep, %judge_warp_bad, %judge_sampled;\n  @!%judge_keep ret;\n  }\n");
+  absl::StrAppend(
+      &ptx, "  setp.ne.u32 %judge_lane_bad, %judge_bad, 0;\n",
+      "  vote.sync.any.pred %judge_warp_bad, %judge_lane_bad, 0xffffffff;\n", "  selp.u32 %judge_verdict, ",
+      static_cast<std::uint32_t>(DeviceVerdict::kDisagree), ", ", static_cast<std::uint32_t>(DeviceVerdict::kAgree),
+      ", %judge_warp_bad;\n", "  mov.u32 %judge_sm, %smid;\n  shl.b32 %judge_sm, %judge_sm, 8;\n",
+      "  or.b32 %judge_verdict, %judge_verdict, %judge_sm;\n",
+      "  setp.eq.u32 %judge_first, %lane, 0;\n  @%judge_first st.global.u32 [%verdict], %judge_verdict;\n",
+      "  rem.u32 %judge_sample, %block, ", kSampleEvery, ";\n", "  setp.eq.u32 %judge_sampled, %judge_sample, 0;\n",
+      "  or.pred %judge_keep, %judge_warp_bad, %judge_sampled;\n  @!%judge_keep ret;\n  }\n");
   return ptx;
 }
 

@@ -4,20 +4,21 @@
 // under test, each lane computes every destination word the plan predicts
 // straight from the data pattern (DataWordPtx: no memory is read for it),
 // compares it with the word the instruction loaded, and the warp votes.
-// Lane 0 writes the block's verdict to
+// Lane 0 writes the block's verdict word to
 //
 //   .entry NAME(.param .u64 records, .param .u64 scratch, .param .u64 out, .param .u64 verdicts)
 //
-// at verdicts + 4 * b, and the block stores its registers as every kernel
-// does only when it disagrees, or when it is sampled: every block whose
-// index is a multiple of kSampleEvery, block 0 of each launch among them.
-// The host judges those in full with the model and holds the verdict to
-// it, so that the device's comparison is itself checked.
+// at verdicts + 4 * b: the verdict, and the SM that ran the block (%smid),
+// so that a fleet sees which SM of which GPU disagreed (VerdictWord). And the block stores its registers as every
+// kernel does only when it disagrees, or when it is sampled: every block whose index is a multiple of kSampleEvery,
+// block 0 of each launch among them. The host judges those in full with the model and holds the verdict to it, so that
+// the device's comparison is itself checked.
 #ifndef MATLOAD_HARNESS_KERNELS_DEVICE_JUDGE_H_
 #define MATLOAD_HARNESS_KERNELS_DEVICE_JUDGE_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -36,6 +37,20 @@ enum class DeviceVerdict : std::uint32_t {
   kAgree = 1,     // every word the plan predicts was loaded
   kDisagree = 2,  // some lane loaded another word: the registers follow
 };
+
+// VerdictWord is a verdict word read back: the verdict in its low byte,
+// the SM that ran the block above it.
+struct VerdictWord {
+  std::optional<DeviceVerdict> verdict;  // none: the word holds the poison, the block never judged
+  std::uint32_t sm = 0;                  // meaningful where `verdict` is set
+};
+
+// ReadVerdictWord reads a verdict word as the kernel writes it.
+VerdictWord ReadVerdictWord(std::uint32_t word);
+
+// kMostSms bounds the SM numbers counts are kept for: a word naming a
+// higher one is no verdict (the poison names SM 0xA5A5A5).
+inline constexpr std::uint32_t kMostSms = 1024;
 
 // SampledBlock says whether block `block` of a launch stores its registers
 // even though it agrees.

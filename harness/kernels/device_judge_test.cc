@@ -62,6 +62,20 @@ TEST(DeviceJudgeTest, OnlyTheMisjudgingCheckerChangesTheJudge) {
   }
 }
 
+// A verdict word carries the SM that ran the block above the verdict; the
+// launch's poison, and any other word, is no verdict.
+TEST(DeviceJudgeTest, AVerdictWordSaysTheVerdictAndTheSm) {
+  const VerdictWord agree = ReadVerdictWord(131u << 8 | 1);
+  ASSERT_TRUE(agree.verdict.has_value());
+  EXPECT_EQ(*agree.verdict, DeviceVerdict::kAgree);
+  EXPECT_EQ(agree.sm, 131u);
+  EXPECT_EQ(ReadVerdictWord(2).verdict, DeviceVerdict::kDisagree);
+  EXPECT_EQ(ReadVerdictWord(0xA5A5A5A5).verdict, std::nullopt);
+  EXPECT_EQ(ReadVerdictWord(0).verdict, std::nullopt);
+  EXPECT_EQ(ReadVerdictWord(3).verdict, std::nullopt);
+  EXPECT_THAT(DeviceJudgePtx(OneWordPlan(), "k", 1, 32, "", PlantedBug::kNone), HasSubstr("mov.u32 %judge_sm, %smid;"));
+}
+
 TEST(DeviceJudgeTest, BlockZeroAndEveryFourThousandNinetySixthAreSampled) {
   EXPECT_TRUE(SampledBlock(0));
   EXPECT_FALSE(SampledBlock(1));

@@ -169,6 +169,14 @@ TEST_F(FaultRigTest, TheGpusJudgeRecordsWhatTheHostsJudgeRecords) {
   EXPECT_EQ(on_host.summary["judge"], "host");
   EXPECT_EQ(on_gpu.summary["judged_on_device"], 0);
   EXPECT_GT(on_gpu.Judged(), 0u);
+  // The fake's verdicts all name SM 0 of GPU 0: every block, each wrong.
+  ASSERT_EQ(on_gpu.summary["per_sm"].size(), 1u) << on_gpu.summary.dump(2);
+  const nlohmann::json& sm = on_gpu.summary["per_sm"][0];
+  EXPECT_EQ(sm["gpu"], 0);
+  EXPECT_EQ(sm["sm"], 0);
+  EXPECT_EQ(sm["blocks"].get<size_t>(), on_gpu.Judged());
+  EXPECT_EQ(sm["disagreed"], sm["blocks"]);
+  EXPECT_TRUE(on_host.summary["per_sm"].empty());
 }
 
 // A device judge that calls wrong registers right is caught by the host's
