@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/platform/without_home.h"
+#include "harness/platform/xml_escape.h"
 #include "harness/report/html_page.h"
 #include "harness/report/report_view.h"
 #include "harness/runs/export_marker.h"
@@ -56,7 +57,8 @@ std::vector<FailingCase> Failing(const std::vector<const IndexedRun*>& runs) {
   return failing;
 }
 
-// BarTitle says what one run's bar shows.
+// BarTitle says what one run's bar shows, as plain text: the run's ID and
+// status are the store's, so TrendChartSvg escapes it.
 std::string BarTitle(const IndexedRun& run) {
   std::vector<std::string> counts;
   for (const LegendEntry& entry : Legend()) {
@@ -147,7 +149,7 @@ std::string TrendChartSvg(const RunSeries& series) {
   for (size_t i = 0; i < series.runs.size(); ++i) {
     const IndexedRun& run = *series.runs[i];
     const int x = kLeft + static_cast<int>(i) * (kBar + kGap);
-    absl::StrAppendFormat(&svg, "<g><title>%s</title>", BarTitle(run));
+    absl::StrAppendFormat(&svg, "<g><title>%s</title>", XmlEscape(BarTitle(run)));
     double bottom = kTop + kHeight;
     // The legend lists the worst first; the bar stacks the best at its foot.
     for (auto entry = Legend().rbegin(); entry != Legend().rend() && run.cases > 0; ++entry) {

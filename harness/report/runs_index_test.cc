@@ -84,6 +84,21 @@ TEST(RunsIndexTest, TheChartHasABarPerRunStackedByClassAndOutlinesUnfinishedRuns
   EXPECT_EQ(svg.find("class=\"unfinished\""), svg.rfind("class=\"unfinished\""));
 }
 
+// The chart's bar titles are written by hand, not by the template: a run ID
+// and status from the store are escaped there too.
+TEST(RunsIndexTest, TheChartEscapesTheRunIdAndStatusInItsTitles) {
+  const std::string hostile = "x</title><script>alert(1)</script>";
+  RunsIndex index;
+  index.Add(Night(hostile, 0, "NVIDIA H100", hostile), {Pass("a")});
+  const std::string svg = TrendChartSvg(index.Series().front());
+  EXPECT_THAT(svg, Not(HasSubstr("<script>")));
+  EXPECT_THAT(svg, HasSubstr("<title>x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;, 2026-09-21 14:13Z: "
+                             "x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;; 1 cases: 1 agree</title>"));
+  const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
+  ASSERT_TRUE(html.ok()) << html.status();
+  EXPECT_THAT(*html, Not(HasSubstr("<script>alert(1)")));
+}
+
 TEST(RunsIndexTest, ThePageEscapesWhatTheStoreHoldsAndIsMarkedAsTheStoresIndex) {
   const std::string hostile = "<script>pwn()</script>";
   RunsIndex index;
