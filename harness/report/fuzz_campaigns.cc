@@ -4,6 +4,7 @@
 #include <iterator>
 #include <utility>
 
+#include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "harness/platform/input_files.h"
+#include "harness/platform/without_home.h"
+#include "harness/platform/xml_escape.h"
 
 namespace matload {
 namespace {
@@ -55,6 +58,41 @@ Axis AxisAround(std::int64_t smallest, std::int64_t largest) {
   return axis;
 }
 
+// IsTheStores says whether `last`, a target's last coverage.tsv row, holds
+// the figures the store keeps of `campaign`: the fuzz command writes that
+// row from the figures it then stores.
+bool IsTheStores(const CoveragePoint& last, const FuzzCampaign& campaign) {
+  return last.runs == campaign.runs && last.coverage == campaign.coverage && last.corpus == campaign.corpus;
+}
+
+// AddCurves gives each of `campaigns` its rows of `run_directory`/coverage.tsv
+// where they are its own, or its no_curve.
+void AddCurves(const std::filesystem::path& run_directory, std::vector<FuzzCampaign>& campaigns) {
+  const absl::StatusOr<std::string> tsv = ReadFileBytes(run_directory / "coverage.tsv");
+  if (!tsv.ok()) {
+    const std::string why =
+        absl::IsNotFound(tsv.status())
+            ? "the run directory holds no coverage.tsv"
+            : absl::StrCat("the run directory's coverage.tsv cannot be read: ", WithoutHome(tsv.status().message()));
+    for (FuzzCampaign& campaign : campaigns) campaign.no_curve = why;
+    return;
+  }
+  const std::map<std::string, std::vector<CoveragePoint>> over_time = ReadCoverageTsv(*tsv);
+  for (FuzzCampaign& campaign : campaigns) {
+    const auto rows = over_time.find(campaign.target);
+    if (rows == over_time.end()) {
+      campaign.no_curve = "coverage.tsv has no row for this target";
+    } else if (const CoveragePoint& last = rows->second.back(); !IsTheStores(last, campaign)) {
+      campaign.no_curve = absl::StrFormat(
+          "coverage.tsv is another run's: its last row for this target (%d runs, coverage %d, corpus %d) is not "
+          "what the store keeps of this campaign (%d, %d, %d)",
+          last.runs, last.coverage, last.corpus, campaign.runs, campaign.coverage, campaign.corpus);
+    } else {
+      campaign.over_time = rows->second;
+    }
+  }
+}
+
 }  // namespace
 
 std::map<std::string, std::vector<CoveragePoint>> ReadCoverageTsv(absl::string_view text) {
@@ -77,9 +115,6 @@ std::map<std::string, std::vector<CoveragePoint>> ReadCoverageTsv(absl::string_v
 
 std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases,
                                         const std::filesystem::path& run_directory) {
-  const absl::StatusOr<std::string> tsv = ReadFileBytes(run_directory / "coverage.tsv");
-  std::map<std::string, std::vector<CoveragePoint>> over_time;
-  if (tsv.ok()) over_time = ReadCoverageTsv(*tsv);
   std::vector<FuzzCampaign> campaigns;
   for (const CaseRecord& record : cases) {
     absl::string_view target = record.id;
@@ -93,9 +128,9 @@ std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases,
                           .corpus = CountOf(record, "corpus"),
                           .findings = CountOf(record, "findings"),
                           .crashes = CountOf(record, "crashes")};
-    if (const auto rows = over_time.find(campaign.target); rows != over_time.end()) campaign.over_time = rows->second;
     campaigns.push_back(std::move(campaign));
   }
+  if (!campaigns.empty()) AddCurves(run_directory, campaigns);  // only a fuzz run's page reads coverage.tsv
   return campaigns;
 }
 
@@ -105,8 +140,9 @@ std::string CoverageChartSvg(const FuzzCampaign& campaign) {
   std::copy_if(campaign.over_time.begin(), campaign.over_time.end(), std::back_inserter(points),
                [](const CoveragePoint& point) { return point.runs > 0; });
   if (points.empty()) {
-    return "<p>No coverage over time: the run directory's coverage.tsv is not at hand, or has no row with "
-           "executions for this target.</p>";
+    const std::string why =
+        campaign.no_curve.empty() ? "coverage.tsv has no row with executions for this target" : campaign.no_curve;
+    return absl::StrCat("<p>No coverage over time: ", XmlEscape(why), ".</p>");
   }
   const ChartSize size;
   std::int64_t least = points.front().coverage, most = least;

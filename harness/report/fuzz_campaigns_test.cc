@@ -62,6 +62,42 @@ TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirecto
   EXPECT_THAT(CoverageChartSvg(moved[1]), HasSubstr("No coverage over time"));
 }
 
+// kCliCampaign is the store's record of the cli campaign whose rows kTsv holds.
+const CaseRecord kCliCampaign = {
+    .id = "fuzz.cli", .outcome = "pass", .counts = {{"runs", 9000}, {"coverage", 85}, {"corpus", 18}}, .seconds = 12};
+
+// A coverage.tsv that is no file (a directory, a FIFO) leaves the curves out
+// and the page says why, its path escaped; it threw, or hung the export.
+TEST(FuzzCampaignsTest, ACoverageTsvThatCannotBeReadIsSaidOnThePage) {
+  const std::filesystem::path directory = std::filesystem::path(testing::TempDir()) / "fuzz-<b>campaigns";
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory / "coverage.tsv");
+  const std::vector<FuzzCampaign> campaigns = FuzzCampaigns({kCliCampaign}, directory);
+  ASSERT_EQ(campaigns.size(), 1u);
+  EXPECT_EQ(campaigns[0].runs, 9000);
+  EXPECT_TRUE(campaigns[0].over_time.empty());
+  const std::string chart = CoverageChartSvg(campaigns[0]);
+  EXPECT_THAT(chart, HasSubstr("No coverage over time: the run directory&apos;s coverage.tsv cannot be read: "));
+  EXPECT_THAT(chart, HasSubstr("fuzz-&lt;b&gt;campaigns/coverage.tsv is a directory, not a regular file.</p>"));
+}
+
+// Rows whose last one is not what the store keeps of the campaign are
+// another run's (a run directory a later run reused): they are not drawn.
+TEST(FuzzCampaignsTest, AnotherRunsCoverageTsvIsNotDrawn) {
+  const std::filesystem::path directory = std::filesystem::path(testing::TempDir()) / "fuzz-campaigns-reused";
+  std::filesystem::create_directories(directory);
+  std::ofstream(directory / "coverage.tsv") << kTsv;
+  CaseRecord earlier = kCliCampaign;
+  earlier.counts["runs"] = 4000;
+  const std::vector<FuzzCampaign> campaigns = FuzzCampaigns({earlier}, directory);
+  ASSERT_EQ(campaigns.size(), 1u);
+  EXPECT_TRUE(campaigns[0].over_time.empty());
+  EXPECT_THAT(CoverageChartSvg(campaigns[0]),
+              HasSubstr("coverage.tsv is another run&apos;s: its last row for this target (9000 runs, coverage 85, "
+                        "corpus 18) is not what the store keeps of this campaign (4000, 85, 18)"));
+  EXPECT_EQ(FuzzCampaigns({kCliCampaign}, directory)[0].over_time.size(), 2u);  // the store's own run: drawn
+}
+
 TEST(FuzzCampaignsTest, TheChartHasAPointPerRowWithExecutionsOnRoundAxes) {
   const FuzzCampaign campaign{
       .target = "text", .over_time = {{0, 0, 0, 0}, {10, 5000, 800, 60}, {20, 6000, 812, 62}, {53, 7000, 830, 64}}};
