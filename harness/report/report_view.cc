@@ -101,7 +101,10 @@ list LegendView() {
 }
 
 std::string Thousands(long long count) {
-  std::string digits = std::to_string(count < 0 ? -count : count);
+  // The magnitude is unsigned: -count overflows for the most negative count.
+  const unsigned long long magnitude =
+      count < 0 ? 0ULL - static_cast<unsigned long long>(count) : static_cast<unsigned long long>(count);
+  std::string digits = std::to_string(magnitude);
   for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(at, ",");
   return count < 0 ? "-" + digits : digits;
 }

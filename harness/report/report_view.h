@@ -37,7 +37,8 @@ kainjow::mustache::list FilterView(const std::vector<std::string>& ids, const st
 // LegendView is the legend: every outcome class's colour and meaning.
 kainjow::mustache::list LegendView();
 
-// Thousands writes `count` with thousands separators: 18,761.
+// Thousands writes `count` with thousands separators: 18,761; -1,000;
+// -9,223,372,036,854,775,808 (every count, the most negative included).
 std::string Thousands(long long count);
 
 }  // namespace matload
