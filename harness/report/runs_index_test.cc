@@ -84,6 +84,19 @@ TEST(RunsIndexTest, TheChartHasABarPerRunStackedByClassAndOutlinesUnfinishedRuns
   EXPECT_EQ(svg.find("class=\"unfinished\""), svg.rfind("class=\"unfinished\""));
 }
 
+// The runs table's findings are the store's (record.finding), as `matload
+// runs` lists them: a flake that needs a person is one, and a flake too.
+TEST(RunsIndexTest, TheFindingsColumnCountsTheStoresFindingsFlakesAmongThem) {
+  RunsIndex index;
+  index.Add(Night("d0", 0), {Finding("a"), {.id = "b", .outcome = "flake", .finding = true}, Pass("c")});
+  const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
+  ASSERT_TRUE(html.ok()) << html.status();
+  // cases, agree, known, findings, flakes, not run
+  EXPECT_THAT(*html, HasSubstr("<td class=\"n\">3</td><td class=\"n\">1</td><td class=\"n\">0</td>"
+                               "<td class=\"n\">2</td><td class=\"n\">1</td><td class=\"n\">0</td>"));
+  EXPECT_THAT(*html, HasSubstr("Failing in the newest finished run: 2"));
+}
+
 // The chart's bar titles are written by hand, not by the template: a run ID
 // and status from the store are escaped there too.
 TEST(RunsIndexTest, TheChartEscapesTheRunIdAndStatusInItsTitles) {
