@@ -175,9 +175,11 @@ std::string TrendChartSvg(const RunSeries& series) {
 
 absl::StatusOr<std::string> RunsIndexHtml(absl::Span<const RunSeries> series, const std::string& store_path) {
   list series_view;
-  for (const RunSeries& one : series) {
+  for (size_t at = 0; at < series.size(); ++at) {
+    const RunSeries& one = series[at];
     series_view.push_back(
-        object{{"command", one.command},
+        object{{"anchor", absl::StrCat("series-", at + 1)},  // unique, where command and run count need not be
+               {"command", one.command},
                {"gpu", one.gpu.empty() ? "no GPU" : one.gpu},
                {"driver", one.driver.empty() ? "no driver" : one.driver},
                {"toolkits", one.toolkits},

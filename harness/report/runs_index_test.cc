@@ -97,6 +97,25 @@ TEST(RunsIndexTest, TheFindingsColumnCountsTheStoresFindingsFlakesAmongThem) {
   EXPECT_THAT(*html, HasSubstr("Failing in the newest finished run: 2"));
 }
 
+// Two series of one command with as many runs each (two GPUs, a night
+// each) have anchors of their own, and the contents link each.
+TEST(RunsIndexTest, EverySeriesHasAnAnchorOfItsOwn) {
+  RunsIndex index;
+  index.Add(Night("h100", 0), {Pass("a")});
+  index.Add(Night("h200", 1, "NVIDIA H200"), {Pass("a")});
+  const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
+  ASSERT_TRUE(html.ok()) << html.status();
+  std::vector<std::string> anchors;
+  for (size_t at = html->find("<h2 id=\"series-"); at != std::string::npos;
+       at = html->find("<h2 id=\"series-", at + 1)) {
+    const size_t start = at + 8;
+    anchors.push_back(html->substr(start, html->find('"', start) - start));
+  }
+  ASSERT_EQ(anchors.size(), 2u);
+  EXPECT_NE(anchors[0], anchors[1]);
+  for (const std::string& anchor : anchors) EXPECT_THAT(*html, HasSubstr(absl::StrCat("<a href=\"#", anchor, "\">")));
+}
+
 // The chart's bar titles are written by hand, not by the template: a run ID
 // and status from the store are escaped there too.
 TEST(RunsIndexTest, TheChartEscapesTheRunIdAndStatusInItsTitles) {
