@@ -1,6 +1,7 @@
 #include "harness/report/fuzz_campaigns.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
@@ -35,25 +36,28 @@ struct ChartSize {
 
 // Axis is the span an axis shows: round numbers around its values, so
 // that a reader takes its ends in at a glance and a curve that grows by a
-// few edges still rises visibly.
+// few edges still rises visibly. It is worked out in double, as the chart
+// is drawn: coverage.tsv's figures may be any int64, and their differences
+// and round ends would overflow one.
 struct Axis {
-  std::int64_t low = 0, high = 1;
+  double low = 0, high = 1;
 };
 
 // NiceStep is the smallest of 1, 2 and 5 times a power of ten that is at
-// least `at_least`.
-std::int64_t NiceStep(double at_least) {
-  for (std::int64_t scale = 1;; scale *= 10) {
-    for (std::int64_t step : {1, 2, 5}) {
-      if (static_cast<double>(step * scale) >= at_least) return step * scale;
+// least `at_least` (finite).
+double NiceStep(double at_least) {
+  for (double scale = 1;; scale *= 10) {
+    for (double step : {1.0, 2.0, 5.0}) {
+      if (step * scale >= at_least) return step * scale;
     }
   }
 }
 
 // AxisAround spans `smallest` to `largest` in about four nice steps.
 Axis AxisAround(std::int64_t smallest, std::int64_t largest) {
-  const std::int64_t step = NiceStep(std::max<double>(1, static_cast<double>(largest - smallest) / 4));
-  Axis axis{.low = smallest / step * step, .high = (largest + step - 1) / step * step};
+  const double low = static_cast<double>(smallest), high = static_cast<double>(largest);
+  const double step = NiceStep(std::max(1.0, (high - low) / 4));
+  Axis axis{.low = std::floor(low / step) * step, .high = std::ceil(high / step) * step};
   if (axis.high == axis.low) axis.high += step;
   return axis;
 }
@@ -152,18 +156,18 @@ std::string CoverageChartSvg(const FuzzCampaign& campaign) {
   }
   const Axis x = AxisAround(0, points.back().seconds), y = AxisAround(least, most);
   const auto x_of = [&](std::int64_t seconds) {
-    return size.left + size.width * seconds / static_cast<double>(x.high);
+    return size.left + size.width * static_cast<double>(seconds) / x.high;
   };
   const auto y_of = [&](std::int64_t coverage) {
-    return size.top + size.height - size.height * (coverage - y.low) / static_cast<double>(y.high - y.low);
+    return size.top + size.height - size.height * (static_cast<double>(coverage) - y.low) / (y.high - y.low);
   };
   const int bottom = size.top + size.height;
   std::string svg = absl::StrFormat(
       "<svg class=\"coverage-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
       "aria-label=\"coverage (edges) over the campaign's seconds\"><g font-size=\"10\" font-family=\"sans-serif\">"
       "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#555\"/>"
-      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>"
-      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d s</text><text x=\"4\" y=\"%d\">cov</text>",
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f s</text><text x=\"4\" y=\"%d\">cov</text>",
       size.left + size.width + 40, bottom + 28, size.left, size.top, bottom, size.left + size.width, size.left - 4,
       size.top + 8, y.high, size.left - 4, bottom, y.low, size.left + size.width, bottom + 14, x.high,
       size.top + size.height / 2);

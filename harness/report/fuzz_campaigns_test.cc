@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -11,6 +12,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // kTsv is coverage.tsv as fuzz_command.cc writes it, with a half row at
 // its end (a campaign killed mid-line) and a row whose number is not one.
@@ -112,6 +114,19 @@ TEST(FuzzCampaignsTest, TheChartHasAPointPerRowWithExecutionsOnRoundAxes) {
   EXPECT_THAT(svg, HasSubstr(">60 s</text>"));  // and time from 0 to a round number above 53 s
   EXPECT_EQ(svg.rfind("</svg>"), svg.size() - 6);
   EXPECT_THAT(CoverageChartSvg({.target = "cli", .over_time = {{0, 0, 0, 0}}}), HasSubstr("No coverage over time"));
+}
+
+// Figures at the ends of int64 (a crafted coverage.tsv) make a chart of
+// round ends, where their differences overflowed.
+TEST(FuzzCampaignsTest, TheChartTakesEveryInt64) {
+  constexpr std::int64_t kLeast = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMost = std::numeric_limits<std::int64_t>::max();
+  const std::string svg = CoverageChartSvg({.target = "text", .over_time = {{10, 1, kLeast, 0}, {kMost, 2, kMost, 0}}});
+  EXPECT_THAT(svg, HasSubstr(">10000000000000000000</text>"));
+  EXPECT_THAT(svg, HasSubstr(">-10000000000000000000</text>"));
+  EXPECT_THAT(svg, HasSubstr(">10000000000000000000 s</text>"));
+  EXPECT_THAT(svg, Not(HasSubstr("nan")));
+  EXPECT_THAT(svg, Not(HasSubstr("inf")));
 }
 
 }  // namespace
