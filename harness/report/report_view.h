@@ -41,6 +41,12 @@ kainjow::mustache::list LegendView();
 // -9,223,372,036,854,775,808 (every count, the most negative included).
 std::string Thousands(long long count);
 
+// WholeThousands writes `value` (seconds, a rate) rounded toward zero as
+// Thousands does, where that is an int64, as every figure matload stores
+// is; any other double (one a damaged store holds: 1e300, inf, NaN) is
+// written as %g writes it, where casting it to an integer was undefined.
+std::string WholeThousands(double value);
+
 }  // namespace matload
 
 #endif  // MATLOAD_HARNESS_REPORT_REPORT_VIEW_H_

@@ -221,6 +221,14 @@ TEST(RunReportTest, AFuzzRunShowsItsCampaigns) {
   EXPECT_THAT(conform, Not(HasSubstr("Fuzz campaigns")));
 }
 
+// A campaign's seconds from a damaged store (1e300) are written as they
+// are, and its rate too, where casting them to an integer was undefined.
+TEST(RunReportTest, ACampaignsSecondsBeyondInt64AreWrittenAsTheyAre) {
+  const std::string html = Page(RunRecord{.id = "fuzz-1", .command = "fuzz"},
+                                {{.id = "fuzz.text", .outcome = "pass", .counts = {{"runs", 5}}, .seconds = 1e300}});
+  EXPECT_THAT(html, HasSubstr("<td class=\"n\">5</td><td class=\"n\">1e+300</td><td class=\"n\">0</td>"));
+}
+
 // FuzzPage renders a fuzz run of one campaign, "text", whose store figures
 // end at 50,000 runs, coverage 812 and corpus 61, placed at `place`.
 std::string FuzzPage(const ReportPlace& place) {
