@@ -2,13 +2,16 @@
 
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/match.h"
@@ -319,6 +322,84 @@ TEST(StoreCommandsTest, RunsWritesAnIndexAcrossNightsAndReplacesOnlyItsOwn) {
   absl::SetFlag(&FLAGS_html, other);
   EXPECT_EQ(RunRunsCommand({}, out, err), kExitUsage);
   EXPECT_THAT(err.str(), HasSubstr("is not an earlier runs-index of store"));
+  absl::SetFlag(&FLAGS_html, "");
+  absl::SetFlag(&FLAGS_db, "");
+}
+
+// ReadText is the whole text of the file at `path`.
+std::string ReadText(const std::string& path) {
+  std::ifstream file(path);
+  return std::string(std::istreambuf_iterator<char>(file), {});
+}
+
+// runs and runs --html count a night's findings alike: the store's, flakes
+// that need a person among them (the page counted only the finding class).
+TEST(StoreCommandsTest, RunsAndItsIndexCountTheSameFindings) {
+  const std::string db = testing::TempDir() + "/store_commands_test_flaky.sqlite";
+  std::filesystem::remove(db);
+  {
+    ResultsStore store = *ResultsStore::Open(db);
+    const RunRecord run{.id = "conform-flaky",
+                        .command = "conform",
+                        .started = absl::FromUnixSeconds(86'400),
+                        .status = "findings",
+                        .exit_status = 1};
+    ASSERT_TRUE(store.CreateRun(run).ok());
+    std::vector<CaseRecord> cases = Tonight();
+    cases.push_back({.id = "ldmatrix.sync.aligned.m8n8.x4.b16.addr64.driver_jit", .outcome = "flake", .finding = true});
+    ASSERT_TRUE(store.AddCases(run.id, cases).ok());
+  }
+  absl::SetFlag(&FLAGS_db, db);
+  const std::string page = testing::TempDir() + "/store_commands_test_flaky.html";
+  std::filesystem::remove(page);
+  absl::SetFlag(&FLAGS_html, page);
+  std::ostringstream out, err;
+  ASSERT_EQ(RunRunsCommand({}, out, err), kExitClean) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("3 cases     2 findings"));
+  // cases, agree, known, findings, flakes
+  EXPECT_THAT(ReadText(page), HasSubstr("<td class=\"n\">3</td><td class=\"n\">1</td><td class=\"n\">0</td>"
+                                        "<td class=\"n\">2</td><td class=\"n\">1</td>"));
+  absl::SetFlag(&FLAGS_html, "");
+  absl::SetFlag(&FLAGS_db, "");
+}
+
+// export --html of a fuzz run whose directory's coverage.tsv is no file
+// writes the page and says why it has no chart: a directory threw out of
+// the export (exit 134), and a FIFO hung it.
+TEST(StoreCommandsTest, ExportHtmlOfAFuzzRunWhoseCoverageTsvIsNoFileSaysSo) {
+  const std::filesystem::path root = std::filesystem::path(testing::TempDir()) / "store_commands_test_coverage";
+  std::filesystem::remove_all(root);
+  const std::string db = (root / "store.sqlite").string();
+  const std::vector<std::pair<std::string, std::string>> kinds = {{"directory", "is a directory, not a regular file"},
+                                                                  {"fifo", "is a FIFO, not a regular file"}};
+  {
+    std::filesystem::create_directories(root);
+    ResultsStore store = *ResultsStore::Open(db);
+    for (const auto& [kind, said] : kinds) {
+      const std::filesystem::path directory = root / kind;
+      std::filesystem::create_directories(directory);
+      if (kind == "directory") {
+        std::filesystem::create_directories(directory / "coverage.tsv");
+      } else {
+        ASSERT_EQ(mkfifo((directory / "coverage.tsv").c_str(), 0600), 0);
+      }
+      const RunRecord run{.id = "fuzz-" + kind,
+                          .command = "fuzz",
+                          .directory = directory.string(),
+                          .started = absl::FromUnixSeconds(60),
+                          .status = "clean"};
+      ASSERT_TRUE(store.CreateRun(run).ok());
+      ASSERT_TRUE(store.AddCases(run.id, {{.id = "fuzz.text", .outcome = "pass", .counts = {{"runs", 10}}}}).ok());
+    }
+  }
+  absl::SetFlag(&FLAGS_db, db);
+  for (const auto& [kind, said] : kinds) {
+    const std::string page = (root / (kind + ".html")).string();
+    absl::SetFlag(&FLAGS_html, page);
+    std::ostringstream out, err;
+    EXPECT_EQ(RunExportCommand({"fuzz-" + kind}, out, err), kExitClean) << err.str();
+    EXPECT_THAT(ReadText(page), HasSubstr(absl::StrCat("coverage.tsv ", said, ".</p>"))) << kind;
+  }
   absl::SetFlag(&FLAGS_html, "");
   absl::SetFlag(&FLAGS_db, "");
 }

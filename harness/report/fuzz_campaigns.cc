@@ -1,9 +1,11 @@
 #include "harness/report/fuzz_campaigns.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
+#include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -11,6 +13,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "harness/platform/input_files.h"
+#include "harness/platform/without_home.h"
+#include "harness/platform/xml_escape.h"
 
 namespace matload {
 namespace {
@@ -32,27 +36,65 @@ struct ChartSize {
 
 // Axis is the span an axis shows: round numbers around its values, so
 // that a reader takes its ends in at a glance and a curve that grows by a
-// few edges still rises visibly.
+// few edges still rises visibly. It is worked out in double, as the chart
+// is drawn: coverage.tsv's figures may be any int64, and their differences
+// and round ends would overflow one.
 struct Axis {
-  std::int64_t low = 0, high = 1;
+  double low = 0, high = 1;
 };
 
 // NiceStep is the smallest of 1, 2 and 5 times a power of ten that is at
-// least `at_least`.
-std::int64_t NiceStep(double at_least) {
-  for (std::int64_t scale = 1;; scale *= 10) {
-    for (std::int64_t step : {1, 2, 5}) {
-      if (static_cast<double>(step * scale) >= at_least) return step * scale;
+// least `at_least` (finite).
+double NiceStep(double at_least) {
+  for (double scale = 1;; scale *= 10) {
+    for (double step : {1.0, 2.0, 5.0}) {
+      if (step * scale >= at_least) return step * scale;
     }
   }
 }
 
 // AxisAround spans `smallest` to `largest` in about four nice steps.
 Axis AxisAround(std::int64_t smallest, std::int64_t largest) {
-  const std::int64_t step = NiceStep(std::max<double>(1, static_cast<double>(largest - smallest) / 4));
-  Axis axis{.low = smallest / step * step, .high = (largest + step - 1) / step * step};
+  const double low = static_cast<double>(smallest), high = static_cast<double>(largest);
+  const double step = NiceStep(std::max(1.0, (high - low) / 4));
+  Axis axis{.low = std::floor(low / step) * step, .high = std::ceil(high / step) * step};
   if (axis.high == axis.low) axis.high += step;
   return axis;
+}
+
+// IsTheStores says whether `last`, a target's last coverage.tsv row, holds
+// the figures the store keeps of `campaign`: the fuzz command writes that
+// row from the figures it then stores.
+bool IsTheStores(const CoveragePoint& last, const FuzzCampaign& campaign) {
+  return last.runs == campaign.runs && last.coverage == campaign.coverage && last.corpus == campaign.corpus;
+}
+
+// AddCurves gives each of `campaigns` its rows of `run_directory`/coverage.tsv
+// where they are its own, or its no_curve.
+void AddCurves(const std::filesystem::path& run_directory, std::vector<FuzzCampaign>& campaigns) {
+  const absl::StatusOr<std::string> tsv = ReadFileBytes(run_directory / "coverage.tsv");
+  if (!tsv.ok()) {
+    const std::string why =
+        absl::IsNotFound(tsv.status())
+            ? "the run directory holds no coverage.tsv"
+            : absl::StrCat("the run directory's coverage.tsv cannot be read: ", WithoutHome(tsv.status().message()));
+    for (FuzzCampaign& campaign : campaigns) campaign.no_curve = why;
+    return;
+  }
+  const std::map<std::string, std::vector<CoveragePoint>> over_time = ReadCoverageTsv(*tsv);
+  for (FuzzCampaign& campaign : campaigns) {
+    const auto rows = over_time.find(campaign.target);
+    if (rows == over_time.end()) {
+      campaign.no_curve = "coverage.tsv has no row for this target";
+    } else if (const CoveragePoint& last = rows->second.back(); !IsTheStores(last, campaign)) {
+      campaign.no_curve = absl::StrFormat(
+          "coverage.tsv is another run's: its last row for this target (%d runs, coverage %d, corpus %d) is not "
+          "what the store keeps of this campaign (%d, %d, %d)",
+          last.runs, last.coverage, last.corpus, campaign.runs, campaign.coverage, campaign.corpus);
+    } else {
+      campaign.over_time = rows->second;
+    }
+  }
 }
 
 }  // namespace
@@ -77,9 +119,6 @@ std::map<std::string, std::vector<CoveragePoint>> ReadCoverageTsv(absl::string_v
 
 std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases,
                                         const std::filesystem::path& run_directory) {
-  const absl::StatusOr<std::string> tsv = ReadFileBytes(run_directory / "coverage.tsv");
-  std::map<std::string, std::vector<CoveragePoint>> over_time;
-  if (tsv.ok()) over_time = ReadCoverageTsv(*tsv);
   std::vector<FuzzCampaign> campaigns;
   for (const CaseRecord& record : cases) {
     absl::string_view target = record.id;
@@ -93,9 +132,9 @@ std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases,
                           .corpus = CountOf(record, "corpus"),
                           .findings = CountOf(record, "findings"),
                           .crashes = CountOf(record, "crashes")};
-    if (const auto rows = over_time.find(campaign.target); rows != over_time.end()) campaign.over_time = rows->second;
     campaigns.push_back(std::move(campaign));
   }
+  if (!campaigns.empty()) AddCurves(run_directory, campaigns);  // only a fuzz run's page reads coverage.tsv
   return campaigns;
 }
 
@@ -105,8 +144,9 @@ std::string CoverageChartSvg(const FuzzCampaign& campaign) {
   std::copy_if(campaign.over_time.begin(), campaign.over_time.end(), std::back_inserter(points),
                [](const CoveragePoint& point) { return point.runs > 0; });
   if (points.empty()) {
-    return "<p>No coverage over time: the run directory's coverage.tsv is not at hand, or has no row with "
-           "executions for this target.</p>";
+    const std::string why =
+        campaign.no_curve.empty() ? "coverage.tsv has no row with executions for this target" : campaign.no_curve;
+    return absl::StrCat("<p>No coverage over time: ", XmlEscape(why), ".</p>");
   }
   const ChartSize size;
   std::int64_t least = points.front().coverage, most = least;
@@ -116,18 +156,18 @@ std::string CoverageChartSvg(const FuzzCampaign& campaign) {
   }
   const Axis x = AxisAround(0, points.back().seconds), y = AxisAround(least, most);
   const auto x_of = [&](std::int64_t seconds) {
-    return size.left + size.width * seconds / static_cast<double>(x.high);
+    return size.left + size.width * static_cast<double>(seconds) / x.high;
   };
   const auto y_of = [&](std::int64_t coverage) {
-    return size.top + size.height - size.height * (coverage - y.low) / static_cast<double>(y.high - y.low);
+    return size.top + size.height - size.height * (static_cast<double>(coverage) - y.low) / (y.high - y.low);
   };
   const int bottom = size.top + size.height;
   std::string svg = absl::StrFormat(
       "<svg class=\"coverage-chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
       "aria-label=\"coverage (edges) over the campaign's seconds\"><g font-size=\"10\" font-family=\"sans-serif\">"
       "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#555\"/>"
-      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>"
-      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d s</text><text x=\"4\" y=\"%d\">cov</text>",
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f s</text><text x=\"4\" y=\"%d\">cov</text>",
       size.left + size.width + 40, bottom + 28, size.left, size.top, bottom, size.left + size.width, size.left - 4,
       size.top + 8, y.high, size.left - 4, bottom, y.low, size.left + size.width, bottom + 14, x.high,
       size.top + size.height / 2);

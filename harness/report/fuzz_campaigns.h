@@ -29,7 +29,7 @@ struct CoveragePoint {
 };
 
 // FuzzCampaign is one target's campaign as the store keeps it, with its
-// coverage over time (empty where coverage.tsv is not at hand).
+// coverage over time where the run's coverage.tsv gives it, or else why not.
 struct FuzzCampaign {
   std::string target;   // "text", "cli", ...
   std::string outcome;  // the campaign case's outcome: "pass", "finding", "unsupported"
@@ -40,6 +40,9 @@ struct FuzzCampaign {
   std::int64_t findings = 0;
   std::int64_t crashes = 0;
   std::vector<CoveragePoint> over_time;
+  // no_curve says, where over_time is empty, why: no coverage.tsv, one
+  // that cannot be read, no row for the target, or another run's rows.
+  std::string no_curve;
 };
 
 // ReadCoverageTsv reads coverage.tsv's rows by target, in file order. A
@@ -50,7 +53,14 @@ std::map<std::string, std::vector<CoveragePoint>> ReadCoverageTsv(absl::string_v
 
 // FuzzCampaigns are the campaigns among `cases` (IDs "fuzz.TARGET"), in
 // case order, each with the rows of `run_directory`/coverage.tsv for its
-// target where that file can be read.
+// target. The file is read only where `cases` hold a campaign (a fuzz run),
+// and whatever lies there is never trusted: a file that cannot be read (a
+// directory, a FIFO, a device) leaves every curve out and says why, and a
+// target's rows are drawn only where their last row holds the figures the
+// store keeps of the campaign (the fuzz command writes that row from the
+// figures it stores), so that another run's coverage.tsv (in a run
+// directory a later run reused, or beside a page written elsewhere) is
+// never drawn as this run's.
 std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases, const std::filesystem::path& run_directory);
 
 // CoverageChartSvg draws a campaign's coverage over time as a line on
@@ -58,7 +68,7 @@ std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases, cons
 // with its figures. The coverage axis spans round numbers around the
 // curve, not from 0, so that a campaign's late growth of a few edges shows.
 // Rows before the first execution are left out; a campaign without other
-// rows gets a sentence instead.
+// rows gets a sentence instead, with its no_curve (escaped).
 std::string CoverageChartSvg(const FuzzCampaign& campaign);
 
 }  // namespace matload

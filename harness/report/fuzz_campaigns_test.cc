@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -11,6 +12,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // kTsv is coverage.tsv as fuzz_command.cc writes it, with a half row at
 // its end (a campaign killed mid-line) and a row whose number is not one.
@@ -62,6 +64,42 @@ TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirecto
   EXPECT_THAT(CoverageChartSvg(moved[1]), HasSubstr("No coverage over time"));
 }
 
+// kCliCampaign is the store's record of the cli campaign whose rows kTsv holds.
+const CaseRecord kCliCampaign = {
+    .id = "fuzz.cli", .outcome = "pass", .counts = {{"runs", 9000}, {"coverage", 85}, {"corpus", 18}}, .seconds = 12};
+
+// A coverage.tsv that is no file (a directory, a FIFO) leaves the curves out
+// and the page says why, its path escaped; it threw, or hung the export.
+TEST(FuzzCampaignsTest, ACoverageTsvThatCannotBeReadIsSaidOnThePage) {
+  const std::filesystem::path directory = std::filesystem::path(testing::TempDir()) / "fuzz-<b>campaigns";
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory / "coverage.tsv");
+  const std::vector<FuzzCampaign> campaigns = FuzzCampaigns({kCliCampaign}, directory);
+  ASSERT_EQ(campaigns.size(), 1u);
+  EXPECT_EQ(campaigns[0].runs, 9000);
+  EXPECT_TRUE(campaigns[0].over_time.empty());
+  const std::string chart = CoverageChartSvg(campaigns[0]);
+  EXPECT_THAT(chart, HasSubstr("No coverage over time: the run directory&apos;s coverage.tsv cannot be read: "));
+  EXPECT_THAT(chart, HasSubstr("fuzz-&lt;b&gt;campaigns/coverage.tsv is a directory, not a regular file.</p>"));
+}
+
+// Rows whose last one is not what the store keeps of the campaign are
+// another run's (a run directory a later run reused): they are not drawn.
+TEST(FuzzCampaignsTest, AnotherRunsCoverageTsvIsNotDrawn) {
+  const std::filesystem::path directory = std::filesystem::path(testing::TempDir()) / "fuzz-campaigns-reused";
+  std::filesystem::create_directories(directory);
+  std::ofstream(directory / "coverage.tsv") << kTsv;
+  CaseRecord earlier = kCliCampaign;
+  earlier.counts["runs"] = 4000;
+  const std::vector<FuzzCampaign> campaigns = FuzzCampaigns({earlier}, directory);
+  ASSERT_EQ(campaigns.size(), 1u);
+  EXPECT_TRUE(campaigns[0].over_time.empty());
+  EXPECT_THAT(CoverageChartSvg(campaigns[0]),
+              HasSubstr("coverage.tsv is another run&apos;s: its last row for this target (9000 runs, coverage 85, "
+                        "corpus 18) is not what the store keeps of this campaign (4000, 85, 18)"));
+  EXPECT_EQ(FuzzCampaigns({kCliCampaign}, directory)[0].over_time.size(), 2u);  // the store's own run: drawn
+}
+
 TEST(FuzzCampaignsTest, TheChartHasAPointPerRowWithExecutionsOnRoundAxes) {
   const FuzzCampaign campaign{
       .target = "text", .over_time = {{0, 0, 0, 0}, {10, 5000, 800, 60}, {20, 6000, 812, 62}, {53, 7000, 830, 64}}};
@@ -76,6 +114,19 @@ TEST(FuzzCampaignsTest, TheChartHasAPointPerRowWithExecutionsOnRoundAxes) {
   EXPECT_THAT(svg, HasSubstr(">60 s</text>"));  // and time from 0 to a round number above 53 s
   EXPECT_EQ(svg.rfind("</svg>"), svg.size() - 6);
   EXPECT_THAT(CoverageChartSvg({.target = "cli", .over_time = {{0, 0, 0, 0}}}), HasSubstr("No coverage over time"));
+}
+
+// Figures at the ends of int64 (a crafted coverage.tsv) make a chart of
+// round ends, where their differences overflowed.
+TEST(FuzzCampaignsTest, TheChartTakesEveryInt64) {
+  constexpr std::int64_t kLeast = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMost = std::numeric_limits<std::int64_t>::max();
+  const std::string svg = CoverageChartSvg({.target = "text", .over_time = {{10, 1, kLeast, 0}, {kMost, 2, kMost, 0}}});
+  EXPECT_THAT(svg, HasSubstr(">10000000000000000000</text>"));
+  EXPECT_THAT(svg, HasSubstr(">-10000000000000000000</text>"));
+  EXPECT_THAT(svg, HasSubstr(">10000000000000000000 s</text>"));
+  EXPECT_THAT(svg, Not(HasSubstr("nan")));
+  EXPECT_THAT(svg, Not(HasSubstr("inf")));
 }
 
 }  // namespace

@@ -1,13 +1,15 @@
 #include "harness/report/report_view.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/time.h"
-#include "harness/report/case_facets.h"
 #include "harness/platform/without_home.h"
+#include "harness/report/case_facets.h"
 
 namespace matload {
 namespace {
@@ -101,9 +103,19 @@ list LegendView() {
 }
 
 std::string Thousands(long long count) {
-  std::string digits = std::to_string(count < 0 ? -count : count);
+  // The magnitude is unsigned: -count overflows for the most negative count.
+  const unsigned long long magnitude =
+      count < 0 ? 0ULL - static_cast<unsigned long long>(count) : static_cast<unsigned long long>(count);
+  std::string digits = std::to_string(magnitude);
   for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(at, ",");
   return count < 0 ? "-" + digits : digits;
+}
+
+std::string WholeThousands(double value) {
+  // 2^63, exact as a double: a value of smaller magnitude, rounded toward zero, is an int64.
+  constexpr double kBeyond = 9223372036854775808.0;
+  if (!(std::fabs(value) < kBeyond)) return absl::StrFormat("%g", value);
+  return Thousands(static_cast<long long>(value));
 }
 
 }  // namespace matload

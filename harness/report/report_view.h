@@ -37,8 +37,15 @@ kainjow::mustache::list FilterView(const std::vector<std::string>& ids, const st
 // LegendView is the legend: every outcome class's colour and meaning.
 kainjow::mustache::list LegendView();
 
-// Thousands writes `count` with thousands separators: 18,761.
+// Thousands writes `count` with thousands separators: 18,761; -1,000;
+// -9,223,372,036,854,775,808 (every count, the most negative included).
 std::string Thousands(long long count);
+
+// WholeThousands writes `value` (seconds, a rate) rounded toward zero as
+// Thousands does, where that is an int64, as every figure matload stores
+// is; any other double (one a damaged store holds: 1e300, inf, NaN) is
+// written as %g writes it, where casting it to an integer was undefined.
+std::string WholeThousands(double value);
 
 }  // namespace matload
 

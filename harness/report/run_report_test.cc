@@ -5,6 +5,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -218,6 +219,51 @@ TEST(RunReportTest, AFuzzRunShowsItsCampaigns) {
   const std::string conform =
       Page(RunRecord{.id = "conform-1", .command = "conform"}, {{.id = "a.b", .outcome = "pass"}});
   EXPECT_THAT(conform, Not(HasSubstr("Fuzz campaigns")));
+}
+
+// A campaign's seconds from a damaged store (1e300) are written as they
+// are, and its rate too, where casting them to an integer was undefined.
+TEST(RunReportTest, ACampaignsSecondsBeyondInt64AreWrittenAsTheyAre) {
+  const std::string html = Page(RunRecord{.id = "fuzz-1", .command = "fuzz"},
+                                {{.id = "fuzz.text", .outcome = "pass", .counts = {{"runs", 5}}, .seconds = 1e300}});
+  EXPECT_THAT(html, HasSubstr("<td class=\"n\">5</td><td class=\"n\">1e+300</td><td class=\"n\">0</td>"));
+}
+
+// FuzzPage renders a fuzz run of one campaign, "text", whose store figures
+// end at 50,000 runs, coverage 812 and corpus 61, placed at `place`.
+std::string FuzzPage(const ReportPlace& place) {
+  const std::vector<CaseRecord> cases = {{.id = "fuzz.text",
+                                          .outcome = "pass",
+                                          .counts = {{"runs", 50000}, {"coverage", 812}, {"corpus", 61}},
+                                          .seconds = 10}};
+  absl::StatusOr<std::string> html = RunReportHtml(RunRecord{.id = "fuzz-1", .command = "fuzz"}, cases, place);
+  EXPECT_TRUE(html.ok()) << html.status();
+  return html.ok() ? *html : "";
+}
+
+// The chart is the run's own coverage.tsv, from its run directory, even
+// where the page is written beside another run's.
+TEST(RunReportTest, AFuzzRunsChartIsItsOwnRunDirectorysCoverage) {
+  const std::filesystem::path root = std::filesystem::path(testing::TempDir()) / "run_report_test_coverage";
+  std::filesystem::remove_all(root);
+  for (const auto& [name, first_row] :
+       {std::pair{"run", "3\ttext\t200\t790\t1\t58"}, std::pair{"pages", "5\ttext\t100\t700\t1\t40"}}) {
+    std::filesystem::create_directories(root / name);
+    std::ofstream(root / name / "coverage.tsv") << first_row << "\t0\t0\n10\ttext\t50000\t812\t1\t61\t0\t0\n";
+  }
+  const std::string html = FuzzPage({.page_directory = root / "pages", .run_directory = root / "run"});
+  EXPECT_THAT(html, HasSubstr("<title>after 3 s: 200 runs, coverage 790, corpus 58</title>"));
+  EXPECT_THAT(html, Not(HasSubstr("after 5 s")));
+}
+
+// A coverage.tsv that is a directory is said on the page (it threw out of
+// `matload export --html`, exit 134).
+TEST(RunReportTest, AFuzzRunsUnreadableCoverageIsSaidOnItsPage) {
+  const std::filesystem::path run = std::filesystem::path(testing::TempDir()) / "run_report_test_unreadable";
+  std::filesystem::remove_all(run);
+  std::filesystem::create_directories(run / "coverage.tsv");
+  EXPECT_THAT(FuzzPage({.page_directory = run, .run_directory = run}),
+              HasSubstr("coverage.tsv is a directory, not a regular file.</p>"));
 }
 
 }  // namespace

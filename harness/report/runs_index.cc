@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/platform/without_home.h"
+#include "harness/platform/xml_escape.h"
 #include "harness/report/html_page.h"
 #include "harness/report/report_view.h"
 #include "harness/runs/export_marker.h"
@@ -56,7 +57,8 @@ std::vector<FailingCase> Failing(const std::vector<const IndexedRun*>& runs) {
   return failing;
 }
 
-// BarTitle says what one run's bar shows.
+// BarTitle says what one run's bar shows, as plain text: the run's ID and
+// status are the store's, so TrendChartSvg escapes it.
 std::string BarTitle(const IndexedRun& run) {
   std::vector<std::string> counts;
   for (const LegendEntry& entry : Legend()) {
@@ -83,7 +85,9 @@ list RunRows(const RunSeries& series) {
                           {"cases", Thousands(static_cast<long long>(run.cases))},
                           {"agree", count(OutcomeClass::kAgree)},
                           {"known", count(OutcomeClass::kKnown)},
-                          {"findings", count(OutcomeClass::kFinding)},
+                          // The store's findings (record.finding), flakes that need a person among them,
+                          // as `matload runs` counts them: not the finding class, which leaves flakes out.
+                          {"findings", Thousands(static_cast<long long>(run.findings.size()))},
                           {"flakes", count(OutcomeClass::kFlake)},
                           {"not_run", count(OutcomeClass::kNotRun)},
                           {"directory", WithoutHome(run.run.directory)}});
@@ -147,7 +151,7 @@ std::string TrendChartSvg(const RunSeries& series) {
   for (size_t i = 0; i < series.runs.size(); ++i) {
     const IndexedRun& run = *series.runs[i];
     const int x = kLeft + static_cast<int>(i) * (kBar + kGap);
-    absl::StrAppendFormat(&svg, "<g><title>%s</title>", BarTitle(run));
+    absl::StrAppendFormat(&svg, "<g><title>%s</title>", XmlEscape(BarTitle(run)));
     double bottom = kTop + kHeight;
     // The legend lists the worst first; the bar stacks the best at its foot.
     for (auto entry = Legend().rbegin(); entry != Legend().rend() && run.cases > 0; ++entry) {
@@ -171,9 +175,11 @@ std::string TrendChartSvg(const RunSeries& series) {
 
 absl::StatusOr<std::string> RunsIndexHtml(absl::Span<const RunSeries> series, const std::string& store_path) {
   list series_view;
-  for (const RunSeries& one : series) {
+  for (size_t at = 0; at < series.size(); ++at) {
+    const RunSeries& one = series[at];
     series_view.push_back(
-        object{{"command", one.command},
+        object{{"anchor", absl::StrCat("series-", at + 1)},  // unique, where command and run count need not be
+               {"command", one.command},
                {"gpu", one.gpu.empty() ? "no GPU" : one.gpu},
                {"driver", one.driver.empty() ? "no driver" : one.driver},
                {"toolkits", one.toolkits},

@@ -84,6 +84,53 @@ TEST(RunsIndexTest, TheChartHasABarPerRunStackedByClassAndOutlinesUnfinishedRuns
   EXPECT_EQ(svg.find("class=\"unfinished\""), svg.rfind("class=\"unfinished\""));
 }
 
+// The runs table's findings are the store's (record.finding), as `matload
+// runs` lists them: a flake that needs a person is one, and a flake too.
+TEST(RunsIndexTest, TheFindingsColumnCountsTheStoresFindingsFlakesAmongThem) {
+  RunsIndex index;
+  index.Add(Night("d0", 0), {Finding("a"), {.id = "b", .outcome = "flake", .finding = true}, Pass("c")});
+  const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
+  ASSERT_TRUE(html.ok()) << html.status();
+  // cases, agree, known, findings, flakes, not run
+  EXPECT_THAT(*html, HasSubstr("<td class=\"n\">3</td><td class=\"n\">1</td><td class=\"n\">0</td>"
+                               "<td class=\"n\">2</td><td class=\"n\">1</td><td class=\"n\">0</td>"));
+  EXPECT_THAT(*html, HasSubstr("Failing in the newest finished run: 2"));
+}
+
+// Two series of one command with as many runs each (two GPUs, a night
+// each) have anchors of their own, and the contents link each.
+TEST(RunsIndexTest, EverySeriesHasAnAnchorOfItsOwn) {
+  RunsIndex index;
+  index.Add(Night("h100", 0), {Pass("a")});
+  index.Add(Night("h200", 1, "NVIDIA H200"), {Pass("a")});
+  const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
+  ASSERT_TRUE(html.ok()) << html.status();
+  std::vector<std::string> anchors;
+  for (size_t at = html->find("<h2 id=\"series-"); at != std::string::npos;
+       at = html->find("<h2 id=\"series-", at + 1)) {
+    const size_t start = at + 8;
+    anchors.push_back(html->substr(start, html->find('"', start) - start));
+  }
+  ASSERT_EQ(anchors.size(), 2u);
+  EXPECT_NE(anchors[0], anchors[1]);
+  for (const std::string& anchor : anchors) EXPECT_THAT(*html, HasSubstr(absl::StrCat("<a href=\"#", anchor, "\">")));
+}
+
+// The chart's bar titles are written by hand, not by the template: a run ID
+// and status from the store are escaped there too.
+TEST(RunsIndexTest, TheChartEscapesTheRunIdAndStatusInItsTitles) {
+  const std::string hostile = "x</title><script>alert(1)</script>";
+  RunsIndex index;
+  index.Add(Night(hostile, 0, "NVIDIA H100", hostile), {Pass("a")});
+  const std::string svg = TrendChartSvg(index.Series().front());
+  EXPECT_THAT(svg, Not(HasSubstr("<script>")));
+  EXPECT_THAT(svg, HasSubstr("<title>x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;, 2026-09-21 14:13Z: "
+                             "x&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;; 1 cases: 1 agree</title>"));
+  const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
+  ASSERT_TRUE(html.ok()) << html.status();
+  EXPECT_THAT(*html, Not(HasSubstr("<script>alert(1)")));
+}
+
 TEST(RunsIndexTest, ThePageEscapesWhatTheStoreHoldsAndIsMarkedAsTheStoresIndex) {
   const std::string hostile = "<script>pwn()</script>";
   RunsIndex index;
