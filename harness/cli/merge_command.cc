@@ -113,6 +113,9 @@ absl::Status MergeConform(MergedRun merged, const std::vector<ShardRun>& shards,
   if (!options.ok()) return options.status();
   options->run_directory = directory.string();
   conform->totals.identity = absl::StrCat(merged.run.gpu_name, ", ", merged.run.gpu_uuid, ", ", merged.run.driver);
+  // Each shard's GPU 0 is another GPU, on its own host: the SMs that judged
+  // are on the shards' pages and summaries, never summed here.
+  conform->totals.per_sm.clear();
   artifacts[std::string(ConformRecorder::kTotalsKey)] = TotalsJson(conform->totals).dump();
   artifacts[std::string(ConformRecorder::kBundlesKey)] = conform->bundles.dump();
   if (absl::Status recorded = journal.Record(merged.cases, artifacts); !recorded.ok()) return recorded;

@@ -31,8 +31,17 @@ absl::Status WritePage(const absl::StatusOr<std::string>& html, const std::strin
 
 }  // namespace
 
-absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const std::string& path) {
-  return WritePage(RunReportHtml(run, cases, PlaceOf(path, RunDirectory(run))), path);
+absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const SmVerdicts& sm_verdicts,
+                          const std::string& path) {
+  return WritePage(RunReportHtml(run, cases, PlaceOf(path, RunDirectory(run)), sm_verdicts), path);
+}
+
+absl::StatusOr<SmVerdicts> SmVerdictsOf(const absl::StatusOr<std::optional<std::string>>& artifact) {
+  if (!artifact.ok()) return artifact.status();
+  if (!artifact->has_value()) return SmVerdicts();
+  const nlohmann::json json = nlohmann::json::parse(**artifact, nullptr, false);
+  if (json.is_discarded()) return absl::DataLossError("the run's stored SM verdicts are not JSON");
+  return ParseSmVerdicts(json);
 }
 
 absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
@@ -49,7 +58,9 @@ absl::Status FinishWithReport(RunJournal& journal, int exit_status) {
   const absl::Time now = absl::Now();
   absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
   if (!cases.ok()) return cases.status();
-  if (absl::Status written = WriteRunPage(journal.Ended(exit_status, now), *cases,
+  absl::StatusOr<SmVerdicts> sm_verdicts = SmVerdictsOf(journal.Artifact(kSmVerdictsArtifact));
+  if (!sm_verdicts.ok()) return sm_verdicts.status();
+  if (absl::Status written = WriteRunPage(journal.Ended(exit_status, now), *cases, *sm_verdicts,
                                           (fs::path(journal.directory()) / "report.html").string());
       !written.ok()) {
     return written;

@@ -5,21 +5,30 @@
 #ifndef MATLOAD_HARNESS_CLI_RUN_REPORTS_H_
 #define MATLOAD_HARNESS_CLI_RUN_REPORTS_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "harness/report/runs_index.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/run_diff.h"
 #include "harness/runs/run_journal.h"
+#include "harness/runs/sm_verdicts.h"
 
 namespace matload {
 
-// WriteRunPage writes the page of `run` and its `cases` to `path`. Its
+// WriteRunPage writes the page of `run`, its `cases` and its GPU judge's
+// `sm_verdicts` to `path`. Its
 // links reach the run's files in the run's directory, or, where that is not
 // on this machine (a published copy), in the page's own directory.
-absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const std::string& path);
+absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const SmVerdicts& sm_verdicts,
+                          const std::string& path);
+
+// SmVerdictsOf reads a run's stored SmVerdicts artifact (kSmVerdictsArtifact),
+// none for a run that has none.
+absl::StatusOr<SmVerdicts> SmVerdictsOf(const absl::StatusOr<std::optional<std::string>>& artifact);
 
 // WriteDiffPage writes the page of `diff`, run `a` against run `b` with
 // B's `b_cases`, to `path`, linking B's files as WriteRunPage does.

@@ -370,7 +370,12 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
          return WriteJunit(junit, run->run.id, JunitXml(run->run, run->cases, JunitContextFor(*baseline, err)), out);
        }},
       {csv, [&] { return WriteFile(csv, ResultsCsv(run->cases)); }},
-      {html, [&] { return WriteRunPage(run->run, run->cases, html); }},
+      {html,
+       [&] {
+         absl::StatusOr<SmVerdicts> sm_verdicts = SmVerdictsOf(store->Artifact(run->run.id, kSmVerdictsArtifact));
+         if (!sm_verdicts.ok()) return sm_verdicts.status();
+         return WriteRunPage(run->run, run->cases, *sm_verdicts, html);
+       }},
   };
   for (const auto& [path, write] : exports) {
     if (path.empty()) continue;

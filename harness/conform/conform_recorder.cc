@@ -115,7 +115,7 @@ void ConformRecorder::AddToTotals(TalliedCase& tallied) {
   for (const auto& [kind, count] : tallied.classes) result_.counts[tallied.family][kind] += count;
   result_.executions += tallied.executions;
   result_.judged_on_device += tallied.judged_on_device;
-  for (const auto& [where, counts] : tallied.per_sm) result_.per_sm[where].Add(counts);
+  AddSmVerdicts(tallied.per_sm, result_.per_sm);
   result_.words_compared += tallied.words_compared;
   result_.failing_variants += tallied.failing_variants;
   result_.findings += tallied.record.finding ? 1 : 0;
@@ -137,6 +137,7 @@ absl::Status ConformRecorder::Commit(std::vector<CaseRecord> records, std::map<s
   if (options_.journal != nullptr) {
     artifacts[std::string(kTotalsKey)] = TotalsJson(result_).dump();
     artifacts[std::string(kBundlesKey)] = bundles_.State().dump();
+    artifacts[kSmVerdictsArtifact] = SmVerdictsJson(result_.per_sm).dump();
     if (absl::Status recorded = options_.journal->Record(records, artifacts); !recorded.ok()) return recorded;
   }
   for (CaseRecord& record : records) cases_.push_back(std::move(record));

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/platform/output_files.h"
+#include "harness/report/sm_verdicts_view.h"
 
 namespace matload {
 namespace {
@@ -48,34 +49,10 @@ void AddPhase(const ConformancePhase& phase, std::vector<ConformancePhase>& phas
   phases.push_back(phase);
 }
 
-// PerSmJson is the device judge's verdicts by GPU and SM, one object each.
-nlohmann::json PerSmJson(const ConformanceResult& result) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& [where, counts] : result.per_sm) {
-    rows.push_back(
-        {{"gpu", where.first}, {"sm", where.second}, {"blocks", counts.blocks}, {"disagreed", counts.disagreed}});
-  }
-  return rows;
-}
-
-// PerSmMarkdown says, for each GPU, how many of its SMs judged blocks,
-// the fewest and most any one judged, and which SMs disagreed.
+// PerSmMarkdown says, for each GPU, how its SMs judged (SmSentence).
 std::string PerSmMarkdown(const ConformanceResult& result) {
-  std::map<int, std::vector<std::pair<std::uint32_t, SmCounts>>> by_gpu;
-  for (const auto& [where, counts] : result.per_sm) by_gpu[where.first].emplace_back(where.second, counts);
   std::string text;
-  for (const auto& [gpu, sms] : by_gpu) {
-    std::uint64_t fewest = UINT64_MAX, most = 0;
-    std::vector<std::string> disagreeing;
-    for (const auto& [sm, counts] : sms) {
-      fewest = std::min(fewest, counts.blocks);
-      most = std::max(most, counts.blocks);
-      if (counts.disagreed > 0) disagreeing.push_back(absl::StrCat("SM ", sm, " (", counts.disagreed, ")"));
-    }
-    absl::StrAppend(&text, "\nGPU ", gpu, ": the device judge gave verdicts on ", sms.size(), " SMs, ", fewest, " to ",
-                    most, " blocks each; blocks it called wrong: ",
-                    disagreeing.empty() ? "none" : absl::StrJoin(disagreeing, ", "), ".\n");
-  }
+  for (const GpuSms& gpu : ByGpu(result.per_sm)) absl::StrAppend(&text, "\n", SmSentence(gpu), "\n");
   return text;
 }
 
@@ -97,7 +74,7 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
                            {"phases", phases},
                            {"executions", result.executions},
                            {"judged_on_device", result.judged_on_device},
-                           {"per_sm", PerSmJson(result)},
+                           {"per_sm", SmVerdictsJson(result.per_sm)},
                            {"retries", result.infrastructure_retries},
                            {"flakes", result.flakes},
                            {"remembered", result.confirmations_remembered},
@@ -154,10 +131,9 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
     result.executions += json.at("executions").get<size_t>();
     // Totals recorded before the GPU judge (2026-11-28) have none.
     result.judged_on_device += json.value("judged_on_device", size_t{0});
-    for (const nlohmann::json& row : json.value("per_sm", nlohmann::json::array())) {
-      result.per_sm[{row.at("gpu").get<int>(), row.at("sm").get<std::uint32_t>()}].Add(
-          {.blocks = row.at("blocks").get<std::uint64_t>(), .disagreed = row.at("disagreed").get<std::uint64_t>()});
-    }
+    absl::StatusOr<SmVerdicts> per_sm = ParseSmVerdicts(json.value("per_sm", nlohmann::json::array()));
+    if (!per_sm.ok()) return per_sm.status();
+    AddSmVerdicts(*per_sm, result.per_sm);
     result.infrastructure_retries += json.at("retries").get<size_t>();
     result.flakes += json.at("flakes").get<size_t>();
     // Totals recorded before the fault memory (2026-11-26) have no count.
@@ -209,7 +185,7 @@ absl::Status WriteSummaries(const ConformanceOptions& options, const Conformance
                                   {"executions", result.executions},
                                   {"judge", JudgePlaceName(options.judge)},
                                   {"judged_on_device", result.judged_on_device},
-                                  {"per_sm", PerSmJson(result)},
+                                  {"per_sm", SmVerdictsJson(result.per_sm)},
                                   {"infrastructure_retries", result.infrastructure_retries},
                                   {"flakes", result.flakes},
                                   {"confirmations_remembered", result.confirmations_remembered},

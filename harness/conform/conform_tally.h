@@ -48,7 +48,7 @@ struct TalliedCase {
   std::map<CaseClass, size_t> classes;  // variants by class
   size_t executions = 0;                // variants that ran to completion
   size_t judged_on_device = 0;          // of those, the variants the GPU judged alone
-  std::map<std::pair<int, std::uint32_t>, SmCounts> per_sm;  // CaseSummary::per_sm
+  SmVerdicts per_sm;                    // CaseSummary::per_sm
   size_t words_compared = 0;
   size_t failing_variants = 0;  // variants that need a person, registry misses included
   std::vector<std::string> registry_misses;

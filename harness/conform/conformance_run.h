@@ -125,8 +125,7 @@ struct ConformanceResult {
   WorkerSeconds worker_seconds;
   size_t executions = 0;      // blocks that ran to completion and were judged
   size_t judged_on_device = 0;  // of those, the blocks the GPU judged alone (CaseSummary::judged_on_device)
-  // per_sm: the device judge's verdicts by (GPU ordinal, SM), every case's.
-  std::map<std::pair<int, std::uint32_t>, SmCounts> per_sm;
+  SmVerdicts per_sm;            // the device judge's verdicts by GPU and SM, every case's
   // infrastructure_retries counts launches tried again in a fresh worker
   // because an infrastructure failure kept them from being judged.
   size_t infrastructure_retries = 0;

@@ -24,7 +24,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "harness/families/test_program.h"
-#include "harness/judge/sm_counts.h"
+#include "harness/runs/sm_verdicts.h"
 #include "reference/outcome.h"
 
 namespace matload {

@@ -100,7 +100,7 @@ void CaseSummary::Merge(const CaseSummary& other, size_t keep) {
   executions += other.executions;
   words_compared += other.words_compared;
   judged_on_device += other.judged_on_device;
-  for (const auto& [where, counts] : other.per_sm) per_sm[where].Add(counts);
+  AddSmVerdicts(other.per_sm, per_sm);
   for (std::int64_t index : other.first_failures) KeepFirst(first_failures, index, keep);
   for (const auto& [signature, sample] : other.samples) KeepSample(*this, signature, sample);
   if (other.note_index >= 0) KeepNote(*this, other.note_index, other.note);
@@ -142,10 +142,7 @@ std::string CaseSummary::Encode() const {
          {"device", sample.device},
          {"count", sample.count}});
   }
-  json["per_sm"] = nlohmann::json::array();
-  for (const auto& [where, counts] : per_sm) {
-    json["per_sm"].push_back({where.first, where.second, counts.blocks, counts.disagreed});
-  }
+  json["per_sm"] = SmVerdictsJson(per_sm);
   json["predicted"] = nlohmann::json::object();
   for (const auto& [entry, left_out] : predicted) json["predicted"][entry] = {left_out.count, left_out.first};
   return json.dump();
@@ -159,10 +156,9 @@ absl::StatusOr<CaseSummary> CaseSummary::Decode(absl::string_view text) {
     summary.executions = json.at("executions").get<size_t>();
     summary.words_compared = json.at("words").get<size_t>();
     summary.judged_on_device = json.at("judged_on_device").get<size_t>();
-    for (const nlohmann::json& row : json.at("per_sm")) {
-      summary.per_sm[{row.at(0).get<int>(), row.at(1).get<std::uint32_t>()}] = {
-          .blocks = row.at(2).get<std::uint64_t>(), .disagreed = row.at(3).get<std::uint64_t>()};
-    }
+    absl::StatusOr<SmVerdicts> per_sm = ParseSmVerdicts(json.at("per_sm"));
+    if (!per_sm.ok()) return per_sm.status();
+    summary.per_sm = *std::move(per_sm);
     summary.first_failures = json.at("first_failures").get<std::vector<std::int64_t>>();
     summary.note_index = json.at("note_index").get<std::int64_t>();
     summary.note = json.at("note").get<std::string>();

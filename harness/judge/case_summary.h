@@ -23,7 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "harness/judge/case_judge.h"
-#include "harness/judge/sm_counts.h"
+#include "harness/runs/sm_verdicts.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
@@ -84,8 +84,8 @@ struct CaseSummary {
   // judged_on_device: of `executions`, the variants the GPU judged alone
   // (device_judge.h): they agreed with the model's plan and were not sampled.
   size_t judged_on_device = 0;
-  // per_sm: the device judge's verdicts by (GPU ordinal, SM), sm_counts.h.
-  std::map<std::pair<int, std::uint32_t>, SmCounts> per_sm;
+  SmVerdicts per_sm;  // the device judge's verdicts by GPU and SM
+
   std::vector<std::int64_t> first_failures;      // the lowest indices of failing variants, ascending
   std::map<std::string, FailureSample> samples;  // by bundle signature
   // note is the lowest-indexed variant's detail among those that are not

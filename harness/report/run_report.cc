@@ -17,6 +17,7 @@
 #include "harness/report/outcome_class.h"
 #include "harness/report/report_view.h"
 #include "harness/report/root_causes.h"
+#include "harness/report/sm_verdicts_view.h"
 #include "harness/report/word_picture.h"
 #include "harness/runs/export_marker.h"
 
@@ -146,8 +147,18 @@ std::string FacetLabel(const std::string& value) { return value.empty() ? "(none
 
 }  // namespace
 
+// SmVerdictsView is the GPU judge's verdicts as the template's list, a
+// GPU each.
+list SmVerdictsView(const SmVerdicts& sm_verdicts) {
+  list gpus;
+  for (const GpuSms& gpu : ByGpu(sm_verdicts)) {
+    gpus.push_back(object{{"gpu", std::to_string(gpu.gpu)}, {"sentence", SmSentence(gpu)}, {"strip", SmStripSvg(gpu)}});
+  }
+  return gpus;
+}
+
 absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const CaseRecord> cases,
-                                          const ReportPlace& place) {
+                                          const ReportPlace& place, const SmVerdicts& sm_verdicts) {
   std::vector<const CaseRecord*> listed;
   Tally by_target, by_family, by_path;
   size_t disagreements = 0, findings = 0, not_run = 0;
@@ -198,6 +209,8 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
     }
   }
   view.set("breakdowns", breakdowns);
+  view.set("any_sms", !sm_verdicts.empty());
+  view.set("gpus", SmVerdictsView(sm_verdicts));
   const list campaigns = FuzzCampaignsView(cases, place);
   view.set("any_campaigns", !campaigns.empty());
   view.set("campaigns", campaigns);

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "harness/runs/case_record.h"
+#include "harness/runs/sm_verdicts.h"
 
 namespace matload {
 
@@ -31,9 +32,9 @@ struct ReportPlace {
 };
 
 // RunReportHtml is the page for `run` and its `cases` (any order), placed
-// at `place`.
+// at `place`, with the GPU judge's verdicts by SM where it gave any.
 absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const CaseRecord> cases,
-                                          const ReportPlace& place);
+                                          const ReportPlace& place, const SmVerdicts& sm_verdicts = {});
 
 }  // namespace matload
 

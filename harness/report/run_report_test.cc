@@ -221,6 +221,25 @@ TEST(RunReportTest, AFuzzRunShowsItsCampaigns) {
   EXPECT_THAT(conform, Not(HasSubstr("Fuzz campaigns")));
 }
 
+// A run the GPU judged says each GPU's SMs in a sentence and a strip, and
+// the contents link to them; a run without verdicts has no such section.
+TEST(RunReportTest, TheGpusJudgeIsShownSmBySm) {
+  SmVerdicts verdicts;
+  verdicts[{0, 3}] = {.blocks = 7, .disagreed = 1};
+  verdicts[{1, 0}] = {.blocks = 9};
+  const RunRecord run{.id = "conform-1", .command = "conform"};
+  const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = "pass"}};
+  const absl::StatusOr<std::string> html =
+      RunReportHtml(run, cases, {.page_directory = "/nowhere", .run_directory = "/nowhere"}, verdicts);
+  ASSERT_TRUE(html.ok()) << html.status();
+  EXPECT_THAT(*html, HasSubstr("<a href=\"#gpu-judge\">The GPU's judge</a>"));
+  EXPECT_THAT(*html, HasSubstr("<p data-gpu=\"0\">GPU 0: 1 SM gave verdicts, 7 to 7 blocks each; SMs that called "
+                               "blocks wrong: SM 3 (1).</p>"));
+  EXPECT_THAT(*html, HasSubstr("<p data-gpu=\"1\">GPU 1: 1 SM gave verdicts"));
+  EXPECT_THAT(*html, HasSubstr("<svg class=\"sm-strip\""));
+  EXPECT_THAT(Page(run, cases), Not(HasSubstr("gpu-judge")));
+}
+
 // A campaign's seconds from a damaged store (1e300) are written as they
 // are, and its rate too, where casting them to an integer was undefined.
 TEST(RunReportTest, ACampaignsSecondsBeyondInt64AreWrittenAsTheyAre) {

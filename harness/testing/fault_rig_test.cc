@@ -37,6 +37,13 @@ namespace matload {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
+
+// ReadText is a file's bytes, or "" where it cannot be read.
+std::string ReadText(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
 
 // kTwoForms and kSixForms choose ldmatrix forms, which no registry entry
 // predicts a fault for (corpora/known_discrepancies.json).
@@ -177,6 +184,19 @@ TEST_F(FaultRigTest, TheGpusJudgeRecordsWhatTheHostsJudgeRecords) {
   EXPECT_EQ(sm["blocks"].get<size_t>(), on_gpu.Judged());
   EXPECT_EQ(sm["disagreed"], sm["blocks"]);
   EXPECT_TRUE(on_host.summary["per_sm"].empty());
+  // The run's page says them, from the store, as its export does.
+  const std::string sentence =
+      absl::StrCat("GPU 0: 1 SM gave verdicts, ", on_gpu.Judged(), " to ", on_gpu.Judged(),
+                   " blocks each; SMs that called blocks wrong: SM 0 (", on_gpu.Judged(), ").");
+  EXPECT_THAT(ReadText(directory_ / "run" / "report.html"), HasSubstr(sentence));
+  EXPECT_THAT(ReadText(directory_ / "host" / "report.html"), Not(HasSubstr("id=\"gpu-judge\"")));
+  absl::StatusOr<ProcessResult> exported =
+      RunProcess({MATLOAD_BINARY, "export", "conform@latest", "--html", (directory_ / "export.html").string(), "--db",
+                  (directory_ / "results.sqlite").string()},
+                 std::chrono::seconds(60), Environment("normal"));
+  ASSERT_TRUE(exported.ok()) << exported.status();
+  EXPECT_EQ(exported->exit_code, 0) << exported->standard_error;
+  EXPECT_THAT(ReadText(directory_ / "export.html"), HasSubstr(sentence));
 }
 
 // A device judge that calls wrong registers right is caught by the host's

@@ -192,6 +192,12 @@ TEST_F(ReportBrowserTest, AConformRunsReport) {
   const std::vector<CaseRecord> cases = StoredCases(0);
   ASSERT_FALSE(cases.empty());
   ExpectRunPage(directory_ / "run" / "report.html", cases);
+  // The fake GPU's judge gave every verdict on SM 0: the strip's one cell,
+  // red, as the browser lays it out.
+  const LoadedPage page = Load(directory_ / "run" / "report.html");
+  EXPECT_TRUE(absl::StrContains(page.dom, "<h2 id=\"gpu-judge\">")) << page.dom;
+  EXPECT_TRUE(absl::StrContains(page.dom, "<svg class=\"sm-strip\"")) << page.dom;
+  EXPECT_TRUE(absl::StrContains(page.dom, "<rect class=\"o-finding\" x=\"0\"")) << page.dom;
 }
 
 TEST_F(ReportBrowserTest, ADiffsReport) {
