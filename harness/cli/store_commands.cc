@@ -367,7 +367,11 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   const std::vector<std::pair<std::string, std::function<absl::Status()>>> exports = {
       {junit,
        [&] {
-         return WriteJunit(junit, run->run.id, JunitXml(run->run, run->cases, JunitContextFor(*baseline, err)), out);
+         JunitContext context = JunitContextFor(*baseline, err);
+         absl::StatusOr<SmVerdicts> sm_verdicts = SmVerdictsOf(store->Artifact(run->run.id, kSmVerdictsArtifact));
+         if (!sm_verdicts.ok()) return sm_verdicts.status();
+         context.sm_verdicts = *std::move(sm_verdicts);
+         return WriteJunit(junit, run->run.id, JunitXml(run->run, run->cases, context), out);
        }},
       {csv, [&] { return WriteFile(csv, ResultsCsv(run->cases)); }},
       {html,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -241,7 +242,25 @@ struct Part {
 struct RunCounts {
   std::string cases;
   std::string findings;
+  std::string sms_judged;          // "264 (GPU 0: 132, GPU 1: 132)", or empty: no GPU judge's verdicts
+  std::string sms_that_disagreed;  // "GPU 0 SM 12 (3 blocks)", ..., or "none"
 };
+
+// CountSms fills `counts`'s SM properties from the GPU judge's verdicts.
+void CountSms(const SmVerdicts& verdicts, RunCounts& counts) {
+  if (verdicts.empty()) return;
+  std::map<int, size_t> by_gpu;
+  std::vector<std::string> disagreed;
+  for (const auto& [where, sm] : verdicts) {
+    ++by_gpu[where.first];
+    if (sm.disagreed > 0)
+      disagreed.push_back(absl::StrCat("GPU ", where.first, " SM ", where.second, " (", sm.disagreed, " blocks)"));
+  }
+  std::vector<std::string> gpus;
+  for (const auto& [gpu, sms] : by_gpu) gpus.push_back(absl::StrCat("GPU ", gpu, ": ", sms));
+  counts.sms_judged = absl::StrCat(verdicts.size(), " (", absl::StrJoin(gpus, ", "), ")");
+  counts.sms_that_disagreed = disagreed.empty() ? "none" : absl::StrJoin(disagreed, ", ");
+}
 
 // PropertiesXml is the <properties> naming the run, what it ran on, its
 // counts, and the document's part of it when there are several.
@@ -263,6 +282,10 @@ std::string PropertiesXml(const RunRecord& run, const RunCounts& counts, const P
       {"cases", counts.cases},
       {"findings", counts.findings},
   };
+  if (!counts.sms_judged.empty()) {
+    properties.push_back({"sms_judged", counts.sms_judged});
+    properties.push_back({"sms_that_disagreed", counts.sms_that_disagreed});
+  }
   if (part.parts > 1) properties.push_back({"part", part_text});
   std::string xml = "    <properties>\n";
   for (const auto& [name, value] : properties) {
@@ -318,9 +341,10 @@ std::vector<std::string> JunitXml(const RunRecord& run, absl::Span<const CaseRec
   } else {
     for (const CaseRecord& record : cases) testcases.push_back(CaseTestcase(run, record, context));
   }
-  const RunCounts counts{.cases = std::to_string(cases.size()),
-                         .findings = std::to_string(
-                             std::count_if(cases.begin(), cases.end(), [](const CaseRecord& c) { return c.finding; }))};
+  RunCounts counts{.cases = std::to_string(cases.size()),
+                   .findings = std::to_string(
+                       std::count_if(cases.begin(), cases.end(), [](const CaseRecord& c) { return c.finding; }))};
+  CountSms(context.sm_verdicts, counts);
   // Each part takes testcases while they fit beside its head, and at least one.
   const size_t head = Document(run, counts, testcases, {.parts = 2}).size() + kHeadRoom;
   std::vector<Part> parts = {{}};

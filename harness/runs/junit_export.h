@@ -17,6 +17,7 @@
 
 #include "absl/types/span.h"
 #include "harness/runs/case_record.h"
+#include "harness/runs/sm_verdicts.h"
 
 namespace matload {
 
@@ -36,6 +37,10 @@ struct JunitContext {
   std::map<std::string, std::string> judgements;
   // most_bytes: the most one document may hold (JunitXml).
   size_t most_bytes = kMostJunitBytes;
+  // sm_verdicts: the GPU judge's verdicts by GPU and SM (the run's
+  // kSmVerdictsArtifact), said in the properties "sms_judged" and
+  // "sms_that_disagreed".
+  SmVerdicts sm_verdicts;
 };
 
 // JunitXml is the run as JUnit XML: one document, or, when its testcases

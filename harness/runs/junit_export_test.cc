@@ -100,6 +100,19 @@ attempts: mismatch, pass</failure>
 )xml");
 }
 
+// A run the GPU judged says how many SMs of each GPU gave verdicts, and
+// which called blocks wrong; a run without verdicts says neither.
+TEST(JunitXmlTest, TheGpuJudgesSmsAreProperties) {
+  JunitContext context;
+  context.sm_verdicts[{0, 0}] = {.blocks = 9};
+  context.sm_verdicts[{0, 12}] = {.blocks = 9, .disagreed = 3};
+  context.sm_verdicts[{1, 0}] = {.blocks = 9};
+  const std::string xml = Junit(kRun, {{.id = "a.b", .outcome = "pass"}}, context);
+  EXPECT_THAT(xml, HasSubstr("<property name=\"sms_judged\" value=\"3 (GPU 0: 2, GPU 1: 1)\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<property name=\"sms_that_disagreed\" value=\"GPU 0 SM 12 (3 blocks)\"/>"));
+  EXPECT_THAT(Junit(kRun, {{.id = "a.b", .outcome = "pass"}}), Not(HasSubstr("sms_judged")));
+}
+
 TEST(JunitXmlTest, AnUnsupportedFindingIsAFailureNotASkip) {
   const std::string xml = Junit(kRun, {{.id = "a.b", .outcome = "unsupported", .finding = true}});
   EXPECT_THAT(xml, HasSubstr(R"xml(failures="1" errors="0" skipped="0")xml"));

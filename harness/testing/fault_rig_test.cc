@@ -191,12 +191,13 @@ TEST_F(FaultRigTest, TheGpusJudgeRecordsWhatTheHostsJudgeRecords) {
   EXPECT_THAT(ReadText(directory_ / "run" / "report.html"), HasSubstr(sentence));
   EXPECT_THAT(ReadText(directory_ / "host" / "report.html"), Not(HasSubstr("id=\"gpu-judge\"")));
   absl::StatusOr<ProcessResult> exported =
-      RunProcess({MATLOAD_BINARY, "export", "conform@latest", "--html", (directory_ / "export.html").string(), "--db",
-                  (directory_ / "results.sqlite").string()},
+      RunProcess({MATLOAD_BINARY, "export", "conform@latest", "--html", (directory_ / "export.html").string(),
+                  "--junit", (directory_ / "export.xml").string(), "--db", (directory_ / "results.sqlite").string()},
                  std::chrono::seconds(60), Environment("normal"));
   ASSERT_TRUE(exported.ok()) << exported.status();
   EXPECT_EQ(exported->exit_code, 0) << exported->standard_error;
   EXPECT_THAT(ReadText(directory_ / "export.html"), HasSubstr(sentence));
+  EXPECT_THAT(ReadText(directory_ / "export.xml"), HasSubstr("<property name=\"sms_judged\" value=\"1 (GPU 0: 1)\"/>"));
 }
 
 // A device judge that calls wrong registers right is caught by the host's
