@@ -37,9 +37,9 @@ std::string SmSentence(const GpuSms& gpu) {
       disagreeing.push_back(absl::StrCat("SM ", sm, " (", Thousands(static_cast<std::int64_t>(counts.disagreed)), ")"));
     }
   }
-  return absl::StrCat("GPU ", gpu.gpu, ": ", gpu.sms.size(), gpu.sms.size() == 1 ? " SM" : " SMs",
-                      " gave verdicts, ", Thousands(static_cast<std::int64_t>(fewest)), " to ",
-                      Thousands(static_cast<std::int64_t>(most)), " blocks each; SMs that called blocks wrong: ",
+  return absl::StrCat("GPU ", gpu.gpu, ": ", gpu.sms.size(), gpu.sms.size() == 1 ? " SM" : " SMs", " gave verdicts, ",
+                      Thousands(static_cast<std::int64_t>(fewest)), " to ", Thousands(static_cast<std::int64_t>(most)),
+                      " blocks each; SMs that called blocks wrong: ",
                       disagreeing.empty() ? "none" : absl::StrJoin(disagreeing, ", "), ".");
 }
 

@@ -31,7 +31,8 @@ absl::StatusOr<SmVerdicts> ParseSmVerdicts(const nlohmann::json& json) {
     if (!row.contains("gpu") || !row["gpu"].is_number_integer()) {
       return absl::DataLossError("an SM verdict's 'gpu' is not an ordinal");
     }
-    const SmCounts counts{.blocks = row["blocks"].get<std::uint64_t>(), .disagreed = row["disagreed"].get<std::uint64_t>()};
+    const SmCounts counts{.blocks = row["blocks"].get<std::uint64_t>(),
+                          .disagreed = row["disagreed"].get<std::uint64_t>()};
     if (counts.disagreed > counts.blocks) return absl::DataLossError("an SM verdict has more disagreed than blocks");
     verdicts[{row["gpu"].get<int>(), row["sm"].get<std::uint32_t>()}].Add(counts);
   }

@@ -18,8 +18,9 @@ TEST(SmVerdictsTest, RoundTripAndAdd) {
 }
 
 TEST(SmVerdictsTest, WhatDoesNotReadBackIsDataLoss) {
-  for (const char* text : {R"({"gpu": 0})", R"([{"gpu": 0, "sm": 1}])", R"([{"gpu": 0, "sm": -1, "blocks": 1, "disagreed": 0}])",
-                           R"([{"gpu": 0, "sm": 1, "blocks": 1, "disagreed": 2}])"}) {
+  for (const char* text :
+       {R"({"gpu": 0})", R"([{"gpu": 0, "sm": 1}])", R"([{"gpu": 0, "sm": -1, "blocks": 1, "disagreed": 0}])",
+        R"([{"gpu": 0, "sm": 1, "blocks": 1, "disagreed": 2}])"}) {
     EXPECT_EQ(ParseSmVerdicts(nlohmann::json::parse(text)).status().code(), absl::StatusCode::kDataLoss) << text;
   }
   EXPECT_TRUE(ParseSmVerdicts(nlohmann::json::array()).ok());
