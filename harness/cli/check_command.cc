@@ -1,7 +1,6 @@
 #include "harness/cli/check_command.h"
 
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include "absl/status/status.h"
@@ -9,26 +8,20 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/platform/input_files.h"
 
 namespace matload {
 
 absl::StatusOr<std::vector<LabeledSnippet>> ReadSnippetFile(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return absl::FailedPreconditionError(absl::StrCat("cannot read snippet file ", path, ": it is a directory"));
+  const absl::StatusOr<std::string> read = ReadFileBytes(path);
+  if (!read.ok()) {
+    return absl::Status(read.status().code(), absl::StrCat("snippet file: ", read.status().message()));
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return absl::NotFoundError(absl::StrCat("cannot read snippet file ", path));
-  std::string text;
-  char buffer[1 << 16];
-  while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
-    text.append(buffer, file.gcount());
-    if (text.size() > kMaxSnippetFileBytes) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("snippet file ", path, " is larger than ", kMaxSnippetFileBytes >> 20, " MiB"));
-    }
+  const std::string& text = *read;
+  if (text.size() > kMaxSnippetFileBytes) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("snippet file ", path, " is larger than ", kMaxSnippetFileBytes >> 20, " MiB"));
   }
-  if (file.bad()) return absl::DataLossError(absl::StrCat("error while reading ", path));
   std::vector<LabeledSnippet> snippets;
   int number = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {

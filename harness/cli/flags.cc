@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <limits>
 
@@ -14,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "harness/platform/environment.h"
+#include "harness/platform/input_files.h"
 #include "harness/runs/stable_hash.h"
 
 namespace matload {
@@ -315,12 +315,14 @@ absl::StatusOr<CaseFilter> FilterFromFlags(std::string& text) {
   const std::string cases = absl::GetFlag(FLAGS_cases);
   const std::vector<std::string> include = absl::GetFlag(FLAGS_include);
   const std::vector<std::string> exclude = absl::GetFlag(FLAGS_exclude);
+  absl::StatusOr<CaseFilter> filter = CaseFilter::Make(cases, include, exclude);
+  if (!filter.ok()) return filter.status();
   // The case list's contents, not only its name, decide the run's cases.
-  std::ifstream list(cases, std::ios::binary);
-  const std::string contents(std::istreambuf_iterator<char>(list), {});
-  text = absl::StrCat("cases=", cases, cases.empty() ? "" : absl::StrFormat("#%08x", StableHash(contents)),
+  const absl::StatusOr<std::string> contents = cases.empty() ? std::string() : ReadFileBytes(cases);
+  if (!contents.ok()) return absl::FailedPreconditionError(absl::StrCat("--cases: ", contents.status().message()));
+  text = absl::StrCat("cases=", cases, cases.empty() ? "" : absl::StrFormat("#%08x", StableHash(*contents)),
                       " include=", absl::StrJoin(include, ","), " exclude=", absl::StrJoin(exclude, ","));
-  return CaseFilter::Make(cases, include, exclude);
+  return filter;
 }
 
 absl::StatusOr<std::string> ParentName() {

@@ -79,7 +79,7 @@ TEST(MatloadCliTest, BadInputGetsAClearMessageAndNonzeroExit) {
            {{"check", "--target", "sm_91", "x;"}, "--target: unknown target 'sm_91'"},
            {{"check", "--target", "sm_90", "--ptx", "6.9", "x;"}, "--ptx: unknown PTX ISA version '6.9'"},
            {{"check", "--target", "sm_90"}, "check needs one snippet argument"},
-           {{"check", "--target", "sm_90", "--file", "/nonexistent"}, "cannot read snippet file /nonexistent"},
+           {{"check", "--target", "sm_90", "--file", "/nonexistent"}, "snippet file: cannot read /nonexistent"},
            {{"forms", "--target", "sm_90,sm_80"}, "forms takes exactly one --target"},
            {{"forms", "--target", "sm_110a", "--ptx", "8.8"}, "does not exist in PTX ISA 8.8"},
            {{"frobnicate"}, "unknown command 'frobnicate'"},
@@ -216,8 +216,9 @@ TEST(MatloadCliTest, FileErrorsExit2NamingThePath) {
            {{"fuzz", "--targets", "text", "--fuzzers", fuzzers, "--out", "/sys/matload-cli-test"},
             "cannot create /sys/matload-cli-test: "},
            {{"check", "--target", "sm_90", "--file", directory.string()},
-            absl::StrCat("cannot read snippet file ", directory.string(), ": it is a directory")},
-           {{"check", "--target", "sm_90", "--file", "/dev/zero"}, "snippet file /dev/zero is larger than 64 MiB"},
+            absl::StrCat("snippet file: ", directory.string(), " is a directory, not a regular file")},
+           {{"check", "--target", "sm_90", "--file", "/dev/zero"},
+            "snippet file: /dev/zero is a character device, not a regular file"},
        }) {
     ProcessResult result = Matload(bad.arguments);
     EXPECT_EQ(result.exit_code, 2) << bad.message;

@@ -173,7 +173,7 @@ TEST_F(NightlyTest, BadInputIsAUsageErrorAndLosesNothing) {
       "name one file");
   expect_usage(Matload({"export", "support@latest", "--csv", (root_ / "no" / "such" / "x.csv").string()}),
                "cannot write");
-  expect_usage(Support(false, {"--baseline", root_.string()}), "not a readable file");
+  expect_usage(Support(false, {"--baseline", root_.string()}), "is a directory, not a regular file");
   expect_usage(Support(false, {"--include", "sm90.*"}), "take no case of this support run");
   // Every refused command left the one run stored as it was.
   absl::StatusOr<ResultsStore> store = ResultsStore::Open(root_ / "results.sqlite");

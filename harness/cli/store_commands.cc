@@ -17,6 +17,7 @@
 #include "harness/cli/run_reports.h"
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/input_files.h"
 #include "harness/platform/output_files.h"
 #include "harness/platform/outside_text.h"
 #include "harness/report/runs_index.h"
@@ -445,13 +446,9 @@ StoreCommand FindStoreCommand(absl::string_view name) {
 
 absl::StatusOr<std::optional<Baseline>> LoadBaseline(const std::string& path) {
   if (path.empty()) return std::nullopt;
-  std::error_code error;
-  std::ifstream file(path);
-  if (!std::filesystem::is_regular_file(path, error) || !file) {
-    return absl::FailedPreconditionError(absl::StrCat("--baseline: cannot read ", path, " (not a readable file)"));
-  }
-  const std::string text(std::istreambuf_iterator<char>(file), {});
-  absl::StatusOr<Baseline> baseline = ParseBaseline(text);
+  const absl::StatusOr<std::string> text = ReadFileBytes(path);
+  if (!text.ok()) return absl::FailedPreconditionError(absl::StrCat("--baseline: ", text.status().message()));
+  absl::StatusOr<Baseline> baseline = ParseBaseline(*text);
   if (!baseline.ok())
     return absl::InvalidArgumentError(absl::StrCat("--baseline ", path, ": ", baseline.status().message()));
   return *std::move(baseline);

@@ -460,6 +460,11 @@ TEST(LoadBaselineTest, NoPathIsNoBaselineAndBadFilesAreUsageErrors) {
   const absl::StatusOr<std::optional<Baseline>> twice = LoadBaseline(path);
   EXPECT_EQ(twice.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(twice.status().message(), HasSubstr(path));
+  // A FIFO is refused at once: it was opened, waiting for a writer.
+  const std::string fifo = testing::TempDir() + "/store_commands_test_baseline_fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(LoadBaseline(fifo).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

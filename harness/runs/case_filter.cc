@@ -2,12 +2,12 @@
 
 #include <fnmatch.h>
 
-#include <fstream>
-
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/platform/input_files.h"
 
 namespace matload {
 namespace {
@@ -28,10 +28,11 @@ absl::Status CheckPattern(absl::string_view pattern, absl::string_view where) {
 
 // ReadCaseList appends the patterns of the case list at `path` to `patterns`.
 absl::Status ReadCaseList(const std::string& path, std::vector<std::string>& patterns) {
-  std::ifstream file(path);
-  if (!file) return absl::FailedPreconditionError(absl::StrCat("--cases: cannot read ", path));
-  std::string line;
-  for (int number = 1; std::getline(file, line); ++number) {
+  const absl::StatusOr<std::string> text = ReadFileBytes(path);
+  if (!text.ok()) return absl::FailedPreconditionError(absl::StrCat("--cases: ", text.status().message()));
+  int number = 0;
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+    ++number;
     const absl::string_view pattern = absl::StripAsciiWhitespace(line);
     if (pattern.empty() || pattern.front() == '#') continue;
     if (absl::Status checked = CheckPattern(pattern, absl::StrCat("--cases ", path, " line ", number)); !checked.ok()) {
@@ -39,7 +40,6 @@ absl::Status ReadCaseList(const std::string& path, std::vector<std::string>& pat
     }
     patterns.emplace_back(pattern);
   }
-  if (file.bad()) return absl::FailedPreconditionError(absl::StrCat("--cases: cannot read ", path));
   return absl::OkStatus();
 }
 

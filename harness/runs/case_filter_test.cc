@@ -1,5 +1,8 @@
 #include "harness/runs/case_filter.h"
 
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -85,6 +88,14 @@ TEST(CaseFilterTest, BadInputIsNamed) {
   EXPECT_EQ(CaseFilter::Make(WriteList("empty.txt", "# nothing\n"), {}, {}).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(CaseFilter::Make("/nonexistent/cases.txt", {}, {}).status().code(), absl::StatusCode::kFailedPrecondition);
+  // A directory (it threw) and a FIFO (it waited for a writer) are no case list.
+  EXPECT_EQ(CaseFilter::Make(::testing::TempDir(), {}, {}).status().code(), absl::StatusCode::kFailedPrecondition);
+  const std::string fifo = ::testing::TempDir() + "/case_filter_test_fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const absl::Status piped = CaseFilter::Make(fifo, {}, {}).status();
+  EXPECT_EQ(piped.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(piped.message(), HasSubstr("--cases: " + fifo + " is a FIFO"));
 }
 
 }  // namespace

@@ -61,9 +61,10 @@ std::string ExportMarker(ExportKind kind, absl::string_view runs) {
 absl::Status CheckReplaceable(const std::string& path, ExportKind kind, absl::string_view runs) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) return absl::OkStatus();
-  std::string head(kMarkerWindow, '\0');
-  std::ifstream file(path, std::ios::binary);
-  if (std::filesystem::is_regular_file(path, error) && file) {
+  // Only a regular file is opened: opening a FIFO would wait for its writer.
+  if (std::filesystem::is_regular_file(path, error)) {
+    std::string head(kMarkerWindow, '\0');
+    std::ifstream file(path, std::ios::binary);
     file.read(head.data(), kMarkerWindow);
     head.resize(static_cast<size_t>(file.gcount()));
     if (absl::StrContains(head, ExportMarker(kind, runs))) return absl::OkStatus();

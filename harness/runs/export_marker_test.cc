@@ -1,5 +1,7 @@
 #include "harness/runs/export_marker.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -68,6 +70,11 @@ TEST_F(CheckReplaceableTest, AFileWithoutAMarkerIsNeverReplaced) {
                                                            ExportMarker(ExportKind::kRunPage, "conform-1")));
   EXPECT_FALSE(CheckReplaceable(late, ExportKind::kRunPage, "conform-1").ok());
   EXPECT_FALSE(CheckReplaceable(testing::TempDir(), ExportKind::kRunPage, "conform-1").ok());  // a directory
+  // A FIFO is refused without opening it (opening waited for a writer).
+  const std::string fifo = absl::StrCat(testing::TempDir(), "/export_marker_test_fifo");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(CheckReplaceable(fifo, ExportKind::kJunit, "conform-1").code(), absl::StatusCode::kAlreadyExists);
 }
 
 }  // namespace
