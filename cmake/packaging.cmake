@@ -2,7 +2,7 @@
 # packages CPack makes of it (a .deb and a .tar.gz): the matload binary,
 # which carries its discrepancy registry (harness/runs/registry_in_force.h),
 # the scripts it and a cluster run (scripts/fetch-cuda-tools.sh, the Slurm
-# scripts), the README and docs/, and the manual page help2man makes from
+# scripts), the weekly soak's systemd units, the README and docs/, and the manual page help2man makes from
 # the flag table. Nothing of the source tree is needed at run time.
 # Included once, from the top CMakeLists.txt.
 include(GNUInstallDirs)
@@ -13,6 +13,10 @@ install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/fetch-cuda-tools.sh DESTINATION $
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/slurm/submit.sh ${PROJECT_SOURCE_DIR}/scripts/slurm/shard.sbatch
                  ${PROJECT_SOURCE_DIR}/scripts/slurm/merge.sbatch
         DESTINATION ${CMAKE_INSTALL_DATADIR}/matload/slurm)
+# The weekly soak's systemd units (docs/soak.md), to copy to /etc/systemd/system.
+install(FILES ${PROJECT_SOURCE_DIR}/scripts/systemd/matload-soak.service
+              ${PROJECT_SOURCE_DIR}/scripts/systemd/matload-soak.timer
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/matload/systemd)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 

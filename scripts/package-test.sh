@@ -41,12 +41,25 @@ for binary in "$installed" "$from_tgz"; do
   grep -qx "commit $built_commit" <<<"$version" || fail "$binary --version does not name commit $built_commit: $version"
 done
 for file in share/matload/scripts/fetch-cuda-tools.sh share/matload/slurm/submit.sh share/matload/slurm/shard.sbatch \
-  share/matload/slurm/merge.sbatch share/doc/matload/README.md share/doc/matload/docs/slurm.md; do
+  share/matload/slurm/merge.sbatch share/matload/systemd/matload-soak.service share/matload/systemd/matload-soak.timer \
+  share/doc/matload/README.md share/doc/matload/docs/slurm.md share/doc/matload/docs/soak.md; do
   [[ -e $scratch/deb/usr/$file ]] || fail "the .deb has no /usr/$file"
 done
 if command -v help2man >/dev/null; then
   grep -q -- '--registry' "$scratch/deb/usr/share/man/man1/matload.1" ||
     fail "the .deb's manual page (/usr/share/man/man1/matload.1) is missing or names no --registry"
+fi
+
+# The soak's systemd units parse, with the unit's matload the installed one.
+if command -v systemd-analyze >/dev/null; then
+  mkdir -p "$scratch/systemd"
+  sed "s|/usr/bin/matload|$installed|g" "$scratch/deb/usr/share/matload/systemd/matload-soak.service" \
+    >"$scratch/systemd/matload-soak.service"
+  cp "$scratch/deb/usr/share/matload/systemd/matload-soak.timer" "$scratch/systemd/"
+  systemd-analyze verify "$scratch/systemd/matload-soak.timer" "$scratch/systemd/matload-soak.service" \
+    >"$scratch/systemd.log" 2>&1 || fail "the soak's systemd units do not verify: $(cat "$scratch/systemd.log")"
+else
+  echo "package-test: systemd-analyze is not installed, so the soak's systemd units were not verified"
 fi
 
 # The installed binary judges with its built-in registry, with no source tree.

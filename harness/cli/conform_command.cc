@@ -23,23 +23,6 @@
 namespace matload {
 namespace {
 
-// ReportTo passes a conformance run's progress to `reporter`, each kind of
-// item (forms, registry confirmations, re-runs, ...) a phase of its own;
-// the self-test's runs start their phases again.
-ConformanceProgress ReportTo(ProgressReporter& reporter) {
-  struct Phase {
-    std::string what;
-    size_t done = 0;
-  };
-  auto phase = std::make_shared<Phase>();
-  return [&reporter, phase](size_t done, size_t total, const std::string& what) {
-    if (what != phase->what || done < phase->done) reporter.StartPhase(absl::StrCat("conform ", what), total);
-    *phase = {what, done};
-    reporter.SetTotal(total, false);
-    reporter.Update(done);
-  };
-}
-
 int FailureStatus(const absl::Status& status, std::ostream& err) {
   err << "matload: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
@@ -64,6 +47,20 @@ ExpectedHere ExpectedInConform(const ConformanceOptions& options) {
 }
 
 }  // namespace
+
+ConformanceProgress ConformProgressTo(ProgressReporter& reporter) {
+  struct Phase {
+    std::string what;
+    size_t done = 0;
+  };
+  auto phase = std::make_shared<Phase>();
+  return [&reporter, phase](size_t done, size_t total, const std::string& what) {
+    if (what != phase->what || done < phase->done) reporter.StartPhase(absl::StrCat("conform ", what), total);
+    *phase = {what, done};
+    reporter.SetTotal(total, false);
+    reporter.Update(done);
+  };
+}
 
 std::string ConformOptionsJson(const ConformanceOptions& options, const std::string& filter_text) {
   std::vector<std::string> paths;
@@ -129,7 +126,7 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
       << PrintedText(options.run_directory) << "\n";
   absl::StatusOr<ConformanceResult> result = [&] {
     ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(request.progress_seconds, false));
-    return RunConformance(options, ReportTo(reporter));
+    return RunConformance(options, ConformProgressTo(reporter));
   }();
   absl::StatusOr<std::vector<CaseRecord>> cases = result.ok() ? (*journal)->Cases() : result.status();
   if (result.ok() && !cases.ok()) return FailureStatus(cases.status(), err);
@@ -154,7 +151,7 @@ int RunSelfTestCommand(int device, const std::string& directory, int progress_se
   InstallInterruptHandlers();
   absl::StatusOr<std::vector<SelfTestRow>> rows = [&] {
     ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(progress_seconds, false));
-    return RunSelfTest(device, directory, ReportTo(reporter));
+    return RunSelfTest(device, directory, ConformProgressTo(reporter));
   }();
   if (!rows.ok()) return FailureStatus(rows.status(), err);
   const std::string table = SelfTestMarkdown(*rows);

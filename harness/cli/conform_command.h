@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/cli/progress_reporter.h"
 #include "harness/conform/conformance_run.h"
 #include "harness/platform/exit_status.h"
 #include "harness/runs/baseline.h"
@@ -34,6 +35,12 @@ struct ConformRequest {
 };
 
 int RunConform(ConformRequest request, std::ostream& out, std::ostream& err);
+
+// ConformProgressTo passes a conformance run's progress to `reporter`,
+// each kind of item (forms, registry confirmations, re-runs, ...) a phase
+// of its own; the self-test's runs and a soak's rounds start their phases
+// again.
+ConformanceProgress ConformProgressTo(ProgressReporter& reporter);
 
 // ConformOptionsJson is what decides a conform run's cases and results:
 // a resumed run must be asked for with the same.

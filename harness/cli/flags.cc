@@ -71,36 +71,45 @@ MATLOAD_FLAG(std::vector<std::string>, row_addresses, {}, "model", "A0,...",
 MATLOAD_FLAG(std::uint64_t, base, 0, "model", "OFFSET", "wmma p's byte offset in the window; tcgen05.ld taddr.");
 MATLOAD_FLAG(std::optional<std::int64_t>, stride, std::nullopt, "model", "S",
              "wmma stride in elements (not given: the form's default stride).");
-MATLOAD_FLAG(int, device, 0, "conform selftest", "N", "the GPU's ordinal.");
-MATLOAD_FLAG(std::string, devices, "", "conform", "N,...|all",
+MATLOAD_FLAG(int, device, 0, "conform selftest soak", "N", "the GPU's ordinal.");
+MATLOAD_FLAG(std::string, devices, "", "conform soak", "N,...|all",
              "the GPUs to spread the run over, as ordinals (0,1) or all; one run, as on one GPU (default: --device).");
 MATLOAD_FLAG(int, variants, 16, "conform", "K", "variants (run-time inputs) per form and compile path.");
-MATLOAD_FLAG(std::uint64_t, seed, 1, "conform fuzz", "S", "the seed every variant replays from; libFuzzer's seed.");
-MATLOAD_FLAG(std::string, forms, "", "conform", "REGEX", "only forms whose label matches this regex (RE2 syntax).");
-MATLOAD_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform", "P,...",
+MATLOAD_FLAG(
+    std::uint64_t, seed, 1, "conform fuzz soak", "S",
+    "the seed every variant replays from; libFuzzer's seed; soak: each round's is drawn from it (default: the time "
+    "the soak starts, so that each soak runs fresh variants).");
+MATLOAD_FLAG(std::string, forms, "", "conform soak", "REGEX",
+             "only forms whose label matches this regex (RE2 syntax).");
+MATLOAD_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform soak", "P,...",
              "compile paths: driver-jit, ptxas-cubin and/or nvjitlink-cubin.");
 MATLOAD_FLAG(bool, undefined, false, "conform", "",
              "also run cases the spec leaves undefined (recorded, never compared).");
 MATLOAD_FLAG(bool, near_miss, true, "conform", "", "check the near-miss illegal forms through the driver JIT.");
-MATLOAD_FLAG(std::string, plant, "none", "conform", "BUG",
+MATLOAD_FLAG(std::string, plant, "none", "conform soak", "BUG",
              "plant a bug to see it caught: wrong-lane, off-by-one-row, register-order, skipped-store, transposed, "
              "misjudging-checker (in the GPU's judge: --judge gpu), hang.");
-MATLOAD_FLAG(std::string, judge, "gpu", "conform", "gpu|host",
+MATLOAD_FLAG(std::string, judge, "gpu", "conform soak", "gpu|host",
              "who compares the registers with the model: gpu (a form with a plan runs a kernel that compares every "
              "register with the model's plan; the host re-judges each block it calls wrong and a sample, and a "
              "contradiction is an infrastructure failure, exit 4) or host (the model judges every block). "
              "docs/gpu-judge.md.");
-MATLOAD_FLAG(int, workers, 8, "conform", "W",
+MATLOAD_FLAG(int, workers, 8, "conform soak", "W",
              "worker processes at once on the host, dealt over --devices (at least one a GPU), each with a "
              "CUDA context of its own.");
-MATLOAD_FLAG(int, retries, 2, "conform", "N",
+MATLOAD_FLAG(int, retries, 2, "conform soak", "N",
              "re-runs of a failing case's first failing variants, each in fresh workers; attempts that disagree make "
              "it a flake.");
-MATLOAD_FLAG(int, first_failures, 16, "conform", "K",
+MATLOAD_FLAG(int, first_failures, 16, "conform soak", "K",
              "failing variants a case names, and faults per case pinned to their variants one by one.");
 MATLOAD_FLAG(bool, confirm_all_faults, false, "conform", "",
              "run every variant a registry entry predicts to fault, each alone, instead of confirming one per entry "
              "and case.");
+MATLOAD_FLAG(int, minutes, 60, "soak", "M",
+             "how long the soak runs: no round starts after M minutes, and the round in flight finishes.");
+MATLOAD_FLAG(int, rounds, 0, "soak", "N", "at most N rounds, however many minutes are left (0: no bound).");
+MATLOAD_FLAG(int, round_variants, 1000000, "soak", "K",
+             "variants per form and compile path in each round; each round draws them from a seed of its own.");
 MATLOAD_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "legality", "reference"}), "fuzz",
              "T,...", "the fuzz targets, from text, legality, reference, cli and device; all run at once.");
 MATLOAD_FLAG(int, seconds, 60, "fuzz", "S", "how long each target runs.");
@@ -108,15 +117,15 @@ MATLOAD_FLAG(int, jobs, 1, "fuzz", "N", "libFuzzer -fork jobs per target.");
 MATLOAD_FLAG(std::string, gpus, "", "fuzz", "0,1", "the GPUs the device target may use (CUDA_VISIBLE_DEVICES).");
 MATLOAD_FLAG(std::vector<std::string>, fuzzers, std::vector<std::string>({"build/fuzz/fuzz", "build/fuzz-device/fuzz"}),
              "fuzz", "DIR,...", "directories searched, in order, for NAME_fuzzer binaries.");
-MATLOAD_FLAG(std::string, cases, "", "forms support history conform", "FILE",
+MATLOAD_FLAG(std::string, cases, "", "forms support history conform soak", "FILE",
              "a case list file, one case ID or glob per line ('#' lines skipped).");
-MATLOAD_FLAG(std::vector<std::string>, include, {}, "forms support history conform", "GLOB,...",
+MATLOAD_FLAG(std::vector<std::string>, include, {}, "forms support history conform soak", "GLOB,...",
              "take only cases whose ID matches one of these globs ('*' matches dots too).");
-MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support history conform", "GLOB,...",
+MATLOAD_FLAG(std::vector<std::string>, exclude, {}, "forms support history conform soak", "GLOB,...",
              "leave out cases whose ID matches one of these globs.");
-MATLOAD_FLAG(std::string, db, "", "support history conform fuzz runs diff baseline export merge prune triage", "DB",
-             "the results store (default $MATLOAD_DB, else matload-results.sqlite).");
-MATLOAD_FLAG(std::string, out, "", "support history conform fuzz merge selftest baseline triage", "PATH",
+MATLOAD_FLAG(std::string, db, "", "support history conform fuzz runs diff baseline export merge prune triage soak",
+             "DB", "the results store (default $MATLOAD_DB, else matload-results.sqlite).");
+MATLOAD_FLAG(std::string, out, "", "support history conform fuzz merge selftest baseline triage soak", "PATH",
              "support, history, conform, fuzz, merge: the run directory, which must not exist or be empty (default "
              "runs/<run ID>); triage: the report's directory, new or empty; selftest: the run directory (default "
              "runs/selftest-<date>); baseline: the file to "
@@ -131,7 +140,7 @@ MATLOAD_FLAG(std::string, baseline, "", "support conform export", "FILE.csv",
 MATLOAD_FLAG(bool, strict_baseline, false, "support conform", "",
              "a baseline line that now passes (fixed) is an error too.");
 MATLOAD_FLAG(
-    bool, no_cache, false, "support history conform", "",
+    bool, no_cache, false, "support history conform soak", "",
     "support, history: compile every form anew; conform: confirm every registry-predicted fault on the GPU again. "
     "The verdict cache in the results store is neither read nor written.");
 MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support conform fuzz", "I/N",
@@ -140,11 +149,11 @@ MATLOAD_FLAG(std::optional<matload::Shard>, shard, std::nullopt, "support confor
 MATLOAD_FLAG(std::string, parent, "", "support conform fuzz", "NAME",
              "with --shard: name the parent run, the same for every shard (default: the Slurm job array's "
              "$SLURM_ARRAY_JOB_ID, else a hash of the command and its options).");
-MATLOAD_FLAG(std::string, registry, "", "support history conform selftest merge export", "FILE",
+MATLOAD_FLAG(std::string, registry, "", "support history conform selftest merge export soak", "FILE",
              "judge by the discrepancy registry in FILE instead of the one built into matload (corpora/"
              "known_discrepancies.json as the build found it); every run records the registry's SHA-256, and merge "
              "joins only shards judged by the registry it is given.");
-MATLOAD_FLAG(int, progress_seconds, 10, "support history conform fuzz selftest", "S",
+MATLOAD_FLAG(int, progress_seconds, 10, "support history conform fuzz selftest soak", "S",
              "off a terminal, a progress line every S seconds, for logs (on a terminal one line redrawn in place).");
 MATLOAD_FLAG(std::string, junit, "", "export", "FILE.xml", "write the run as JUnit XML to this file.");
 MATLOAD_FLAG(std::string, csv, "", "export", "FILE.csv",
@@ -204,6 +213,11 @@ const CommandText kCommandTexts[] = {
      "releases, reduce it, blame a stage. A support case (RUN:CASE_ID): its verdict and message on every ptxas "
      "release, and its registry entry or a draft of one. Writes triage.md, triage.html and triage.json",
      "matload triage runs/conform-tonight/bundles/001-wmma-load-unexpected-fault --out triage-001"},
+    {"soak", "",
+     "a fleet's screen: for --minutes, every GPU named runs fresh variants of every legal form of its target, round "
+     "after round (each a conform run with a seed of its own, judged on the GPU), as one run in the results store "
+     "with the GPU judge's counts per GPU and SM (exit 1 on findings, 4 on infrastructure trouble)",
+     "matload soak --minutes 60 --devices all"},
     {"selftest", "", "plant six bugs under each judge and show each is caught", "matload selftest --device 0"},
     {"fuzz", "", "a libFuzzer campaign: progress, findings by signature, coverage growth (exit 1 on findings)",
      "matload fuzz --targets text,legality,reference --seconds 3600 --jobs 2"},
@@ -344,6 +358,9 @@ const std::vector<FlagRange>& MatloadFlagRanges() {
       {"first_failures", 1, 4096, "each is pinned by splitting launches, at a worker's start-up apiece"},
       {"jobs", 1, 256, "libFuzzer processes per target"},
       {"seconds", 1, 31'536'000, "at most a year"},
+      {"minutes", 1, 525'600, "at most a year"},
+      {"rounds", 0, 1'000'000, "0 for no bound"},
+      {"round_variants", 1, kMaxConformVariants, "a variant's index, half of its replay key, is a 32-bit int"},
       {"workers", 1, 256, "worker processes, each with a CUDA context of its own"},
       {"keep", 1, 1'000'000, "at least the newest finished run of each command stays"},
       {"retries", 0, 10, "re-runs of a failing case"},

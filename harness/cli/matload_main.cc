@@ -28,6 +28,7 @@
 #include "harness/cli/pure_commands.h"
 #include "harness/cli/resumed_run_flags.h"
 #include "harness/cli/run_reports.h"
+#include "harness/cli/soak_command.h"
 #include "harness/cli/store_commands.h"
 #include "harness/cli/support_command.h"
 #include "harness/cli/triage_command.h"
@@ -201,10 +202,12 @@ absl::StatusOr<std::vector<int>> ConformDevices() {
   return ordinals;
 }
 
-int RunConformCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
-  if (!arguments.empty()) return Fail(absl::StrCat("conform takes no arguments, got '", arguments[0], "'"));
+// GpuRunOptions reads the flags conform and soak share into the options of
+// a conformance run, and the case filter's text into `filter_text`. A bad
+// flag is kInvalidArgument.
+absl::StatusOr<ConformanceOptions> GpuRunOptions(std::string& filter_text) {
   absl::StatusOr<std::vector<int>> devices = ConformDevices();
-  if (!devices.ok()) return FailWith(devices.status());
+  if (!devices.ok()) return devices.status();
   ConformanceOptions options{.devices = *std::move(devices),
                              .variants = absl::GetFlag(FLAGS_variants),
                              .seed = absl::GetFlag(FLAGS_seed),
@@ -216,45 +219,74 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
                              .retries = absl::GetFlag(FLAGS_retries),
                              .first_failures = static_cast<size_t>(absl::GetFlag(FLAGS_first_failures)),
                              .confirm_all_faults = absl::GetFlag(FLAGS_confirm_all_faults)};
-  if (options.workers < 1) return Fail("--workers: at least 1");
+  if (options.workers < 1) return absl::InvalidArgumentError("--workers: at least 1");
   for (const std::string& name : absl::GetFlag(FLAGS_paths)) {
     absl::StatusOr<CompilePath> path = ParseCompilePath(name);
-    if (!path.ok()) return Fail(absl::StrCat("--paths: ", path.status().message()));
+    if (!path.ok()) return absl::InvalidArgumentError(absl::StrCat("--paths: ", path.status().message()));
     options.paths.push_back(*path);
   }
   absl::StatusOr<PlantedBug> bug = ParsePlantedBug(absl::GetFlag(FLAGS_plant));
-  if (!bug.ok()) return Fail(absl::StrCat("--plant: ", bug.status().message()));
+  if (!bug.ok()) return absl::InvalidArgumentError(absl::StrCat("--plant: ", bug.status().message()));
   options.bug = *bug;
   absl::StatusOr<JudgePlace> judge = ParseJudgePlace(absl::GetFlag(FLAGS_judge));
-  if (!judge.ok()) return Fail(absl::StrCat("--judge: ", judge.status().message()));
+  if (!judge.ok()) return absl::InvalidArgumentError(absl::StrCat("--judge: ", judge.status().message()));
   options.judge = *judge;
   if (!options.forms.empty()) {
-    if (absl::StatusOr<FormsRegex> parsed = FormsRegex::Parse(options.forms); !parsed.ok()) {
-      return FailWith(parsed.status());
-    }
+    if (absl::StatusOr<FormsRegex> parsed = FormsRegex::Parse(options.forms); !parsed.ok()) return parsed.status();
   }
-  std::string filter_text;
   absl::StatusOr<CaseFilter> filter = FilterFromFlags(filter_text);
-  if (!filter.ok()) return FailWith(filter.status());
+  if (!filter.ok()) return filter.status();
   options.filter = *std::move(filter);
+  return options;
+}
+
+int RunConformCommand(const std::vector<std::string>& arguments, const std::string& command_line) {
+  if (!arguments.empty()) return Fail(absl::StrCat("conform takes no arguments, got '", arguments[0], "'"));
+  std::string filter_text;
+  absl::StatusOr<ConformanceOptions> options = GpuRunOptions(filter_text);
+  if (!options.ok()) return FailWith(options.status());
   absl::StatusOr<std::optional<Baseline>> baseline = LoadBaseline(absl::GetFlag(FLAGS_baseline));
   if (!baseline.ok()) return FailWith(baseline.status());
   RunStart start{.command = "conform",
                  .command_line = command_line,
-                 .options = ConformOptionsJson(options, filter_text),
+                 .options = ConformOptionsJson(*options, filter_text),
                  .out = absl::GetFlag(FLAGS_out),
                  .resume = absl::GetFlag(FLAGS_resume),
                  .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))};
   if (absl::Status sharded = WithShard(start); !sharded.ok()) return FailWith(sharded);
   // A conform shard takes its cases by case ID, through the case filter.
-  if (start.shard.has_value()) options.filter.KeepShard(*start.shard);
-  return RunConform({.options = options,
+  if (start.shard.has_value()) options->filter.KeepShard(*start.shard);
+  return RunConform({.options = *std::move(options),
                      .start = std::move(start),
                      .baseline = *std::move(baseline),
                      .strict_baseline = absl::GetFlag(FLAGS_strict_baseline),
                      .progress_seconds = absl::GetFlag(FLAGS_progress_seconds),
                      .no_cache = absl::GetFlag(FLAGS_no_cache)},
                     std::cout, std::cerr);
+}
+
+// RunSoakCommand runs `matload soak`. Without --seed, the soak is seeded
+// with the time it starts, so that every soak draws fresh variants; each
+// round's seed is printed and stored all the same.
+int RunSoakCommand(const std::vector<std::string>& arguments, const std::string& command_line, bool seed_given) {
+  if (!arguments.empty()) return Fail(absl::StrCat("soak takes no arguments, got '", arguments[0], "'"));
+  std::string filter_text;
+  absl::StatusOr<ConformanceOptions> options = GpuRunOptions(filter_text);
+  if (!options.ok()) return FailWith(options.status());
+  options->variants = absl::GetFlag(FLAGS_round_variants);
+  options->illegal = false;  // a compile check gives the same answer every round: conform makes it
+  if (!seed_given) options->seed = static_cast<std::uint64_t>(absl::ToUnixSeconds(absl::Now()));
+  SoakRequest request{.options = *std::move(options),
+                      .duration = absl::Minutes(absl::GetFlag(FLAGS_minutes)),
+                      .max_rounds = absl::GetFlag(FLAGS_rounds),
+                      .progress_seconds = absl::GetFlag(FLAGS_progress_seconds),
+                      .no_cache = absl::GetFlag(FLAGS_no_cache)};
+  request.start = {.command = "soak",
+                   .command_line = command_line,
+                   .options = SoakOptionsJson(request, filter_text),
+                   .out = absl::GetFlag(FLAGS_out),
+                   .db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db))};
+  return RunSoak(std::move(request), std::cout, std::cerr);
 }
 
 int RunSelfTestCli(const std::vector<std::string>& arguments) {
@@ -316,6 +348,7 @@ int Dispatch(const CommandLine& line, const std::string& command_line) {
   if (command == "support") return RunSupportCommand(arguments, command_line);
   if (command == "history") return RunHistoryCommand(arguments, command_line);
   if (command == "conform") return RunConformCommand(arguments, command_line);
+  if (command == "soak") return RunSoakCommand(arguments, command_line, line.given.contains("seed"));
   if (command == "selftest") return RunSelfTestCli(arguments);
   if (command == "triage") return RunTriageCli(arguments);
   if (command == "merge") return RunMergeCommand(arguments, command_line, std::cout, std::cerr);

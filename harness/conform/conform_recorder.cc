@@ -149,6 +149,7 @@ absl::Status ConformRecorder::WriteResults(const std::string& identity) {
   std::sort(cases_.begin(), cases_.end(), [](const CaseRecord& a, const CaseRecord& b) { return a.id < b.id; });
   const std::filesystem::path table = std::filesystem::path(options_.run_directory) / "results.tsv";
   if (absl::Status written = WriteFile(table, CaseTable(identity, cases_)); !written.ok()) return written;
+  result_.cases = cases_;
   return bundles_.WriteIndex();
 }
 

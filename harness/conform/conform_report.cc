@@ -164,40 +164,49 @@ std::string CaseTable(const std::string& identity, const std::vector<CaseRecord>
 
 absl::Status WriteSummaries(const ConformanceOptions& options, const ConformanceResult& result) {
   const std::filesystem::path directory(options.run_directory);
-  nlohmann::json counts;
-  for (const auto& [family, classes] : result.counts) {
-    for (const auto& [kind, count] : classes) counts[family][std::string(CaseClassName(kind))] = count;
-  }
-  const nlohmann::json summary = {{"identity", result.identity},
-                                  {"target", result.target.Name()},
-                                  {"seed", options.seed},
-                                  {"variants", options.variants},
-                                  {"counts", counts},
-                                  {"words_compared", result.words_compared},
-                                  {"failing_variants", result.failing_variants},
-                                  {"findings", result.findings},
-                                  {"bundles", result.bundles},
-                                  {"not_run", result.not_run},
-                                  {"registry_misses", result.registry_misses},
-                                  {"device_seconds", result.device_seconds},
-                                  {"phases", PhasesJson(result.phases)},
-                                  {"worker_seconds", WorkerSecondsJson(result.worker_seconds)},
-                                  {"executions", result.executions},
-                                  {"judge", JudgePlaceName(options.judge)},
-                                  {"judged_on_device", result.judged_on_device},
-                                  {"per_sm", SmVerdictsJson(result.per_sm)},
-                                  {"infrastructure_retries", result.infrastructure_retries},
-                                  {"flakes", result.flakes},
-                                  {"confirmations_remembered", result.confirmations_remembered},
-                                  {"stopped", result.stopped}};
   if (absl::Status written = WriteFile(directory / "summary.md", ConformanceSummaryMarkdown(options, result));
       !written.ok()) {
     return written;
   }
-  return WriteFile(directory / "summary.json", summary.dump(2) + "\n");
+  return WriteFile(directory / "summary.json", SummaryJson(options, result).dump(2) + "\n");
+}
+
+nlohmann::json SummaryJson(const ConformanceOptions& options, const ConformanceResult& result) {
+  nlohmann::json counts;
+  for (const auto& [family, classes] : result.counts) {
+    for (const auto& [kind, count] : classes) counts[family][std::string(CaseClassName(kind))] = count;
+  }
+  nlohmann::json summary = {{"identity", result.identity},
+                            {"target", result.target.Name()},
+                            {"seed", options.seed},
+                            {"variants", options.variants},
+                            {"counts", counts},
+                            {"words_compared", result.words_compared},
+                            {"failing_variants", result.failing_variants},
+                            {"findings", result.findings},
+                            {"bundles", result.bundles},
+                            {"not_run", result.not_run},
+                            {"registry_misses", result.registry_misses},
+                            {"device_seconds", result.device_seconds},
+                            {"phases", PhasesJson(result.phases)},
+                            {"worker_seconds", WorkerSecondsJson(result.worker_seconds)},
+                            {"executions", result.executions},
+                            {"judge", JudgePlaceName(options.judge)},
+                            {"judged_on_device", result.judged_on_device},
+                            {"per_sm", SmVerdictsJson(result.per_sm)},
+                            {"infrastructure_retries", result.infrastructure_retries},
+                            {"flakes", result.flakes},
+                            {"confirmations_remembered", result.confirmations_remembered},
+                            {"stopped", result.stopped}};
+  return summary;
 }
 
 std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const ConformanceResult& result) {
+  return absl::StrCat("# matload conform: ", result.target.Name(), "\n\n", result.identity, "\n\nseed ", options.seed,
+                      ", ", options.variants, " variants per form, ", ConformanceTotalsMarkdown(options, result));
+}
+
+std::string ConformanceTotalsMarkdown(const ConformanceOptions& options, const ConformanceResult& result) {
   std::vector<CaseClass> columns;
   for (const auto& [family, classes] : result.counts) {
     for (const auto& [kind, count] : classes) {
@@ -205,8 +214,7 @@ std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const 
     }
   }
   std::sort(columns.begin(), columns.end());
-  std::string text = absl::StrCat("# matload conform: ", result.target.Name(), "\n\n", result.identity, "\n\nseed ",
-                                  options.seed, ", ", options.variants, " variants per form, compile paths: ");
+  std::string text = "compile paths: ";
   std::vector<std::string> paths;
   for (CompilePath path : options.paths) paths.push_back(std::string(CompilePathName(path)));
   absl::StrAppend(&text, absl::StrJoin(paths, ", "), options.undefined ? ", undefined cases included" : "",

@@ -20,6 +20,15 @@ namespace matload {
 // ConformanceSummaryMarkdown is the summary table a run ends with.
 std::string ConformanceSummaryMarkdown(const ConformanceOptions& options, const ConformanceResult& result);
 
+// ConformanceTotalsMarkdown is that table without its heading and the line
+// naming the seed and the variants, from the compile paths on: a soak
+// (harness/cli/soak_command.h) heads it with its rounds.
+std::string ConformanceTotalsMarkdown(const ConformanceOptions& options, const ConformanceResult& result);
+
+// SummaryJson is summary.json: the options that decide the results, and
+// every total.
+nlohmann::json SummaryJson(const ConformanceOptions& options, const ConformanceResult& result);
+
 // WriteSummaries writes summary.md and summary.json into the run
 // directory, each atomically (output_files.h); a disk that takes neither
 // is an infrastructure failure.

@@ -867,4 +867,12 @@ absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& optio
   return run.result();
 }
 
+absl::Status DescribeRun(const ConformanceOptions& options, RunJournal& journal) {
+  absl::StatusOr<Devices> devices = ProbeDevices(options);
+  if (!devices.ok()) return devices.status();
+  ConformanceOptions describing = options;
+  describing.journal = &journal;
+  return Describe(describing, *devices);
+}
+
 }  // namespace matload

@@ -136,6 +136,10 @@ struct ConformanceResult {
   // stopped says why the run ended early (an infrastructure failure or an
   // interruption); empty for a run that judged everything.
   std::string stopped;
+  // cases: every case the run recorded, in case ID order, as results.tsv
+  // lists them, so that a run kept only in its directory (a soak's round:
+  // harness/conform/soak_tally.h) hands them on.
+  std::vector<CaseRecord> cases;
 };
 
 // ConformanceProgress is told after each item: (done, total, label).
@@ -149,6 +153,12 @@ using ConformanceProgress = std::function<void(size_t, size_t, const std::string
 // summaries say why it stopped, and the error is returned.
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress);
+
+// DescribeRun probes the GPUs `options` name and tells `journal` which
+// toolkits and GPUs it runs on, as RunConformance tells its own journal:
+// for a soak (harness/cli/soak_command.h), whose rounds run without one.
+// With no usable GPU it fails with NoGpuError, as RunConformance does.
+absl::Status DescribeRun(const ConformanceOptions& options, RunJournal& journal);
 
 }  // namespace matload
 

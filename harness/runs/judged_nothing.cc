@@ -20,6 +20,7 @@ constexpr CaseFilters kCaseFilters[] = {
      "TARGET.FORM, such as sm_90.ldmatrix.sync.aligned.m8n8.x4.shared.b16.addr64"},
     {"conform", "--cases, --include, --exclude and --forms",
      "FORM.PATH with no target, such as ldmatrix.sync.aligned.m8n8.x4.shared.b16.addr64.driver_jit"},
+    {"soak", "--cases, --include, --exclude and --forms", "conform's, FORM.PATH with no target"},
 };
 
 }  // namespace

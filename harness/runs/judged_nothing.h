@@ -2,7 +2,7 @@
 // whose case filter has a typo, or names cases in another command's shape
 // (a support case ID given to conform: docs/case-ids.md), would otherwise
 // end clean, exit 0, having tested nothing. Every command that runs cases
-// (support, conform, fuzz) and matload merge ends such a run with this
+// (support, conform, soak, fuzz) and matload merge ends such a run with this
 // error (exit status 2, harness/platform/exit_status.h) instead of a
 // verdict. A shard may take no case of its own: the caller asks only of a
 // whole run, and of the run a merge joins from shards.

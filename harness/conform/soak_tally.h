@@ -1,0 +1,73 @@
+// SoakTally: what a soak (`matload soak`, harness/cli/soak_command.h) has
+// judged so far. A soak runs rounds, each a whole conformance run of every
+// form it takes with fresh variants (a seed of its own), kept in a
+// directory of its own under the soak's (rounds/0003). The tally joins the
+// rounds into one record per case, as a conform run records it, so that
+// the soak is one run in the results store with one row per case: its
+// variants summed over the rounds, and, where any round found something,
+// that round's outcome, failing variants and bundle, with the round's seed
+// that replays them (docs/soak.md).
+#ifndef MATLOAD_HARNESS_CONFORM_SOAK_TALLY_H_
+#define MATLOAD_HARNESS_CONFORM_SOAK_TALLY_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "harness/conform/conformance_run.h"
+#include "harness/runs/case_record.h"
+
+namespace matload {
+
+// SoakRoundSeed is round `round`'s seed in a soak seeded with `seed`: the
+// round's output of a SplitMix64 stream (harness/platform/split_mix64.h),
+// so that rounds of one soak, and soaks of nearby seeds, share no variant.
+// `matload conform --seed SEED` replays any variant of the round.
+std::uint64_t SoakRoundSeed(std::uint64_t seed, int round);
+
+// SoakRoundDirectory is round `round`'s directory, relative to the soak's
+// run directory: "rounds/0003".
+std::string SoakRoundDirectory(int round);
+
+// SoakRound is what one round judged.
+struct SoakRound {
+  int index = 0;
+  std::uint64_t seed = 0;  // SoakRoundSeed
+  double seconds = 0;      // wall time, worker starts and JIT compiles included
+  size_t executions = 0;   // variants that ran to completion and were judged
+  size_t judged_on_device = 0;
+  size_t findings = 0;  // the round's cases that need a person
+};
+
+// SoakTally joins a soak's rounds.
+class SoakTally {
+ public:
+  // AddRound counts `round`, whose conformance run gave `result`, in. Its
+  // case records' bundles are relative to the round's directory, and are
+  // kept relative to the soak's. A round whose totals do not add up
+  // (conform_report.h's AddTotals) is kDataLoss.
+  absl::Status AddRound(SoakRound round, const ConformanceResult& result);
+
+  // rounds are the rounds added, in order.
+  const std::vector<SoakRound>& rounds() const { return rounds_; }
+  // Cases is one record per case ID, in ID order: its variants counted
+  // over every round, and the first round that found something in it
+  // giving its outcome, failing variants, attempts, bundle and message
+  // (which names that round and its seed).
+  std::vector<CaseRecord> Cases() const;
+  // Totals are the rounds' totals added up, with findings and flakes
+  // counted by case (a case that fails in two rounds is one finding), as
+  // the results store counts them.
+  ConformanceResult Totals() const;
+
+ private:
+  std::vector<SoakRound> rounds_;
+  std::map<std::string, CaseRecord> cases_;
+  ConformanceResult totals_;
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_CONFORM_SOAK_TALLY_H_
