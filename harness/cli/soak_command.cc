@@ -81,6 +81,7 @@ absl::Status SoakRounds(const SoakRequest& request, const std::string& directory
     options.seed = SoakRoundSeed(request.options.seed, round);
     options.run_directory = absl::StrCat(directory, "/", SoakRoundDirectory(round));
     options.journal = nullptr;
+    options.confirmed_earlier = &tally.confirmed();
     const absl::Time round_start = absl::Now();
     absl::StatusOr<ConformanceResult> result = RunConformance(options, progress);
     if (!result.ok()) return result.status();

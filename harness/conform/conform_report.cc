@@ -76,6 +76,7 @@ nlohmann::json TotalsJson(const ConformanceResult& result) {
                            {"judged_on_device", result.judged_on_device},
                            {"per_sm", SmVerdictsJson(result.per_sm)},
                            {"retries", result.infrastructure_retries},
+                           {"retry_causes", result.retry_causes},
                            {"flakes", result.flakes},
                            {"remembered", result.confirmations_remembered},
                            {"worker", result.worker_seconds.List()},
@@ -135,6 +136,9 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
     if (!per_sm.ok()) return per_sm.status();
     AddSmVerdicts(*per_sm, result.per_sm);
     result.infrastructure_retries += json.at("retries").get<size_t>();
+    // Totals recorded before the retries' causes (2026-11-28) have none.
+    JoinWithoutRepeats(json.value("retry_causes", std::vector<std::string>()), result.retry_causes);
+    if (result.retry_causes.size() > kRetryCausesKept) result.retry_causes.resize(kRetryCausesKept);
     result.flakes += json.at("flakes").get<size_t>();
     // Totals recorded before the fault memory (2026-11-26) have no count.
     result.confirmations_remembered += json.value("remembered", size_t{0});
@@ -195,6 +199,7 @@ nlohmann::json SummaryJson(const ConformanceOptions& options, const ConformanceR
                             {"judged_on_device", result.judged_on_device},
                             {"per_sm", SmVerdictsJson(result.per_sm)},
                             {"infrastructure_retries", result.infrastructure_retries},
+                            {"retry_causes", result.retry_causes},
                             {"flakes", result.flakes},
                             {"confirmations_remembered", result.confirmations_remembered},
                             {"stopped", result.stopped}};
@@ -265,7 +270,8 @@ std::string ConformanceTotalsMarkdown(const ConformanceOptions& options, const C
   if (result.infrastructure_retries > 0) {
     absl::StrAppend(&text, "\n", result.infrastructure_retries,
                     " launches could not be judged at first (an infrastructure failure, never a finding) and were "
-                    "tried again in fresh workers.\n");
+                    "tried again in fresh workers. Why:\n");
+    for (const std::string& cause : result.retry_causes) absl::StrAppend(&text, "- ", cause, "\n");
   }
   if (!result.stopped.empty()) {
     absl::StrAppend(&text, "\n**The run stopped before judging every case**: ", result.stopped,

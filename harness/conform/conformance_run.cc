@@ -365,23 +365,17 @@ class Run {
     return items;
   }
 
-  // Remembered settles a confirmation item from the fault memory, when it
-  // holds that very launch confirmed on the run's GPU model and driver:
-  // its variant is the known fault it was then, recorded and attributed as
-  // RecordSingle would, without a launch and with the same detail. An
-  // answer that does not read back is no memory: the launch runs. Only the
-  // driver JIT's launches are remembered: an offline compiler's binary is
-  // no part of the memory's key.
+  // Remembered settles a confirmation item without a launch when its fault
+  // is known (RememberedFault): its variant is the known fault it was then,
+  // recorded and attributed as RecordSingle would, with the same detail.
   absl::StatusOr<bool> Remembered(const Item& item) {
-    if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return false;
-    absl::StatusOr<std::optional<std::string>> found =
-        options_.fault_memory->Find(MemoryIdentity(), ConfirmationQuestion(item));
-    if (!found.ok()) return found.status();
-    const nlohmann::json answer = nlohmann::json::parse(found->value_or(""), nullptr, false);
-    if (!answer.is_object() || !answer.contains("fault") || !answer["fault"].is_string()) return false;
+    absl::StatusOr<std::optional<std::string>> fault = RememberedFault(item);
+    if (!fault.ok()) return fault.status();
+    if (!fault->has_value()) return false;
     BundleCase bundle_case = CaseOf(item, item.work.IndexAt(0), devices_.ordinals[0]);
-    bundle_case.verdict = {CaseClass::kKnownFault, {}, answer["fault"].get<std::string>()};
+    bundle_case.verdict = {CaseClass::kKnownFault, {}, **fault};
     predictions_[item.confirms].confirmed = true;
+    result_.confirmed[{CaseIdOf(item), item.work.entry}] = **fault;
     ++cases_[item.case_index].attributed;
     ++result_.confirmations_remembered;
     if (absl::Status added = recorder_.Add(CaseIdOf(item), bundle_case, {.index = bundle_case.variant.index});
@@ -391,11 +385,34 @@ class Run {
     return true;
   }
 
-  // Remember keeps a confirmation item's fault, `detail`, in the fault
-  // memory (Remembered), when the driver JIT ran it: the verdict's detail as
+  // RememberedFault is the fault a confirmation item's prediction met
+  // before, if it is known: in an earlier round of the soak this run is one
+  // of (ConformanceOptions::confirmed_earlier), or in the fault memory,
+  // which must hold that very launch confirmed on the run's GPU model and
+  // driver. An answer that does not read back is no memory: the launch
+  // runs. Only the driver JIT's launches are in the memory: an offline
+  // compiler's binary is no part of its key.
+  absl::StatusOr<std::optional<std::string>> RememberedFault(const Item& item) {
+    if (options_.confirmed_earlier != nullptr) {
+      const auto earlier = options_.confirmed_earlier->find({CaseIdOf(item), item.work.entry});
+      if (earlier != options_.confirmed_earlier->end()) return earlier->second;
+    }
+    if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return std::nullopt;
+    absl::StatusOr<std::optional<std::string>> found =
+        options_.fault_memory->Find(MemoryIdentity(), ConfirmationQuestion(item));
+    if (!found.ok()) return found.status();
+    const nlohmann::json answer = nlohmann::json::parse(found->value_or(""), nullptr, false);
+    if (!answer.is_object() || !answer.contains("fault") || !answer["fault"].is_string()) return std::nullopt;
+    return answer["fault"].get<std::string>();
+  }
+
+  // Remember keeps a confirmation item's fault, `detail`, in the run's
+  // result (ConformanceResult::confirmed) and in the fault memory
+  // (RememberedFault), when the driver JIT ran it: the verdict's detail as
   // it was recorded, so that a run that remembers it records the same, and
   // the run that confirmed it.
   absl::Status Remember(const Item& item, const std::string& detail) {
+    result_.confirmed[{CaseIdOf(item), item.work.entry}] = detail;
     if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return absl::OkStatus();
     const std::string run = options_.journal != nullptr ? options_.journal->run().id : options_.run_directory;
     const nlohmann::json answer = {{"fault", detail}, {"run", run}};
@@ -655,6 +672,14 @@ class Run {
     return worst;
   }
 
+  // NoteRetryCause keeps why a launch must be tried again, once a cause.
+  void NoteRetryCause(const LaunchOutcome& failure) {
+    std::vector<std::string>& causes = result_.retry_causes;
+    if (causes.size() < kRetryCausesKept && std::find(causes.begin(), causes.end(), failure.detail) == causes.end()) {
+      causes.push_back(failure.detail);
+    }
+  }
+
   // RunRounds runs `items` (RunWaves), then tries again, one worker at a
   // time, the items an infrastructure failure kept from being judged: a
   // busy or briefly lost GPU, a crashed worker. One that still fails after
@@ -673,6 +698,7 @@ class Run {
         return status;
       }
       result_.infrastructure_retries += unjudged.size();
+      for (const LaunchOutcome& failure : failures) NoteRetryCause(failure);
       if (!unjudged.empty() && attempt == kInfrastructureAttempts) {
         return InfrastructureError(
             failures.front().cause,

@@ -33,6 +33,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -47,6 +48,11 @@
 #include "reference/target.h"
 
 namespace matload {
+
+// ConfirmedPredictions are registry predictions a run confirmed, by case
+// ID and registry entry, each with the detail its confirming fault was
+// recorded with.
+using ConfirmedPredictions = std::map<std::pair<std::string, std::string>, std::string>;
 
 // ConformanceOptions configure one run.
 struct ConformanceOptions {
@@ -83,6 +89,13 @@ struct ConformanceOptions {
   // each, serialised host-wide (reports/bench/worker-starts-h100x2-2026-11-26/).
   // Null (--no-cache) confirms every prediction on the GPU.
   VerdictCache* fault_memory = nullptr;
+  // confirmed_earlier: for a round of a soak (harness/conform/soak_tally.h),
+  // the predictions its earlier rounds confirmed on the same GPUs, driver
+  // and kernels. Each is taken as confirmed without a launch, as the fault
+  // memory's are: the soak confirms a prediction once, not once a round
+  // (each confirmation is a worker start, serialised host-wide). Null for a
+  // run on its own.
+  const ConfirmedPredictions* confirmed_earlier = nullptr;
   // journal: the run in the results store, which every chunk of finished
   // cases is recorded in and a resumed run takes back from; null for a
   // run kept only in its directory (the self-test).
@@ -97,6 +110,9 @@ struct ConformancePhase {
   size_t launches = 0;
   double seconds = 0;
 };
+
+// kRetryCausesKept bounds ConformanceResult::retry_causes.
+inline constexpr size_t kRetryCausesKept = 8;
 
 // ConformanceResult is what a run found.
 struct ConformanceResult {
@@ -129,10 +145,17 @@ struct ConformanceResult {
   // infrastructure_retries counts launches tried again in a fresh worker
   // because an infrastructure failure kept them from being judged.
   size_t infrastructure_retries = 0;
+  // retry_causes: why launches were tried again, each distinct cause once
+  // (at most kRetryCausesKept), so that a run that recovered still says
+  // what its GPU or workers did.
+  std::vector<std::string> retry_causes;
   size_t flakes = 0;  // cases whose re-runs disagreed with their first run
   // confirmations_remembered counts predictions taken as confirmed from
-  // the fault memory, without a launch.
+  // the fault memory or an earlier round of the soak, without a launch.
   size_t confirmations_remembered = 0;
+  // confirmed: every prediction this run confirmed or took as confirmed,
+  // for a soak's later rounds (ConformanceOptions::confirmed_earlier).
+  ConfirmedPredictions confirmed;
   // stopped says why the run ended early (an infrastructure failure or an
   // interruption); empty for a run that judged everything.
   std::string stopped;

@@ -52,6 +52,7 @@ absl::Status SoakTally::AddRound(SoakRound round, const ConformanceResult& resul
       joined->second = std::move(from_round);
     }
   }
+  confirmed_.insert(result.confirmed.begin(), result.confirmed.end());
   rounds_.push_back(round);
   return absl::OkStatus();
 }

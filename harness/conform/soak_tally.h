@@ -6,7 +6,8 @@
 // the soak is one run in the results store with one row per case: its
 // variants summed over the rounds, and, where any round found something,
 // that round's outcome, failing variants and bundle, with the round's seed
-// that replays them (docs/soak.md).
+// that replays them (docs/soak.md). It also keeps the registry predictions
+// the rounds confirmed, so that a soak confirms each once.
 #ifndef MATLOAD_HARNESS_CONFORM_SOAK_TALLY_H_
 #define MATLOAD_HARNESS_CONFORM_SOAK_TALLY_H_
 
@@ -52,6 +53,9 @@ class SoakTally {
 
   // rounds are the rounds added, in order.
   const std::vector<SoakRound>& rounds() const { return rounds_; }
+  // confirmed are the registry predictions the rounds confirmed, for the
+  // next round to take as confirmed (ConformanceOptions::confirmed_earlier).
+  const ConfirmedPredictions& confirmed() const { return confirmed_; }
   // Cases is one record per case ID, in ID order: its variants counted
   // over every round, and the first round that found something in it
   // giving its outcome, failing variants, attempts, bundle and message
@@ -65,6 +69,7 @@ class SoakTally {
  private:
   std::vector<SoakRound> rounds_;
   std::map<std::string, CaseRecord> cases_;
+  ConfirmedPredictions confirmed_;
   ConformanceResult totals_;
 };
 

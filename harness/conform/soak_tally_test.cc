@@ -94,6 +94,18 @@ TEST(SoakTallyTest, TheFirstRoundThatFailsSpeaksForTheCase) {
   EXPECT_EQ(tally.Totals().bundles, 2u);
 }
 
+TEST(SoakTallyTest, ItKeepsWhatEveryRoundConfirmed) {
+  SoakTally tally;
+  ConformanceResult first = Round({Case("a", 1, false)});
+  first.confirmed[{"a", "entry-1"}] = "entry-1: misaligned address";
+  ConformanceResult second = Round({Case("b", 1, false)});
+  second.confirmed[{"b", "entry-2"}] = "entry-2: misaligned address";
+  ASSERT_TRUE(tally.AddRound({.index = 0, .seed = 1}, first).ok());
+  ASSERT_TRUE(tally.AddRound({.index = 1, .seed = 2}, second).ok());
+  EXPECT_EQ(tally.confirmed().size(), 2u);
+  EXPECT_EQ(tally.confirmed().at({"a", "entry-1"}), "entry-1: misaligned address");
+}
+
 TEST(SoakTallyTest, TotalsThatDoNotAddUpAreDataLoss) {
   SoakTally tally;
   ConformanceResult sm_90 = Round({Case("a", 1, false)});

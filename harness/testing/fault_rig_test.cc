@@ -322,6 +322,11 @@ TEST_F(FaultRigTest, AnExclusiveGpuIsSharedByRetryingNeverAFinding) {
   EXPECT_EQ(run.Count("mismatch"), 12u * kVariants);
   EXPECT_EQ(run.Count("legal_rejected"), 0u);
   EXPECT_EQ(run.summary["stopped"], "");
+  // The run says why it tried launches again, though it recovered.
+  EXPECT_GT(run.summary["infrastructure_retries"], 0);
+  EXPECT_THAT(run.summary["retry_causes"].dump(), HasSubstr("CUDA_ERROR_DEVICE_UNAVAILABLE (46)"));
+  EXPECT_THAT(ReadText(directory_ / "run" / "summary.md"),
+              HasSubstr("fresh workers. Why:\n- infrastructure failure (GPU busy)"));
 }
 
 TEST_F(FaultRigTest, AGpuThatIsAlwaysBusyIsInfrastructure) {

@@ -140,6 +140,37 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
               HasSubstr("<property name=\"sms_judged\" value=\"2 (GPU 0: 1, GPU 1: 1)\"/>"));
 }
 
+// A registry prediction is confirmed once a soak, not once a round: each
+// confirmation is a worker start, serialised host-wide (on two H200s,
+// 72 of them took two thirds of a round: reports/soak/). One wmma form on
+// both address widths is two cases, each with a prediction; the fake GPU
+// faults every launch of one block, as the confirmations are. Round 0
+// launches each case's defined variants and confirms each prediction;
+// round 1 launches the defined variants alone, and still records the
+// predicted variants as known faults.
+TEST_F(SoakCommandTest, ARoundTakesWhatAnEarlierRoundConfirmed) {
+  constexpr char kPredictedForm[] = R"(^wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.shared\.s8)";
+  const ProcessResult soak =
+      Matload({"soak", "--forms", kPredictedForm, "--round_variants", "16", "--rounds", "2", "--workers", "1",
+               "--retries", "0", "--no_cache", "--seed", "3", "--out", (directory_ / "soak").string()},
+              "fault-blocks:1:716");
+  EXPECT_EQ(soak.exit_code, 1) << soak.standard_error;  // the defined variants: the fake stores nothing
+  std::ifstream counted(directory_ / "state" / "launches");
+  size_t launches = 0;
+  counted >> launches;
+  EXPECT_EQ(launches, 6u) << "each round confirmed the predictions again";
+  const nlohmann::json summary = nlohmann::json::parse(Text(directory_ / "soak" / "summary.json"));
+  EXPECT_EQ(summary["confirmations_remembered"], 2);
+  ResultsStore store = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite");
+  const std::vector<CaseRecord> cases = *store.Cases(store.Runs()->front().id);
+  ASSERT_EQ(cases.size(), 2u);
+  for (const CaseRecord& record : cases) {
+    EXPECT_GT(record.counts.at("known_fault"), 0) << record.id;
+    EXPECT_EQ(record.counts.count("unexpected_fault"), 0u) << record.id;
+    EXPECT_EQ(record.counts.at("known_fault") + record.counts.at("mismatch"), 32) << record.id;
+  }
+}
+
 // A device judge that calls wrong registers right stops the soak as an
 // infrastructure failure, never a pass.
 TEST_F(SoakCommandTest, ALyingDeviceJudgeStopsTheSoakWithExit4) {
