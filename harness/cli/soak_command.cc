@@ -31,9 +31,13 @@ int Failed(const absl::Status& status, std::ostream& err) {
   return ExitStatusFor(status);
 }
 
-// Rate is `executions` in `seconds` as "30.6 M/s".
+// Rate is `executions` in `seconds`: "30.6 M/s", "12.5 k/s" or "640/s".
 std::string Rate(size_t executions, double seconds) {
-  return seconds > 0 ? absl::StrFormat("%.1f M/s", executions / seconds / 1e6) : "-";
+  if (seconds <= 0) return "-";
+  const double rate = executions / seconds;
+  if (rate >= 1e6) return absl::StrFormat("%.1f M/s", rate / 1e6);
+  if (rate >= 1e3) return absl::StrFormat("%.1f k/s", rate / 1e3);
+  return absl::StrFormat("%.0f/s", rate);
 }
 
 // RoundsJson is the rounds as the store and summary keep them.
