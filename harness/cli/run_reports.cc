@@ -31,17 +31,32 @@ absl::Status WritePage(const absl::StatusOr<std::string>& html, const std::strin
 
 }  // namespace
 
-absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const SmVerdicts& sm_verdicts,
+absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const RunExtras& extras,
                           const std::string& path) {
-  return WritePage(RunReportHtml(run, cases, PlaceOf(path, RunDirectory(run)), sm_verdicts), path);
+  return WritePage(RunReportHtml(run, cases, PlaceOf(path, RunDirectory(run)), extras), path);
 }
 
-absl::StatusOr<SmVerdicts> SmVerdictsOf(const absl::StatusOr<std::optional<std::string>>& artifact) {
-  if (!artifact.ok()) return artifact.status();
-  if (!artifact->has_value()) return SmVerdicts();
-  const nlohmann::json json = nlohmann::json::parse(**artifact, nullptr, false);
-  if (json.is_discarded()) return absl::DataLossError("the run's stored SM verdicts are not JSON");
-  return ParseSmVerdicts(json);
+absl::StatusOr<RunExtras> RunExtrasOf(ArtifactReader read) {
+  RunExtras extras;
+  for (const std::string key : {kSmVerdictsArtifact, kSoakRoundsArtifact}) {
+    absl::StatusOr<std::optional<std::string>> artifact = read(key);
+    if (!artifact.ok()) return artifact.status();
+    if (!artifact->has_value()) continue;
+    const nlohmann::json json = nlohmann::json::parse(**artifact, nullptr, false);
+    if (json.is_discarded()) return absl::DataLossError(absl::StrCat("the run's stored ", key, " are not JSON"));
+    absl::Status parsed = absl::OkStatus();
+    if (key == kSmVerdictsArtifact) {
+      absl::StatusOr<SmVerdicts> sm_verdicts = ParseSmVerdicts(json);
+      parsed = sm_verdicts.status();
+      if (sm_verdicts.ok()) extras.sm_verdicts = *std::move(sm_verdicts);
+    } else {
+      absl::StatusOr<std::vector<SoakRound>> rounds = ParseSoakRounds(json);
+      parsed = rounds.status();
+      if (rounds.ok()) extras.soak_rounds = *std::move(rounds);
+    }
+    if (!parsed.ok()) return parsed;
+  }
+  return extras;
 }
 
 absl::Status WriteDiffPage(const RunRecord& a, const RunRecord& b, const RunDiff& diff,
@@ -58,9 +73,9 @@ absl::Status FinishWithReport(RunJournal& journal, int exit_status) {
   const absl::Time now = absl::Now();
   absl::StatusOr<std::vector<CaseRecord>> cases = journal.Cases();
   if (!cases.ok()) return cases.status();
-  absl::StatusOr<SmVerdicts> sm_verdicts = SmVerdictsOf(journal.Artifact(kSmVerdictsArtifact));
-  if (!sm_verdicts.ok()) return sm_verdicts.status();
-  if (absl::Status written = WriteRunPage(journal.Ended(exit_status, now), *cases, *sm_verdicts,
+  absl::StatusOr<RunExtras> extras = RunExtrasOf([&journal](const std::string& key) { return journal.Artifact(key); });
+  if (!extras.ok()) return extras.status();
+  if (absl::Status written = WriteRunPage(journal.Ended(exit_status, now), *cases, *extras,
                                           (fs::path(journal.directory()) / "report.html").string());
       !written.ok()) {
     return written;

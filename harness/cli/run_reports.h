@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "harness/report/run_report.h"
 #include "harness/report/runs_index.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/run_diff.h"
@@ -19,16 +21,22 @@
 
 namespace matload {
 
-// WriteRunPage writes the page of `run`, its `cases` and its GPU judge's
-// `sm_verdicts` to `path`. Its
+// WriteRunPage writes the page of `run`, its `cases` and its `extras`
+// (harness/report/run_report.h) to `path`. Its
 // links reach the run's files in the run's directory, or, where that is not
 // on this machine (a published copy), in the page's own directory.
-absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const SmVerdicts& sm_verdicts,
+absl::Status WriteRunPage(const RunRecord& run, const std::vector<CaseRecord>& cases, const RunExtras& extras,
                           const std::string& path);
 
-// SmVerdictsOf reads a run's stored SmVerdicts artifact (kSmVerdictsArtifact),
-// none for a run that has none.
-absl::StatusOr<SmVerdicts> SmVerdictsOf(const absl::StatusOr<std::optional<std::string>>& artifact);
+// ArtifactReader reads one of a run's stored artifacts by its key
+// (RunJournal::Artifact, or ResultsStore::Artifact for the run's ID).
+using ArtifactReader = absl::FunctionRef<absl::StatusOr<std::optional<std::string>>(const std::string& key)>;
+
+// RunExtrasOf reads a run's extras from its stored artifacts: its
+// SmVerdicts (kSmVerdictsArtifact) and soak rounds (kSoakRoundsArtifact),
+// none of either for a run that stored none. One that does not read back
+// is kDataLoss.
+absl::StatusOr<RunExtras> RunExtrasOf(ArtifactReader read);
 
 // WriteDiffPage writes the page of `diff`, run `a` against run `b` with
 // B's `b_cases`, to `path`, linking B's files as WriteRunPage does.

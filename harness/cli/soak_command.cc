@@ -16,14 +16,12 @@
 #include "harness/report/report_view.h"
 #include "harness/runs/judged_nothing.h"
 #include "harness/runs/sm_verdicts.h"
+#include "harness/runs/soak_rounds.h"
 #include "harness/runs/verdict_cache.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
-
-// kRoundsArtifact is the results store's key for a soak's rounds (RoundsJson).
-constexpr char kRoundsArtifact[] = "soak/rounds";
 
 // Failed prints `status` and returns its exit status.
 int Failed(const absl::Status& status, std::ostream& err) {
@@ -31,36 +29,13 @@ int Failed(const absl::Status& status, std::ostream& err) {
   return ExitStatusFor(status);
 }
 
-// Rate is `executions` in `seconds`: "30.6 M/s", "12.5 k/s" or "640/s".
-std::string Rate(size_t executions, double seconds) {
-  if (seconds <= 0) return "-";
-  const double rate = executions / seconds;
-  if (rate >= 1e6) return absl::StrFormat("%.1f M/s", rate / 1e6);
-  if (rate >= 1e3) return absl::StrFormat("%.1f k/s", rate / 1e3);
-  return absl::StrFormat("%.0f/s", rate);
-}
-
-// RoundsJson is the rounds as the store and summary keep them.
-nlohmann::json RoundsJson(const std::vector<SoakRound>& rounds) {
-  nlohmann::json json = nlohmann::json::array();
-  for (const SoakRound& round : rounds) {
-    json.push_back({{"round", round.index},
-                    {"seed", round.seed},
-                    {"seconds", round.seconds},
-                    {"executions", round.executions},
-                    {"judged_on_device", round.judged_on_device},
-                    {"findings", round.findings}});
-  }
-  return json;
-}
-
 // RoundLine is the line a finished round prints: what it judged, how fast,
 // and how far the soak has come.
 std::string RoundLine(const SoakRound& round, absl::Duration elapsed, absl::Duration duration) {
   return absl::StrCat(
       "soak round ", round.index, " (conform --seed ", round.seed, "): ", Thousands(round.executions),
-      " executions in ", absl::StrFormat("%.1f", round.seconds), " s (", Rate(round.executions, round.seconds), "), ",
-      round.findings, " findings; ",
+      " executions in ", absl::StrFormat("%.1f", round.seconds), " s (", ExecutionRate(round.executions, round.seconds),
+      "), ", round.findings, " findings; ",
       absl::StrFormat("%.1f of %.0f minutes", absl::ToDoubleMinutes(elapsed), absl::ToDoubleMinutes(duration)));
 }
 
@@ -68,7 +43,7 @@ std::string RoundLine(const SoakRound& round, absl::Duration elapsed, absl::Dura
 // its rounds and the GPU judge's counts by GPU and SM.
 std::map<std::string, std::string> RoundArtifacts(const SoakTally& tally) {
   return {{kSmVerdictsArtifact, SmVerdictsJson(tally.Totals().per_sm).dump()},
-          {kRoundsArtifact, RoundsJson(tally.rounds()).dump()}};
+          {kSoakRoundsArtifact, SoakRoundsJson(tally.rounds()).dump()}};
 }
 
 // SoakRounds runs rounds until the time, the rounds or a failure end the
@@ -117,7 +92,7 @@ absl::Status RecordSoak(const SoakRequest& request, const std::string& directory
   const ConformanceResult totals = tally.Totals();
   if (absl::Status recorded = journal.Record(totals.cases, RoundArtifacts(tally)); !recorded.ok()) return recorded;
   nlohmann::json summary = SummaryJson(request.options, totals);
-  summary["rounds"] = RoundsJson(tally.rounds());
+  summary["rounds"] = SoakRoundsJson(tally.rounds());
   const std::vector<std::pair<std::string, std::string>> files = {
       {"results.tsv", CaseTable(totals.identity, totals.cases)},
       {"summary.md", SummaryMarkdown(request, tally, totals)},
@@ -154,7 +129,7 @@ std::string SoakRoundsMarkdown(const std::vector<SoakRound>& rounds) {
       "|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const SoakRound& round : rounds) {
     absl::StrAppend(&table, "| ", round.index, " | ", round.seed, " | ", absl::StrFormat("%.1f", round.seconds), " | ",
-                    Thousands(round.executions), " | ", Rate(round.executions, round.seconds), " | ",
+                    Thousands(round.executions), " | ", ExecutionRate(round.executions, round.seconds), " | ",
                     Thousands(round.judged_on_device), " | ", round.findings, " |\n");
   }
   return table;

@@ -365,21 +365,22 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   for (const auto& [path, checked] : free) {
     if (!path.empty() && !checked.ok()) return Failed(err, checked);
   }
+  const auto stored_extra = [&](const std::string& key) { return store->Artifact(run->run.id, key); };
   const std::vector<std::pair<std::string, std::function<absl::Status()>>> exports = {
       {junit,
        [&] {
          JunitContext context = JunitContextFor(*baseline, err);
-         absl::StatusOr<SmVerdicts> sm_verdicts = SmVerdictsOf(store->Artifact(run->run.id, kSmVerdictsArtifact));
-         if (!sm_verdicts.ok()) return sm_verdicts.status();
-         context.sm_verdicts = *std::move(sm_verdicts);
+         absl::StatusOr<RunExtras> extras = RunExtrasOf(stored_extra);
+         if (!extras.ok()) return extras.status();
+         context.sm_verdicts = std::move(extras->sm_verdicts);
          return WriteJunit(junit, run->run.id, JunitXml(run->run, run->cases, context), out);
        }},
       {csv, [&] { return WriteFile(csv, ResultsCsv(run->cases)); }},
       {html,
        [&] {
-         absl::StatusOr<SmVerdicts> sm_verdicts = SmVerdictsOf(store->Artifact(run->run.id, kSmVerdictsArtifact));
-         if (!sm_verdicts.ok()) return sm_verdicts.status();
-         return WriteRunPage(run->run, run->cases, *sm_verdicts, html);
+         absl::StatusOr<RunExtras> extras = RunExtrasOf(stored_extra);
+         if (!extras.ok()) return extras.status();
+         return WriteRunPage(run->run, run->cases, *extras, html);
        }},
   };
   for (const auto& [path, write] : exports) {

@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "harness/conform/conformance_run.h"
 #include "harness/runs/case_record.h"
+#include "harness/runs/soak_rounds.h"
 
 namespace matload {
 
@@ -31,16 +32,6 @@ std::uint64_t SoakRoundSeed(std::uint64_t seed, int round);
 // SoakRoundDirectory is round `round`'s directory, relative to the soak's
 // run directory: "rounds/0003".
 std::string SoakRoundDirectory(int round);
-
-// SoakRound is what one round judged.
-struct SoakRound {
-  int index = 0;
-  std::uint64_t seed = 0;  // SoakRoundSeed
-  double seconds = 0;      // wall time, worker starts and JIT compiles included
-  size_t executions = 0;   // variants that ran to completion and were judged
-  size_t judged_on_device = 0;
-  size_t findings = 0;  // the round's cases that need a person
-};
 
 // SoakTally joins a soak's rounds.
 class SoakTally {

@@ -118,4 +118,12 @@ std::string WholeThousands(double value) {
   return Thousands(static_cast<long long>(value));
 }
 
+std::string ExecutionRate(double executions, double seconds) {
+  if (!(seconds > 0)) return "-";
+  const double rate = executions / seconds;
+  if (rate >= 1e6) return absl::StrFormat("%.1f M/s", rate / 1e6);
+  if (rate >= 1e3) return absl::StrFormat("%.1f k/s", rate / 1e3);
+  return absl::StrFormat("%.0f/s", rate);
+}
+
 }  // namespace matload

@@ -47,6 +47,10 @@ std::string Thousands(long long count);
 // written as %g writes it, where casting it to an integer was undefined.
 std::string WholeThousands(double value);
 
+// ExecutionRate writes `executions` in `seconds` as a rate a person reads:
+// "30.6 M/s", "12.5 k/s" or "640/s"; "-" for no time.
+std::string ExecutionRate(double executions, double seconds);
+
 }  // namespace matload
 
 #endif  // MATLOAD_HARNESS_REPORT_REPORT_VIEW_H_

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/platform/without_home.h"
 #include "harness/report/case_facets.h"
@@ -157,8 +158,23 @@ list SmVerdictsView(const SmVerdicts& sm_verdicts) {
   return gpus;
 }
 
+// SoakRoundsView is a soak's rounds as the template's rows.
+list SoakRoundsView(const std::vector<SoakRound>& rounds) {
+  list rows;
+  for (const SoakRound& round : rounds) {
+    rows.push_back(object{{"round", std::to_string(round.index)},
+                          {"seed", std::to_string(round.seed)},
+                          {"seconds", absl::StrFormat("%.1f", round.seconds)},
+                          {"executions", Thousands(static_cast<long long>(round.executions))},
+                          {"rate", ExecutionRate(round.executions, round.seconds)},
+                          {"judged_on_device", Thousands(static_cast<long long>(round.judged_on_device))},
+                          {"findings", std::to_string(round.findings)}});
+  }
+  return rows;
+}
+
 absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const CaseRecord> cases,
-                                          const ReportPlace& place, const SmVerdicts& sm_verdicts) {
+                                          const ReportPlace& place, const RunExtras& extras) {
   std::vector<const CaseRecord*> listed;
   Tally by_target, by_family, by_path;
   size_t disagreements = 0, findings = 0, not_run = 0;
@@ -209,8 +225,10 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
     }
   }
   view.set("breakdowns", breakdowns);
-  view.set("any_sms", !sm_verdicts.empty());
-  view.set("gpus", SmVerdictsView(sm_verdicts));
+  view.set("any_rounds", !extras.soak_rounds.empty());
+  view.set("rounds", SoakRoundsView(extras.soak_rounds));
+  view.set("any_sms", !extras.sm_verdicts.empty());
+  view.set("gpus", SmVerdictsView(extras.sm_verdicts));
   const list campaigns = FuzzCampaignsView(cases, place);
   view.set("any_campaigns", !campaigns.empty());
   view.set("campaigns", campaigns);

@@ -12,11 +12,13 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "harness/runs/case_record.h"
 #include "harness/runs/sm_verdicts.h"
+#include "harness/runs/soak_rounds.h"
 
 namespace matload {
 
@@ -31,10 +33,19 @@ struct ReportPlace {
   std::filesystem::path run_directory;
 };
 
+// RunExtras are what the results store keeps of a run besides its record
+// and its cases that the run's page shows: the GPU judge's verdicts by SM
+// (conform, soak) and a soak's rounds.
+struct RunExtras {
+  SmVerdicts sm_verdicts;
+  std::vector<SoakRound> soak_rounds;
+};
+
 // RunReportHtml is the page for `run` and its `cases` (any order), placed
-// at `place`, with the GPU judge's verdicts by SM where it gave any.
+// at `place`, with the GPU judge's verdicts by SM where it gave any, and a
+// soak's rounds.
 absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const CaseRecord> cases,
-                                          const ReportPlace& place, const SmVerdicts& sm_verdicts = {});
+                                          const ReportPlace& place, const RunExtras& extras = {});
 
 }  // namespace matload
 

@@ -230,7 +230,7 @@ TEST(RunReportTest, TheGpusJudgeIsShownSmBySm) {
   const RunRecord run{.id = "conform-1", .command = "conform"};
   const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = "pass"}};
   const absl::StatusOr<std::string> html =
-      RunReportHtml(run, cases, {.page_directory = "/nowhere", .run_directory = "/nowhere"}, verdicts);
+      RunReportHtml(run, cases, {.page_directory = "/nowhere", .run_directory = "/nowhere"}, {.sm_verdicts = verdicts});
   ASSERT_TRUE(html.ok()) << html.status();
   EXPECT_THAT(*html, HasSubstr("<a href=\"#gpu-judge\">The GPU's judge</a>"));
   EXPECT_THAT(*html, HasSubstr("<p data-gpu=\"0\">GPU 0: 1 SM gave verdicts, 7 to 7 blocks each; SMs that called "
@@ -238,6 +238,28 @@ TEST(RunReportTest, TheGpusJudgeIsShownSmBySm) {
   EXPECT_THAT(*html, HasSubstr("<p data-gpu=\"1\">GPU 1: 1 SM gave verdicts"));
   EXPECT_THAT(*html, HasSubstr("<svg class=\"sm-strip\""));
   EXPECT_THAT(Page(run, cases), Not(HasSubstr("gpu-judge")));
+}
+
+// A soak's page lists its rounds, each with the seed conform replays it
+// by; a run without rounds has no such section.
+TEST(RunReportTest, ASoaksRoundsAreListedWithTheirSeeds) {
+  const RunRecord run{.id = "soak-1", .command = "soak"};
+  const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = "pass"}};
+  const RunExtras extras{.soak_rounds = {{.index = 0,
+                                          .seed = 18185588071367600234u,
+                                          .seconds = 43.7,
+                                          .executions = 493138720,
+                                          .judged_on_device = 493017806,
+                                          .findings = 0},
+                                         {.index = 1, .seed = 7, .seconds = 2, .executions = 1000, .findings = 1}}};
+  const absl::StatusOr<std::string> html =
+      RunReportHtml(run, cases, {.page_directory = "/nowhere", .run_directory = "/nowhere"}, extras);
+  ASSERT_TRUE(html.ok()) << html.status();
+  EXPECT_THAT(*html, HasSubstr("<a href=\"#rounds\">Rounds</a>"));
+  EXPECT_THAT(*html, HasSubstr("<tr><td class=\"n\">0</td><td class=\"n\">18185588071367600234</td><td "
+                               "class=\"n\">43.7</td><td class=\"n\">493,138,720</td><td class=\"n\">11.3 M/s</td>"));
+  EXPECT_THAT(*html, HasSubstr("<td class=\"n\">500/s</td><td class=\"n\">0</td><td class=\"n\">1</td></tr>"));
+  EXPECT_THAT(Page(run, cases), Not(HasSubstr("id=\"rounds\"")));
 }
 
 // A campaign's seconds from a damaged store (1e300) are written as they

@@ -125,6 +125,8 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
   EXPECT_EQ(summary["rounds"][1]["seed"], SoakRoundSeed(kSeed, 1));
   EXPECT_THAT(Text(directory_ / "soak" / "summary.md"), HasSubstr(absl::StrCat("| 1 | ", SoakRoundSeed(kSeed, 1))));
   EXPECT_THAT(Text(directory_ / "soak" / "report.html"), HasSubstr("id=\"gpu-judge\""));
+  EXPECT_THAT(Text(directory_ / "soak" / "report.html"),
+              HasSubstr(absl::StrCat("<td class=\"n\">1</td><td class=\"n\">", SoakRoundSeed(kSeed, 1), "</td>")));
 
   // The first round, replayed by conform from its seed, is the same.
   const ProcessResult conform =
