@@ -2,6 +2,8 @@
 // loads (wmma.load, ldmatrix, tcgen05.ld). The commands, their flags and
 // their synopses are in harness/cli/flags.cc, the environment variables in
 // harness/platform/environment.cc; `matload --help` prints them.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -41,6 +44,7 @@
 #include "harness/platform/exit_status.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/outside_text.h"
+#include "harness/platform/split_mix64.h"
 #include "harness/runs/forms_regex.h"
 #include "harness/runs/registry_in_force.h"
 #include "harness/runs/results_store.h"
@@ -223,6 +227,9 @@ absl::StatusOr<ConformanceOptions> GpuRunOptions(std::string& filter_text) {
   for (const std::string& name : absl::GetFlag(FLAGS_paths)) {
     absl::StatusOr<CompilePath> path = ParseCompilePath(name);
     if (!path.ok()) return absl::InvalidArgumentError(absl::StrCat("--paths: ", path.status().message()));
+    if (std::find(options.paths.begin(), options.paths.end(), *path) != options.paths.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("--paths: ", name, " is named twice"));
+    }
     options.paths.push_back(*path);
   }
   absl::StatusOr<PlantedBug> bug = ParsePlantedBug(absl::GetFlag(FLAGS_plant));
@@ -265,8 +272,20 @@ int RunConformCommand(const std::vector<std::string>& arguments, const std::stri
                     std::cout, std::cerr);
 }
 
+// FreshSeed seeds a soak started without --seed: from the time in
+// nanoseconds, the host's name and the process, so that soaks a fleet's
+// timers start in the same second on every host draw different variants.
+std::uint64_t FreshSeed() {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  const std::uint64_t mixed = static_cast<std::uint64_t>(absl::ToUnixNanos(absl::Now())) ^
+                              (absl::HashOf(std::string(host)) * kSplitMix64Gamma) ^
+                              (static_cast<std::uint64_t>(getpid()) << 40);
+  return SplitMix64Output(mixed);
+}
+
 // RunSoakCommand runs `matload soak`. Without --seed, the soak is seeded
-// with the time it starts, so that every soak draws fresh variants; each
+// afresh (FreshSeed), so that every soak draws fresh variants; each
 // round's seed is printed and stored all the same.
 int RunSoakCommand(const std::vector<std::string>& arguments, const std::string& command_line, bool seed_given) {
   if (!arguments.empty()) return Fail(absl::StrCat("soak takes no arguments, got '", arguments[0], "'"));
@@ -275,7 +294,7 @@ int RunSoakCommand(const std::vector<std::string>& arguments, const std::string&
   if (!options.ok()) return FailWith(options.status());
   options->variants = absl::GetFlag(FLAGS_round_variants);
   options->illegal = false;  // a compile check gives the same answer every round: conform makes it
-  if (!seed_given) options->seed = static_cast<std::uint64_t>(absl::ToUnixSeconds(absl::Now()));
+  if (!seed_given) options->seed = FreshSeed();
   SoakRequest request{.options = *std::move(options),
                       .duration = absl::Minutes(absl::GetFlag(FLAGS_minutes)),
                       .max_rounds = absl::GetFlag(FLAGS_rounds),

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "absl/status/statusor.h"
+#include "harness/platform/exit_status.h"
 #include "harness/platform/output_files.h"
 #include "harness/report/diff_report.h"
 #include "harness/report/run_report.h"
@@ -75,9 +76,13 @@ absl::Status FinishWithReport(RunJournal& journal, int exit_status) {
   if (!cases.ok()) return cases.status();
   absl::StatusOr<RunExtras> extras = RunExtrasOf([&journal](const std::string& key) { return journal.Artifact(key); });
   if (!extras.ok()) return extras.status();
+  // A page that cannot be written (a full disk under --out) still ends the
+  // run, as the infrastructure failure it is, so that it is never left
+  // "running" in a store that had room.
   if (absl::Status written = WriteRunPage(journal.Ended(exit_status, now), *cases, *extras,
                                           (fs::path(journal.directory()) / "report.html").string());
       !written.ok()) {
+    if (absl::Status finished = journal.Finish(kExitInfrastructure, now); !finished.ok()) return finished;
     return written;
   }
   return journal.Finish(exit_status, now);

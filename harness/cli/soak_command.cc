@@ -85,11 +85,20 @@ std::string SummaryMarkdown(const SoakRequest& request, const SoakTally& tally, 
                       ConformanceTotalsMarkdown(request.options, totals));
 }
 
+// TotalsOf is the soak's totals, saying what stopped it (`stopped`) if
+// anything did, as conform's summary does.
+ConformanceResult TotalsOf(const SoakTally& tally, const absl::Status& stopped) {
+  ConformanceResult totals = tally.Totals();
+  if (!stopped.ok()) totals.stopped = std::string(stopped.message());
+  return totals;
+}
+
 // RecordSoak stores the soak's cases with its rounds and SM counts, and
-// writes its results.tsv, summary.md and summary.json.
+// writes its results.tsv, summary.md and summary.json, which say what
+// stopped it (`stopped`) if anything did.
 absl::Status RecordSoak(const SoakRequest& request, const std::string& directory, const SoakTally& tally,
-                        RunJournal& journal) {
-  const ConformanceResult totals = tally.Totals();
+                        const absl::Status& stopped, RunJournal& journal) {
+  const ConformanceResult totals = TotalsOf(tally, stopped);
   if (absl::Status recorded = journal.Record(totals.cases, RoundArtifacts(tally)); !recorded.ok()) return recorded;
   nlohmann::json summary = SummaryJson(request.options, totals);
   summary["rounds"] = SoakRoundsJson(tally.rounds());
@@ -146,12 +155,14 @@ int RunSoak(SoakRequest request, std::ostream& out, std::ostream& err) {
   const std::string directory = (*journal)->directory();
   err << "run " << (*journal)->run().id << " in " << PrintedText(directory) << "\n";
   SoakTally tally;
-  absl::Status soaked = DescribeRun(request.options, **journal);
-  if (soaked.ok()) soaked = SoakRounds(request, directory, tally, **journal, err);
-  if (!tally.rounds().empty()) {
-    if (absl::Status recorded = RecordSoak(request, directory, tally, **journal); !recorded.ok()) soaked = recorded;
+  const absl::Status described = DescribeRun(request.options, **journal);
+  absl::Status soaked = described.ok() ? SoakRounds(request, directory, tally, **journal, err) : described;
+  if (described.ok()) {
+    if (absl::Status recorded = RecordSoak(request, directory, tally, soaked, **journal); !recorded.ok()) {
+      soaked = recorded;
+    }
   }
-  const ConformanceResult totals = tally.Totals();
+  const ConformanceResult totals = TotalsOf(tally, soaked);
   if (soaked.ok() && totals.cases.empty()) {
     soaked = JudgedNothing("soak", !request.options.filter.SelectsAll() || !request.options.forms.empty());
   }

@@ -144,7 +144,7 @@ int TriageStoredCase(const TriageOptions& options, std::ostream& out, std::ostre
     return Fail(absl::InvalidArgumentError(absl::StrCat("run ", run->id, " has no case '", case_id, "'")), err);
   }
   if (run->command == "support" || run->command == "history") return TriageSupportCase(options, case_id, out, err);
-  if (run->command == "conform" && !found->bundle.empty()) {
+  if ((run->command == "conform" || run->command == "soak") && !found->bundle.empty()) {
     return TriageBundle(options, std::filesystem::path(run->directory) / found->bundle, out, err);
   }
   return Fail(absl::InvalidArgumentError(absl::StrCat("case '", case_id, "' of ", run->id, " (", found->outcome,

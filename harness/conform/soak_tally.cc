@@ -40,6 +40,7 @@ absl::Status SoakTally::AddRound(SoakRound round, const ConformanceResult& resul
   round.findings =
       std::count_if(result.cases.begin(), result.cases.end(), [](const CaseRecord& c) { return c.finding; });
   for (const CaseRecord& record : result.cases) {
+    if (record.outcome == "flake") flaky_.insert(record.id);
     CaseRecord from_round = InSoak(record, round);
     auto [joined, first] = cases_.try_emplace(record.id, from_round);
     if (first) continue;
@@ -69,8 +70,7 @@ ConformanceResult SoakTally::Totals() const {
   totals.cases = Cases();
   totals.findings =
       std::count_if(totals.cases.begin(), totals.cases.end(), [](const CaseRecord& c) { return c.finding; });
-  totals.flakes =
-      std::count_if(totals.cases.begin(), totals.cases.end(), [](const CaseRecord& c) { return c.outcome == "flake"; });
+  totals.flakes = flaky_.size();
   return totals;
 }
 

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -54,13 +55,15 @@ class SoakTally {
   std::vector<CaseRecord> Cases() const;
   // Totals are the rounds' totals added up, with findings and flakes
   // counted by case (a case that fails in two rounds is one finding), as
-  // the results store counts them.
+  // the results store counts them: a flake is a case whose re-runs
+  // disagreed in any round, even where an earlier round speaks for it.
   ConformanceResult Totals() const;
 
  private:
   std::vector<SoakRound> rounds_;
   std::map<std::string, CaseRecord> cases_;
   ConfirmedPredictions confirmed_;
+  std::set<std::string> flaky_;  // the cases that were a flake in some round
   ConformanceResult totals_;
 };
 

@@ -106,6 +106,19 @@ TEST(SoakTallyTest, ItKeepsWhatEveryRoundConfirmed) {
   EXPECT_EQ(tally.confirmed().at({"a", "entry-1"}), "entry-1: misaligned address");
 }
 
+// A case that fails in round 0 and flakes in round 1 keeps round 0's
+// record, and is still counted as a flake.
+TEST(SoakTallyTest, AFlakeInALaterRoundIsCounted) {
+  SoakTally tally;
+  CaseRecord flake = Case("a", 9, true);
+  flake.outcome = "flake";
+  ASSERT_TRUE(tally.AddRound({.index = 0, .seed = 1}, Round({Case("a", 9, true)})).ok());
+  ASSERT_TRUE(tally.AddRound({.index = 1, .seed = 2}, Round({flake})).ok());
+  EXPECT_EQ(tally.Cases()[0].outcome, "mismatch");
+  EXPECT_EQ(tally.Totals().flakes, 1u);
+  EXPECT_EQ(tally.Totals().findings, 1u);
+}
+
 TEST(SoakTallyTest, TotalsThatDoNotAddUpAreDataLoss) {
   SoakTally tally;
   ConformanceResult sm_90 = Round({Case("a", 1, false)});

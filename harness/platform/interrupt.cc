@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include <atomic>
 #include <string>
@@ -16,12 +17,27 @@ namespace {
 constexpr absl::string_view kSignalUrl = "matload/interrupt-signal";
 
 std::atomic<int> pending_signal{0};
+std::atomic<long long> first_signal_ns{0};  // CLOCK_MONOTONIC when the first signal came
 
-// RecordSignal keeps the first signal; a second restores the default
-// action and raises it, so that an impatient user can always stop matload.
+// MonotonicNs is CLOCK_MONOTONIC in nanoseconds (async-signal-safe).
+long long MonotonicNs() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<long long>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// RecordSignal keeps the first signal. A second within kSameSignalNs of it
+// is the same request sent twice (GNU timeout and Slurm signal the process
+// and its process group, each of which reaches matload) and is dropped; a
+// later one restores the default action and raises it, so that an
+// impatient user can always stop matload.
 void RecordSignal(int signal) {
   int expected = 0;
-  if (pending_signal.compare_exchange_strong(expected, signal)) return;
+  if (pending_signal.compare_exchange_strong(expected, signal)) {
+    first_signal_ns.store(MonotonicNs());
+    return;
+  }
+  if (MonotonicNs() - first_signal_ns.load() < kSameSignalNs) return;
   ::signal(signal, SIG_DFL);
   raise(signal);
 }

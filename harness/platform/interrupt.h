@@ -11,9 +11,15 @@
 
 namespace matload {
 
+// kSameSignalNs: a second signal this soon after the first is taken as the
+// same request (a process and its process group both signalled), not as
+// an impatient user's second one.
+inline constexpr long long kSameSignalNs = 1'000'000'000;
+
 // InstallInterruptHandlers makes those signals record themselves instead
-// of killing the process. A second signal while the
-// first is being handled ends the process at once, with the usual status.
+// of killing the process. A second signal more than kSameSignalNs after
+// the first, while the first is being handled, ends the process at once,
+// with the usual status.
 void InstallInterruptHandlers();
 
 // ResetInterruptHandlers gives those signals their default action again:

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/platform/outside_text.h"
 #include "harness/platform/without_home.h"
 #include "harness/report/case_facets.h"
 #include "harness/report/data_block.h"
@@ -104,8 +105,8 @@ DataBlock CaseRows(const std::vector<const CaseRecord*>& listed, const ReportPla
 // the page, so that no page names the machine's directories.
 std::string RunDirectoryText(const ReportPlace& place) {
   const std::filesystem::path relative = place.run_directory.lexically_relative(place.page_directory);
-  if (relative.empty()) return WithoutHome(place.run_directory.generic_string());
-  return relative == "." ? ". (this page's directory)" : relative.generic_string();
+  if (relative.empty()) return OutsideText(WithoutHome(place.run_directory.generic_string()));
+  return relative == "." ? ". (this page's directory)" : OutsideText(relative.generic_string());
 }
 
 // RootCausesView is the root causes of the `listed` cases as the template's list.

@@ -274,11 +274,14 @@ std::string HowItEnded(const RunRecord& run) {
                         ": the GPU, a compiler, a worker or the disk failed; the summary in ", run.directory,
                         " says which");
   }
+  // A soak is time-boxed and not resumed (docs/soak.md): the rounds it finished are what it judged.
+  const absl::string_view next =
+      run.command == "soak" ? "a soak is not resumed: start a new one" : "--resume finishes it";
   if (run.status == "interrupted" && run.exit_status > 128) {
-    return absl::StrCat("was interrupted by signal ", run.exit_status - 128, exit, "; --resume finishes it");
+    return absl::StrCat("was interrupted by signal ", run.exit_status - 128, exit, "; ", next);
   }
   if (run.status == "killed" || run.status == "running") {
-    return "is still running, or was killed without a word; --resume finishes it";
+    return absl::StrCat("is still running, or was killed without a word; ", next);
   }
   return absl::StrCat("ended ", run.status, exit);
 }

@@ -21,6 +21,7 @@ namespace matload {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 // kTwoForms chooses two ldmatrix forms, which no registry entry predicts a
@@ -189,6 +190,10 @@ TEST_F(SoakCommandTest, AGpuLostInALaterRoundKeepsTheRoundsBeforeIt) {
   const ProcessResult soak = Soak("lost-from-launch:3", {"--rounds", "3", "--retries", "0", "--workers", "1"});
   EXPECT_EQ(soak.exit_code, 4) << soak.standard_error;
   EXPECT_THAT(soak.standard_error, HasSubstr("GPU lost"));
+  // The soak's own summaries say why it stopped.
+  const nlohmann::json summary = nlohmann::json::parse(Text(directory_ / "soak" / "summary.json"));
+  EXPECT_THAT(summary["stopped"].get<std::string>(), HasSubstr("GPU lost"));
+  EXPECT_THAT(Text(directory_ / "soak" / "summary.md"), HasSubstr("The run stopped before judging every case"));
   ResultsStore store = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite");
   const RunRecord run = store.Runs()->front();
   EXPECT_EQ(run.status, "infrastructure");
@@ -213,7 +218,20 @@ TEST_F(SoakCommandTest, NoGpuIsCompileOnly) {
   EXPECT_THAT(soak.standard_error, HasSubstr("compile-only"));
 }
 
+// A soak finding is triaged by its case ID, from its round's bundle.
+TEST_F(SoakCommandTest, ASoakFindingIsTriagedByItsCaseId) {
+  ASSERT_EQ(Soak("normal", {"--rounds", "1"}).exit_code, 1);
+  ResultsStore store = *ResultsStore::OpenReadOnly(directory_ / "results.sqlite");
+  const RunRecord run = store.Runs()->front();
+  const std::string case_id = store.Cases(run.id)->front().id;
+  const ProcessResult triage = Matload({"triage", absl::StrCat(run.id, ":", case_id), "--ptxas", "none", "--repeats",
+                                        "1", "--out", (directory_ / "triage").string()});
+  EXPECT_THAT(triage.standard_error, Not(HasSubstr("has no bundle to triage"))) << triage.standard_error;
+  EXPECT_TRUE(std::filesystem::exists(directory_ / "triage" / "triage.json")) << triage.standard_error;
+}
+
 TEST_F(SoakCommandTest, BadFlagsAreUsageErrors) {
+  EXPECT_EQ(Soak("normal", {"--paths", "driver-jit,driver-jit"}).exit_code, 2);
   EXPECT_EQ(Soak("normal", {"--minutes", "0"}).exit_code, 2);
   EXPECT_EQ(Soak("normal", {"--round_variants", "0"}).exit_code, 2);
   EXPECT_EQ(Soak("normal", {"--variants", "5"}).exit_code, 2);  // soak's is --round_variants
