@@ -239,6 +239,14 @@ void ListRun(const RunRecord& run, const std::vector<CaseRecord>& cases, std::os
        {"shard", run.shard}});
 }
 
+// ShareCases says whether runs of `a` and `b` name their cases alike: runs
+// of one command do, and so do conform and soak, whose rounds are conform
+// runs (docs/case-ids.md), so that a soak is diffed against a night.
+bool ShareCases(absl::string_view a, absl::string_view b) {
+  const auto conform_like = [](absl::string_view command) { return command == "conform" || command == "soak"; };
+  return a == b || (conform_like(a) && conform_like(b));
+}
+
 }  // namespace
 
 int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
@@ -281,7 +289,7 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
   if (!a.ok()) return Failed(err, a.status());
   absl::StatusOr<RunAndCases> b = ReadRun(*store, arguments[1]);
   if (!b.ok()) return Failed(err, b.status());
-  if (a->run.command != b->run.command) {
+  if (!ShareCases(a->run.command, b->run.command)) {
     return Failed(err, absl::InvalidArgumentError(absl::StrCat("run ", a->run.id, " is a ", a->run.command, " run and ",
                                                                b->run.id, " a ", b->run.command,
                                                                " run: they share no case")));

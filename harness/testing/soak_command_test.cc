@@ -137,6 +137,10 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
   EXPECT_EQ(CaseLines(directory_ / "replay" / "results.tsv"),
             CaseLines(directory_ / "soak" / "rounds" / "0000" / "results.tsv"));
 
+  // A soak's cases are conform's: the two runs diff (the fake's cases fail alike in both).
+  const ProcessResult diff = Matload({"diff", "soak@latest", "conform@latest"});
+  EXPECT_EQ(diff.exit_code, 0) << diff.standard_error;
+
   const ProcessResult exported = Matload({"export", "soak@latest", "--junit", (directory_ / "soak.xml").string()});
   EXPECT_EQ(exported.exit_code, 0) << exported.standard_error;
   EXPECT_THAT(Text(directory_ / "soak.xml"),
