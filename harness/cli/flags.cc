@@ -75,10 +75,9 @@ MATLOAD_FLAG(int, device, 0, "conform selftest soak", "N", "the GPU's ordinal.")
 MATLOAD_FLAG(std::string, devices, "", "conform soak", "N,...|all",
              "the GPUs to spread the run over, as ordinals (0,1) or all; one run, as on one GPU (default: --device).");
 MATLOAD_FLAG(int, variants, 16, "conform", "K", "variants (run-time inputs) per form and compile path.");
-MATLOAD_FLAG(
-    std::uint64_t, seed, 1, "conform fuzz soak", "S",
-    "the seed every variant replays from; libFuzzer's seed; soak: each round's is drawn from it (default: the time "
-    "the soak starts, so that each soak runs fresh variants).");
+MATLOAD_FLAG(std::uint64_t, seed, 1, "conform fuzz soak", "S",
+             "the seed every variant replays from; libFuzzer's seed; soak: each round's is drawn from it (default: "
+             "drawn afresh from the time, the host and the process, so that each soak runs fresh variants).");
 MATLOAD_FLAG(std::string, forms, "", "conform soak", "REGEX",
              "only forms whose label matches this regex (RE2 syntax).");
 MATLOAD_FLAG(std::vector<std::string>, paths, {"driver-jit"}, "conform soak", "P,...",
