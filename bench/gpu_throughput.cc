@@ -14,7 +14,10 @@
 // the figure counts only judged blocks. With --judge gpu the kernel
 // judges each block against the model's plan (harness/kernels/device_judge.h)
 // and the host judges only the blocks that disagree and a sample; --judge
-// both measures each form both ways, side by side in one run.
+// both measures each form both ways, side by side in one run. Under the GPU
+// judge a form with a sweep kernel is measured swept too (--sweep): its
+// persistent blocks draw, run and judge variants on the device, and the
+// host judges only what the device kept (harness/gpu/device_sweep_run.h).
 //
 // With --new_forms it measures instead how many forms not seen before it
 // compiles (driver JIT), loads, runs and checks per second: every legal
@@ -35,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,6 +51,7 @@
 #include "absl/strings/str_split.h"
 #include "benchmark/benchmark.h"
 #include "harness/families/test_program.h"
+#include "harness/gpu/device_sweep_run.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/kernel_set.h"
 #include "harness/gpu/launch_pipeline.h"
@@ -71,6 +76,11 @@ ABSL_FLAG(std::string, judge, "host",
           "who compares each block's registers with the model: host (the C++ model judges every block), gpu "
           "(the kernel judges against the model's plan, harness/kernels/device_judge.h, and the host judges the "
           "blocks that disagree and a sample), or both, each form measured both ways side by side");
+ABSL_FLAG(bool, sweep, true,
+          "under the GPU judge, also measure each form that has a sweep kernel (harness/kernels/device_sweep.h: "
+          "variants drawn and judged on the device, many per block) through it");
+ABSL_FLAG(int, sweep_blocks, 0, "blocks of a sweep launch (0: 8 per SM)");
+ABSL_FLAG(std::uint64_t, sweep_variants, std::uint64_t{1} << 26, "variants per sweep launch");
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
 ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
 ABSL_FLAG(int, workers, 1, "with --new_forms: worker processes sharing the forms (and the GPU)");
@@ -149,6 +159,43 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, cons
       });
   if (!stats.ok()) return stats.status();
   return EncodeStats(*stats);
+}
+
+// MeasureSweep runs in a worker: `program`'s sweep kernel (device_sweep.h)
+// for `seconds`, seed after seed from --seed (a seed's variants end where
+// MakeVariant's index does), with `threads` host threads judging what the
+// device kept. It reports its stats as EncodeStats does: every variant the
+// device judged is checked, and those the host judged too are the ones
+// not judged on the device alone. A first launch, not timed, compiles and
+// loads the module.
+absl::StatusOr<std::string> MeasureSweep(const TestProgram& program, int device, double seconds, int threads) {
+  absl::StatusOr<DriverJit*> jit = WorkerJit(device);
+  if (!jit.ok()) return jit.status();
+  const int blocks =
+      absl::GetFlag(FLAGS_sweep_blocks) > 0 ? absl::GetFlag(FLAGS_sweep_blocks) : 8 * (*jit)->device().multiprocessors;
+  const SweepLaunch launch = DeviceSweepLaunch(**jit, program, *program.SweepKernel(), static_cast<unsigned>(blocks));
+  const std::uint64_t per_launch = absl::GetFlag(FLAGS_sweep_variants);
+  SweepOptions options{
+      .seed = absl::GetFlag(FLAGS_seed), .end = per_launch, .variants_per_launch = per_launch, .threads = threads};
+  if (absl::StatusOr<SweepStats> warm = RunSweep(program, options, launch); !warm.ok()) return warm.status();
+  options.end = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+  PipelineStats all;
+  const Clock::time_point start = Clock::now();
+  for (std::uint64_t seed = options.seed; Seconds(start) < seconds; ++seed) {
+    options.seed = seed;
+    options.duration = absl::Seconds(seconds - Seconds(start));
+    absl::StatusOr<SweepStats> stats = RunSweep(program, options, launch);
+    if (!stats.ok()) return stats.status();
+    const std::uint64_t judged = stats->agreed + stats->disagreed;
+    all.launches += stats->launches;
+    all.checked += judged;
+    all.mismatched += stats->failing.size() + stats->unseen;
+    all.judged_on_device += judged - stats->rejudged;
+    all.launching += stats->launching;
+    all.judging += stats->judging;
+  }
+  all.seconds = Seconds(start);
+  return EncodeStats(all);
 }
 
 // NewFormUnit is one module's worth of new-forms work: the programs at
@@ -301,10 +348,16 @@ void NewForms(benchmark::State& state, const DeviceProbe& probe, int device, con
 
 // OneForm measures `program` for --seconds in a worker process; the manual
 // time is the worker's own.
-void OneForm(benchmark::State& state, const TestProgram& program, int device, const PipelineOptions& options) {
+// With `swept`, the program's sweep kernel is measured (MeasureSweep).
+void OneForm(benchmark::State& state, const TestProgram& program, bool swept, int device,
+             const PipelineOptions& options) {
   for (auto _ : state) {
     absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
-        1, [&](int) { return Measure(program, device, options, absl::GetFlag(FLAGS_pinned)); },
+        1,
+        [&](int) {
+          return swept ? MeasureSweep(program, device, absl::ToDoubleSeconds(options.duration), options.threads)
+                       : Measure(program, device, options, absl::GetFlag(FLAGS_pinned));
+        },
         std::chrono::milliseconds(static_cast<long>(1000 * (absl::ToDoubleSeconds(options.duration) + 300))));
     const absl::StatusOr<PipelineStats> stats =
         results.ok() ? StatsOf((*results)[0]) : absl::StatusOr<PipelineStats>(results.status());
@@ -377,13 +430,19 @@ int Main(const DeviceProbe& probe, int device, const std::vector<JudgePlace>& ju
     const PipelineOptions options{
         .blocks = blocks, .threads = threads, .duration = absl::Seconds(seconds), .seed = absl::GetFlag(FLAGS_seed)};
     for (const std::unique_ptr<TestProgram>& program : programs) {
-      const std::string name =
-          absl::StrCat(program->Label(), program->frame().judged_on_device ? " [gpu judge]" : " [host judge]");
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [&, options](benchmark::State& state) { OneForm(state, *program, device, options); })
-          ->Iterations(1)
-          ->UseManualTime()
-          ->Unit(benchmark::kSecond);
+      const bool judged_on_device = program->frame().judged_on_device;
+      for (const bool swept : {false, true}) {
+        if (swept && !(judged_on_device && absl::GetFlag(FLAGS_sweep) && program->SweepKernel().has_value())) continue;
+        const std::string name = absl::StrCat(program->Label(), !judged_on_device ? " [host judge]"
+                                                                : swept           ? " [gpu judge, swept]"
+                                                                                  : " [gpu judge]");
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [&, options, swept](benchmark::State& state) { OneForm(state, *program, swept, device, options); })
+            ->Iterations(1)
+            ->UseManualTime()
+            ->Unit(benchmark::kSecond);
+      }
     }
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -20,4 +20,29 @@ std::vector<std::uint32_t> PlannedWords(const LoadPlan& plan, absl::FunctionRef<
   return words;
 }
 
+namespace {
+
+// TakesChunksWhole says whether every aligned `chunk`-byte run of `plan`'s
+// destination bytes is one line's bytes in order, from a multiple of `chunk`.
+bool TakesChunksWhole(const LoadPlan& plan, int chunk) {
+  for (size_t first = 0; first < plan.bytes.size(); first += chunk) {
+    const PlannedByte& head = plan.bytes[first];
+    if (head.byte % chunk != 0) return false;
+    for (int i = 1; i < chunk; ++i) {
+      const PlannedByte& next = plan.bytes[first + i];
+      if (next.line != head.line || next.byte != head.byte + i) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int PlanChunkBytes(const LoadPlan& plan) {
+  for (int chunk : {4, 2}) {
+    if (TakesChunksWhole(plan, chunk)) return chunk;
+  }
+  return 1;
+}
+
 }  // namespace matload

@@ -55,6 +55,14 @@ struct LoadPlan {
 std::vector<std::uint32_t> PlannedWords(const LoadPlan& plan, absl::FunctionRef<std::uint64_t(int line)> line_offset,
                                         absl::FunctionRef<std::uint8_t(std::uint64_t offset)> byte_at);
 
+// PlanChunkBytes is the widest run of destination bytes, 4, 2 or 1, that the
+// plan takes whole from memory throughout: for every lane and word, each
+// aligned chunk of that many bytes is that many consecutive bytes of one
+// line, from a byte offset that is a multiple of the chunk. A kernel that
+// follows the plan then computes one data word per chunk, not per byte
+// (device_sweep.h): 4 for ldmatrix without .trans, 2 for .trans.b16.
+int PlanChunkBytes(const LoadPlan& plan);
+
 }  // namespace matload
 
 #endif  // MATLOAD_REFERENCE_LOAD_PLAN_H_

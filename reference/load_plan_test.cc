@@ -1,5 +1,7 @@
 #include "reference/load_plan.h"
 
+#include <array>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference/outcome.h"
@@ -22,6 +24,27 @@ TEST(LoadPlanTest, PlannedWordsFollowTheLinesAndBytes) {
   ASSERT_EQ(words.size(), 32u);
   EXPECT_EQ(words[0], 0x64656667u);   // bytes 103, 102, 101, 100
   EXPECT_EQ(words[31], 0x54555657u);  // line 31 starts at 596: bytes 599..596, modulo 256
+}
+
+// LanePlan is a one-word-per-lane plan whose lane L takes bytes `bytes` of
+// line L, in order.
+LoadPlan LanePlan(std::array<int, 4> bytes) {
+  LoadPlan plan{.lines = PlanLines::kLaneAddresses, .words_per_lane = 1};
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int byte : bytes) plan.bytes.push_back({static_cast<std::uint16_t>(lane), static_cast<std::uint16_t>(byte)});
+  }
+  return plan;
+}
+
+TEST(LoadPlanTest, ChunksAreTheWidestAlignedRunsTakenWhole) {
+  EXPECT_EQ(PlanChunkBytes(LanePlan({4, 5, 6, 7})), 4);
+  EXPECT_EQ(PlanChunkBytes(LanePlan({6, 7, 0, 1})), 2);  // two halves, each whole and aligned
+  EXPECT_EQ(PlanChunkBytes(LanePlan({5, 6, 7, 8})), 1);  // in order, but from an odd byte
+  EXPECT_EQ(PlanChunkBytes(LanePlan({3, 2, 1, 0})), 1);  // back to front
+  LoadPlan two_lines = LanePlan({0, 1, 2, 3});
+  two_lines.bytes[2].line = 7;  // lane 0's upper half from another line
+  two_lines.bytes[3].line = 7;
+  EXPECT_EQ(PlanChunkBytes(two_lines), 2);
 }
 
 }  // namespace

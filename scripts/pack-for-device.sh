@@ -10,7 +10,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
 cd "$root"
 cmake --preset device >/dev/null
-targets=(matload gpu_throughput cuda_driver_test wmma_device_test conformance_device_test device_judge_device_test)
+targets=(matload gpu_throughput cuda_driver_test wmma_device_test conformance_device_test device_judge_device_test
+  device_sweep_device_test)
 cmake --build --preset device -j "$(nproc)" --target "${targets[@]}"
 cmake --preset fuzz-device >/dev/null
 cmake --build --preset fuzz-device -j "$(nproc)" --target device_fuzzer

@@ -25,6 +25,7 @@
 #include "harness/families/thread_window.h"
 #include "harness/kernels/data_pattern.h"
 #include "harness/kernels/device_judge.h"
+#include "harness/kernels/device_sweep.h"
 #include "harness/kernels/kernel_text.h"
 #include "harness/kernels/planted_bug.h"
 #include "reference/enumerate.h"
@@ -41,7 +42,8 @@ namespace {
 // kLdmatrixEntry is the kernel's name.
 constexpr char kLdmatrixEntry[] = "matload_ldmatrix";
 
-// The kernel: one variant per block (harness/kernels/kernel_text.h).
+// The kernels: one variant per block (harness/kernels/kernel_text.h), and
+// the sweep that draws and judges many per block (device_sweep.h).
 
 // LdmatrixFrame is the kernel's geometry: a 4 KiB shared window, and a
 // record whose operands are 32 .u64 row offsets into it, lane i's at byte
@@ -60,6 +62,21 @@ constexpr char kRowOffsetPtx[] =
     "  mul.wide.u32 %judge_line_at, %judge_line, 8;\n  add.u64 %judge_line_at, %record, %judge_line_at;\n"
     "  ld.global.u64 %judge_line_at, [%judge_line_at+16];\n";
 
+// LdmatrixLoadText spells the form with %v0.. as its destination and its
+// row address in the .b32 register `shared_row` (a form naming .shared) or
+// the .b64 `generic_row` (one naming no state space).
+std::string LdmatrixLoadText(const CheckedInstruction& instruction, absl::string_view shared_row,
+                             absl::string_view generic_row) {
+  const bool explicit_shared = instruction.form().qualifiers.Present(ldmatrix::kStateSpace);
+  Form form = instruction.form();
+  std::vector<std::string> destination;
+  for (int i = 0; i < instruction.signature().destination_count; ++i) destination.push_back(absl::StrCat("%v", i));
+  form.operands = {VectorOperand{destination},
+                   AddressOperand{std::string(explicit_shared ? shared_row : generic_row), 0}};
+  form.guard.reset();
+  return PrintForm(form);
+}
+
 // LdmatrixKernel writes the kernel: lane i's row address is the shared
 // window plus its row offset (through a generic pointer when the form names
 // no state space); the warp executes the form once and stores every
@@ -68,13 +85,6 @@ constexpr char kRowOffsetPtx[] =
 std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug,
                            const std::optional<LoadPlan>& device_plan) {
   const int registers = instruction.signature().destination_count;
-  const bool explicit_shared = instruction.form().qualifiers.Present(ldmatrix::kStateSpace);
-  Form form = instruction.form();
-  std::vector<std::string> destination;
-  for (int i = 0; i < registers; ++i) destination.push_back(absl::StrCat("%v", i));
-  form.operands = {VectorOperand{destination}, AddressOperand{explicit_shared ? "%shared_row" : "%generic_row", 0}};
-  form.guard.reset();
-
   std::string ptx = KernelPrologue(instruction, kLdmatrixEntry, LdmatrixFrame(instruction, device_plan.has_value()),
                                    device_plan.has_value() ? PlanTablePtx(*device_plan, kLdmatrixEntry) : "");
   absl::StrAppend(&ptx, "  .reg .b32 %shared_row;\n  .reg .b64 %offset, %generic_row, %shared_row64;\n",
@@ -85,7 +95,7 @@ std::string LdmatrixKernel(const CheckedInstruction& instruction, PlantedBug bug
   if (bug == PlantedBug::kOffByOneRow) absl::StrAppend(&ptx, "  add.u64 %offset, %offset, 16;\n");
   absl::StrAppend(&ptx, "  add.u64 %generic_row, %window, %offset;\n",
                   "  cvta.to.shared.u64 %shared_row64, %generic_row;\n  cvt.u32.u64 %shared_row, %shared_row64;\n",
-                  "  ", PrintForm(form), "\n");
+                  "  ", LdmatrixLoadText(instruction, "%shared_row", "%generic_row"), "\n");
   if (device_plan.has_value())
     absl::StrAppend(&ptx, DeviceJudgePtx(*device_plan, kLdmatrixEntry, registers, 32, kRowOffsetPtx, bug));
   absl::StrAppend(&ptx, StoreRegistersAndReturn(registers, 32, bug));
@@ -112,36 +122,84 @@ absl::string_view RowGeneratorName(RowGenerator generator) {
   return "";
 }
 
-// RowOffsets draws each lane's row byte offset.
-std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, SplitMix64& random) {
+// The rows' draw. Lane L's own draw is output L of SplitMix64 seeded with
+// the variant's key (SplitMix64Output(key + (L + 1) gamma)) and the warp's
+// base row is the key's low word scaled into [0, rows - 32), so that each
+// lane's row depends on the key and its lane alone: a warp on the device
+// draws all 32 at once, the same rows (LdmatrixDrawPtx).
+static_assert((kWindowRows & (kWindowRows - 1)) == 0, "a scattered row masks the lane's draw");
+
+// LaneDraw is lane `lane`'s own draw for variant key `key`.
+std::uint64_t LaneDraw(std::uint64_t key, int lane) {
+  return SplitMix64Output(key + static_cast<std::uint64_t>(lane + 1) * kSplitMix64Gamma);
+}
+
+// BaseRow is the warp's base row for variant key `key`.
+std::uint64_t BaseRow(std::uint64_t key) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key)) * (kWindowRows - kWarpLanes)) >> 32;
+}
+
+// RowOffsets draws each lane's row byte offset for variant key `key`. A
+// scattered lane's row is any of the window's (two lanes may share one); a
+// misaligned draw is a scattered one with one of lanes 0-7 moved 4, 8 or
+// 12 bytes off its row (by the key's high bits).
+std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, std::uint64_t key) {
   std::array<std::uint64_t, kWarpLanes> rows;
-  const std::uint64_t base = random.Below(kWindowRows - kWarpLanes);
-  switch (generator) {
-    case RowGenerator::kContiguous:
-      for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + lane;
-      break;
-    case RowGenerator::kReversed:
-      for (int lane = 0; lane < kWarpLanes; ++lane) rows[lane] = base + kWarpLanes - 1 - lane;
-      break;
-    case RowGenerator::kRepeated:
-      for (std::uint64_t& row : rows) row = base + random.Below(4);
-      break;
-    case RowGenerator::kScattered:
-    case RowGenerator::kMisaligned: {
-      // Distinct rows, uniformly: redraw a row another lane holds.
-      std::bitset<kWindowRows> taken;
-      for (std::uint64_t& row : rows) {
-        do {
-          row = random.Below(kWindowRows);
-        } while (taken[row]);
-        taken[row] = true;
-      }
-      break;
+  const std::uint64_t base = BaseRow(key);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    switch (generator) {
+      case RowGenerator::kContiguous: rows[lane] = base + lane; break;
+      case RowGenerator::kReversed: rows[lane] = base + kWarpLanes - 1 - lane; break;
+      case RowGenerator::kRepeated: rows[lane] = base + (LaneDraw(key, lane) & 3); break;
+      case RowGenerator::kScattered:
+      case RowGenerator::kMisaligned: rows[lane] = LaneDraw(key, lane) & (kWindowRows - 1); break;
     }
   }
   for (std::uint64_t& row : rows) row *= ldmatrix::kRowBytes;
-  if (generator == RowGenerator::kMisaligned) rows[random.Below(8)] += 4 * (1 + random.Below(3));
+  if (generator == RowGenerator::kMisaligned) rows[(key >> 32) % 8] += 4 * (1 + (key >> 40) % 3);
   return rows;
+}
+
+// LdmatrixDrawPtx is RowOffsets on the device for the defined generators,
+// index % 4 choosing as MakeVariant does: it sets %operand to this lane's
+// row offset from %sweep_key, %sweep_index and %lane (device_sweep.h).
+std::string LdmatrixDrawPtx() {
+  static_assert(static_cast<int>(RowGenerator::kContiguous) == 0 && static_cast<int>(RowGenerator::kScattered) == 1 &&
+                    static_cast<int>(RowGenerator::kRepeated) == 2 && static_cast<int>(RowGenerator::kReversed) == 3,
+                "index % 4 is the generator");
+  return absl::StrCat(
+      "  {\n  .reg .b64 %draw_state, %draw;\n  .reg .b32 %draw_low, %draw_base, %draw_row, %draw_other, %draw_kind;\n",
+      "  .reg .pred %draw_is;\n  cvt.u64.u32 %draw_state, %lane;\n  add.u64 %draw_state, %draw_state, 1;\n",
+      "  mul.lo.u64 %draw_state, %draw_state, ", kSplitMix64Gamma,
+      ";\n  add.u64 %draw_state, %draw_state, %sweep_key;\n", SplitMix64OutputPtx("%draw_state", "%draw"),
+      "  cvt.u32.u64 %draw_low, %draw;\n  cvt.u32.u64 %draw_base, %sweep_key;\n",
+      "  mul.hi.u32 %draw_base, %draw_base, ", kWindowRows - kWarpLanes, ";\n",
+      "  cvt.u32.u64 %draw_kind, %sweep_index;\n  and.b32 %draw_kind, %draw_kind, 3;\n",
+      // contiguous: base + lane
+      "  add.u32 %draw_row, %draw_base, %lane;\n",
+      // scattered: the draw's low bits
+      "  setp.eq.u32 %draw_is, %draw_kind, 1;\n  and.b32 %draw_other, %draw_low, ", kWindowRows - 1, ";\n",
+      "  selp.b32 %draw_row, %draw_other, %draw_row, %draw_is;\n",
+      // repeated: base + draw % 4
+      "  setp.eq.u32 %draw_is, %draw_kind, 2;\n  and.b32 %draw_other, %draw_low, 3;\n",
+      "  add.u32 %draw_other, %draw_other, %draw_base;\n  selp.b32 %draw_row, %draw_other, %draw_row, %draw_is;\n",
+      // reversed: base + 31 - lane
+      "  setp.eq.u32 %draw_is, %draw_kind, 3;\n  sub.u32 %draw_other, ", kWarpLanes - 1, ", %lane;\n",
+      "  add.u32 %draw_other, %draw_other, %draw_base;\n  selp.b32 %draw_row, %draw_other, %draw_row, %draw_is;\n",
+      "  shl.b32 %operand, %draw_row, 4;\n  }\n");
+}
+
+// LdmatrixLoadPtx runs the form into %v0.. from this lane's row at
+// %window + %operand (device_sweep.h), with the off-by-one-row bug where
+// it is planted.
+std::string LdmatrixLoadPtx(const CheckedInstruction& instruction, PlantedBug bug) {
+  return absl::StrCat(
+      "  {\n  .reg .b32 %load_shared;\n  .reg .b64 %load_generic, %load_shared64;\n",
+      "  cvt.u64.u32 %load_generic, %operand;\n",
+      bug == PlantedBug::kOffByOneRow ? "  add.u64 %load_generic, %load_generic, 16;\n" : "",
+      "  add.u64 %load_generic, %load_generic, %window;\n",
+      "  cvta.to.shared.u64 %load_shared64, %load_generic;\n  cvt.u32.u64 %load_shared, %load_shared64;\n", "  ",
+      LdmatrixLoadText(instruction, "%load_shared", "%load_generic"), "\n  }\n");
 }
 
 // DevicePlan is the plan a kernel judges by, when `options` ask the device
@@ -169,26 +227,23 @@ class LdmatrixProgram : public TestProgram {
     Variant variant{.index = index,
                     .kind = "",
                     .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
-                    .stream = DataStream(seed, index),
+                    .stream = WindowStream(seed, index),
                     .placement = DataPlacement::kShared,
                     .operands = {}};
-    SplitMix64 random = OperandRandom(variant.stream);
+    const std::uint64_t key = DataStream(seed, index);
     RowGenerator generator = static_cast<RowGenerator>(index % 4);
     if (undefined && index % 4 == 3) generator = RowGenerator::kMisaligned;
     std::array<std::uint64_t, kWarpLanes>& offsets = variant.operands.lane_addresses;
-    // Redraw the rare defined draw that the model calls undefined (and the
-    // reverse), then fall back to contiguous rows from 0. Definedness
+    offsets = RowOffsets(generator, key);
+    // The model has the last word: a draw whose definedness is not what
+    // its generator meant falls back to contiguous rows from 0. Definedness
     // depends on the addresses alone, so the check reads no data.
-    for (int attempt = 0; attempt < 8; ++attempt) {
-      offsets = RowOffsets(generator, random);
-      const bool defined = !LdmatrixAddressHazard(expected_form_, expected_layout_, address_space_,
-                                                  LdmatrixRowAddresses(expected_form_, address_space_, offsets))
-                                .has_value();
-      if (defined == (generator != RowGenerator::kMisaligned)) break;
-      if (attempt == 7) {
-        generator = RowGenerator::kContiguous;
-        for (int lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = lane * ldmatrix::kRowBytes;
-      }
+    const bool defined = !LdmatrixAddressHazard(expected_form_, expected_layout_, address_space_,
+                                                LdmatrixRowAddresses(expected_form_, address_space_, offsets))
+                              .has_value();
+    if (defined != (generator != RowGenerator::kMisaligned)) {
+      generator = RowGenerator::kContiguous;
+      for (int lane = 0; lane < kWarpLanes; ++lane) offsets[lane] = lane * ldmatrix::kRowBytes;
     }
     variant.kind = RowGeneratorName(generator);
     return variant;
@@ -207,6 +262,15 @@ class LdmatrixProgram : public TestProgram {
   }
 
   std::optional<LoadPlan> Plan() const override { return LdmatrixLoadPlan(expected_layout_); }
+
+  std::optional<std::string> SweepKernel() const override {
+    const std::optional<LoadPlan> plan = DevicePlan(options(), expected_form_);
+    if (!plan.has_value()) return std::nullopt;
+    return SweepKernelPtx(instruction(), SweepEntry(kLdmatrixEntry), *plan, kLdmatrixWindowBytes,
+                          instruction().signature().destination_count,
+                          {.draw = LdmatrixDrawPtx(), .load = LdmatrixLoadPtx(instruction(), options().bug)},
+                          options().bug);
+  }
 
   std::string WordSource(int lane, int word) const override {
     std::string text;

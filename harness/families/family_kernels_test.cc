@@ -45,7 +45,12 @@ std::vector<std::string> Kernels(const FamilyRuntime& family, Target target, Ptx
       // One ptxas run takes them all as one program, so each entry needs a
       // name of its own.
       const std::string& entry = (*program)->entry();
-      kernels.push_back(absl::StrReplaceAll((*program)->kernel(), {{entry, absl::StrCat(entry, "_", kernels.size())}}));
+      const std::string renamed = absl::StrCat(entry, "_", kernels.size());
+      kernels.push_back(absl::StrReplaceAll((*program)->kernel(), {{entry, renamed}}));
+      // A form judged on the device may have a sweep kernel too.
+      if (const std::optional<std::string> sweep = (*program)->SweepKernel(); sweep.has_value()) {
+        kernels.push_back(absl::StrReplaceAll(*sweep, {{entry, renamed}}));
+      }
     }
   }
   return kernels;
@@ -90,7 +95,8 @@ TEST(FamilyKernelsTest, EveryLegalFormsKernelAssembles) {
 }
 
 // The kernels that judge their blocks on the device (harness/kernels/
-// device_judge.h) assemble too, on Hopper, where GPUs run them, and on
+// device_judge.h), and the sweeps that draw and judge their variants there
+// (device_sweep.h), assemble too, on Hopper, where GPUs run them, and on
 // sm_100a, where tcgen05.ld (which has no plan) runs. (Their
 // judge's code is the same on every target; assembling it for every kind
 // of target would add half a minute of ptxas to every CI run.)

@@ -3,8 +3,9 @@
 // launch, each variant's record, and the reference model's prediction.
 //
 // A variant replays from (form, seed, variant index) alone: its data come
-// from DataStream(seed, index) on both sides, and its operands from
-// OperandRandom(that stream). Both are SplitMix64, fixed by definition.
+// from DataStream(seed, index) on both sides (or the window's stream it
+// shares, WindowStream), and its operands from SplitMix64 draws keyed by
+// DataStream(seed, index). Both are SplitMix64, fixed by definition.
 #ifndef MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_
 #define MATLOAD_HARNESS_FAMILIES_TEST_PROGRAM_H_
 
@@ -52,7 +53,9 @@ struct Variant {
   // A name with static storage, so that making a variant never allocates.
   absl::string_view kind;
   DataPattern pattern = DataPattern::kRandom;
-  std::uint64_t stream = 0;  // DataStream(seed, index)
+  // The data's stream: DataStream(seed, index), or for a family whose
+  // variants share windows (ldmatrix), WindowStream(seed, index).
+  std::uint64_t stream = 0;
   DataPlacement placement = DataPlacement::kShared;
   VariantOperands operands;
 };
@@ -125,6 +128,13 @@ class TestProgram {
   // expected form's, as Expect predicts it. nullopt where the family or the
   // form has none, and the host judges every block.
   virtual std::optional<LoadPlan> Plan() const { return std::nullopt; }
+  // SweepKernel is the form's sweep kernel (harness/kernels/device_sweep.h),
+  // named SweepEntry(entry()): it draws on the device the variants
+  // MakeVariant(seed, i, false) makes for i from 1, and judges each against
+  // Plan(), whose line L starts at lane L's operand word
+  // (PlannedLineOffset). nullopt where the options do not ask the device
+  // to judge, or the family or the form has no sweep.
+  virtual std::optional<std::string> SweepKernel() const { return std::nullopt; }
   // WordSource says, in element terms, where 32-bit word `word` of `lane`'s
   // registers comes from: "A(3,5) A(3,6)", "m1 (2,8..11)".
   virtual std::string WordSource(int lane, int word) const = 0;

@@ -30,6 +30,7 @@ constexpr int kJitErrorLogBuffer = 5;    // CU_JIT_ERROR_LOG_BUFFER
 constexpr int kJitErrorLogSize = 6;      // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
 constexpr int kComputeMajor = 75;        // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kComputeMinor = 76;        // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+constexpr int kMultiprocessors = 16;     // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
 constexpr unsigned int kScheduleBlockingSync = 0x04;  // CU_CTX_SCHED_BLOCKING_SYNC
 constexpr size_t kLogBytes = 1 << 20;
 
@@ -128,6 +129,7 @@ absl::StatusOr<std::shared_ptr<CudaDriver>> CudaDriver::Open(const std::string& 
     info.name = OutsideText(name);  // a driver's bytes: text with no tab or newline to split a line
     calls.device_attribute(&info.compute_major, kComputeMajor, device);
     calls.device_attribute(&info.compute_minor, kComputeMinor, device);
+    calls.device_attribute(&info.multiprocessors, kMultiprocessors, device);
     unsigned char uuid[16] = {};
     if (calls.device_uuid(uuid, device) == kSuccess) {
       info.uuid = absl::StrFormat("GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", uuid[0],
@@ -330,8 +332,11 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
   }
   absl::StatusOr<std::uint64_t> output = buffer_for(buffers.size(), launch.output_bytes);
   if (!output.ok()) return output.status();
-  // Every byte the kernel skips stays 0xA5.
-  if (absl::Status status = fault(api.memset_d8(*output, 0xA5, launch.output_bytes), "cuMemsetD8"); !status.ok()) {
+  // Every byte the kernel skips stays 0xA5; a sweep's head starts at 0.
+  if (absl::Status status = launch.head_bytes > 0
+                                ? fault(api.memset_d8(*output, 0, launch.head_bytes), "cuMemsetD8")
+                                : fault(api.memset_d8(*output, 0xA5, launch.output_bytes), "cuMemsetD8");
+      !status.ok()) {
     return status;
   }
   std::uint64_t verdicts = 0;
@@ -354,20 +359,39 @@ absl::Status DriverJit::LaunchInto(absl::string_view image, const KernelLaunch& 
   }
   if (absl::Status status = fault(api.synchronize(), "cuCtxSynchronize"); !status.ok()) return status;
   MarkWorkerPhase(WorkerPhase::kFinishing);
+  if (launch.head_bytes > 0) return CopyHeadBack(launch, *output, host_output);
   if (launch.verdict_bytes == 0) {
     return fault(api.copy_to_host(host_output.data(), *output, host_output.size()), "cuMemcpyDtoH");
   }
   return CopyJudgedBack(launch, *output, verdicts, host_output);
 }
 
+namespace {
+
+// CopyToHost copies `bytes` device bytes at `from` to `to`.
+absl::Status CopyToHost(const CudaDriver::Api& api, std::uint8_t* to, std::uint64_t from, size_t bytes) {
+  const int result = api.copy_to_host(to, from, bytes);
+  if (result == kSuccess) return absl::OkStatus();
+  return CudaResultStatus(result, DriverCall::kOther, absl::StrCat("cuMemcpyDtoH: ", api.Describe(result)));
+}
+
+}  // namespace
+
+absl::Status DriverJit::CopyHeadBack(const KernelLaunch& launch, std::uint64_t output,
+                                     absl::Span<std::uint8_t> host_output) const {
+  const CudaDriver::Api& api = driver_->api();
+  auto copy = [&api](std::uint8_t* to, std::uint64_t from, size_t bytes) { return CopyToHost(api, to, from, bytes); };
+  const size_t head = std::min(launch.head_bytes, launch.output_bytes);
+  if (absl::Status status = copy(host_output.data(), output, head); !status.ok()) return status;
+  const size_t more = std::min(launch.bytes_after_head(host_output.first(head)), launch.output_bytes - head);
+  if (more == 0) return absl::OkStatus();
+  return copy(host_output.data() + head, output + head, more);
+}
+
 absl::Status DriverJit::CopyJudgedBack(const KernelLaunch& launch, std::uint64_t output, std::uint64_t verdicts,
                                        absl::Span<std::uint8_t> host_output) const {
   const CudaDriver::Api& api = driver_->api();
-  auto copy = [&api](std::uint8_t* to, std::uint64_t from, size_t bytes) -> absl::Status {
-    const int result = api.copy_to_host(to, from, bytes);
-    if (result == kSuccess) return absl::OkStatus();
-    return CudaResultStatus(result, DriverCall::kOther, absl::StrCat("cuMemcpyDtoH: ", api.Describe(result)));
-  };
+  auto copy = [&api](std::uint8_t* to, std::uint64_t from, size_t bytes) { return CopyToHost(api, to, from, bytes); };
   std::uint8_t* const host_verdicts = host_output.data() + launch.output_bytes;
   if (absl::Status status = copy(host_verdicts, verdicts, launch.verdict_bytes); !status.ok()) return status;
   std::vector<size_t> wanted;  // the blocks whose registers the host must see

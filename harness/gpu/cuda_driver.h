@@ -5,6 +5,7 @@
 #define MATLOAD_HARNESS_GPU_CUDA_DRIVER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct DeviceInfo {
   int compute_major = 0;
   int compute_minor = 0;
   std::string uuid;  // GPU-xxxxxxxx-xxxx-...
+  int multiprocessors = 0;  // its SMs: what sizes a persistent kernel's grid (device_sweep.h)
 
   // BaseTarget is the device's own architecture as a baseline target: sm_90
   // for compute capability 9.0 (an H100 runs sm_90a code too).
@@ -90,6 +92,13 @@ class DriverJit : public CompileOracle {
     // did not agree or is sampled. 0 for other kernels.
     size_t verdict_bytes = 0;
     size_t block_output_bytes = 0;
+    // For a sweep (harness/kernels/device_sweep.h): the output's first
+    // head_bytes start zeroed, not poisoned (the kernel adds its counts to
+    // them), and only they come back, then as many of the bytes after them
+    // as bytes_after_head says, given the head. 0 for other kernels: all
+    // of the output comes back.
+    size_t head_bytes = 0;
+    std::function<size_t(absl::Span<const std::uint8_t> head)> bytes_after_head;
 
     // HostOutputBytes is what the launch returns: the output, then the verdicts.
     size_t HostOutputBytes() const { return output_bytes + verdict_bytes; }
@@ -139,6 +148,10 @@ class DriverJit : public CompileOracle {
   // CopyJudgedBack copies a device-judged launch's verdicts, then the output
   // of each block the host must see (KernelLaunch::verdict_bytes), into
   // `host_output`; the other blocks' output is left as it was.
+  // CopyHeadBack copies a sweep's head, then the bytes after it that
+  // launch.bytes_after_head asks for, into `host_output`.
+  absl::Status CopyHeadBack(const KernelLaunch& launch, std::uint64_t output,
+                            absl::Span<std::uint8_t> host_output) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(launch_mutex_);
   absl::Status CopyJudgedBack(const KernelLaunch& launch, std::uint64_t output, std::uint64_t verdicts,
                               absl::Span<std::uint8_t> host_output) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(launch_mutex_);
 

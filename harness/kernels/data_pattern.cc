@@ -51,6 +51,10 @@ std::uint64_t DataStream(std::uint64_t seed, std::uint64_t variant) {
   return SplitMix64Output(seed + (variant + 1) * kSplitMix64Gamma);
 }
 
+std::uint64_t WindowStream(std::uint64_t seed, std::uint64_t variant) {
+  return DataStream(~seed, variant / kVariantsPerWindow);
+}
+
 std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t index) {
   if (pattern == DataPattern::kTagged) return (2 * index) | ((2 * index + 1) << 16);
   return static_cast<std::uint32_t>(SplitMix64Output(stream + (std::uint64_t{index} + 1) * kSplitMix64Gamma));
@@ -70,33 +74,42 @@ void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::
   }
 }
 
+std::string SplitMix64OutputPtx(absl::string_view state, absl::string_view output) {
+  return absl::StrCat("  {\n  .reg .b64 %mix_z, %mix_shifted;\n  mov.b64 %mix_z, ", state, ";\n",
+                      "  shr.b64 %mix_shifted, %mix_z, 30;\n  xor.b64 %mix_z, %mix_z, %mix_shifted;\n",
+                      "  mul.lo.u64 %mix_z, %mix_z, ", kSplitMix64Mix1, ";\n",
+                      "  shr.b64 %mix_shifted, %mix_z, 27;\n  xor.b64 %mix_z, %mix_z, %mix_shifted;\n",
+                      "  mul.lo.u64 %mix_z, %mix_z, ", kSplitMix64Mix2, ";\n",
+                      "  shr.b64 %mix_shifted, %mix_z, 31;\n  xor.b64 ", output, ", %mix_z, %mix_shifted;\n  }\n");
+}
+
+std::string RandomWordPtx(absl::string_view index, absl::string_view stream, absl::string_view word) {
+  // SplitMix64Output(stream + (i + 1) * gamma), low half.
+  return absl::StrCat("  {\n  .reg .b64 %random_z;\n  cvt.u64.u32 %random_z, ", index, ";\n",
+                      "  add.u64 %random_z, %random_z, 1;\n  mul.lo.u64 %random_z, %random_z, ", kSplitMix64Gamma,
+                      ";\n  add.u64 %random_z, %random_z, ", stream, ";\n",
+                      SplitMix64OutputPtx("%random_z", "%random_z"), "  cvt.u32.u64 ", word, ", %random_z;\n  }\n");
+}
+
 std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl::string_view stream,
                         absl::string_view word) {
-  return absl::StrCat(
-      "  {\n  .reg .b32 %word_tag, %word_high;\n  .reg .b64 %word_z, %word_shifted;\n  .reg .pred %word_tagged;\n",
-      // Tagged: (2i) | (2i + 1) << 16.
-      "  shl.b32 %word_tag, ", index, ", 1;\n  add.u32 %word_high, %word_tag, 1;\n",
-      "  shl.b32 %word_high, %word_high, 16;\n  or.b32 %word_tag, %word_tag, %word_high;\n",
-      // Random: SplitMix64Output(stream + (i + 1) * gamma), low half.
-      "  cvt.u64.u32 %word_z, ", index, ";\n  add.u64 %word_z, %word_z, 1;\n",
-      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Gamma, ";\n  add.u64 %word_z, %word_z, ", stream, ";\n",
-      "  shr.b64 %word_shifted, %word_z, 30;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
-      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Mix1, ";\n",
-      "  shr.b64 %word_shifted, %word_z, 27;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
-      "  mul.lo.u64 %word_z, %word_z, ", kSplitMix64Mix2, ";\n",
-      "  shr.b64 %word_shifted, %word_z, 31;\n  xor.b64 %word_z, %word_z, %word_shifted;\n",
-      "  cvt.u32.u64 ", word, ", %word_z;\n  setp.eq.u32 %word_tagged, ", pattern, ", ",
-      static_cast<std::uint32_t>(DataPattern::kTagged), ";\n  selp.b32 ", word, ", %word_tag, ", word,
-      ", %word_tagged;\n  }\n");
+  return absl::StrCat("  {\n  .reg .b32 %word_tag, %word_high;\n  .reg .pred %word_tagged;\n",
+                      // Tagged: (2i) | (2i + 1) << 16.
+                      "  shl.b32 %word_tag, ", index, ", 1;\n  add.u32 %word_high, %word_tag, 1;\n",
+                      "  shl.b32 %word_high, %word_high, 16;\n  or.b32 %word_tag, %word_tag, %word_high;\n",
+                      RandomWordPtx(index, stream, word), "  setp.eq.u32 %word_tagged, ", pattern, ", ",
+                      static_cast<std::uint32_t>(DataPattern::kTagged), ";\n  selp.b32 ", word, ", %word_tag, ", word,
+                      ", %word_tagged;\n  }\n");
 }
 
 std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::string_view pattern,
-                          absl::string_view stream) {
+                          absl::string_view stream, int threads) {
   return absl::StrCat("  {\n  .reg .b32 %fill_i, %fill_word;\n  .reg .b64 %fill_at;\n  .reg .pred %fill_more;\n",
                       "  mov.u32 %fill_i, %tid.x;\nFILL:\n  setp.lt.u32 %fill_more, %fill_i, ", window_bytes / 4,
                       ";\n  @!%fill_more bra FILLED;\n", DataWordPtx("%fill_i", pattern, stream, "%fill_word"),
                       "  mul.wide.u32 %fill_at, %fill_i, 4;\n  add.u64 %fill_at, ", window, ", %fill_at;\n",
-                      "  st.u32 [%fill_at], %fill_word;\n  add.u32 %fill_i, %fill_i, 32;\n  bra FILL;\nFILLED:\n  }\n");
+                      "  st.u32 [%fill_at], %fill_word;\n  add.u32 %fill_i, %fill_i, ", threads,
+                      ";\n  bra FILL;\nFILLED:\n  }\n");
 }
 
 }  // namespace matload

@@ -33,6 +33,17 @@ absl::StatusOr<DataPattern> ParseDataPattern(absl::string_view name);
 // SplitMix64's output for the state seed + (variant + 1) * golden gamma.
 std::uint64_t DataStream(std::uint64_t seed, std::uint64_t variant);
 
+// kVariantsPerWindow is how many consecutive variants share one window of
+// data (WindowStream), so that a kernel that runs many variants per block
+// fills its window once for all of them (device_sweep.h).
+inline constexpr std::uint64_t kVariantsPerWindow = 64;
+
+// WindowStream is the data stream of variant `variant` of a run seeded with
+// `seed` for a family whose variants share windows: the stream of window
+// variant / kVariantsPerWindow, drawn from the complement of the seed so
+// that it is none of the run's DataStream keys.
+std::uint64_t WindowStream(std::uint64_t seed, std::uint64_t variant);
+
 // DataWord is 32-bit word `index` of a window: for kRandom the low half of
 // SplitMix64's output for the state stream + (index + 1) * golden gamma.
 std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t index);
@@ -46,6 +57,16 @@ void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8
 void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window, std::uint64_t first,
                      std::uint64_t length);
 
+// SplitMix64OutputPtx is a PTX block, with registers of its own and no
+// branches, that sets the .u64 register `output` to SplitMix64Output of the
+// .u64 register `state` (which it leaves as it was unless it is `output`).
+std::string SplitMix64OutputPtx(absl::string_view state, absl::string_view output);
+
+// RandomWordPtx is a PTX block, with registers of its own and no branches,
+// that sets the .b32 register `word` to DataWord(kRandom, stream, index):
+// `index` is a .u32 register, `stream` a .u64 register.
+std::string RandomWordPtx(absl::string_view index, absl::string_view stream, absl::string_view word);
+
 // DataWordPtx is a PTX block, with registers of its own and no branches,
 // that sets the .b32 register `word` to DataWord(pattern, stream, index):
 // `index` is a .u32 register, `pattern` a .u32 register holding a
@@ -53,14 +74,15 @@ void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::
 std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl::string_view stream,
                         absl::string_view word);
 
-// FillWindowPtx is a PTX block, with registers of its own, in which a warp
-// writes `window_bytes` (a multiple of 128) bytes of the pattern to the
-// generic address in the .b64 register `window`, one word per lane per
-// step: DataWord(pattern, stream, i) at byte 4i. `pattern` is a .u32
-// register holding a DataPattern, `stream` a .u64 register. The caller
-// synchronises the warp before reading the window.
+// FillWindowPtx is a PTX block, with registers of its own, in which the
+// first `threads` threads of the block (a multiple of 32) write
+// `window_bytes` (a multiple of 128) bytes of the pattern to the generic
+// address in the .b64 register `window`, one word per thread per step:
+// DataWord(pattern, stream, i) at byte 4i. `pattern` is a .u32 register
+// holding a DataPattern, `stream` a .u64 register. The caller synchronises
+// the threads before reading the window.
 std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::string_view pattern,
-                          absl::string_view stream);
+                          absl::string_view stream, int threads = 32);
 
 }  // namespace matload
 

@@ -40,27 +40,30 @@ std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_v
   return ptx;
 }
 
-std::string StoreRegistersAndReturn(int registers, int register_bits, PlantedBug bug) {
+std::string StoreRegistersPtx(int registers, int register_bits, PlantedBug bug, absl::string_view block_output) {
   const int register_bytes = register_bits / 8;
   std::string ptx = absl::StrCat("  {\n  .reg .b32 %store_lane;\n  .reg .b64 %store_at;\n  mov.u32 %store_lane, %lane;\n");
   if (bug == PlantedBug::kWrongLane) absl::StrAppend(&ptx, "  xor.b32 %store_lane, %store_lane, 1;\n");
-  if (bug == PlantedBug::kHangingBlock) {
-    // The record's pattern is re-read volatile, so the compiler cannot
-    // prove the loop ends; only variant 0's pattern (tagged, 0) keeps it going.
-    absl::StrAppend(&ptx, "  .reg .b32 %hang_pattern;\n  .reg .pred %hang;\nHANG_FOREVER:\n",
-                    "  ld.volatile.global.u32 %hang_pattern, [%record+8];\n",
-                    "  setp.eq.u32 %hang, %hang_pattern, ", static_cast<std::uint32_t>(DataPattern::kTagged), ";\n",
-                    "  @%hang bra HANG_FOREVER;\n");
-  }
   absl::StrAppend(&ptx, "  mul.wide.u32 %store_at, %store_lane, ", registers * register_bytes, ";\n",
-                  "  add.u64 %store_at, %out, %store_at;\n");
+                  "  add.u64 %store_at, ", block_output, ", %store_at;\n");
   for (int i = 0; i < registers; ++i) {
     if (bug == PlantedBug::kSkippedStore && i == registers - 1) continue;
     const int slot = bug == PlantedBug::kRegisterOrder ? registers - 1 - i : i;
     absl::StrAppend(&ptx, "  st.global.b", register_bits, " [%store_at+", slot * register_bytes, "], %v", i, ";\n");
   }
-  absl::StrAppend(&ptx, "  }\n  ret;\n}\n");
-  return ptx;
+  return ptx + "  }\n";
+}
+
+std::string StoreRegistersAndReturn(int registers, int register_bits, PlantedBug bug) {
+  std::string ptx;
+  if (bug == PlantedBug::kHangingBlock) {
+    // The record's pattern is re-read volatile, so the compiler cannot
+    // prove the loop ends; only variant 0's pattern (tagged, 0) keeps it going.
+    absl::StrAppend(&ptx, "  {\n  .reg .b32 %hang_pattern;\n  .reg .pred %hang;\nHANG_FOREVER:\n",
+                    "  ld.volatile.global.u32 %hang_pattern, [%record+8];\n", "  setp.eq.u32 %hang, %hang_pattern, ",
+                    static_cast<std::uint32_t>(DataPattern::kTagged), ";\n", "  @%hang bra HANG_FOREVER;\n  }\n");
+  }
+  return absl::StrCat(ptx, StoreRegistersPtx(registers, register_bits, bug, "%out"), "  ret;\n}\n");
 }
 
 void WriteRecordHeader(std::uint64_t stream, DataPattern pattern, DataPlacement placement,

@@ -66,6 +66,13 @@ inline size_t LaunchOutputBytes(const KernelFrame& frame, size_t blocks) {
 std::string KernelPrologue(const CheckedInstruction& instruction, absl::string_view entry, const KernelFrame& frame,
                            absl::string_view module_scope = "");
 
+// StoreRegistersPtx stores the destination registers %v0.. (`registers` of
+// `register_bits` each) of this lane to its slot of the block output at the
+// .u64 register `block_output` (lane-major), with `bug` planted when it is
+// one of those planted where registers are stored (wrong lane, register
+// order, skipped store).
+std::string StoreRegistersPtx(int registers, int register_bits, PlantedBug bug, absl::string_view block_output);
+
 // StoreRegistersAndReturn stores the destination registers %v0.. (`registers`
 // of `register_bits` each) of this lane to its slot of %out, with `bug`
 // planted when it is one of the kernel's (wrong lane, register order,

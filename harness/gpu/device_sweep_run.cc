@@ -1,0 +1,221 @@
+#include "harness/gpu/device_sweep_run.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <limits>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/judge/case_judge.h"
+
+namespace matload {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Seconds is the time since `start`.
+double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Load reads a little-endian T at `at` of `bytes`.
+template <typename T>
+T Load(absl::Span<const std::uint8_t> bytes, size_t at) {
+  T value;
+  std::memcpy(&value, bytes.data() + at, sizeof(T));
+  return value;
+}
+
+// kClaimedAt is where the output counts the slots its variants claimed.
+constexpr size_t kClaimedAt = 16;
+
+// SweptOutput is one launch's output, read.
+struct SweptOutput {
+  std::uint64_t agreed = 0;
+  std::uint64_t disagreed = 0;
+  std::vector<absl::Span<const std::uint8_t>> kept;  // the slots written
+};
+
+// ReadSweptOutput reads a launch's counts and slots, adding its SM counts to
+// `per_sm`. An output shorter than the slots it claims is kInternal.
+absl::StatusOr<SweptOutput> ReadSweptOutput(absl::Span<const std::uint8_t> output, const SweepRequest& request,
+                                            size_t slot_bytes, std::vector<SmCounts>& per_sm) {
+  if (output.size() < kSweepSlotsAt) {
+    return absl::InternalError(absl::StrCat("a sweep's output of ", output.size(), " bytes has no counts"));
+  }
+  SweptOutput read{.agreed = Load<std::uint64_t>(output, 0), .disagreed = Load<std::uint64_t>(output, 8)};
+  for (std::uint32_t sm = 0; sm < kMostSms; ++sm) {
+    const size_t at = kSweepSmCountsAt + 8 * sm;
+    const SmCounts counts{.blocks = Load<std::uint32_t>(output, at), .disagreed = Load<std::uint32_t>(output, at + 4)};
+    if (counts.blocks == 0) continue;
+    if (per_sm.size() <= sm) per_sm.resize(sm + 1);
+    per_sm[sm].Add(counts);
+  }
+  const size_t kept = std::min<size_t>(Load<std::uint32_t>(output, kClaimedAt), request.slots);
+  if (output.size() < kSweepSlotsAt + kept * slot_bytes) {
+    return absl::InternalError(
+        absl::StrCat("a sweep's output of ", output.size(), " bytes is short of its ", kept, " kept variants"));
+  }
+  for (size_t i = 0; i < kept; ++i) read.kept.push_back(output.subspan(kSweepSlotsAt + i * slot_bytes, slot_bytes));
+  return read;
+}
+
+// KeptTally is what the host made of a launch's kept variants.
+struct KeptTally {
+  std::uint64_t rejudged = 0;
+  std::uint64_t disagreements_kept = 0;  // of those, the ones the device called wrong
+  std::vector<std::uint64_t> failing;
+  double seconds = 0;  // summed over the threads
+};
+
+// JudgeKept judges `kept` on `threads` threads, each taking every
+// threads-th slot.
+absl::StatusOr<KeptTally> JudgeKept(const TestProgram& program, const LoadPlan& plan, std::uint64_t seed,
+                                    const std::vector<absl::Span<const std::uint8_t>>& kept, int threads) {
+  std::vector<KeptTally> tallies(threads);
+  std::vector<absl::Status> statuses(threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      const Clock::time_point start = Clock::now();
+      for (size_t i = t; i < kept.size() && statuses[t].ok(); i += threads) {
+        absl::StatusOr<KeptVariantVerdict> verdict = JudgeKeptVariant(program, plan, seed, kept[i]);
+        if (!verdict.ok()) {
+          statuses[t] = verdict.status();
+          break;
+        }
+        ++tallies[t].rejudged;
+        if (*verdict == KeptVariantVerdict::kFailing) {
+          ++tallies[t].disagreements_kept;
+          tallies[t].failing.push_back(Load<std::uint64_t>(kept[i], 0));
+        }
+      }
+      tallies[t].seconds = Seconds(start);
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  KeptTally all;
+  for (int t = 0; t < threads; ++t) {
+    if (!statuses[t].ok()) return statuses[t];
+    all.rejudged += tallies[t].rejudged;
+    all.disagreements_kept += tallies[t].disagreements_kept;
+    all.failing.insert(all.failing.end(), tallies[t].failing.begin(), tallies[t].failing.end());
+    all.seconds += tallies[t].seconds;
+  }
+  return all;
+}
+
+// SlotsFor is how many slots a launch of `request`'s variants needs: its
+// sample (its first variant and every kSampleEvery-th), and `disagreements`.
+std::uint32_t SlotsFor(const SweepRequest& request, std::uint32_t disagreements) {
+  return static_cast<std::uint32_t>((request.end - request.first) / kSampleEvery + 2 + disagreements);
+}
+
+}  // namespace
+
+SweepLaunch DeviceSweepLaunch(const DriverJit& jit, const TestProgram& program, std::string kernel, unsigned blocks) {
+  const size_t slot_bytes = SweepSlotBytes(program.frame().output_bytes);
+  return [&jit, &program, kernel = std::move(kernel), blocks, slot_bytes](
+             int slot, const SweepRequest& request) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
+    std::array<std::uint8_t, kSweepRequestBytes> bytes;
+    WriteSweepRequest(request, absl::MakeSpan(bytes));
+    DriverJit::KernelLaunch launch{.entry = SweepEntry(program.entry()),
+                                   .blocks = blocks,
+                                   .threads = 32 * kSweepWarps,
+                                   .inputs = {absl::MakeConstSpan(bytes)},
+                                   .output_bytes = kSweepSlotsAt + request.slots * slot_bytes,
+                                   .head_bytes = kSweepSlotsAt,
+                                   .bytes_after_head = [&](absl::Span<const std::uint8_t> head) {
+                                     return std::min<size_t>(Load<std::uint32_t>(head, kClaimedAt), request.slots) *
+                                            slot_bytes;
+                                   }};
+    absl::StatusOr<absl::Span<std::uint8_t>> output = jit.PinnedOutput(slot, launch.HostOutputBytes());
+    if (!output.ok()) return output.status();
+    if (absl::Status status = jit.LaunchInto(kernel, launch, *output); !status.ok()) return status;
+    return *output;
+  };
+}
+
+absl::StatusOr<KeptVariantVerdict> JudgeKeptVariant(const TestProgram& program, const LoadPlan& plan,
+                                                    std::uint64_t seed, absl::Span<const std::uint8_t> slot) {
+  const std::uint64_t index = Load<std::uint64_t>(slot, 0);
+  const VerdictWord word = ReadVerdictWord(Load<std::uint32_t>(slot, 8));
+  if (!word.verdict.has_value() || index > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    return absl::InternalError(absl::StrFormat("a sweep kept a slot that names variant %d with no verdict", index));
+  }
+  const Variant variant = program.MakeVariant(seed, static_cast<int>(index), false);
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    const std::uint32_t drawn = Load<std::uint32_t>(slot, kSweepSlotHeaderBytes + 4 * lane);
+    const std::uint64_t made = PlannedLineOffset(plan, variant.operands, lane);
+    if (drawn != made) {
+      return absl::InternalError(absl::StrCat("the device drew variant ", index, " of seed ", seed,
+                                              " otherwise than the host: lane ", lane, "'s line starts at ", drawn,
+                                              " on the device, ", made, " on the host"));
+    }
+  }
+  const bool passed = JudgeOutput(program.Expect(variant), slot.subspan(kSweepSlotHeaderBytes + 4 * kWarpLanes)).kind ==
+                      CaseClass::kPass;
+  if (passed != (*word.verdict == DeviceVerdict::kAgree)) {
+    return absl::InternalError(absl::StrCat("the device judge on SM ", word.sm, " called variant ", index, " of seed ",
+                                            seed, passed ? " wrong" : " right", " and the model called it ",
+                                            passed ? "right" : "wrong",
+                                            ": the device's comparison is wrong, so no verdict of this sweep stands"));
+  }
+  return passed ? KeptVariantVerdict::kAgreed : KeptVariantVerdict::kFailing;
+}
+
+absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptions& options,
+                                    const SweepLaunch& launch) {
+  const std::optional<LoadPlan> plan = program.Plan();
+  if (!plan.has_value() || options.first == 0 || options.threads < 1 || options.variants_per_launch == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        program.Label(), ": a sweep needs a plan, variants from 1, a thread ", "and variants in each launch"));
+  }
+  const size_t slot_bytes = SweepSlotBytes(program.frame().output_bytes);
+  SweepStats stats{.next = options.first};
+  const Clock::time_point start = Clock::now();
+  std::future<absl::StatusOr<KeptTally>> judging;  // the last launch's kept variants
+  std::uint64_t last_disagreed = 0;
+  auto finish_judging = [&]() -> absl::Status {
+    if (!judging.valid()) return absl::OkStatus();
+    absl::StatusOr<KeptTally> tally = judging.get();
+    if (!tally.ok()) return tally.status();
+    stats.rejudged += tally->rejudged;
+    stats.failing.insert(stats.failing.end(), tally->failing.begin(), tally->failing.end());
+    stats.unseen += last_disagreed - tally->disagreements_kept;
+    stats.judging += tally->seconds / options.threads;
+    return absl::OkStatus();
+  };
+  for (int slot = 0; stats.next < options.end; slot ^= 1) {
+    if (options.duration.has_value() && Seconds(start) >= absl::ToDoubleSeconds(*options.duration)) break;
+    SweepRequest request{.seed = options.seed,
+                         .first = stats.next,
+                         .end = std::min(options.end, stats.next + options.variants_per_launch)};
+    request.slots = SlotsFor(request, options.kept_disagreements);
+    const Clock::time_point launch_start = Clock::now();
+    absl::StatusOr<absl::Span<const std::uint8_t>> output = launch(slot, request);
+    stats.launching += Seconds(launch_start);
+    absl::Status judged = finish_judging();
+    if (!output.ok()) return output.status();
+    if (!judged.ok()) return judged;
+    absl::StatusOr<SweptOutput> read = ReadSweptOutput(*output, request, slot_bytes, stats.per_sm);
+    if (!read.ok()) return read.status();
+    ++stats.launches;
+    stats.next = request.end;
+    stats.agreed += read->agreed;
+    stats.disagreed += read->disagreed;
+    last_disagreed = read->disagreed;
+    judging = std::async(std::launch::async, [&program, &plan, &options, kept = std::move(read->kept)] {
+      return JudgeKept(program, *plan, options.seed, kept, options.threads);
+    });
+  }
+  if (absl::Status judged = finish_judging(); !judged.ok()) return judged;
+  std::sort(stats.failing.begin(), stats.failing.end());
+  stats.seconds = Seconds(start);
+  return stats;
+}
+
+}  // namespace matload

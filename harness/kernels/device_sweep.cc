@@ -1,0 +1,168 @@
+#include "harness/kernels/device_sweep.h"
+
+#include "absl/strings/str_cat.h"
+#include "harness/kernels/data_pattern.h"
+#include "harness/kernels/kernel_text.h"
+#include "harness/platform/split_mix64.h"
+
+namespace matload {
+namespace {
+
+// ChunkTable is the module-scope table of the plan's chunks (PlanChunkBytes):
+// per lane, per chunk in destination order, line << 16 | byte.
+std::string ChunkTablePtx(const LoadPlan& plan, int chunk, absl::string_view entry) {
+  std::string ptx = absl::StrCat(".global .align 4 .u32 ", entry, "_chunks[", plan.bytes.size() / chunk, "] = {");
+  for (size_t i = 0; i < plan.bytes.size(); i += chunk) {
+    absl::StrAppend(&ptx, i == 0 ? "" : ", ",
+                    (static_cast<std::uint32_t>(plan.bytes[i].line) << 16) | plan.bytes[i].byte);
+  }
+  return ptx + "};\n\n";
+}
+
+// SweepPrologue opens the kernel: its parameters and registers, the
+// request's fields, and this lane's chunks of the plan in registers
+// %chunk_line<k> and %chunk_byte<k>, which every variant uses.
+std::string SweepPrologue(const CheckedInstruction& instruction, absl::string_view entry, const LoadPlan& plan,
+                          int chunk, int window_bytes, int registers) {
+  const int chunks = plan.words_per_lane * 4 / chunk;
+  std::string ptx = absl::StrCat(
+      ".version ", instruction.ptx().ToString(), "\n.target ", instruction.target().Name(), "\n.address_size 64\n\n",
+      ChunkTablePtx(plan, chunk, entry), ".visible .entry ", entry,
+      "(.param .u64 sweep, .param .u64 scratch, .param .u64 out)\n{\n", "  .shared .align 128 .b8 window[",
+      window_bytes, "];\n", "  .reg .b32 %lane, %warp, %slots, %operand, %agreed, %disagreed, %sm, %pattern;\n",
+      "  .reg .b32 %v<", registers, ">, %chunk_line<", chunks, ">, %chunk_byte<", chunks, ">;\n",
+      "  .reg .b64 %request, %out, %window, %seed, %first, %end, %group, %last_group, %wstream, %sweep_index,",
+      " %sweep_key, %at;\n  .reg .pred %done, %skip;\n",
+      "  ld.param.u64 %request, [sweep];\n  cvta.to.global.u64 %request, %request;\n",
+      "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %out, %out;\n",
+      "  ld.global.u64 %seed, [%request];\n  ld.global.u64 %first, [%request+8];\n",
+      "  ld.global.u64 %end, [%request+16];\n  ld.global.u32 %slots, [%request+24];\n",
+      "  mov.u64 %window, window;\n  cvta.shared.u64 %window, %window;\n",
+      "  mov.u32 %lane, %laneid;\n  mov.u32 %warp, %tid.x;\n  shr.u32 %warp, %warp, 5;\n",
+      "  mov.u32 %sm, %smid;\n  mov.u32 %agreed, 0;\n  mov.u32 %disagreed, 0;\n  mov.u32 %pattern, ",
+      static_cast<std::uint32_t>(DataPattern::kRandom), ";\n", "  mov.u64 %at, ", entry, "_chunks;\n",
+      "  mul.wide.u32 %sweep_index, %lane, ", chunks * 4, ";\n  add.u64 %at, %at, %sweep_index;\n");
+  for (int k = 0; k < chunks; ++k) {
+    absl::StrAppend(&ptx, "  ld.global.nc.u32 %chunk_byte", k, ", [%at+", 4 * k, "];\n", "  shr.u32 %chunk_line", k,
+                    ", %chunk_byte", k, ", 16;\n  and.b32 %chunk_byte", k, ", %chunk_byte", k, ", 65535;\n");
+  }
+  // Windows first / 64 .. (end - 1) / 64, this block's from its own.
+  return absl::StrCat(ptx, "  div.u64 %group, %first, ", kVariantsPerWindow, ";\n  sub.u64 %last_group, %end, 1;\n",
+                      "  div.u64 %last_group, %last_group, ", kVariantsPerWindow, ";\n",
+                      "  cvt.u64.u32 %at, %ctaid.x;\n  add.u64 %group, %group, %at;\n");
+}
+
+// WindowPtx fills the block's window for window %group: WindowStream.
+std::string WindowPtx(int window_bytes) {
+  return absl::StrCat(
+      "  not.b64 %wstream, %seed;\n  add.u64 %at, %group, 1;\n  mul.lo.u64 %at, %at, ", kSplitMix64Gamma,
+      ";\n  add.u64 %wstream, %wstream, %at;\n", SplitMix64OutputPtx("%wstream", "%wstream"), "  bar.sync 0;\n",
+      FillWindowPtx("%window", window_bytes, "%pattern", "%wstream", 32 * kSweepWarps), "  bar.sync 0;\n");
+}
+
+// JudgePtx sets %judge_bad in every lane whose registers differ from the
+// plan's words: each chunk's data word computed from the line's start
+// (%operand of the lane the line names) and the window's stream.
+std::string JudgePtx(const LoadPlan& plan, int chunk, PlantedBug bug) {
+  std::string ptx =
+      "  .reg .b32 %judge_at, %judge_data, %judge_want, %judge_bad;\n  .reg .pred %judge_lane_bad, %warp_bad;\n"
+      "  mov.b32 %judge_bad, 0;\n";
+  const int per_word = 4 / chunk;
+  for (int word = 0; word < plan.words_per_lane; ++word) {
+    absl::StrAppend(&ptx, "  mov.b32 %judge_want, 0;\n");
+    for (int part = 0; part < per_word; ++part) {
+      const int k = word * per_word + part;
+      absl::StrAppend(&ptx, "  shfl.sync.idx.b32 %judge_at, %operand, %chunk_line", k, ", 31, -1;\n",
+                      "  add.u32 %judge_at, %judge_at, %chunk_byte", k, ";\n  {\n  .reg .b32 %judge_index;\n",
+                      "  shr.u32 %judge_index, %judge_at, 2;\n",
+                      RandomWordPtx("%judge_index", "%wstream", "%judge_data"), "  }\n");
+      if (chunk < 4) {
+        absl::StrAppend(&ptx, "  and.b32 %judge_at, %judge_at, 3;\n  shl.b32 %judge_at, %judge_at, 3;\n",
+                        "  shr.b32 %judge_data, %judge_data, %judge_at;\n  and.b32 %judge_data, %judge_data, ",
+                        (1u << (8 * chunk)) - 1, ";\n  shl.b32 %judge_data, %judge_data, ", 8 * chunk * part, ";\n");
+      }
+      absl::StrAppend(&ptx, "  or.b32 %judge_want, %judge_want, %judge_data;\n");
+    }
+    if (word == 0 && bug == PlantedBug::kMisjudgingChecker)
+      absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, 1;\n");
+    absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, %v", word, ";\n",
+                    "  or.b32 %judge_bad, %judge_bad, %judge_want;\n");
+  }
+  return ptx +
+         "  setp.ne.u32 %judge_lane_bad, %judge_bad, 0;\n"
+         "  vote.sync.any.pred %warp_bad, %judge_lane_bad, 0xffffffff;\n";
+}
+
+// KeepPtx counts the verdict and, for a variant that disagrees or is
+// sampled, claims a slot and writes it.
+std::string KeepPtx(int registers, size_t output_bytes, PlantedBug bug) {
+  static_assert((kSampleEvery & (kSampleEvery - 1)) == 0, "sampling masks the index");
+  return absl::StrCat(
+      "  .reg .b32 %slot, %verdict;\n  .reg .b64 %slot_at, %sample;\n  .reg .pred %keep, %first_lane, %room;\n",
+      "  selp.u32 %verdict, ", static_cast<std::uint32_t>(DeviceVerdict::kDisagree), ", ",
+      static_cast<std::uint32_t>(DeviceVerdict::kAgree), ", %warp_bad;\n",
+      "  selp.u32 %slot, 1, 0, %warp_bad;\n  add.u32 %disagreed, %disagreed, %slot;\n",
+      "  selp.u32 %slot, 0, 1, %warp_bad;\n  add.u32 %agreed, %agreed, %slot;\n", "  and.b64 %sample, %sweep_index, ",
+      kSampleEvery - 1, ";\n  setp.eq.u64 %keep, %sample, 0;\n",
+      "  setp.eq.or.u64 %keep, %sweep_index, %first, %keep;\n  or.pred %keep, %keep, %warp_bad;\n",
+      "  @!%keep bra SWEEP_STEP;\n  setp.eq.u32 %first_lane, %lane, 0;\n",
+      "  @%first_lane atom.global.add.u32 %slot, [%out+16], 1;\n  shfl.sync.idx.b32 %slot, %slot, 0, 31, -1;\n",
+      "  setp.lt.u32 %room, %slot, %slots;\n  @!%room bra SWEEP_STEP;\n", "  mul.wide.u32 %slot_at, %slot, ",
+      SweepSlotBytes(output_bytes), ";\n  add.u64 %slot_at, %slot_at, %out;\n  add.u64 %slot_at, %slot_at, ",
+      kSweepSlotsAt, ";\n", "  shl.b32 %slot, %sm, 8;\n  or.b32 %verdict, %verdict, %slot;\n",
+      "  @%first_lane st.global.u64 [%slot_at], %sweep_index;\n",
+      "  @%first_lane st.global.u32 [%slot_at+8], %verdict;\n  mul.wide.u32 %sample, %lane, 4;\n",
+      "  add.u64 %sample, %sample, %slot_at;\n  st.global.u32 [%sample+", kSweepSlotHeaderBytes, "], %operand;\n",
+      "  add.u64 %slot_at, %slot_at, ", kSweepSlotHeaderBytes + 4 * kWarpLanes, ";\n",
+      StoreRegistersPtx(registers, 32, bug, "%slot_at"));
+}
+
+// SweepEpilogue adds the block's counts to the output's, its own SM's
+// among them, once per warp.
+std::string SweepEpilogue() {
+  return absl::StrCat("SWEEP_DONE:\n  {\n  .reg .pred %first_lane;\n  .reg .b64 %count, %sm_at;\n",
+                      "  setp.eq.u32 %first_lane, %lane, 0;\n  @!%first_lane ret;\n",
+                      "  cvt.u64.u32 %count, %agreed;\n  atom.global.add.u64 %count, [%out], %count;\n",
+                      "  cvt.u64.u32 %count, %disagreed;\n  atom.global.add.u64 %count, [%out+8], %count;\n",
+                      "  mul.wide.u32 %sm_at, %sm, 8;\n  add.u64 %sm_at, %sm_at, %out;\n",
+                      "  add.u32 %agreed, %agreed, %disagreed;\n", "  atom.global.add.u32 %agreed, [%sm_at+",
+                      kSweepSmCountsAt, "], %agreed;\n", "  atom.global.add.u32 %disagreed, [%sm_at+",
+                      kSweepSmCountsAt + 4, "], %disagreed;\n  }\n  ret;\n}\n");
+}
+
+}  // namespace
+
+std::string SweepEntry(absl::string_view kernel_entry) { return absl::StrCat(kernel_entry, "_sweep"); }
+
+void WriteSweepRequest(const SweepRequest& request, absl::Span<std::uint8_t> bytes) {
+  StoreLittleEndian(request.seed, bytes.subspan(0, 8));
+  StoreLittleEndian(request.first, bytes.subspan(8, 8));
+  StoreLittleEndian(request.end, bytes.subspan(16, 8));
+  StoreLittleEndian(request.slots, bytes.subspan(24, 8));
+}
+
+std::optional<std::string> SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry,
+                                          const LoadPlan& plan, int window_bytes, int registers,
+                                          const SweepFamilyPtx& family, PlantedBug bug) {
+  if (plan.lines != PlanLines::kLaneAddresses) return std::nullopt;
+  const int chunk = PlanChunkBytes(plan);
+  const size_t output_bytes = static_cast<size_t>(kWarpLanes) * registers * 4;
+  return absl::StrCat(
+      SweepPrologue(instruction, entry, plan, chunk, window_bytes, registers),
+      // One window after another, this block's.
+      "SWEEP_GROUP:\n  setp.gt.u64 %done, %group, %last_group;\n  @%done bra SWEEP_DONE;\n", WindowPtx(window_bytes),
+      "  cvt.u64.u32 %sweep_index, %warp;\n  mad.lo.u64 %sweep_index, %group, ", kVariantsPerWindow,
+      ", %sweep_index;\n",
+      // Each warp's variants of the window: index, key, draw, load, judge, keep.
+      "SWEEP_VARIANT:\n  setp.lt.u64 %skip, %sweep_index, %first;\n  setp.ge.or.u64 %skip, %sweep_index, %end, "
+      "%skip;\n",
+      "  @%skip bra SWEEP_STEP;\n  {\n  add.u64 %sweep_key, %sweep_index, 1;\n  mul.lo.u64 %sweep_key, %sweep_key, ",
+      kSplitMix64Gamma, ";\n  add.u64 %sweep_key, %sweep_key, %seed;\n",
+      SplitMix64OutputPtx("%sweep_key", "%sweep_key"), family.draw, family.load, JudgePtx(plan, chunk, bug),
+      KeepPtx(registers, output_bytes, bug), "  }\nSWEEP_STEP:\n  add.u64 %sweep_index, %sweep_index, ", kSweepWarps,
+      ";\n  {\n  .reg .b64 %window_end;\n  mad.lo.u64 %window_end, %group, ", kVariantsPerWindow, ", ",
+      kVariantsPerWindow, ";\n  setp.lt.u64 %skip, %sweep_index, %window_end;\n  }\n  @%skip bra SWEEP_VARIANT;\n",
+      "  cvt.u64.u32 %at, %nctaid.x;\n  add.u64 %group, %group, %at;\n  bra SWEEP_GROUP;\n", SweepEpilogue());
+}
+
+}  // namespace matload

@@ -1,0 +1,108 @@
+// Device sweeps: a persistent kernel that draws a form's defined variants
+// on the GPU, runs them and judges each against the model's plan
+// (reference/load_plan.h), so that neither a variant's record nor its
+// registers cross to or from the host (docs/gpu-judge.md, "Sweeps"). It is
+// the device judge (device_judge.h) without the per-variant costs: each
+// block fills its shared window once for kVariantsPerWindow variants that
+// share it (WindowStream), and each warp draws a variant's operands itself
+// from the variant's key, DataStream(seed, index), as the family's
+// TestProgram::MakeVariant draws them on the host.
+//
+//   .entry NAME(.param .u64 sweep, .param .u64 scratch, .param .u64 out)
+//
+// `sweep` is a SweepRequest (WriteSweepRequest): the seed and the variants
+// [first, end) to run, and how many kept slots `out` has. Blocks of
+// kSweepWarps warps take windows in turn (window w serves variants
+// 64w..64w+63), and the warps of a block take that window's variants in
+// turn. `out` must be zero where the counts lie (the first kSweepSlotsAt
+// bytes); the kernel adds to them:
+//   bytes 0..7: variants the device judged that agreed with the plan;
+//   bytes 8..15: those that disagreed;
+//   bytes 16..19: slots claimed (kept variants, including any past the capacity);
+//   from kSweepSmCountsAt: per SM, a .u32 of variants judged and one of
+//     those that disagreed (kMostSms of them, device_judge.h);
+//   from kSweepSlotsAt: kept slots of SweepSlotBytes each.
+// A variant is kept when it disagrees, or is sampled: the first of the
+// sweep and every one whose index is a multiple of kSampleEvery. Its slot
+// holds its index (.u64), its verdict word (device_judge.h's VerdictWord),
+// each lane's operand word as the device drew it (ldmatrix: its row's byte
+// offset) and its registers, lane-major, as a block's output holds them, so
+// that the host re-makes the variant, checks the draw and judges the
+// registers with the model itself.
+#ifndef MATLOAD_HARNESS_KERNELS_DEVICE_SWEEP_H_
+#define MATLOAD_HARNESS_KERNELS_DEVICE_SWEEP_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "harness/kernels/device_judge.h"
+#include "harness/kernels/planted_bug.h"
+#include "reference/legality.h"
+#include "reference/load_plan.h"
+#include "reference/outcome.h"
+
+namespace matload {
+
+// kSweepWarps is the warps of one sweep block, sharing its window.
+inline constexpr int kSweepWarps = 4;
+
+// kSweepRequestBytes is the size of a SweepRequest as the kernel reads it.
+inline constexpr size_t kSweepRequestBytes = 32;
+
+// The output's layout (above).
+inline constexpr size_t kSweepSmCountsAt = 32;
+inline constexpr size_t kSweepSlotsAt = kSweepSmCountsAt + 8 * kMostSms;
+// kSweepSlotHeaderBytes precede a slot's operand words: index and verdict word.
+inline constexpr size_t kSweepSlotHeaderBytes = 16;
+
+// SweepSlotBytes is the size of one kept slot of a form whose block output
+// (32 lanes' registers) is `output_bytes`.
+inline size_t SweepSlotBytes(size_t output_bytes) { return kSweepSlotHeaderBytes + 4 * kWarpLanes + output_bytes; }
+
+// SweepRequest is what one launch of a sweep runs.
+struct SweepRequest {
+  std::uint64_t seed = 0;
+  std::uint64_t first = 1;  // the first variant: at least 1, since variant 0 is the tagged one
+  std::uint64_t end = 1;    // one past the last
+  std::uint32_t slots = 0;  // kept slots the output has room for
+};
+
+// WriteSweepRequest writes `request` as the kernel reads it into `bytes`
+// (exactly kSweepRequestBytes).
+void WriteSweepRequest(const SweepRequest& request, absl::Span<std::uint8_t> bytes);
+
+// SweepFamilyPtx is a family's part of a sweep kernel.
+struct SweepFamilyPtx {
+  // draw: PTX that sets this lane's .u32 %operand, the start of the line it
+  // gives (ldmatrix: its row's byte offset in the window), from the
+  // variant's key %sweep_key and index %sweep_index (.u64 each) and %lane,
+  // as the family's MakeVariant draws it.
+  std::string draw;
+  // load: PTX that runs the instruction under test into %v0.. with the
+  // window's generic address %window (.u64) and %operand, the planted
+  // bug, if it is one of the load's, included.
+  std::string load;
+};
+
+// SweepEntry is the name of the sweep kernel of a form whose test kernel
+// is `kernel_entry`: that name, then "_sweep".
+std::string SweepEntry(absl::string_view kernel_entry);
+
+// SweepKernelPtx writes the sweep kernel `entry` of `instruction`, whose
+// destination is `registers` 32-bit registers, for a plan whose lines are
+// the lanes' addresses (PlanLines::kLaneAddresses) over a shared window of
+// `window_bytes`. `bug` is planted in the judge (kMisjudgingChecker) or
+// where the kept registers are stored, where it is one of those; the
+// family's load carries the others. nullopt where the plan's lines are not
+// the lanes' addresses.
+std::optional<std::string> SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry,
+                                          const LoadPlan& plan, int window_bytes, int registers,
+                                          const SweepFamilyPtx& family, PlantedBug bug);
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_KERNELS_DEVICE_SWEEP_H_
