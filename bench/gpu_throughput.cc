@@ -173,6 +173,7 @@ absl::StatusOr<std::string> MeasureSweep(const TestProgram& program, int device,
   if (!jit.ok()) return jit.status();
   const int blocks =
       absl::GetFlag(FLAGS_sweep_blocks) > 0 ? absl::GetFlag(FLAGS_sweep_blocks) : 8 * (*jit)->device().multiprocessors;
+  if (blocks == 0) return absl::FailedPreconditionError("the device reports no SMs to size a sweep's grid by");
   const SweepLaunch launch = DeviceSweepLaunch(**jit, program, *program.SweepKernel(), static_cast<unsigned>(blocks));
   const std::uint64_t per_launch = absl::GetFlag(FLAGS_sweep_variants);
   SweepOptions options{

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -51,7 +52,9 @@ TEST(GpuThroughputTest, AnUnknownJudgeIsRefusedBeforeTheGpuIsProbed) {
 
 // Under both judges, each form is measured twice, and on the fake GPU, whose
 // kernels store nothing, the device judge calls every block wrong, so that
-// the host judges every one of them too.
+// the host judges every one of them too. Both forms have a sweep kernel
+// and are measured swept too, which the fake GPU cannot do: it reports no
+// SMs, and each such benchmark says so as its error.
 TEST(GpuThroughputTest, ReportsEachFormAsJsonWithCounters) {
   absl::StatusOr<ProcessResult> run = RunProcess({GPU_THROUGHPUT, "--seconds", "1", "--threads", "1", "--blocks", "64",
                                                   "--judge", "both", "--benchmark_format=json"},
@@ -61,8 +64,13 @@ TEST(GpuThroughputTest, ReportsEachFormAsJsonWithCounters) {
   const nlohmann::json report = nlohmann::json::parse(run->standard_output, nullptr, false);
   ASSERT_FALSE(report.is_discarded()) << run->standard_output;
   EXPECT_THAT(report["context"]["device"].get<std::string>(), ::testing::HasSubstr("matload fake GPU"));
-  ASSERT_EQ(report["benchmarks"].size(), 4u) << report.dump(2);
+  ASSERT_EQ(report["benchmarks"].size(), 6u) << report.dump(2);
   for (const nlohmann::json& form : report["benchmarks"]) {
+    if (absl::StrContains(form["name"].get<std::string>(), "swept")) {
+      EXPECT_TRUE(form["error_occurred"].get<bool>()) << form.dump(2);
+      EXPECT_THAT(form["error_message"].get<std::string>(), ::testing::HasSubstr("no SMs"));
+      continue;
+    }
     EXPECT_THAT(form["name"].get<std::string>(), ::testing::HasSubstr("manual_time")) << form.dump(2);
     EXPECT_EQ(form["time_unit"], "s");
     EXPECT_GT(form["launches"].get<double>(), 0) << form.dump(2);

@@ -122,22 +122,14 @@ absl::string_view RowGeneratorName(RowGenerator generator) {
   return "";
 }
 
-// The rows' draw. Lane L's own draw is output L of SplitMix64 seeded with
-// the variant's key (SplitMix64Output(key + (L + 1) gamma)) and the warp's
-// base row is the key's low word scaled into [0, rows - 32), so that each
+// The rows' draw. Lane L's own draw is the key's draw L (KeyDraw) and the warp's
+// base row is the key's low word scaled into [0, rows - 32) (ScaledDraw), so that each
 // lane's row depends on the key and its lane alone: a warp on the device
 // draws all 32 at once, the same rows (LdmatrixDrawPtx).
 static_assert((kWindowRows & (kWindowRows - 1)) == 0, "a scattered row masks the lane's draw");
 
-// LaneDraw is lane `lane`'s own draw for variant key `key`.
-std::uint64_t LaneDraw(std::uint64_t key, int lane) {
-  return SplitMix64Output(key + static_cast<std::uint64_t>(lane + 1) * kSplitMix64Gamma);
-}
-
 // BaseRow is the warp's base row for variant key `key`.
-std::uint64_t BaseRow(std::uint64_t key) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key)) * (kWindowRows - kWarpLanes)) >> 32;
-}
+std::uint64_t BaseRow(std::uint64_t key) { return ScaledDraw(key, kWindowRows - kWarpLanes); }
 
 // RowOffsets draws each lane's row byte offset for variant key `key`. A
 // scattered lane's row is any of the window's (two lanes may share one); a
@@ -150,9 +142,9 @@ std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, std::ui
     switch (generator) {
       case RowGenerator::kContiguous: rows[lane] = base + lane; break;
       case RowGenerator::kReversed: rows[lane] = base + kWarpLanes - 1 - lane; break;
-      case RowGenerator::kRepeated: rows[lane] = base + (LaneDraw(key, lane) & 3); break;
+      case RowGenerator::kRepeated: rows[lane] = base + (KeyDraw(key, lane) & 3); break;
       case RowGenerator::kScattered:
-      case RowGenerator::kMisaligned: rows[lane] = LaneDraw(key, lane) & (kWindowRows - 1); break;
+      case RowGenerator::kMisaligned: rows[lane] = KeyDraw(key, lane) & (kWindowRows - 1); break;
     }
   }
   for (std::uint64_t& row : rows) row *= ldmatrix::kRowBytes;
@@ -168,13 +160,14 @@ std::string LdmatrixDrawPtx() {
                     static_cast<int>(RowGenerator::kRepeated) == 2 && static_cast<int>(RowGenerator::kReversed) == 3,
                 "index % 4 is the generator");
   return absl::StrCat(
-      "  {\n  .reg .b64 %draw_state, %draw;\n  .reg .b32 %draw_low, %draw_base, %draw_row, %draw_other, %draw_kind;\n",
-      "  .reg .pred %draw_is;\n  cvt.u64.u32 %draw_state, %lane;\n  add.u64 %draw_state, %draw_state, 1;\n",
-      "  mul.lo.u64 %draw_state, %draw_state, ", kSplitMix64Gamma,
-      ";\n  add.u64 %draw_state, %draw_state, %sweep_key;\n", SplitMix64OutputPtx("%draw_state", "%draw"),
-      "  cvt.u32.u64 %draw_low, %draw;\n  cvt.u32.u64 %draw_base, %sweep_key;\n",
+      "  {\n  .reg .b64 %draw;\n  .reg .b32 %draw_low, %draw_base, %draw_row, %draw_other, %draw_kind;\n",
+      "  .reg .pred %draw_is, %draw_own;\n  cvt.u32.u64 %draw_kind, %sweep_index;\n  and.b32 %draw_kind, %draw_kind, "
+      "3;\n",
+      // Only the scattered and repeated rows need the lane's own draw.
+      "  setp.eq.u32 %draw_own, %draw_kind, 1;\n  setp.eq.or.u32 %draw_own, %draw_kind, 2, %draw_own;\n",
+      "  mov.u32 %draw_low, 0;\n  @!%draw_own bra.uni LDMATRIX_DRAWN;\n", KeyDrawPtx("%sweep_key", "%lane", "%draw"),
+      "  cvt.u32.u64 %draw_low, %draw;\nLDMATRIX_DRAWN:\n  cvt.u32.u64 %draw_base, %sweep_key;\n",
       "  mul.hi.u32 %draw_base, %draw_base, ", kWindowRows - kWarpLanes, ";\n",
-      "  cvt.u32.u64 %draw_kind, %sweep_index;\n  and.b32 %draw_kind, %draw_kind, 3;\n",
       // contiguous: base + lane
       "  add.u32 %draw_row, %draw_base, %lane;\n",
       // scattered: the draw's low bits
@@ -266,9 +259,13 @@ class LdmatrixProgram : public TestProgram {
   std::optional<std::string> SweepKernel() const override {
     const std::optional<LoadPlan> plan = DevicePlan(options(), expected_form_);
     if (!plan.has_value()) return std::nullopt;
-    return SweepKernelPtx(instruction(), SweepEntry(kLdmatrixEntry), *plan, kLdmatrixWindowBytes,
-                          instruction().signature().destination_count,
-                          {.draw = LdmatrixDrawPtx(), .load = LdmatrixLoadPtx(instruction(), options().bug)},
+    // Line L is lane L's row.
+    return SweepKernelPtx(instruction(), SweepEntry(kLdmatrixEntry), *plan,
+                          {.window_bytes = kLdmatrixWindowBytes,
+                           .registers = instruction().signature().destination_count,
+                           .draw = LdmatrixDrawPtx(),
+                           .load = LdmatrixLoadPtx(instruction(), options().bug),
+                           .line_start = "  shfl.sync.idx.b32 %judge_at, %operand, %judge_line, 31, -1;\n"},
                           options().bug);
   }
 

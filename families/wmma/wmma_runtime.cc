@@ -5,6 +5,7 @@
 // declared in harness/families/family_runtime.h.
 #include "harness/families/family_runtime.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <memory>
@@ -24,6 +25,7 @@
 #include "harness/families/thread_window.h"
 #include "harness/kernels/data_pattern.h"
 #include "harness/kernels/device_judge.h"
+#include "harness/kernels/device_sweep.h"
 #include "harness/kernels/kernel_text.h"
 #include "harness/kernels/planted_bug.h"
 #include "reference/enumerate.h"
@@ -69,6 +71,57 @@ std::string LineOffsetPtx(int element_bits) {
       kRecordHeaderBytes, "];\n", "  add.u64 %judge_line_at, %judge_line_at, %judge_step;\n");
 }
 
+// WmmaAddresses names the registers p may sit in: a generic address, a
+// .global one, a .shared one of 32 or of 64 bits.
+struct WmmaAddresses {
+  absl::string_view generic, global, shared32, shared64;
+};
+
+// WmmaLoadText spells the form with %v0.. as its destination, p in the
+// register of `addresses` the form's state space takes (a .shared address
+// of `shared_address_bits`) and, where the form has a stride operand, the
+// stride in `stride`.
+std::string WmmaLoadText(const CheckedInstruction& instruction, int shared_address_bits, const WmmaAddresses& addresses,
+                         absl::string_view stride) {
+  const OperandSignature& signature = instruction.signature();
+  absl::string_view address = addresses.generic;
+  if (signature.state_space == StateSpace::kGlobal) address = addresses.global;
+  if (signature.state_space == StateSpace::kShared) {
+    address = shared_address_bits == 32 ? addresses.shared32 : addresses.shared64;
+  }
+  Form form = instruction.form();
+  std::vector<std::string> destination;
+  for (int i = 0; i < signature.destination_count; ++i) destination.push_back(absl::StrCat("%v", i));
+  form.operands = {VectorOperand{destination}, AddressOperand{std::string(address), 0}};
+  if (signature.stride) form.operands.push_back(RegisterOperand{std::string(stride)});
+  form.guard.reset();
+  return PrintForm(form);
+}
+
+// AddressesPtx converts the generic p in addresses.generic (.b64) into the
+// form's state space, into the register WmmaLoadText reads.
+std::string AddressesPtx(const CheckedInstruction& instruction, const WmmaAddresses& addresses) {
+  const StateSpace space = instruction.signature().state_space;
+  if (space == StateSpace::kGlobal)
+    return absl::StrCat("  cvta.to.global.u64 ", addresses.global, ", ", addresses.generic, ";\n");
+  if (space != StateSpace::kShared) return "";
+  return absl::StrCat("  cvta.to.shared.u64 ", addresses.shared64, ", ", addresses.generic, ";\n  cvt.u32.u64 ",
+                      addresses.shared32, ", ", addresses.shared64, ";\n");
+}
+
+// OffByOneRowPtx plants the off-by-one-row bug: the .u64 register `offset`
+// moves one row (or column) further on, `stride` (.u32) elements of the
+// form's type.
+std::string OffByOneRowPtx(const CheckedInstruction& instruction, absl::string_view offset, absl::string_view stride) {
+  const int element_bits = wmma::ElementBits(static_cast<wmma::Type>(instruction.form().qualifiers.Get(wmma::kType)));
+  return absl::StrCat("  {\n  .reg .b32 %pitch;\n  .reg .b64 %pitch64;\n  mul.lo.u32 %pitch, ", stride, ", ",
+                      element_bits, ";\n  shr.u32 %pitch, %pitch, 3;\n  cvt.u64.u32 %pitch64, %pitch;\n  add.u64 ",
+                      offset, ", ", offset, ", %pitch64;\n  }\n");
+}
+
+// kRecordAddresses are the record kernel's registers for p.
+constexpr WmmaAddresses kRecordAddresses = {"%generic_p", "%global_p", "%shared_p32", "%shared_p64"};
+
 // WmmaKernel writes the kernel: p is the window plus the offset, as a
 // generic address when the form names no state space, else in the form's
 // space (a .shared address in a register of `shared_address_bits`, 32 or
@@ -81,35 +134,15 @@ std::string WmmaKernel(const CheckedInstruction& instruction, int shared_address
   const OperandSignature& signature = instruction.signature();
   const int registers = signature.destination_count;
   const int register_bits = RegisterClassBits(signature.destination_class);
-  std::string address = "%generic_p";
-  if (signature.state_space == StateSpace::kGlobal) address = "%global_p";
-  if (signature.state_space == StateSpace::kShared) address = shared_address_bits == 32 ? "%shared_p32" : "%shared_p64";
-  Form form = instruction.form();
-  std::vector<std::string> destination;
-  for (int i = 0; i < registers; ++i) destination.push_back(absl::StrCat("%v", i));
-  form.operands = {VectorOperand{destination}, AddressOperand{address, 0}};
-  if (signature.stride) form.operands.push_back(RegisterOperand{"%stride"});
-  form.guard.reset();
-
   std::string ptx = KernelPrologue(instruction, kWmmaEntry, WmmaFrame(instruction, device_plan.has_value()),
                                    device_plan.has_value() ? PlanTablePtx(*device_plan, kWmmaEntry) : "");
-  absl::StrAppend(&ptx, "  .reg .b32 %stride, %shared_p32, %pitch;\n",
-                  "  .reg .b64 %offset, %generic_p, %global_p, %shared_p64, %pitch64;\n", "  .reg .b", register_bits,
-                  " %v<", registers, ">;\n", "  ld.global.u64 %offset, [%record+", kRecordHeaderBytes, "];\n",
+  absl::StrAppend(&ptx, "  .reg .b32 %stride, %shared_p32;\n",
+                  "  .reg .b64 %offset, %generic_p, %global_p, %shared_p64;\n", "  .reg .b", register_bits, " %v<",
+                  registers, ">;\n", "  ld.global.u64 %offset, [%record+", kRecordHeaderBytes, "];\n",
                   "  ld.global.u32 %stride, [%record+", kRecordHeaderBytes + 8, "];\n");
-  if (bug == PlantedBug::kOffByOneRow) {
-    // One row (or column) further on: stride elements of the form's type.
-    const int element_bits = wmma::ElementBits(static_cast<wmma::Type>(instruction.form().qualifiers.Get(wmma::kType)));
-    absl::StrAppend(&ptx, "  mul.lo.u32 %pitch, %stride, ", element_bits, ";\n  shr.u32 %pitch, %pitch, 3;\n",
-                    "  cvt.u64.u32 %pitch64, %pitch;\n  add.u64 %offset, %offset, %pitch64;\n");
-  }
-  absl::StrAppend(&ptx, "  add.u64 %generic_p, %window, %offset;\n");
-  if (signature.state_space == StateSpace::kGlobal) {
-    absl::StrAppend(&ptx, "  cvta.to.global.u64 %global_p, %generic_p;\n");
-  } else if (signature.state_space == StateSpace::kShared) {
-    absl::StrAppend(&ptx, "  cvta.to.shared.u64 %shared_p64, %generic_p;\n  cvt.u32.u64 %shared_p32, %shared_p64;\n");
-  }
-  absl::StrAppend(&ptx, "  ", PrintForm(form), "\n");
+  if (bug == PlantedBug::kOffByOneRow) absl::StrAppend(&ptx, OffByOneRowPtx(instruction, "%offset", "%stride"));
+  absl::StrAppend(&ptx, "  add.u64 %generic_p, %window, %offset;\n", AddressesPtx(instruction, kRecordAddresses), "  ",
+                  WmmaLoadText(instruction, shared_address_bits, kRecordAddresses, "%stride"), "\n");
   if (device_plan.has_value()) {
     absl::StrAppend(&ptx, DeviceJudgePtx(*device_plan, kWmmaEntry, registers, register_bits,
                                          LineOffsetPtx(device_plan->line_stride_bits), bug));
@@ -189,10 +222,10 @@ class WmmaProgram : public TestProgram {
     Variant variant{.index = index,
                     .kind = "",
                     .pattern = index == 0 ? DataPattern::kTagged : DataPattern::kRandom,
-                    .stream = DataStream(seed, index),
+                    .stream = WindowStream(seed, index),
                     .placement = placements_[index % placements_.size()],
                     .operands = {}};
-    SplitMix64 random = OperandRandom(variant.stream);
+    const std::uint64_t key = DataStream(seed, index);
     PointerGenerator generator = index == 0                     ? PointerGenerator::kDefault
                                  : has_stride && index % 3 == 2 ? PointerGenerator::kWideStride
                                                                 : PointerGenerator::kOffset;
@@ -200,8 +233,9 @@ class WmmaProgram : public TestProgram {
       generator = has_stride && index % 8 == 7 ? PointerGenerator::kShortStride : PointerGenerator::kMisalignedPointer;
     }
     VariantOperands& pointer = variant.operands;
-    const size_t steps_wider =
-        generator == PointerGenerator::kWideStride ? std::min<size_t>(1 + random.Below(3), strides_.size() - 1) : 0;
+    const size_t steps_wider = generator == PointerGenerator::kWideStride
+                                   ? std::min<size_t>(1 + ScaledDraw(KeyDraw(key, 0), 3), strides_.size() - 1)
+                                   : 0;
     pointer.stride = strides_[steps_wider].stride;
     std::uint64_t extent = strides_[steps_wider].extent_bytes;
     if (generator == PointerGenerator::kShortStride) {
@@ -209,8 +243,7 @@ class WmmaProgram : public TestProgram {
       extent = WmmaExtentBytes(qualifiers, pointer.stride);
     }
     if (generator != PointerGenerator::kDefault) {
-      const std::uint64_t room = frame().window_bytes - extent;
-      pointer.address = alignment_ * random.Below(room / alignment_ + 1);
+      pointer.address = alignment_ * ScaledDraw(KeyDraw(key, 1), AddressChoices(extent));
     }
     if (generator == PointerGenerator::kMisalignedPointer)
       pointer.address = (pointer.address | 2) % frame().window_bytes;
@@ -219,6 +252,25 @@ class WmmaProgram : public TestProgram {
   }
 
   std::optional<LoadPlan> Plan() const override { return WmmaLoadPlan(expected_fragment_); }
+
+  std::optional<std::string> SweepKernel() const override {
+    if (!options().judge_on_device) return std::nullopt;
+    const OperandSignature& signature = instruction().signature();
+    const auto places = [&](DataPlacement placement) {
+      return std::find(placements_.begin(), placements_.end(), placement) != placements_.end();
+    };
+    // Line L starts L strides past p.
+    return SweepKernelPtx(instruction(), SweepEntry(kWmmaEntry), WmmaLoadPlan(expected_fragment_),
+                          {.window_bytes = frame().window_bytes,
+                           .shared_window = places(DataPlacement::kShared),
+                           .global_window = places(DataPlacement::kGlobal),
+                           .registers = signature.destination_count,
+                           .register_bits = RegisterClassBits(signature.destination_class),
+                           .draw = SweepDrawPtx(),
+                           .load = SweepLoadPtx(),
+                           .line_start = "  mad.lo.u32 %judge_at, %judge_line, %wmma_line_bytes, %wmma_address;\n"},
+                          options().bug);
+  }
 
   Outcome Expect(const Variant& variant) const override {
     const VariantOperands& pointer = variant.operands;
@@ -297,6 +349,64 @@ class WmmaProgram : public TestProgram {
     };
     if (pitch_bits <= length_bits) return fill_bits(0, (lines - 1) * pitch_bits + length_bits);
     for (int line = 0; line < lines; ++line) fill_bits(line * pitch_bits, line * pitch_bits + length_bits);
+  }
+
+  // AddressChoices is how many aligned places p may take for a matrix of
+  // `extent` bytes in the window.
+  std::uint32_t AddressChoices(std::uint64_t extent) const {
+    return static_cast<std::uint32_t>((frame().window_bytes - extent) / alignment_ + 1);
+  }
+
+  // SweepDrawPtx is MakeVariant's draw of a defined variant from index 1
+  // on, for the sweep kernel (device_sweep.h): it sets p's offset
+  // %wmma_address, the stride %wmma_stride, the bytes between lines
+  // %wmma_line_bytes, %operand (where line %lane starts) and %wmma_shared
+  // (whether the data sit in the shared window), from %sweep_key and
+  // %sweep_index. The stride options and their address choices are the
+  // program's, written into the text.
+  std::string SweepDrawPtx() const {
+    std::string ptx = absl::StrCat(
+        "  .reg .b32 %wmma_address, %wmma_stride, %wmma_line_bytes;\n  .reg .pred %wmma_shared;\n  {\n",
+        "  .reg .b32 %wd_index, %wd_step, %wd_choices, %wd_low;\n  .reg .b64 %wd_draw;\n  .reg .pred %wd_is;\n",
+        "  cvt.u32.u64 %wd_index, %sweep_index;\n  mov.u32 %wd_step, 0;\n");
+    if (instruction().signature().stride && strides_.size() > 1) {
+      // A wide stride (index % 3 == 2): 1 + ScaledDraw(draw 0, 3) options wider, at most the widest.
+      absl::StrAppend(&ptx, KeyDrawPtx("%sweep_key", "0", "%wd_draw"), "  cvt.u32.u64 %wd_low, %wd_draw;\n",
+                      "  mul.hi.u32 %wd_low, %wd_low, 3;\n  add.u32 %wd_low, %wd_low, 1;\n  min.u32 %wd_low, %wd_low, ",
+                      strides_.size() - 1, ";\n  rem.u32 %wd_step, %wd_index, 3;\n  setp.eq.u32 %wd_is, %wd_step, 2;\n",
+                      "  selp.b32 %wd_step, %wd_low, 0, %wd_is;\n");
+    }
+    absl::StrAppend(&ptx, "  mov.u32 %wmma_stride, ", strides_[0].stride, ";\n  mov.u32 %wd_choices, ",
+                    AddressChoices(strides_[0].extent_bytes), ";\n");
+    for (size_t step = 1; step < strides_.size(); ++step) {
+      absl::StrAppend(&ptx, "  setp.eq.u32 %wd_is, %wd_step, ", step, ";\n  selp.b32 %wmma_stride, ",
+                      strides_[step].stride, ", %wmma_stride, %wd_is;\n  selp.b32 %wd_choices, ",
+                      AddressChoices(strides_[step].extent_bytes), ", %wd_choices, %wd_is;\n");
+    }
+    // p: alignment * ScaledDraw(draw 1, choices); the data's place: placements_[index % their number].
+    absl::StrAppend(&ptx, KeyDrawPtx("%sweep_key", "1", "%wd_draw"), "  cvt.u32.u64 %wd_low, %wd_draw;\n",
+                    "  mul.hi.u32 %wmma_address, %wd_low, %wd_choices;\n  mul.lo.u32 %wmma_address, %wmma_address, ",
+                    alignment_, ";\n  mul.lo.u32 %wmma_line_bytes, %wmma_stride, ", expected_fragment_.element_bits(),
+                    ";\n  shr.u32 %wmma_line_bytes, %wmma_line_bytes, 3;\n",
+                    "  mad.lo.u32 %operand, %lane, %wmma_line_bytes, %wmma_address;\n",
+                    "  rem.u32 %wd_low, %wd_index, ", placements_.size(), ";\n  setp.eq.u32 %wmma_shared, %wd_low, ",
+                    placements_.back() == DataPlacement::kShared ? placements_.size() - 1 : placements_.size(),
+                    ";\n  }\n");
+    return ptx;
+  }
+
+  // SweepLoadPtx runs the form for the sweep kernel: p in the window the
+  // draw chose, the off-by-one-row bug planted where it is.
+  std::string SweepLoadPtx() const {
+    constexpr WmmaAddresses kSwept = {"%swept_generic", "%swept_global", "%swept_shared32", "%swept_shared64"};
+    return absl::StrCat(
+        "  {\n  .reg .b32 %swept_shared32;\n  .reg .b64 %swept_offset, %swept_generic, %swept_global, "
+        "%swept_shared64;\n",
+        "  cvt.u64.u32 %swept_offset, %wmma_address;\n",
+        options().bug == PlantedBug::kOffByOneRow ? OffByOneRowPtx(instruction(), "%swept_offset", "%wmma_stride") : "",
+        "  selp.b64 %swept_generic, %window, %global_window, %wmma_shared;\n",
+        "  add.u64 %swept_generic, %swept_generic, %swept_offset;\n", AddressesPtx(instruction(), kSwept), "  ",
+        WmmaLoadText(instruction(), options().shared_address_bits, kSwept, "%wmma_stride"), "\n  }\n");
   }
 
   WmmaFragment fragment_;

@@ -7,6 +7,7 @@
 #include "absl/time/time.h"
 #include "harness/conform/bundle_writer.h"
 #include "harness/gpu/cuda_driver.h"
+#include "harness/gpu/device_sweep_run.h"
 #include "harness/gpu/launch_outcome.h"
 #include "harness/gpu/launch_pipeline.h"
 
@@ -159,12 +160,86 @@ absl::StatusOr<CaseSummary> RunPipelined(const CaseWork& work, const CaseWorkCon
   return summary;
 }
 
+// kSweptVariantsPerLaunch sizes a sweep's launches in conform: tens of
+// milliseconds of a Hopper GPU's time each, so that the host's re-judging
+// of one overlaps the next (device_sweep_run.h).
+constexpr std::uint64_t kSweptVariantsPerLaunch = std::uint64_t{1} << 24;
+
+// SweepKernelOf is the sweep kernel (TestProgram::SweepKernel) that runs
+// `work`'s variants from 1 on, where there is one and it may: an item of a
+// range of defined variants, of a form judged on the device, in a run that
+// makes no undefined variant and plants no bug, on a GPU that says how
+// many SMs it has (the fake GPU of the tests says none, and runs no
+// sweep). The variants of the item's first window must all be defined and
+// not predicted to fault: a family's fault case texts repeat within it
+// (ldmatrix's name the row generator, index % 4), and a predicted fault
+// would take a whole launch with it.
+std::optional<std::string> SweepKernelOf(const CaseWork& work, const CaseWorkContext& context, const DriverJit& jit) {
+  if (work.device_judged == nullptr || work.take != VariantRole::kDefined || !work.listed.empty() ||
+      MayBeUndefined(work) || work.end <= 1 || jit.device().multiprocessors == 0) {
+    return std::nullopt;
+  }
+  for (std::int64_t index = std::max<std::int64_t>(work.begin, 1);
+       index < std::min<std::int64_t>(work.end, work.begin + static_cast<std::int64_t>(kVariantsPerWindow)); ++index) {
+    if (Make(work, context, index, 0).role != VariantRole::kDefined) return std::nullopt;
+  }
+  return work.device_judged->SweepKernel();
+}
+
+// RunSwept runs `work` with its sweep kernel `kernel` (device_sweep_run.h):
+// its variant 0, if it has it, through the launch pipeline, and the others
+// drawn and judged on the device, every variant the device kept judged
+// again on the host. A sweep that saw more disagreements than it kept
+// hands the whole item to the pipeline, which judges each one.
+absl::StatusOr<CaseSummary> RunSwept(const CaseWork& work, const CaseWorkContext& context, const DriverJit& jit,
+                                     const std::string& kernel, const Made& filler) {
+  absl::StatusOr<std::string> image = KernelImage(kernel, work.program->instruction().target(), work.path);
+  if (!image.ok()) return image.status();
+  CaseSummary summary;
+  if (work.begin == 0) {
+    CaseWork tagged = work;
+    tagged.end = 1;
+    absl::StatusOr<CaseSummary> first = RunPipelined(tagged, context, filler);
+    if (!first.ok()) return first.status();
+    summary.Merge(*first, context.keep);
+  }
+  const TestProgram& program = *work.program;
+  const size_t words = WordsPerVariant(work, filler);
+  std::vector<CaseSummary> summaries(context.threads);
+  const SweepOptions options{
+      .seed = work.seed,
+      .first = static_cast<std::uint64_t>(std::max<std::int64_t>(work.begin, 1)),
+      .end = static_cast<std::uint64_t>(work.end),
+      .variants_per_launch = kSweptVariantsPerLaunch,
+      .threads = context.threads,
+      .on_kept = [&](int thread, const Variant& variant, const CaseVerdict& verdict,
+                     absl::Span<const std::uint8_t> registers) {
+        const std::string signature =
+            IsFinding(verdict.kind) ? Signature(program, variant, program.Expect(variant), verdict) : "";
+        summaries[thread].Add(variant.index, verdict, true, words, signature, registers, context.device, context.keep);
+      }};
+  absl::StatusOr<SweepStats> swept = RunSweep(
+      *work.device_judged, options,
+      DeviceSweepLaunch(jit, *work.device_judged, *image, static_cast<unsigned>(8 * jit.device().multiprocessors)));
+  if (!swept.ok()) return swept.status();
+  if (swept->unseen > 0) return RunPipelined(work, context, filler);
+  for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);
+  summary.AddJudgedOnDevice(swept->agreed - swept->kept_agreed, words);
+  summary.AddSmCounts(context.device, swept->per_sm);
+  summary.seconds.Add({.pipeline = swept->seconds, .launching = swept->launching, .judging = swept->judging});
+  return summary;
+}
+
 // JudgeItem is RunCaseWork's judging, without its clock.
 absl::StatusOr<CaseSummary> JudgeItem(const CaseWork& work, const CaseWorkContext& context) {
   if (work.verdict.has_value()) return JudgeWithout(work, context, *work.verdict);
   std::optional<Made> filler = FirstTaken(work, context);
   if (!filler.has_value()) return JudgeWithout(work, context, {});
-  absl::StatusOr<CaseSummary> summary = RunPipelined(work, context, *std::move(filler));
+  absl::StatusOr<DriverJit*> jit = WorkerJit(context.device);
+  if (!jit.ok()) return jit.status();
+  const std::optional<std::string> sweep = SweepKernelOf(work, context, **jit);
+  absl::StatusOr<CaseSummary> summary = sweep.has_value() ? RunSwept(work, context, **jit, *sweep, *filler)
+                                                          : RunPipelined(work, context, *std::move(filler));
   if (summary.ok()) return summary;
   if (std::optional<CaseVerdict> rejection = Rejection(summary.status()); rejection.has_value()) {
     return JudgeWithout(work, context, *rejection);

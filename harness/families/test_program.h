@@ -167,6 +167,22 @@ class TestProgram {
 // or `line` strides past the warp's address.
 std::uint64_t PlannedLineOffset(const LoadPlan& plan, const VariantOperands& operands, int line);
 
+// KeyDraw is draw `k` of a variant whose key is `key` (DataStream(seed,
+// index)): output k of SplitMix64 seeded with the key,
+// SplitMix64Output(key + (k + 1) gamma). Each draw depends on the key and
+// k alone, so a GPU makes any of them at once (KeyDrawPtx,
+// harness/kernels/device_sweep.h): the draws of a family whose variants
+// are swept.
+inline std::uint64_t KeyDraw(std::uint64_t key, std::uint64_t k) {
+  return SplitMix64Output(key + (k + 1) * kSplitMix64Gamma);
+}
+
+// ScaledDraw is a number in [0, bound) made from the low word of `draw`:
+// (low * bound) >> 32, one multiplication on a GPU too.
+inline std::uint32_t ScaledDraw(std::uint64_t draw, std::uint32_t bound) {
+  return static_cast<std::uint32_t>((std::uint64_t{static_cast<std::uint32_t>(draw)} * bound) >> 32);
+}
+
 // OperandRandom is the generator of variant operands for data stream
 // `stream`. It starts from the stream's own mix, so its draws are not the
 // data words of the stream (DataWord).

@@ -1,6 +1,8 @@
 // Sweeps (harness/kernels/device_sweep.h) on the GPU, held to the model:
-// every legal ldmatrix form of the device's target that has a plan sweeps
-// kVariants variants drawn on the device. With no bug, every variant must
+// every legal ldmatrix and wmma.load form of the device's target that has
+// a sweep kernel sweeps kVariants variants drawn on the device (a form the
+// registry predicts faults for in its first window is left out, as
+// conform leaves it). With no bug, every variant must
 // agree, and every kept one (the sample) must be drawn and judged as the
 // host draws and judges it. With the transposed expectation planted, the
 // device must call variants wrong and the model confirm each one it kept.
@@ -15,10 +17,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "families/ldmatrix/ldmatrix_table.h"
+#include "families/wmma/wmma_load_table.h"
 #include "gtest/gtest.h"
 #include "harness/gpu/device_sweep_run.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/program_launch.h"
+#include "harness/judge/discrepancy_registry.h"
+#include "harness/kernels/data_pattern.h"
 #include "harness/platform/infrastructure.h"
 #include "reference/enumerate.h"
 
@@ -52,20 +57,39 @@ TEST(DeviceSweepDeviceTest, EverySweptVerdictIsTheModels) {
   if (IsNoGpu(device.status())) GTEST_SKIP() << "needs a GPU: " << device.status().message();
   ASSERT_TRUE(device.ok()) << device.status();
   const PtxVersion ptx = device->jit.Judged();
+  absl::StatusOr<DiscrepancyRegistry> registry = DiscrepancyRegistry::Load(DefaultRegistryPath());
+  ASSERT_TRUE(registry.ok()) << registry.status();
+  // A form whose first window the registry predicts faults in is not swept
+  // (conform judges it one variant a block).
+  const auto predicts_faults = [&](const TestProgram& program) {
+    for (int index = 1; index < static_cast<int>(kVariantsPerWindow); ++index) {
+      if (registry->Find(program.FaultCaseText(program.MakeVariant(kSeed, index, false)), device->target,
+                         Direction::kDeviceFaults, device->toolchain) != nullptr) {
+        return true;
+      }
+    }
+    return false;
+  };
   std::vector<Swept> sweeps;
-  for (const QualifierSet& qualifiers : LegalQualifierSets(ldmatrix::Spec(), ptx, device->target)) {
-    const std::optional<CheckedInstruction> instruction =
-        StandardInstruction(ldmatrix::Spec(), qualifiers, ptx, device->target);
-    ASSERT_TRUE(instruction.has_value());
-    for (PlantedBug bug : {PlantedBug::kNone, PlantedBug::kTransposedExpectation, PlantedBug::kMisjudgingChecker,
-                           PlantedBug::kRegisterOrder}) {
-      absl::StatusOr<std::unique_ptr<TestProgram>> program =
-          TestProgram::For(*instruction, {.bug = bug, .judge_on_device = true});
-      if (absl::IsInvalidArgument(program.status())) continue;  // no transposed twin to plant
-      if (bug == PlantedBug::kRegisterOrder && instruction->signature().destination_count == 1) continue;
-      ASSERT_TRUE(program.ok()) << program.status();
-      if (!(*program)->SweepKernel().has_value()) continue;  // no plan: no sweep
-      sweeps.push_back({*std::move(program), bug});
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    int form = 0;
+    for (const QualifierSet& qualifiers : LegalQualifierSets(*spec, ptx, device->target)) {
+      const std::optional<CheckedInstruction> instruction = StandardInstruction(*spec, qualifiers, ptx, device->target);
+      ASSERT_TRUE(instruction.has_value());
+      // Every form without a bug; the bugs in every ldmatrix form and in
+      // every 16th wmma.load form (each sweep kernel is a JIT compile).
+      const bool plant = spec == &ldmatrix::Spec() || form++ % 16 == 0;
+      for (PlantedBug bug : {PlantedBug::kNone, PlantedBug::kTransposedExpectation, PlantedBug::kMisjudgingChecker,
+                             PlantedBug::kRegisterOrder}) {
+        if (bug != PlantedBug::kNone && !plant) continue;
+        absl::StatusOr<std::unique_ptr<TestProgram>> program =
+            TestProgram::For(*instruction, {.bug = bug, .judge_on_device = true});
+        if (absl::IsInvalidArgument(program.status()) || absl::IsNotFound(program.status())) continue;
+        if (bug == PlantedBug::kRegisterOrder && instruction->signature().destination_count == 1) continue;
+        ASSERT_TRUE(program.ok()) << program.status();
+        if (!(*program)->SweepKernel().has_value() || predicts_faults(**program)) continue;
+        sweeps.push_back({*std::move(program), bug});
+      }
     }
   }
   ASSERT_GT(sweeps.size(), 20u);

@@ -11,7 +11,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/judge/case_judge.h"
 
 namespace matload {
 namespace {
@@ -71,10 +70,11 @@ struct KeptTally {
   double seconds = 0;  // summed over the threads
 };
 
-// JudgeKept judges `kept` on `threads` threads, each taking every
+// JudgeKept judges `kept` on options.threads threads, each taking every
 // threads-th slot.
-absl::StatusOr<KeptTally> JudgeKept(const TestProgram& program, const LoadPlan& plan, std::uint64_t seed,
-                                    const std::vector<absl::Span<const std::uint8_t>>& kept, int threads) {
+absl::StatusOr<KeptTally> JudgeKept(const TestProgram& program, const LoadPlan& plan, const SweepOptions& options,
+                                    const std::vector<absl::Span<const std::uint8_t>>& kept) {
+  const int threads = options.threads;
   std::vector<KeptTally> tallies(threads);
   std::vector<absl::Status> statuses(threads);
   std::vector<std::thread> workers;
@@ -82,16 +82,17 @@ absl::StatusOr<KeptTally> JudgeKept(const TestProgram& program, const LoadPlan& 
     workers.emplace_back([&, t] {
       const Clock::time_point start = Clock::now();
       for (size_t i = t; i < kept.size() && statuses[t].ok(); i += threads) {
-        absl::StatusOr<KeptVariantVerdict> verdict = JudgeKeptVariant(program, plan, seed, kept[i]);
-        if (!verdict.ok()) {
-          statuses[t] = verdict.status();
+        absl::StatusOr<KeptVariant> judged = JudgeKeptVariant(program, plan, options.seed, kept[i]);
+        if (!judged.ok()) {
+          statuses[t] = judged.status();
           break;
         }
         ++tallies[t].rejudged;
-        if (*verdict == KeptVariantVerdict::kFailing) {
+        if (judged->verdict.kind != CaseClass::kPass) {
           ++tallies[t].disagreements_kept;
-          tallies[t].failing.push_back(Load<std::uint64_t>(kept[i], 0));
+          tallies[t].failing.push_back(judged->variant.index);
         }
+        if (options.on_kept) options.on_kept(t, judged->variant, judged->verdict, judged->registers);
       }
       tallies[t].seconds = Seconds(start);
     });
@@ -126,6 +127,7 @@ SweepLaunch DeviceSweepLaunch(const DriverJit& jit, const TestProgram& program, 
                                    .blocks = blocks,
                                    .threads = 32 * kSweepWarps,
                                    .inputs = {absl::MakeConstSpan(bytes)},
+                                   .scratch_bytes = static_cast<size_t>(blocks) * program.frame().window_bytes,
                                    .output_bytes = kSweepSlotsAt + request.slots * slot_bytes,
                                    .head_bytes = kSweepSlotsAt,
                                    .bytes_after_head = [&](absl::Span<const std::uint8_t> head) {
@@ -139,32 +141,33 @@ SweepLaunch DeviceSweepLaunch(const DriverJit& jit, const TestProgram& program, 
   };
 }
 
-absl::StatusOr<KeptVariantVerdict> JudgeKeptVariant(const TestProgram& program, const LoadPlan& plan,
-                                                    std::uint64_t seed, absl::Span<const std::uint8_t> slot) {
+absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const LoadPlan& plan, std::uint64_t seed,
+                                             absl::Span<const std::uint8_t> slot) {
   const std::uint64_t index = Load<std::uint64_t>(slot, 0);
   const VerdictWord word = ReadVerdictWord(Load<std::uint32_t>(slot, 8));
   if (!word.verdict.has_value() || index > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
     return absl::InternalError(absl::StrFormat("a sweep kept a slot that names variant %d with no verdict", index));
   }
-  const Variant variant = program.MakeVariant(seed, static_cast<int>(index), false);
+  KeptVariant kept{.variant = program.MakeVariant(seed, static_cast<int>(index), false),
+                   .registers = slot.subspan(kSweepSlotHeaderBytes + 4 * kWarpLanes)};
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     const std::uint32_t drawn = Load<std::uint32_t>(slot, kSweepSlotHeaderBytes + 4 * lane);
-    const std::uint64_t made = PlannedLineOffset(plan, variant.operands, lane);
+    const std::uint64_t made = PlannedLineOffset(plan, kept.variant.operands, lane);
     if (drawn != made) {
       return absl::InternalError(absl::StrCat("the device drew variant ", index, " of seed ", seed,
                                               " otherwise than the host: lane ", lane, "'s line starts at ", drawn,
                                               " on the device, ", made, " on the host"));
     }
   }
-  const bool passed = JudgeOutput(program.Expect(variant), slot.subspan(kSweepSlotHeaderBytes + 4 * kWarpLanes)).kind ==
-                      CaseClass::kPass;
+  kept.verdict = JudgeOutput(program.Expect(kept.variant), kept.registers);
+  const bool passed = kept.verdict.kind == CaseClass::kPass;
   if (passed != (*word.verdict == DeviceVerdict::kAgree)) {
     return absl::InternalError(absl::StrCat("the device judge on SM ", word.sm, " called variant ", index, " of seed ",
                                             seed, passed ? " wrong" : " right", " and the model called it ",
                                             passed ? "right" : "wrong",
                                             ": the device's comparison is wrong, so no verdict of this sweep stands"));
   }
-  return passed ? KeptVariantVerdict::kAgreed : KeptVariantVerdict::kFailing;
+  return kept;
 }
 
 absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptions& options,
@@ -184,6 +187,7 @@ absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptio
     absl::StatusOr<KeptTally> tally = judging.get();
     if (!tally.ok()) return tally.status();
     stats.rejudged += tally->rejudged;
+    stats.kept_agreed += tally->rejudged - tally->disagreements_kept;
     stats.failing.insert(stats.failing.end(), tally->failing.begin(), tally->failing.end());
     stats.unseen += last_disagreed - tally->disagreements_kept;
     stats.judging += tally->seconds / options.threads;
@@ -203,13 +207,18 @@ absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptio
     if (!judged.ok()) return judged;
     absl::StatusOr<SweptOutput> read = ReadSweptOutput(*output, request, slot_bytes, stats.per_sm);
     if (!read.ok()) return read.status();
+    if (read->agreed + read->disagreed != request.end - request.first) {
+      return absl::InternalError(absl::StrCat(program.Label(), ": a sweep launch judged ",
+                                              read->agreed + read->disagreed, " variants of the ",
+                                              request.end - request.first, " it was given"));
+    }
     ++stats.launches;
     stats.next = request.end;
     stats.agreed += read->agreed;
     stats.disagreed += read->disagreed;
     last_disagreed = read->disagreed;
     judging = std::async(std::launch::async, [&program, &plan, &options, kept = std::move(read->kept)] {
-      return JudgeKept(program, *plan, options.seed, kept, options.threads);
+      return JudgeKept(program, *plan, options, kept);
     });
   }
   if (absl::Status judged = finish_judging(); !judged.ok()) return judged;

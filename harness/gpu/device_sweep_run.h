@@ -23,6 +23,7 @@
 #include "absl/types/span.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/cuda_driver.h"
+#include "harness/judge/case_judge.h"
 #include "harness/kernels/device_sweep.h"
 #include "harness/runs/sm_verdicts.h"
 
@@ -51,15 +52,22 @@ struct SweepOptions {
   std::optional<absl::Duration> duration;
   std::uint32_t kept_disagreements = 64;  // slots a launch keeps for disagreements, past its sample
   int threads = 1;                        // host threads that judge kept variants
+  // on_kept, where set, hears of each kept variant once the host has judged
+  // it and held the device to it: the host thread (0 to threads - 1), the
+  // variant, the model's verdict and the registers the device kept.
+  std::function<void(int thread, const Variant& variant, const CaseVerdict& verdict,
+                     absl::Span<const std::uint8_t> registers)>
+      on_kept;
 };
 
 // SweepStats are what a sweep did.
 struct SweepStats {
   std::uint64_t launches = 0;
-  std::uint64_t next = 0;       // the first variant not run
-  std::uint64_t agreed = 0;     // variants the device judged to agree with the plan
-  std::uint64_t disagreed = 0;  // and to disagree
-  std::uint64_t rejudged = 0;   // kept variants the host judged in full
+  std::uint64_t next = 0;         // the first variant not run
+  std::uint64_t agreed = 0;       // variants the device judged to agree with the plan
+  std::uint64_t disagreed = 0;    // and to disagree
+  std::uint64_t rejudged = 0;     // kept variants the host judged in full
+  std::uint64_t kept_agreed = 0;  // of those, the ones both judges called right
   // failing: the variants the device called wrong and the model confirmed,
   // by index, as many as the launches kept; unseen: disagreements past the
   // slots, which no host judged.
@@ -73,20 +81,25 @@ struct SweepStats {
 
 // RunSweep runs `options`' variants of `program` through `launch`. A
 // failed launch ends it with that status; an output too short for what it
-// says is kInternal, and so is a kept variant the device drew or judged
-// otherwise than the host (above). A program without a plan, or a first
-// variant of 0, is kInvalidArgument.
+// says, or whose counts are not the variants it was given, is kInternal,
+// and so is a kept variant the device drew or judged otherwise than the
+// host (above). A program without a plan, or a first variant of 0, is
+// kInvalidArgument.
 absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptions& options, const SweepLaunch& launch);
 
-// KeptVariantVerdict is the host's word on one kept slot.
-enum class KeptVariantVerdict { kAgreed, kFailing };
+// KeptVariant is one kept slot, judged by the host.
+struct KeptVariant {
+  Variant variant;
+  CaseVerdict verdict;                       // the model's
+  absl::Span<const std::uint8_t> registers;  // the slot's
+};
 
 // JudgeKeptVariant judges one kept slot of a sweep of `program` seeded
-// `seed` (SweepSlotBytes long) with the model: kAgreed or kFailing where
-// the host agrees with the device, kInternal where the device's draw or
-// verdict is not the host's.
-absl::StatusOr<KeptVariantVerdict> JudgeKeptVariant(const TestProgram& program, const LoadPlan& plan,
-                                                    std::uint64_t seed, absl::Span<const std::uint8_t> slot);
+// `seed` (SweepSlotBytes long) with the model, where the host agrees with
+// the device about it; kInternal where the device's draw or verdict is not
+// the host's.
+absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const LoadPlan& plan, std::uint64_t seed,
+                                             absl::Span<const std::uint8_t> slot);
 
 }  // namespace matload
 

@@ -215,20 +215,22 @@ DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t block
           .block_output_bytes = static_cast<size_t>(frame.output_bytes)};
 }
 
-absl::StatusOr<std::string> ProgramImage(const TestProgram& program, CompilePath path) {
-  const Target target = program.instruction().target();
+absl::StatusOr<std::string> KernelImage(const std::string& kernel, Target target, CompilePath path) {
   MarkWorkerPhase(WorkerPhase::kCompiling);
   switch (path) {
-    case CompilePath::kDriverJit:
-      return program.kernel();
+    case CompilePath::kDriverJit: return kernel;
     case CompilePath::kPtxasCubin:
       if (!ToolkitPtxas().ok()) return absl::InternalError(ToolkitPtxas().status().message());
-      return ToolkitPtxas()->CompileToCubin(program.kernel(), target);
+      return ToolkitPtxas()->CompileToCubin(kernel, target);
     case CompilePath::kNvJitLinkCubin:
       if (!ToolkitNvJitLink().ok()) return absl::InternalError(ToolkitNvJitLink().status().message());
-      return (*ToolkitNvJitLink())->CompileToCubin(program.kernel(), target);
+      return (*ToolkitNvJitLink())->CompileToCubin(kernel, target);
   }
   return absl::InternalError("unknown compile path");
+}
+
+absl::StatusOr<std::string> ProgramImage(const TestProgram& program, CompilePath path) {
+  return KernelImage(program.kernel(), program.instruction().target(), path);
 }
 
 absl::StatusOr<std::string> LaunchProgram(int ordinal, const TestProgram& program,

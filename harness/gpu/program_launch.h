@@ -86,6 +86,9 @@ DriverJit::KernelLaunch KernelLaunchFor(const TestProgram& program, size_t block
 // compiler that cannot be opened is a harness failure (kInternal), never a
 // rejection: conform checks each path's compiler before it starts.
 absl::StatusOr<std::string> ProgramImage(const TestProgram& program, CompilePath path);
+// KernelImage is ProgramImage of any kernel text of `target`'s, such as a
+// program's sweep kernel (TestProgram::SweepKernel).
+absl::StatusOr<std::string> KernelImage(const std::string& kernel, Target target, CompilePath path);
 
 // LaunchProgram runs in a worker: it runs `variants` (block i runs
 // variants[i]) on device `ordinal` and returns the output of every block,

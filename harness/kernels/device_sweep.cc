@@ -1,6 +1,7 @@
 #include "harness/kernels/device_sweep.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "harness/kernels/data_pattern.h"
 #include "harness/kernels/kernel_text.h"
 #include "harness/platform/split_mix64.h"
@@ -20,24 +21,29 @@ std::string ChunkTablePtx(const LoadPlan& plan, int chunk, absl::string_view ent
 }
 
 // SweepPrologue opens the kernel: its parameters and registers, the
-// request's fields, and this lane's chunks of the plan in registers
-// %chunk_line<k> and %chunk_byte<k>, which every variant uses.
+// request's fields, the windows' addresses, and this lane's chunks of the
+// plan in registers %chunk_line<k> and %chunk_byte<k>, which every
+// variant uses.
 std::string SweepPrologue(const CheckedInstruction& instruction, absl::string_view entry, const LoadPlan& plan,
-                          int chunk, int window_bytes, int registers) {
+                          int chunk, const SweepFamilyPtx& family) {
   const int chunks = plan.words_per_lane * 4 / chunk;
   std::string ptx = absl::StrCat(
       ".version ", instruction.ptx().ToString(), "\n.target ", instruction.target().Name(), "\n.address_size 64\n\n",
       ChunkTablePtx(plan, chunk, entry), ".visible .entry ", entry,
-      "(.param .u64 sweep, .param .u64 scratch, .param .u64 out)\n{\n", "  .shared .align 128 .b8 window[",
-      window_bytes, "];\n", "  .reg .b32 %lane, %warp, %slots, %operand, %agreed, %disagreed, %sm, %pattern;\n",
-      "  .reg .b32 %v<", registers, ">, %chunk_line<", chunks, ">, %chunk_byte<", chunks, ">;\n",
-      "  .reg .b64 %request, %out, %window, %seed, %first, %end, %group, %last_group, %wstream, %sweep_index,",
-      " %sweep_key, %at;\n  .reg .pred %done, %skip;\n",
+      "(.param .u64 sweep, .param .u64 scratch, .param .u64 out)\n{\n",
+      family.shared_window ? absl::StrCat("  .shared .align 128 .b8 window[", family.window_bytes, "];\n") : "",
+      "  .reg .b32 %lane, %warp, %slots, %operand, %agreed, %disagreed, %sm, %pattern, %j, %j_low, %j_high,",
+      " %j_first, %j_sample, %judge_line, %judge_at;\n", "  .reg .b", family.register_bits, " %v<", family.registers,
+      ">;\n  .reg .b32 %chunk_line<", chunks, ">, %chunk_byte<", chunks, ">;\n",
+      "  .reg .b64 %request, %out, %window, %global_window, %seed, %first, %end, %group, %last_group, %wstream,",
+      " %sweep_index, %sweep_key, %at, %window_first, %key_base;\n  .reg .pred %done, %skip;\n",
       "  ld.param.u64 %request, [sweep];\n  cvta.to.global.u64 %request, %request;\n",
       "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %out, %out;\n",
       "  ld.global.u64 %seed, [%request];\n  ld.global.u64 %first, [%request+8];\n",
       "  ld.global.u64 %end, [%request+16];\n  ld.global.u32 %slots, [%request+24];\n",
-      "  mov.u64 %window, window;\n  cvta.shared.u64 %window, %window;\n",
+      family.shared_window ? "  mov.u64 %window, window;\n  cvta.shared.u64 %window, %window;\n" : "",
+      "  ld.param.u64 %global_window, [scratch];\n  mov.u32 %j, %ctaid.x;\n  mul.wide.u32 %at, %j, ",
+      family.window_bytes, ";\n  add.u64 %global_window, %global_window, %at;\n",
       "  mov.u32 %lane, %laneid;\n  mov.u32 %warp, %tid.x;\n  shr.u32 %warp, %warp, 5;\n",
       "  mov.u32 %sm, %smid;\n  mov.u32 %agreed, 0;\n  mov.u32 %disagreed, 0;\n  mov.u32 %pattern, ",
       static_cast<std::uint32_t>(DataPattern::kRandom), ";\n", "  mov.u64 %at, ", entry, "_chunks;\n",
@@ -52,27 +58,53 @@ std::string SweepPrologue(const CheckedInstruction& instruction, absl::string_vi
                       "  cvt.u64.u32 %at, %ctaid.x;\n  add.u64 %group, %group, %at;\n");
 }
 
-// WindowPtx fills the block's window for window %group: WindowStream.
-std::string WindowPtx(int window_bytes) {
+// WindowPtx fills the block's windows for window %group: WindowStream.
+std::string WindowPtx(const SweepFamilyPtx& family) {
+  constexpr int kThreads = 32 * kSweepWarps;
   return absl::StrCat(
       "  not.b64 %wstream, %seed;\n  add.u64 %at, %group, 1;\n  mul.lo.u64 %at, %at, ", kSplitMix64Gamma,
       ";\n  add.u64 %wstream, %wstream, %at;\n", SplitMix64OutputPtx("%wstream", "%wstream"), "  bar.sync 0;\n",
-      FillWindowPtx("%window", window_bytes, "%pattern", "%wstream", 32 * kSweepWarps), "  bar.sync 0;\n");
+      family.shared_window ? FillWindowPtx("%window", family.window_bytes, "%pattern", "%wstream", kThreads) : "",
+      family.global_window
+          ? absl::StrReplaceAll(FillWindowPtx("%global_window", family.window_bytes, "%pattern", "%wstream", kThreads),
+                                {{"FILL", "FILL_GLOBAL"}})
+          : "",
+      "  bar.sync 0;\n");
 }
 
-// JudgePtx sets %judge_bad in every lane whose registers differ from the
-// plan's words: each chunk's data word computed from the line's start
-// (%operand of the lane the line names) and the window's stream.
-std::string JudgePtx(const LoadPlan& plan, int chunk, PlantedBug bug) {
+// WindowBoundsPtx sets, for window %group, the variants j (0..63, index
+// %window_first + j) that run, [%j_low, %j_high): those in [first, end);
+// %j_first, the j of the request's first variant (64 when it is in another
+// window); %j_sample, 0 when the window's first variant is a multiple of
+// kSampleEvery (64 when not); and %key_base, the key's state of j = 0.
+std::string WindowBoundsPtx() {
+  static_assert(kSampleEvery % kVariantsPerWindow == 0, "a sampled variant is a window's first");
+  return absl::StrCat("  {\n  .reg .b64 %bound;\n  .reg .pred %inside;\n  mul.lo.u64 %window_first, %group, ",
+                      kVariantsPerWindow,
+                      ";\n  max.u64 %bound, %first, %window_first;\n  sub.u64 %bound, %bound, %window_first;\n",
+                      "  cvt.u32.u64 %j_low, %bound;\n  mov.u32 %j_first, ", kVariantsPerWindow, ";\n",
+                      "  setp.ge.u64 %inside, %first, %window_first;\n  @%inside mov.u32 %j_first, %j_low;\n",
+                      "  sub.u64 %bound, %end, %window_first;\n  min.u64 %bound, %bound, ", kVariantsPerWindow, ";\n",
+                      "  cvt.u32.u64 %j_high, %bound;\n  and.b64 %bound, %window_first, ", kSampleEvery - 1, ";\n",
+                      "  setp.eq.u64 %inside, %bound, 0;\n  selp.u32 %j_sample, 0, ", kVariantsPerWindow,
+                      ", %inside;\n", "  add.u64 %key_base, %window_first, 1;\n  mul.lo.u64 %key_base, %key_base, ",
+                      kSplitMix64Gamma, ";\n", "  add.u64 %key_base, %key_base, %seed;\n  }\n");
+}
+
+// JudgePtx sets %warp_bad where any lane's registers differ from the
+// plan's words: each chunk's data word computed from where its line
+// starts (the family's line_start) and the window's stream. 64-bit
+// registers are compared a 32-bit half at a time, low half first.
+std::string JudgePtx(const LoadPlan& plan, int chunk, const SweepFamilyPtx& family, PlantedBug bug) {
   std::string ptx =
-      "  .reg .b32 %judge_at, %judge_data, %judge_want, %judge_bad;\n  .reg .pred %judge_lane_bad, %warp_bad;\n"
+      "  .reg .b32 %judge_data, %judge_want, %judge_bad, %judge_half<2>;\n  .reg .pred %judge_lane_bad, %warp_bad;\n"
       "  mov.b32 %judge_bad, 0;\n";
   const int per_word = 4 / chunk;
   for (int word = 0; word < plan.words_per_lane; ++word) {
     absl::StrAppend(&ptx, "  mov.b32 %judge_want, 0;\n");
     for (int part = 0; part < per_word; ++part) {
       const int k = word * per_word + part;
-      absl::StrAppend(&ptx, "  shfl.sync.idx.b32 %judge_at, %operand, %chunk_line", k, ", 31, -1;\n",
+      absl::StrAppend(&ptx, "  mov.u32 %judge_line, %chunk_line", k, ";\n", family.line_start,
                       "  add.u32 %judge_at, %judge_at, %chunk_byte", k, ";\n  {\n  .reg .b32 %judge_index;\n",
                       "  shr.u32 %judge_index, %judge_at, 2;\n",
                       RandomWordPtx("%judge_index", "%wstream", "%judge_data"), "  }\n");
@@ -83,9 +115,15 @@ std::string JudgePtx(const LoadPlan& plan, int chunk, PlantedBug bug) {
       }
       absl::StrAppend(&ptx, "  or.b32 %judge_want, %judge_want, %judge_data;\n");
     }
-    if (word == 0 && bug == PlantedBug::kMisjudgingChecker)
+    if (word == 0 && bug == PlantedBug::kMisjudgingChecker) {
       absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, 1;\n");
-    absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, %v", word, ";\n",
+    }
+    std::string got = absl::StrCat("%v", word);
+    if (family.register_bits == 64) {
+      absl::StrAppend(&ptx, "  mov.b64 {%judge_half0, %judge_half1}, %v", word / 2, ";\n");
+      got = absl::StrCat("%judge_half", word % 2);
+    }
+    absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, ", got, ";\n",
                     "  or.b32 %judge_bad, %judge_bad, %judge_want;\n");
   }
   return ptx +
@@ -95,26 +133,25 @@ std::string JudgePtx(const LoadPlan& plan, int chunk, PlantedBug bug) {
 
 // KeepPtx counts the verdict and, for a variant that disagrees or is
 // sampled, claims a slot and writes it.
-std::string KeepPtx(int registers, size_t output_bytes, PlantedBug bug) {
-  static_assert((kSampleEvery & (kSampleEvery - 1)) == 0, "sampling masks the index");
+std::string KeepPtx(const SweepFamilyPtx& family, PlantedBug bug) {
+  const size_t output_bytes = static_cast<size_t>(kWarpLanes) * family.registers * family.register_bits / 8;
   return absl::StrCat(
-      "  .reg .b32 %slot, %verdict;\n  .reg .b64 %slot_at, %sample;\n  .reg .pred %keep, %first_lane, %room;\n",
+      "  .reg .b32 %slot, %verdict;\n  .reg .b64 %slot_at, %lane_at;\n  .reg .pred %keep, %first_lane, %room;\n",
       "  selp.u32 %verdict, ", static_cast<std::uint32_t>(DeviceVerdict::kDisagree), ", ",
       static_cast<std::uint32_t>(DeviceVerdict::kAgree), ", %warp_bad;\n",
       "  selp.u32 %slot, 1, 0, %warp_bad;\n  add.u32 %disagreed, %disagreed, %slot;\n",
-      "  selp.u32 %slot, 0, 1, %warp_bad;\n  add.u32 %agreed, %agreed, %slot;\n", "  and.b64 %sample, %sweep_index, ",
-      kSampleEvery - 1, ";\n  setp.eq.u64 %keep, %sample, 0;\n",
-      "  setp.eq.or.u64 %keep, %sweep_index, %first, %keep;\n  or.pred %keep, %keep, %warp_bad;\n",
-      "  @!%keep bra SWEEP_STEP;\n  setp.eq.u32 %first_lane, %lane, 0;\n",
+      "  selp.u32 %slot, 0, 1, %warp_bad;\n  add.u32 %agreed, %agreed, %slot;\n",
+      "  setp.eq.u32 %keep, %j, %j_sample;\n  setp.eq.or.u32 %keep, %j, %j_first, %keep;\n",
+      "  or.pred %keep, %keep, %warp_bad;\n", "  @!%keep bra SWEEP_STEP;\n  setp.eq.u32 %first_lane, %lane, 0;\n",
       "  @%first_lane atom.global.add.u32 %slot, [%out+16], 1;\n  shfl.sync.idx.b32 %slot, %slot, 0, 31, -1;\n",
       "  setp.lt.u32 %room, %slot, %slots;\n  @!%room bra SWEEP_STEP;\n", "  mul.wide.u32 %slot_at, %slot, ",
       SweepSlotBytes(output_bytes), ";\n  add.u64 %slot_at, %slot_at, %out;\n  add.u64 %slot_at, %slot_at, ",
       kSweepSlotsAt, ";\n", "  shl.b32 %slot, %sm, 8;\n  or.b32 %verdict, %verdict, %slot;\n",
       "  @%first_lane st.global.u64 [%slot_at], %sweep_index;\n",
-      "  @%first_lane st.global.u32 [%slot_at+8], %verdict;\n  mul.wide.u32 %sample, %lane, 4;\n",
-      "  add.u64 %sample, %sample, %slot_at;\n  st.global.u32 [%sample+", kSweepSlotHeaderBytes, "], %operand;\n",
+      "  @%first_lane st.global.u32 [%slot_at+8], %verdict;\n  mul.wide.u32 %lane_at, %lane, 4;\n",
+      "  add.u64 %lane_at, %lane_at, %slot_at;\n  st.global.u32 [%lane_at+", kSweepSlotHeaderBytes, "], %operand;\n",
       "  add.u64 %slot_at, %slot_at, ", kSweepSlotHeaderBytes + 4 * kWarpLanes, ";\n",
-      StoreRegistersPtx(registers, 32, bug, "%slot_at"));
+      StoreRegistersPtx(family.registers, family.register_bits, bug, "%slot_at"));
 }
 
 // SweepEpilogue adds the block's counts to the output's, its own SM's
@@ -132,6 +169,13 @@ std::string SweepEpilogue() {
 
 }  // namespace
 
+std::string KeyDrawPtx(absl::string_view key, absl::string_view k, absl::string_view output) {
+  return absl::StrCat("  {\n  .reg .b32 %draw_k;\n  .reg .b64 %draw_state;\n  add.u32 %draw_k, ", k, ", 1;\n",
+                      "  cvt.u64.u32 %draw_state, %draw_k;\n  mul.lo.u64 %draw_state, %draw_state, ", kSplitMix64Gamma,
+                      ";\n  add.u64 %draw_state, %draw_state, ", key, ";\n", SplitMix64OutputPtx("%draw_state", output),
+                      "  }\n");
+}
+
 std::string SweepEntry(absl::string_view kernel_entry) { return absl::StrCat(kernel_entry, "_sweep"); }
 
 void WriteSweepRequest(const SweepRequest& request, absl::Span<std::uint8_t> bytes) {
@@ -141,27 +185,22 @@ void WriteSweepRequest(const SweepRequest& request, absl::Span<std::uint8_t> byt
   StoreLittleEndian(request.slots, bytes.subspan(24, 8));
 }
 
-std::optional<std::string> SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry,
-                                          const LoadPlan& plan, int window_bytes, int registers,
-                                          const SweepFamilyPtx& family, PlantedBug bug) {
-  if (plan.lines != PlanLines::kLaneAddresses) return std::nullopt;
+std::string SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry, const LoadPlan& plan,
+                           const SweepFamilyPtx& family, PlantedBug bug) {
   const int chunk = PlanChunkBytes(plan);
-  const size_t output_bytes = static_cast<size_t>(kWarpLanes) * registers * 4;
   return absl::StrCat(
-      SweepPrologue(instruction, entry, plan, chunk, window_bytes, registers),
+      SweepPrologue(instruction, entry, plan, chunk, family),
       // One window after another, this block's.
-      "SWEEP_GROUP:\n  setp.gt.u64 %done, %group, %last_group;\n  @%done bra SWEEP_DONE;\n", WindowPtx(window_bytes),
-      "  cvt.u64.u32 %sweep_index, %warp;\n  mad.lo.u64 %sweep_index, %group, ", kVariantsPerWindow,
-      ", %sweep_index;\n",
+      "SWEEP_GROUP:\n  setp.gt.u64 %done, %group, %last_group;\n  @%done bra SWEEP_DONE;\n", WindowPtx(family),
+      WindowBoundsPtx(), "  mov.u32 %j, %warp;\n",
       // Each warp's variants of the window: index, key, draw, load, judge, keep.
-      "SWEEP_VARIANT:\n  setp.lt.u64 %skip, %sweep_index, %first;\n  setp.ge.or.u64 %skip, %sweep_index, %end, "
-      "%skip;\n",
-      "  @%skip bra SWEEP_STEP;\n  {\n  add.u64 %sweep_key, %sweep_index, 1;\n  mul.lo.u64 %sweep_key, %sweep_key, ",
-      kSplitMix64Gamma, ";\n  add.u64 %sweep_key, %sweep_key, %seed;\n",
-      SplitMix64OutputPtx("%sweep_key", "%sweep_key"), family.draw, family.load, JudgePtx(plan, chunk, bug),
-      KeepPtx(registers, output_bytes, bug), "  }\nSWEEP_STEP:\n  add.u64 %sweep_index, %sweep_index, ", kSweepWarps,
-      ";\n  {\n  .reg .b64 %window_end;\n  mad.lo.u64 %window_end, %group, ", kVariantsPerWindow, ", ",
-      kVariantsPerWindow, ";\n  setp.lt.u64 %skip, %sweep_index, %window_end;\n  }\n  @%skip bra SWEEP_VARIANT;\n",
+      "SWEEP_VARIANT:\n  setp.lt.u32 %skip, %j, %j_low;\n  setp.ge.or.u32 %skip, %j, %j_high, %skip;\n",
+      "  @%skip bra SWEEP_STEP;\n  {\n  cvt.u64.u32 %sweep_index, %j;\n", "  mul.lo.u64 %sweep_key, %sweep_index, ",
+      kSplitMix64Gamma, ";\n  add.u64 %sweep_key, %sweep_key, %key_base;\n",
+      "  add.u64 %sweep_index, %sweep_index, %window_first;\n", SplitMix64OutputPtx("%sweep_key", "%sweep_key"),
+      family.draw, family.load, JudgePtx(plan, chunk, family, bug), KeepPtx(family, bug),
+      "  }\nSWEEP_STEP:\n  add.u32 %j, %j, ", kSweepWarps, ";\n  setp.lt.u32 %skip, %j, ", kVariantsPerWindow,
+      ";\n  @%skip bra SWEEP_VARIANT;\n",
       "  cvt.u64.u32 %at, %nctaid.x;\n  add.u64 %group, %group, %at;\n  bra SWEEP_GROUP;\n", SweepEpilogue());
 }
 

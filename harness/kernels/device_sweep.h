@@ -34,7 +34,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -77,31 +76,45 @@ void WriteSweepRequest(const SweepRequest& request, absl::Span<std::uint8_t> byt
 
 // SweepFamilyPtx is a family's part of a sweep kernel.
 struct SweepFamilyPtx {
-  // draw: PTX that sets this lane's .u32 %operand, the start of the line it
-  // gives (ldmatrix: its row's byte offset in the window), from the
-  // variant's key %sweep_key and index %sweep_index (.u64 each) and %lane,
-  // as the family's MakeVariant draws it.
+  // The windows the family's loads read: the block's .shared window (its
+  // generic address in %window) and its slice of the scratch buffer, global
+  // memory (scratch + block * window_bytes, in %global_window). Each is
+  // filled with the window's data.
+  int window_bytes = 0;
+  bool shared_window = true;
+  bool global_window = false;
+  // The destination: `registers` registers of `register_bits`, 32 or 64.
+  int registers = 0;
+  int register_bits = 32;
+  // draw: PTX that sets the variant's operands from its key %sweep_key and
+  // index %sweep_index (.u64 each) and %lane, as the family's MakeVariant
+  // draws them, among them this lane's .u32 %operand: the start of plan
+  // line %lane, in bytes from the window (PlannedLineOffset), which the
+  // host checks the device's draw by.
   std::string draw;
-  // load: PTX that runs the instruction under test into %v0.. with the
-  // window's generic address %window (.u64) and %operand, the planted
+  // load: PTX that runs the instruction under test into %v0.., the planted
   // bug, if it is one of the load's, included.
   std::string load;
+  // line_start: PTX that sets the .u32 %judge_at to where plan line
+  // %judge_line (.u32) starts, in bytes from the window.
+  std::string line_start;
 };
 
 // SweepEntry is the name of the sweep kernel of a form whose test kernel
 // is `kernel_entry`: that name, then "_sweep".
 std::string SweepEntry(absl::string_view kernel_entry);
 
+// KeyDrawPtx is a PTX block that sets the .u64 register `output` to
+// KeyDraw(key, k) (harness/families/test_program.h) for the .u64 register
+// `key` and `k`, a .u32 register or a number.
+std::string KeyDrawPtx(absl::string_view key, absl::string_view k, absl::string_view output);
+
 // SweepKernelPtx writes the sweep kernel `entry` of `instruction`, whose
-// destination is `registers` 32-bit registers, for a plan whose lines are
-// the lanes' addresses (PlanLines::kLaneAddresses) over a shared window of
-// `window_bytes`. `bug` is planted in the judge (kMisjudgingChecker) or
-// where the kept registers are stored, where it is one of those; the
-// family's load carries the others. nullopt where the plan's lines are not
-// the lanes' addresses.
-std::optional<std::string> SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry,
-                                          const LoadPlan& plan, int window_bytes, int registers,
-                                          const SweepFamilyPtx& family, PlantedBug bug);
+// model's plan is `plan`. `bug` is planted in the judge
+// (kMisjudgingChecker) or where the kept registers are stored, where it is
+// one of those; the family's load carries the others.
+std::string SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry, const LoadPlan& plan,
+                           const SweepFamilyPtx& family, PlantedBug bug);
 
 }  // namespace matload
 
