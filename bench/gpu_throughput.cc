@@ -79,7 +79,8 @@ ABSL_FLAG(std::string, judge, "host",
 ABSL_FLAG(bool, sweep, true,
           "under the GPU judge, also measure each form that has a sweep kernel (harness/kernels/device_sweep.h: "
           "variants drawn and judged on the device, many per block) through it");
-ABSL_FLAG(int, sweep_blocks, 0, "blocks of a sweep launch (0: 8 per SM)");
+ABSL_FLAG(int, sweep_blocks, 0,
+          "blocks of a sweep launch (0: kSweepBlocksPerSm per SM, harness/kernels/device_sweep.h)");
 ABSL_FLAG(std::uint64_t, sweep_variants, std::uint64_t{1} << 26, "variants per sweep launch");
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
 ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
@@ -171,8 +172,8 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, cons
 absl::StatusOr<std::string> MeasureSweep(const TestProgram& program, int device, double seconds, int threads) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(device);
   if (!jit.ok()) return jit.status();
-  const int blocks =
-      absl::GetFlag(FLAGS_sweep_blocks) > 0 ? absl::GetFlag(FLAGS_sweep_blocks) : 8 * (*jit)->device().multiprocessors;
+  const int blocks = absl::GetFlag(FLAGS_sweep_blocks) > 0 ? absl::GetFlag(FLAGS_sweep_blocks)
+                                                           : kSweepBlocksPerSm * (*jit)->device().multiprocessors;
   if (blocks == 0) return absl::FailedPreconditionError("the device reports no SMs to size a sweep's grid by");
   const SweepLaunch launch = DeviceSweepLaunch(**jit, program, *program.SweepKernel(), static_cast<unsigned>(blocks));
   const std::uint64_t per_launch = absl::GetFlag(FLAGS_sweep_variants);

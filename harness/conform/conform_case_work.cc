@@ -218,9 +218,10 @@ absl::StatusOr<CaseSummary> RunSwept(const CaseWork& work, const CaseWorkContext
             IsFinding(verdict.kind) ? Signature(program, variant, program.Expect(variant), verdict) : "";
         summaries[thread].Add(variant.index, verdict, true, words, signature, registers, context.device, context.keep);
       }};
-  absl::StatusOr<SweepStats> swept = RunSweep(
-      *work.device_judged, options,
-      DeviceSweepLaunch(jit, *work.device_judged, *image, static_cast<unsigned>(8 * jit.device().multiprocessors)));
+  absl::StatusOr<SweepStats> swept =
+      RunSweep(*work.device_judged, options,
+               DeviceSweepLaunch(jit, *work.device_judged, *image,
+                                 static_cast<unsigned>(kSweepBlocksPerSm * jit.device().multiprocessors)));
   if (!swept.ok()) return swept.status();
   if (swept->unseen > 0) return RunPipelined(work, context, filler);
   for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);

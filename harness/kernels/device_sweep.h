@@ -49,6 +49,11 @@ namespace matload {
 // kSweepWarps is the warps of one sweep block, sharing its window.
 inline constexpr int kSweepWarps = 4;
 
+// kSweepBlocksPerSm sizes a sweep's grid: blocks per SM of the GPU, the
+// fastest of 2, 4, 8 and 16 for ldmatrix.x4 on an H200 (grid.log in
+// reports/bench/sweep-h200-2026-11-29/).
+inline constexpr int kSweepBlocksPerSm = 16;
+
 // kSweepRequestBytes is the size of a SweepRequest as the kernel reads it.
 inline constexpr size_t kSweepRequestBytes = 32;
 
