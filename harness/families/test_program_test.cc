@@ -192,6 +192,39 @@ TEST(TestProgramTest, VariantsReplayFromTheSeed) {
   EXPECT_NE(program->Record(first[5]), program->Record(other[5]));
 }
 
+// A variant's draws are the outputs of SplitMix64 seeded with its key, each
+// computed alone, and a scaled draw is its low word's share of the bound:
+// what a sweep kernel computes on the device (harness/kernels/device_sweep.h).
+TEST(TestProgramTest, KeyDrawsAreTheKeysSplitMix64Outputs) {
+  constexpr std::uint64_t kKey = 0x0123456789ABCDEF;
+  SplitMix64 generator(kKey);
+  for (std::uint64_t k = 0; k < 40; ++k) EXPECT_EQ(KeyDraw(kKey, k), generator.Next()) << k;
+  EXPECT_EQ(ScaledDraw(0, 224), 0u);
+  EXPECT_EQ(ScaledDraw(0xFFFFFFFF, 224), 223u);
+  EXPECT_EQ(ScaledDraw(0xFFFFFFFF80000000, 10), 5u);  // the high word plays no part
+}
+
+// Swept families' variants share a window of data 64 at a time, and an
+// ldmatrix variant's scattered rows are its key's draws, one a lane, as the
+// sweep kernel draws them.
+TEST(TestProgramTest, SweptVariantsShareWindowsAndDrawFromTheirKeys) {
+  constexpr std::uint64_t kSeed = 5;
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    std::unique_ptr<TestProgram> program = *TestProgram::For(LegalForms(*spec, Target{90}).front(), {});
+    for (int index = 1; index < 200; ++index) {
+      const Variant variant = program->MakeVariant(kSeed, index, false);
+      EXPECT_EQ(variant.stream, WindowStream(kSeed, index));
+      EXPECT_EQ(variant.stream == program->MakeVariant(kSeed, index - 1, false).stream, index % 64 != 0) << index;
+    }
+  }
+  std::unique_ptr<TestProgram> ldmatrix = *TestProgram::For(LegalForms(ldmatrix::Spec(), Target{90}).front(), {});
+  const Variant scattered = ldmatrix->MakeVariant(kSeed, 5, false);  // index % 4 == 1
+  ASSERT_EQ(scattered.kind, "scattered-rows");
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    EXPECT_EQ(scattered.operands.lane_addresses[lane], (KeyDraw(DataStream(kSeed, 5), lane) & 255) * 16) << lane;
+  }
+}
+
 // The transposed planted bug changes the expectation, not the kernel.
 TEST(TestProgramTest, TransposedBugChangesOnlyTheExpectation) {
   for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
