@@ -3,8 +3,9 @@
 // (reference/load_plan.h), so that neither a variant's record nor its
 // registers cross to or from the host (docs/gpu-judge.md, "Sweeps"). It is
 // the device judge (device_judge.h) without the per-variant costs: each
-// block fills its shared window once for kVariantsPerWindow variants that
-// share it (WindowStream), and each warp draws a variant's operands itself
+// block fills its windows (shared, global or both, as the family asks)
+// once for kVariantsPerWindow variants that share them (WindowStream), and
+// each warp draws a variant's operands itself
 // from the variant's key, DataStream(seed, index), as the family's
 // TestProgram::MakeVariant draws them on the host.
 //
@@ -25,8 +26,9 @@
 // A variant is kept when it disagrees, or is sampled: the first of the
 // sweep and every one whose index is a multiple of kSampleEvery. Its slot
 // holds its index (.u64), its verdict word (device_judge.h's VerdictWord),
-// each lane's operand word as the device drew it (ldmatrix: its row's byte
-// offset) and its registers, lane-major, as a block's output holds them, so
+// each lane's operand word as the device drew it (where plan line `lane`
+// starts: ldmatrix's row, or p plus `lane` strides for wmma.load) and its
+// registers, lane-major, as a block's output holds them, so
 // that the host re-makes the variant, checks the draw and judges the
 // registers with the model itself.
 #ifndef MATLOAD_HARNESS_KERNELS_DEVICE_SWEEP_H_
