@@ -269,7 +269,12 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
   for (const RunRecord& run : *runs) {
     absl::StatusOr<std::vector<CaseRecord>> cases = store->Cases(run.id);
     if (!cases.ok()) return Failed(err, cases.status());
-    if (!html.empty() && nights.contains(run.id)) index.Add(run, *cases);
+    if (!html.empty() && nights.contains(run.id)) {
+      absl::StatusOr<RunExtras> extras =
+          RunExtrasOf([&](const std::string& key) { return store->Artifact(run.id, key); });
+      if (!extras.ok()) return Failed(err, extras.status());
+      index.Add(run, *cases, extras->sm_verdicts);
+    }
     ListRun(run, *cases, out, listing);
   }
   if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";

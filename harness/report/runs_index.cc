@@ -69,6 +69,26 @@ std::string BarTitle(const IndexedRun& run) {
                       counts.empty() ? "" : ": ", absl::StrJoin(counts, ", "));
 }
 
+// kWrongSmsListed is how many SMs that called blocks wrong a run's row names.
+constexpr size_t kWrongSmsListed = 4;
+
+// SmsText says which SMs gave a run's device verdicts, and names those that
+// called blocks wrong: "132, none wrong", "264; wrong: GPU 1 SM 17 (3
+// blocks)". Empty for a run without them.
+std::string SmsText(const SmVerdicts& verdicts) {
+  if (verdicts.empty()) return "";
+  std::vector<std::string> wrong;
+  for (const auto& [place, counts] : verdicts) {
+    if (counts.disagreed == 0) continue;
+    if (wrong.size() == kWrongSmsListed) {
+      wrong.push_back("...");
+      break;
+    }
+    wrong.push_back(absl::StrFormat("GPU %d SM %d (%d blocks)", place.first, place.second, counts.disagreed));
+  }
+  return absl::StrCat(verdicts.size(), wrong.empty() ? ", none wrong" : "; wrong: ", absl::StrJoin(wrong, ", "));
+}
+
 // RunRows are a series' runs, newest first, as the template's table rows.
 list RunRows(const RunSeries& series) {
   list rows;
@@ -90,6 +110,9 @@ list RunRows(const RunSeries& series) {
                           {"findings", Thousands(static_cast<long long>(run.findings.size()))},
                           {"flakes", count(OutcomeClass::kFlake)},
                           {"not_run", count(OutcomeClass::kNotRun)},
+                          {"sms", SmsText(run.sm_verdicts)},
+                          {"sms_wrong", std::any_of(run.sm_verdicts.begin(), run.sm_verdicts.end(),
+                                                    [](const auto& sm) { return sm.second.disagreed > 0; })},
                           {"directory", WithoutHome(run.run.directory)}});
   }
   return rows;
@@ -111,8 +134,8 @@ list FailingRows(const RunSeries& series) {
 
 }  // namespace
 
-void RunsIndex::Add(const RunRecord& run, absl::Span<const CaseRecord> cases) {
-  IndexedRun indexed{.run = run, .cases = cases.size()};
+void RunsIndex::Add(const RunRecord& run, absl::Span<const CaseRecord> cases, const SmVerdicts& sm_verdicts) {
+  IndexedRun indexed{.run = run, .cases = cases.size(), .sm_verdicts = sm_verdicts};
   for (const CaseRecord& record : cases) {
     ++indexed.by_class[ClassOf(record.outcome, record.finding)];
     if (record.finding) indexed.findings.insert(record.id);
@@ -189,6 +212,8 @@ absl::StatusOr<std::string> RunsIndexHtml(absl::Span<const RunSeries> series, co
                {"failing_count", std::to_string(one.failing.size())},
                {"any_failing", !one.failing.empty()},
                {"failing_rows", FailingRows(one)},
+               // A section of an empty string still shows in kainjow's mustache: a bool decides.
+               {"any_more", one.failing.size() > kFailingListed},
                {"failing_more", one.failing.size() > kFailingListed
                                     ? Thousands(static_cast<long long>(one.failing.size() - kFailingListed))
                                     : std::string()}});

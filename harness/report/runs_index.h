@@ -2,8 +2,10 @@
 // admin opens first. Runs are grouped into series, one per command, GPU,
 // driver and toolkits, so that a new driver starts a new line rather than
 // hiding in an old one. Each series shows its trend (every run's cases by
-// outcome class, as a bar) and the cases its newest run found, each with
-// the run it has been failing since. templates/runs_index.mustache lays it
+// outcome class, as a bar), the cases its newest run found, each with the
+// run it has been failing since, and for each run the SMs the GPU judge
+// heard from and which of them called blocks wrong, so that a fleet sees
+// an SM that keeps disagreeing night after night. templates/runs_index.mustache lays it
 // out; `matload runs --html` writes it.
 #ifndef MATLOAD_HARNESS_REPORT_RUNS_INDEX_H_
 #define MATLOAD_HARNESS_REPORT_RUNS_INDEX_H_
@@ -18,16 +20,19 @@
 #include "absl/types/span.h"
 #include "harness/report/outcome_class.h"
 #include "harness/runs/case_record.h"
+#include "harness/runs/sm_verdicts.h"
 
 namespace matload {
 
 // IndexedRun is what the index keeps of one run: its record, its cases
-// counted by outcome class, and the IDs of its findings.
+// counted by outcome class, the IDs of its findings, and the GPU judge's
+// verdicts by GPU and SM (none for a run the host judged).
 struct IndexedRun {
   RunRecord run;
   size_t cases = 0;
   std::map<OutcomeClass, size_t> by_class;
   absl::flat_hash_set<std::string> findings;
+  SmVerdicts sm_verdicts;
 };
 
 // FailingCase is a finding of a series' newest run: since which run it has
@@ -50,9 +55,10 @@ struct RunSeries {
 // sweeps is never in memory at once.
 class RunsIndex {
  public:
-  // Add counts `run`'s `cases`; runs are added oldest first (NightRuns of
-  // ResultsStore::Runs, so that no night counts twice).
-  void Add(const RunRecord& run, absl::Span<const CaseRecord> cases);
+  // Add counts `run`'s `cases` and keeps its `sm_verdicts`; runs are added
+  // oldest first (NightRuns of ResultsStore::Runs, so that no night counts
+  // twice).
+  void Add(const RunRecord& run, absl::Span<const CaseRecord> cases, const SmVerdicts& sm_verdicts = {});
   // Series groups the runs added, the series with the newest run first,
   // each with its failing cases in ID order. A run that did not finish
   // breaks no streak: it may not have reached the case. Any other run

@@ -95,6 +95,29 @@ TEST(RunsIndexTest, TheFindingsColumnCountsTheStoresFindingsFlakesAmongThem) {
   EXPECT_THAT(*html, HasSubstr("<td class=\"n\">3</td><td class=\"n\">1</td><td class=\"n\">0</td>"
                                "<td class=\"n\">2</td><td class=\"n\">1</td><td class=\"n\">0</td>"));
   EXPECT_THAT(*html, HasSubstr("Failing in the newest finished run: 2"));
+  EXPECT_THAT(*html, Not(HasSubstr("more; <code>matload export</code>")));  // all are listed
+}
+
+// Each run's row says how many SMs the GPU judge heard from and names,
+// in bold, those that called blocks wrong; a run judged on the host says
+// nothing there.
+TEST(RunsIndexTest, EachRunNamesTheSmsThatCalledBlocksWrong) {
+  RunsIndex index;
+  SmVerdicts clean, wrong;
+  for (std::uint32_t sm = 0; sm < 132; ++sm) {
+    clean[{0, sm}] = {.blocks = 1000};
+    wrong[{0, sm}] = {.blocks = 1000};
+    wrong[{1, sm}] = {.blocks = 1000};
+  }
+  wrong[{1, 17}].disagreed = 3;
+  index.Add(Night("host", 0), {Pass("a")});
+  index.Add(Night("clean", 1), {Pass("a")}, clean);
+  index.Add(Night("wrong", 2), {Pass("a")}, wrong);
+  const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
+  ASSERT_TRUE(html.ok()) << html.status();
+  EXPECT_THAT(*html, HasSubstr("<td class=\"sms\">132, none wrong</td>"));
+  EXPECT_THAT(*html, HasSubstr("<td class=\"sms\"><strong>264; wrong: GPU 1 SM 17 (3 blocks)</strong></td>"));
+  EXPECT_THAT(*html, HasSubstr("<td class=\"sms\"></td>"));
 }
 
 // Two series of one command with as many runs each (two GPUs, a night
