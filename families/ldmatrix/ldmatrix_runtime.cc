@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bitset>
 #include <memory>
 #include <optional>
 #include <string>
@@ -128,6 +127,11 @@ absl::string_view RowGeneratorName(RowGenerator generator) {
 // draws all 32 at once, the same rows (LdmatrixDrawPtx).
 static_assert((kWindowRows & (kWindowRows - 1)) == 0, "a scattered row masks the lane's draw");
 
+// kRepeatedRowChoices is how many rows from the base a repeated-rows lane
+// picks among; a power of two, so that the lane's draw is masked.
+constexpr std::uint32_t kRepeatedRowChoices = 4;
+static_assert((kRepeatedRowChoices & (kRepeatedRowChoices - 1)) == 0, "a repeated row masks the lane's draw");
+
 // BaseRow is the warp's base row for variant key `key`.
 std::uint64_t BaseRow(std::uint64_t key) { return ScaledDraw(key, kWindowRows - kWarpLanes); }
 
@@ -142,7 +146,7 @@ std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, std::ui
     switch (generator) {
       case RowGenerator::kContiguous: rows[lane] = base + lane; break;
       case RowGenerator::kReversed: rows[lane] = base + kWarpLanes - 1 - lane; break;
-      case RowGenerator::kRepeated: rows[lane] = base + (KeyDraw(key, lane) & 3); break;
+      case RowGenerator::kRepeated: rows[lane] = base + (KeyDraw(key, lane) & (kRepeatedRowChoices - 1)); break;
       case RowGenerator::kScattered:
       case RowGenerator::kMisaligned: rows[lane] = KeyDraw(key, lane) & (kWindowRows - 1); break;
     }
@@ -173,13 +177,13 @@ std::string LdmatrixDrawPtx() {
       // scattered: the draw's low bits
       "  setp.eq.u32 %draw_is, %draw_kind, 1;\n  and.b32 %draw_other, %draw_low, ", kWindowRows - 1, ";\n",
       "  selp.b32 %draw_row, %draw_other, %draw_row, %draw_is;\n",
-      // repeated: base + draw % 4
-      "  setp.eq.u32 %draw_is, %draw_kind, 2;\n  and.b32 %draw_other, %draw_low, 3;\n",
+      // repeated: base + draw % kRepeatedRowChoices
+      "  setp.eq.u32 %draw_is, %draw_kind, 2;\n  and.b32 %draw_other, %draw_low, ", kRepeatedRowChoices - 1, ";\n",
       "  add.u32 %draw_other, %draw_other, %draw_base;\n  selp.b32 %draw_row, %draw_other, %draw_row, %draw_is;\n",
       // reversed: base + 31 - lane
       "  setp.eq.u32 %draw_is, %draw_kind, 3;\n  sub.u32 %draw_other, ", kWarpLanes - 1, ", %lane;\n",
       "  add.u32 %draw_other, %draw_other, %draw_base;\n  selp.b32 %draw_row, %draw_other, %draw_row, %draw_is;\n",
-      "  shl.b32 %operand, %draw_row, 4;\n  }\n");
+      "  mul.lo.u32 %operand, %draw_row, ", ldmatrix::kRowBytes, ";\n  }\n");
 }
 
 // LdmatrixLoadPtx runs the form into %v0.. from this lane's row at

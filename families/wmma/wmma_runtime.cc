@@ -169,6 +169,18 @@ absl::string_view VariantKind(DataPlacement placement, PointerGenerator generato
   return (placement == DataPlacement::kShared ? kShared : kGlobal)[static_cast<int>(generator)];
 }
 
+// A defined variant's draws (KeyDraw, harness/families/test_program.h),
+// made alike by MakeVariant and the sweep kernel (SweepDrawPtx): a wide
+// stride takes 1 + ScaledDraw(draw kStrideDraw, kWiderStrides) options
+// wider than the default (at most the widest), and p ScaledDraw(draw
+// kAddressDraw, its aligned places) alignments into the window. Every
+// kWideStrideEvery-th variant (index % kWideStrideEvery ==
+// kWideStrideEvery - 1) of a form with a stride operand has a wide stride.
+constexpr std::uint64_t kStrideDraw = 0;
+constexpr std::uint64_t kAddressDraw = 1;
+constexpr std::uint32_t kWiderStrides = 3;
+constexpr int kWideStrideEvery = 3;
+
 // StrideOption is a stride a variant may take, with the bytes from p that
 // a load at that stride reads.
 struct StrideOption {
@@ -226,16 +238,18 @@ class WmmaProgram : public TestProgram {
                     .placement = placements_[index % placements_.size()],
                     .operands = {}};
     const std::uint64_t key = DataStream(seed, index);
-    PointerGenerator generator = index == 0                     ? PointerGenerator::kDefault
-                                 : has_stride && index % 3 == 2 ? PointerGenerator::kWideStride
-                                                                : PointerGenerator::kOffset;
+    PointerGenerator generator = index == 0 ? PointerGenerator::kDefault
+                                 : has_stride && index % kWideStrideEvery == kWideStrideEvery - 1
+                                     ? PointerGenerator::kWideStride
+                                     : PointerGenerator::kOffset;
     if (undefined && index % 4 == 3) {
       generator = has_stride && index % 8 == 7 ? PointerGenerator::kShortStride : PointerGenerator::kMisalignedPointer;
     }
     VariantOperands& pointer = variant.operands;
-    const size_t steps_wider = generator == PointerGenerator::kWideStride
-                                   ? std::min<size_t>(1 + ScaledDraw(KeyDraw(key, 0), 3), strides_.size() - 1)
-                                   : 0;
+    const size_t steps_wider =
+        generator == PointerGenerator::kWideStride
+            ? std::min<size_t>(1 + ScaledDraw(KeyDraw(key, kStrideDraw), kWiderStrides), strides_.size() - 1)
+            : 0;
     pointer.stride = strides_[steps_wider].stride;
     std::uint64_t extent = strides_[steps_wider].extent_bytes;
     if (generator == PointerGenerator::kShortStride) {
@@ -243,7 +257,7 @@ class WmmaProgram : public TestProgram {
       extent = WmmaExtentBytes(qualifiers, pointer.stride);
     }
     if (generator != PointerGenerator::kDefault) {
-      pointer.address = alignment_ * ScaledDraw(KeyDraw(key, 1), AddressChoices(extent));
+      pointer.address = alignment_ * ScaledDraw(KeyDraw(key, kAddressDraw), AddressChoices(extent));
     }
     if (generator == PointerGenerator::kMisalignedPointer)
       pointer.address = (pointer.address | 2) % frame().window_bytes;
@@ -370,11 +384,12 @@ class WmmaProgram : public TestProgram {
         "  .reg .b32 %wd_index, %wd_step, %wd_choices, %wd_low;\n  .reg .b64 %wd_draw;\n  .reg .pred %wd_is;\n",
         "  cvt.u32.u64 %wd_index, %sweep_index;\n  mov.u32 %wd_step, 0;\n");
     if (instruction().signature().stride && strides_.size() > 1) {
-      // A wide stride (index % 3 == 2): 1 + ScaledDraw(draw 0, 3) options wider, at most the widest.
-      absl::StrAppend(&ptx, KeyDrawPtx("%sweep_key", "0", "%wd_draw"), "  cvt.u32.u64 %wd_low, %wd_draw;\n",
-                      "  mul.hi.u32 %wd_low, %wd_low, 3;\n  add.u32 %wd_low, %wd_low, 1;\n  min.u32 %wd_low, %wd_low, ",
-                      strides_.size() - 1, ";\n  rem.u32 %wd_step, %wd_index, 3;\n  setp.eq.u32 %wd_is, %wd_step, 2;\n",
-                      "  selp.b32 %wd_step, %wd_low, 0, %wd_is;\n");
+      // A wide stride: 1 + ScaledDraw(draw kStrideDraw, kWiderStrides) options wider, at most the widest.
+      absl::StrAppend(&ptx, KeyDrawPtx("%sweep_key", absl::StrCat(kStrideDraw), "%wd_draw"),
+                      "  cvt.u32.u64 %wd_low, %wd_draw;\n  mul.hi.u32 %wd_low, %wd_low, ", kWiderStrides, ";\n",
+                      "  add.u32 %wd_low, %wd_low, 1;\n  min.u32 %wd_low, %wd_low, ", strides_.size() - 1, ";\n",
+                      "  rem.u32 %wd_step, %wd_index, ", kWideStrideEvery, ";\n  setp.eq.u32 %wd_is, %wd_step, ",
+                      kWideStrideEvery - 1, ";\n  selp.b32 %wd_step, %wd_low, 0, %wd_is;\n");
     }
     absl::StrAppend(&ptx, "  mov.u32 %wmma_stride, ", strides_[0].stride, ";\n  mov.u32 %wd_choices, ",
                     AddressChoices(strides_[0].extent_bytes), ";\n");
@@ -383,15 +398,15 @@ class WmmaProgram : public TestProgram {
                       strides_[step].stride, ", %wmma_stride, %wd_is;\n  selp.b32 %wd_choices, ",
                       AddressChoices(strides_[step].extent_bytes), ", %wd_choices, %wd_is;\n");
     }
-    // p: alignment * ScaledDraw(draw 1, choices); the data's place: placements_[index % their number].
-    absl::StrAppend(&ptx, KeyDrawPtx("%sweep_key", "1", "%wd_draw"), "  cvt.u32.u64 %wd_low, %wd_draw;\n",
-                    "  mul.hi.u32 %wmma_address, %wd_low, %wd_choices;\n  mul.lo.u32 %wmma_address, %wmma_address, ",
-                    alignment_, ";\n  mul.lo.u32 %wmma_line_bytes, %wmma_stride, ", expected_fragment_.element_bits(),
-                    ";\n  shr.u32 %wmma_line_bytes, %wmma_line_bytes, 3;\n",
-                    "  mad.lo.u32 %operand, %lane, %wmma_line_bytes, %wmma_address;\n",
-                    "  rem.u32 %wd_low, %wd_index, ", placements_.size(), ";\n  setp.eq.u32 %wmma_shared, %wd_low, ",
-                    placements_.back() == DataPlacement::kShared ? placements_.size() - 1 : placements_.size(),
-                    ";\n  }\n");
+    // p: alignment * ScaledDraw(draw kAddressDraw, choices); the data's place: placements_[index % their number].
+    absl::StrAppend(
+        &ptx, KeyDrawPtx("%sweep_key", absl::StrCat(kAddressDraw), "%wd_draw"), "  cvt.u32.u64 %wd_low, %wd_draw;\n",
+        "  mul.hi.u32 %wmma_address, %wd_low, %wd_choices;\n  mul.lo.u32 %wmma_address, %wmma_address, ", alignment_,
+        ";\n  mul.lo.u32 %wmma_line_bytes, %wmma_stride, ", expected_fragment_.element_bits(),
+        ";\n  shr.u32 %wmma_line_bytes, %wmma_line_bytes, 3;\n",
+        "  mad.lo.u32 %operand, %lane, %wmma_line_bytes, %wmma_address;\n", "  rem.u32 %wd_low, %wd_index, ",
+        placements_.size(), ";\n  setp.eq.u32 %wmma_shared, %wd_low, ",
+        placements_.back() == DataPlacement::kShared ? placements_.size() - 1 : placements_.size(), ";\n  }\n");
     return ptx;
   }
 

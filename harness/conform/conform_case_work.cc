@@ -187,22 +187,15 @@ std::optional<std::string> SweepKernelOf(const CaseWork& work, const CaseWorkCon
 }
 
 // RunSwept runs `work` with its sweep kernel `kernel` (device_sweep_run.h):
-// its variant 0, if it has it, through the launch pipeline, and the others
-// drawn and judged on the device, every variant the device kept judged
-// again on the host. A sweep that saw more disagreements than it kept
-// hands the whole item to the pipeline, which judges each one.
+// its variants from 1 drawn and judged on the device, every variant the
+// device kept judged again on the host, and its variant 0, if it has it,
+// through the launch pipeline. The pipeline takes the whole item instead
+// where the sweep cannot speak for it: a sweep that saw more disagreements
+// than it kept (the pipeline judges each one), and a sweep kernel the
+// compiler rejects (the harness's own kernel; only the form's test kernel,
+// in the pipeline, may give the verdict that the compiler rejects the form).
 absl::StatusOr<CaseSummary> RunSwept(const CaseWork& work, const CaseWorkContext& context, const DriverJit& jit,
                                      const std::string& kernel, const Made& filler) {
-  absl::StatusOr<std::string> image = KernelImage(kernel, work.program->instruction().target(), work.path);
-  if (!image.ok()) return image.status();
-  CaseSummary summary;
-  if (work.begin == 0) {
-    CaseWork tagged = work;
-    tagged.end = 1;
-    absl::StatusOr<CaseSummary> first = RunPipelined(tagged, context, filler);
-    if (!first.ok()) return first.status();
-    summary.Merge(*first, context.keep);
-  }
   const TestProgram& program = *work.program;
   const size_t words = WordsPerVariant(work, filler);
   std::vector<CaseSummary> summaries(context.threads);
@@ -218,12 +211,23 @@ absl::StatusOr<CaseSummary> RunSwept(const CaseWork& work, const CaseWorkContext
             IsFinding(verdict.kind) ? Signature(program, variant, program.Expect(variant), verdict) : "";
         summaries[thread].Add(variant.index, verdict, true, words, signature, registers, context.device, context.keep);
       }};
-  absl::StatusOr<SweepStats> swept =
-      RunSweep(*work.device_judged, options,
-               DeviceSweepLaunch(jit, *work.device_judged, *image,
-                                 static_cast<unsigned>(kSweepBlocksPerSm * jit.device().multiprocessors)));
+  const absl::StatusOr<std::string> image = KernelImage(kernel, program.instruction().target(), work.path);
+  const absl::StatusOr<SweepStats> swept =
+      image.ok() ? RunSweep(*work.device_judged, options,
+                            DeviceSweepLaunch(jit, *work.device_judged, *image,
+                                              static_cast<unsigned>(kSweepBlocksPerSm * jit.device().multiprocessors)))
+                 : absl::StatusOr<SweepStats>(image.status());
+  if (!swept.ok() && Rejection(swept.status()).has_value()) return RunPipelined(work, context, filler);
   if (!swept.ok()) return swept.status();
   if (swept->unseen > 0) return RunPipelined(work, context, filler);
+  CaseSummary summary;
+  if (work.begin == 0) {
+    CaseWork tagged = work;
+    tagged.end = 1;
+    absl::StatusOr<CaseSummary> first = RunPipelined(tagged, context, filler);
+    if (!first.ok()) return first.status();
+    summary.Merge(*first, context.keep);
+  }
   for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);
   summary.AddJudgedOnDevice(swept->agreed - swept->kept_agreed, words);
   summary.AddSmCounts(context.device, swept->per_sm);

@@ -54,7 +54,7 @@ struct Variant {
   absl::string_view kind;
   DataPattern pattern = DataPattern::kRandom;
   // The data's stream: DataStream(seed, index), or for a family whose
-  // variants share windows (ldmatrix), WindowStream(seed, index).
+  // variants share windows (ldmatrix, wmma.load), WindowStream(seed, index).
   std::uint64_t stream = 0;
   DataPlacement placement = DataPlacement::kShared;
   VariantOperands operands;

@@ -380,20 +380,18 @@ absl::Status CopyToHost(const CudaDriver::Api& api, std::uint8_t* to, std::uint6
 absl::Status DriverJit::CopyHeadBack(const KernelLaunch& launch, std::uint64_t output,
                                      absl::Span<std::uint8_t> host_output) const {
   const CudaDriver::Api& api = driver_->api();
-  auto copy = [&api](std::uint8_t* to, std::uint64_t from, size_t bytes) { return CopyToHost(api, to, from, bytes); };
   const size_t head = std::min(launch.head_bytes, launch.output_bytes);
-  if (absl::Status status = copy(host_output.data(), output, head); !status.ok()) return status;
+  if (absl::Status status = CopyToHost(api, host_output.data(), output, head); !status.ok()) return status;
   const size_t more = std::min(launch.bytes_after_head(host_output.first(head)), launch.output_bytes - head);
   if (more == 0) return absl::OkStatus();
-  return copy(host_output.data() + head, output + head, more);
+  return CopyToHost(api, host_output.data() + head, output + head, more);
 }
 
 absl::Status DriverJit::CopyJudgedBack(const KernelLaunch& launch, std::uint64_t output, std::uint64_t verdicts,
                                        absl::Span<std::uint8_t> host_output) const {
   const CudaDriver::Api& api = driver_->api();
-  auto copy = [&api](std::uint8_t* to, std::uint64_t from, size_t bytes) { return CopyToHost(api, to, from, bytes); };
   std::uint8_t* const host_verdicts = host_output.data() + launch.output_bytes;
-  if (absl::Status status = copy(host_verdicts, verdicts, launch.verdict_bytes); !status.ok()) return status;
+  if (absl::Status status = CopyToHost(api, host_verdicts, verdicts, launch.verdict_bytes); !status.ok()) return status;
   std::vector<size_t> wanted;  // the blocks whose registers the host must see
   for (size_t block = 0; block < launch.verdict_bytes / 4; ++block) {
     std::uint32_t verdict = 0;
@@ -404,10 +402,11 @@ absl::Status DriverJit::CopyJudgedBack(const KernelLaunch& launch, std::uint64_t
   // kCopyAllAbove, one copy of the whole output is cheaper.
   constexpr size_t kCopyAllAbove = 64;
   if (wanted.size() * kCopyAllAbove > launch.verdict_bytes / 4)
-    return copy(host_output.data(), output, launch.output_bytes);
+    return CopyToHost(api, host_output.data(), output, launch.output_bytes);
   const size_t slice = launch.block_output_bytes;
   for (const size_t block : wanted) {
-    if (absl::Status status = copy(host_output.data() + block * slice, output + block * slice, slice); !status.ok()) {
+    if (absl::Status status = CopyToHost(api, host_output.data() + block * slice, output + block * slice, slice);
+        !status.ok()) {
       return status;
     }
   }

@@ -38,8 +38,23 @@ struct SweptOutput {
   std::vector<absl::Span<const std::uint8_t>> kept;  // the slots written
 };
 
+// Sampled says whether the device must keep variant `index` of `request`
+// although it agrees: the request's first, and every kSampleEvery-th.
+bool Sampled(const SweepRequest& request, std::uint64_t index) {
+  return index == request.first || index % kSampleEvery == 0;
+}
+
+// SampleSize is how many of `request`'s variants are Sampled.
+std::uint64_t SampleSize(const SweepRequest& request) {
+  const std::uint64_t multiples = (request.end - 1) / kSampleEvery - (request.first - 1) / kSampleEvery;
+  return multiples + (request.first % kSampleEvery == 0 ? 0 : 1);
+}
+
 // ReadSweptOutput reads a launch's counts and slots, adding its SM counts to
-// `per_sm`. An output shorter than the slots it claims is kInternal.
+// `per_sm`. An output shorter than the slots it claims is kInternal, and
+// so is one that kept fewer of its sample than the slots had room for: the
+// sample is what holds the device's judge to the model, so a sweep that
+// left it out judged less than it says.
 absl::StatusOr<SweptOutput> ReadSweptOutput(absl::Span<const std::uint8_t> output, const SweepRequest& request,
                                             size_t slot_bytes, std::vector<SmCounts>& per_sm) {
   if (output.size() < kSweepSlotsAt) {
@@ -58,7 +73,17 @@ absl::StatusOr<SweptOutput> ReadSweptOutput(absl::Span<const std::uint8_t> outpu
     return absl::InternalError(
         absl::StrCat("a sweep's output of ", output.size(), " bytes is short of its ", kept, " kept variants"));
   }
-  for (size_t i = 0; i < kept; ++i) read.kept.push_back(output.subspan(kSweepSlotsAt + i * slot_bytes, slot_bytes));
+  std::uint64_t sampled = 0;
+  for (size_t i = 0; i < kept; ++i) {
+    read.kept.push_back(output.subspan(kSweepSlotsAt + i * slot_bytes, slot_bytes));
+    if (Sampled(request, Load<std::uint64_t>(read.kept.back(), 0))) ++sampled;
+  }
+  const bool overflowed = Load<std::uint32_t>(output, kClaimedAt) > request.slots;
+  if (!overflowed && sampled != SampleSize(request)) {
+    return absl::InternalError(absl::StrCat("a sweep launch of variants ", request.first, " to ", request.end - 1,
+                                            " kept ", sampled, " of the ", SampleSize(request),
+                                            " variants it must sample, so its judge went unchecked"));
+  }
   return read;
 }
 
@@ -146,7 +171,8 @@ absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const L
   const std::uint64_t index = Load<std::uint64_t>(slot, 0);
   const VerdictWord word = ReadVerdictWord(Load<std::uint32_t>(slot, 8));
   if (!word.verdict.has_value() || index > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-    return absl::InternalError(absl::StrFormat("a sweep kept a slot that names variant %d with no verdict", index));
+    return absl::InternalError(absl::StrFormat(
+        "a sweep kept a slot of variant %d with no verdict, or past the last variant a seed has", index));
   }
   KeptVariant kept{.variant = program.MakeVariant(seed, static_cast<int>(index), false),
                    .registers = slot.subspan(kSweepSlotHeaderBytes + 4 * kWarpLanes)};

@@ -24,6 +24,7 @@ class SimulatedDevice {
   std::uint64_t misjudged = 0;         // the GPU loaded the right words; the device judge calls them wrong
   std::uint64_t other_draw = 0;        // the device drew lane 5's row elsewhere
   std::uint64_t every_wrong_from = 0;  // from this index on, every load is wrong
+  std::uint64_t unsampled = 0;         // a variant the device should sample and does not keep
 
   SweepLaunch Launch() {
     return [this](int slot, const SweepRequest& request) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
@@ -38,6 +39,7 @@ class SimulatedDevice {
         const bool says_wrong = (wrong && index != lying_judge) || index == misjudged;
         (says_wrong ? disagreed : agreed) += 1;
         if (!says_wrong && index % kSampleEvery != 0 && index != request.first) continue;
+        if (!says_wrong && index == unsampled) continue;
         if (claimed++ >= request.slots) continue;
         WriteSlot(index, wrong, says_wrong, absl::MakeSpan(out).subspan(kSweepSlotsAt + (claimed - 1) * slot_bytes));
       }
@@ -143,6 +145,17 @@ TEST(DeviceSweepRunTest, ADeviceThatDrawsOrJudgesOtherwiseEndsTheSweep) {
     EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal) << c.said;
     EXPECT_TRUE(absl::StrContains(stats.status().message(), c.said)) << stats.status();
   }
+}
+
+// A device that leaves out a variant of its sample leaves its judge
+// unchecked: the sweep ends as kInternal, never a pass.
+TEST(DeviceSweepRunTest, ASweepThatKeepsLessThanItsSampleEndsTheSweep) {
+  const std::unique_ptr<TestProgram> program = LdmatrixX4();
+  SimulatedDevice device(*program);
+  device.unsampled = 8192;
+  absl::StatusOr<SweepStats> stats = RunSweep(*program, Options(20001), device.Launch());
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal);
+  EXPECT_TRUE(absl::StrContains(stats.status().message(), "kept 1 of the 2 variants it must sample")) << stats.status();
 }
 
 TEST(DeviceSweepRunTest, ASweepNeedsAPlanAndStartsPastTheTaggedVariant) {
