@@ -158,7 +158,8 @@ std::array<std::uint64_t, kWarpLanes> RowOffsets(RowGenerator generator, std::ui
 
 // LdmatrixDrawPtx is RowOffsets on the device for the defined generators,
 // index % 4 choosing as MakeVariant does: it sets %operand to this lane's
-// row offset from %sweep_key, %sweep_index and %lane (device_sweep.h).
+// row offset from %sweep_key, %sweep_index and %lane, and %fault_class to
+// the generator (device_sweep.h).
 std::string LdmatrixDrawPtx() {
   static_assert(static_cast<int>(RowGenerator::kContiguous) == 0 && static_cast<int>(RowGenerator::kScattered) == 1 &&
                     static_cast<int>(RowGenerator::kRepeated) == 2 && static_cast<int>(RowGenerator::kReversed) == 3,
@@ -183,7 +184,7 @@ std::string LdmatrixDrawPtx() {
       // reversed: base + 31 - lane
       "  setp.eq.u32 %draw_is, %draw_kind, 3;\n  sub.u32 %draw_other, ", kWarpLanes - 1, ", %lane;\n",
       "  add.u32 %draw_other, %draw_other, %draw_base;\n  selp.b32 %draw_row, %draw_other, %draw_row, %draw_is;\n",
-      "  mul.lo.u32 %operand, %draw_row, ", ldmatrix::kRowBytes, ";\n  }\n");
+      "  mul.lo.u32 %operand, %draw_row, ", ldmatrix::kRowBytes, ";\n  mov.u32 %fault_class, %draw_kind;\n  }\n");
 }
 
 // LdmatrixLoadPtx runs the form into %v0.. from this lane's row at
@@ -288,6 +289,18 @@ class LdmatrixProgram : public TestProgram {
   std::string FaultCaseText(const Variant& variant) const override {
     return absl::StrCat(opcode(), "; rows=", variant.kind);
   }
+
+  // A swept variant's class is its row generator, index % 4 (MakeVariant).
+  std::vector<std::string> FaultClassTexts() const override {
+    std::vector<std::string> texts;
+    for (RowGenerator generator :
+         {RowGenerator::kContiguous, RowGenerator::kScattered, RowGenerator::kRepeated, RowGenerator::kReversed}) {
+      texts.push_back(absl::StrCat(opcode(), "; rows=", RowGeneratorName(generator)));
+    }
+    return texts;
+  }
+
+  int FaultClassOf(const Variant& variant) const override { return variant.index % 4; }
 
  protected:
   void WriteOperands(const Variant& variant, absl::Span<std::uint8_t> operands) const override {

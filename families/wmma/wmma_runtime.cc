@@ -325,9 +325,23 @@ class WmmaProgram : public TestProgram {
   }
 
   std::string FaultCaseText(const Variant& variant) const override {
-    const std::uint64_t pitch = std::uint64_t{variant.operands.stride} * fragment_.element_bits() / 8;
-    return absl::StrCat(opcode(), "; p-mod16=", variant.operands.address % 16, "; row-pitch-bytes=", pitch,
-                        "; row-pitch-mod16=", pitch % 16);
+    return AddressingText(variant.operands.address % 16, variant.operands.stride);
+  }
+
+  // A swept variant's class is its stride option and p mod 16: 16 * the
+  // option + p % 16.
+  std::vector<std::string> FaultClassTexts() const override {
+    std::vector<std::string> texts;
+    for (const StrideOption& option : strides_) {
+      for (std::uint64_t p_mod16 = 0; p_mod16 < 16; ++p_mod16) texts.push_back(AddressingText(p_mod16, option.stride));
+    }
+    return texts;
+  }
+
+  int FaultClassOf(const Variant& variant) const override {
+    const auto option = std::find_if(strides_.begin(), strides_.end(),
+                                     [&](const StrideOption& o) { return o.stride == variant.operands.stride; });
+    return 16 * static_cast<int>(option - strides_.begin()) + static_cast<int>(variant.operands.address % 16);
   }
 
  protected:
@@ -365,6 +379,13 @@ class WmmaProgram : public TestProgram {
     for (int line = 0; line < lines; ++line) fill_bits(line * pitch_bits, line * pitch_bits + length_bits);
   }
 
+  // AddressingText is the fault case text of a variant whose p is
+  // `p_mod16` past a multiple of 16, with `stride`.
+  std::string AddressingText(std::uint64_t p_mod16, std::uint32_t stride) const {
+    const std::uint64_t pitch = std::uint64_t{stride} * fragment_.element_bits() / 8;
+    return absl::StrCat(opcode(), "; p-mod16=", p_mod16, "; row-pitch-bytes=", pitch, "; row-pitch-mod16=", pitch % 16);
+  }
+
   // AddressChoices is how many aligned places p may take for a matrix of
   // `extent` bytes in the window.
   std::uint32_t AddressChoices(std::uint64_t extent) const {
@@ -374,8 +395,9 @@ class WmmaProgram : public TestProgram {
   // SweepDrawPtx is MakeVariant's draw of a defined variant from index 1
   // on, for the sweep kernel (device_sweep.h): it sets p's offset
   // %wmma_address, the stride %wmma_stride, the bytes between lines
-  // %wmma_line_bytes, %operand (where line %lane starts) and %wmma_shared
-  // (whether the data sit in the shared window), from %sweep_key and
+  // %wmma_line_bytes, %operand (where line %lane starts), %fault_class
+  // (FaultClassOf) and %wmma_shared (whether the data sit in the shared
+  // window), from %sweep_key and
   // %sweep_index. The stride options and their address choices are the
   // program's, written into the text.
   std::string SweepDrawPtx() const {
@@ -404,8 +426,9 @@ class WmmaProgram : public TestProgram {
         "  mul.hi.u32 %wmma_address, %wd_low, %wd_choices;\n  mul.lo.u32 %wmma_address, %wmma_address, ", alignment_,
         ";\n  mul.lo.u32 %wmma_line_bytes, %wmma_stride, ", expected_fragment_.element_bits(),
         ";\n  shr.u32 %wmma_line_bytes, %wmma_line_bytes, 3;\n",
-        "  mad.lo.u32 %operand, %lane, %wmma_line_bytes, %wmma_address;\n", "  rem.u32 %wd_low, %wd_index, ",
-        placements_.size(), ";\n  setp.eq.u32 %wmma_shared, %wd_low, ",
+        "  mad.lo.u32 %operand, %lane, %wmma_line_bytes, %wmma_address;\n",
+        "  and.b32 %fault_class, %wmma_address, 15;\n  mad.lo.u32 %fault_class, %wd_step, 16, %fault_class;\n",
+        "  rem.u32 %wd_low, %wd_index, ", placements_.size(), ";\n  setp.eq.u32 %wmma_shared, %wd_low, ",
         placements_.back() == DataPlacement::kShared ? placements_.size() - 1 : placements_.size(), ";\n  }\n");
     return ptx;
   }

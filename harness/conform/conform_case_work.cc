@@ -25,8 +25,11 @@ struct Made {
 // undefined. Without undefined variants asked for, the generator makes
 // only variants the program's own model predicts (TestProgram::MakeVariant;
 // TestProgramTest.WithoutUndefinedEveryVariantIsPredicted). A planted
-// transposed expectation is another form's model, which need not agree.
-bool MayBeUndefined(const CaseWork& work) { return work.undefined || work.program->options().bug != PlantedBug::kNone; }
+// transposed expectation is another form's model, which need not agree;
+// every other planted bug is in a kernel, and leaves the model as it is.
+bool MayBeUndefined(const CaseWork& work) {
+  return work.undefined || work.program->options().bug == PlantedBug::kTransposedExpectation;
+}
 
 // Make makes the item's variant `index` on host thread `thread`. The model
 // is asked here only where it may call the variant undefined; the judge
@@ -37,7 +40,7 @@ Made Make(const CaseWork& work, const CaseWorkContext& context, std::int64_t ind
     made.role = VariantRole::kUndefined;
     return made;
   }
-  if (context.predict) made.entry = context.predict(made.variant, thread);
+  if (context.predict) made.entry = context.predict(work.program->FaultCaseText(made.variant), thread);
   made.role = made.entry.empty() ? VariantRole::kDefined : VariantRole::kPredicted;
   return made;
 }
@@ -168,28 +171,44 @@ constexpr std::uint64_t kSweptVariantsPerLaunch = std::uint64_t{1} << 24;
 // SweepKernelOf is the sweep kernel (TestProgram::SweepKernel) that runs
 // `work`'s variants from 1 on, where there is one and it may: an item of a
 // range of defined variants, of a form judged on the device, in a run that
-// makes no undefined variant and plants no bug, on a GPU that says how
+// makes no undefined variant and plants no transposed expectation (a
+// planted bug in a kernel is in the sweep kernel too), on a GPU that says how
 // many SMs it has (the fake GPU of the tests says none, and runs no
-// sweep). The variants of the item's first window must all be defined and
-// not predicted to fault: a family's fault case texts repeat within it
-// (ldmatrix's name the row generator, index % 4), and a predicted fault
-// would take a whole launch with it.
-std::optional<std::string> SweepKernelOf(const CaseWork& work, const CaseWorkContext& context, const DriverJit& jit) {
+// sweep).
+std::optional<std::string> SweepKernelOf(const CaseWork& work, const DriverJit& jit) {
   if (work.device_judged == nullptr || work.take != VariantRole::kDefined || !work.listed.empty() ||
       MayBeUndefined(work) || work.end <= 1 || jit.device().multiprocessors == 0) {
     return std::nullopt;
   }
-  for (std::int64_t index = std::max<std::int64_t>(work.begin, 1);
-       index < std::min<std::int64_t>(work.end, work.begin + static_cast<std::int64_t>(kVariantsPerWindow)); ++index) {
-    if (Make(work, context, index, 0).role != VariantRole::kDefined) return std::nullopt;
-  }
   return work.device_judged->SweepKernel();
+}
+
+// PredictedClasses are the registry entries that predict faults for
+// `program`'s fault classes (TestProgram::FaultClassTexts), by class: empty
+// for a class it does not.
+std::vector<std::string> PredictedClasses(const TestProgram& program, const CaseWorkContext& context) {
+  std::vector<std::string> entries;
+  for (const std::string& text : program.FaultClassTexts()) {
+    entries.push_back(context.predict ? context.predict(text, 0) : "");
+  }
+  return entries;
+}
+
+// SkippedClasses is the sweep's mask of the classes that have an entry.
+std::uint64_t SkippedClasses(const std::vector<std::string>& entries) {
+  std::uint64_t mask = 0;
+  for (size_t fault_class = 0; fault_class < entries.size(); ++fault_class) {
+    if (!entries[fault_class].empty()) mask |= std::uint64_t{1} << fault_class;
+  }
+  return mask;
 }
 
 // RunSwept runs `work` with its sweep kernel `kernel` (device_sweep_run.h):
 // its variants from 1 drawn and judged on the device, every variant the
 // device kept judged again on the host, and its variant 0, if it has it,
-// through the launch pipeline. The pipeline takes the whole item instead
+// through the launch pipeline. The variants of the fault classes the
+// registry predicts to fault are skipped and counted as left out, by entry,
+// as the pipeline would (CountLeftOut). The pipeline takes the whole item instead
 // where the sweep cannot speak for it: a sweep that saw more disagreements
 // than it kept (the pipeline judges each one), and a sweep kernel the
 // compiler rejects (the harness's own kernel; only the form's test kernel,
@@ -199,11 +218,13 @@ absl::StatusOr<CaseSummary> RunSwept(const CaseWork& work, const CaseWorkContext
   const TestProgram& program = *work.program;
   const size_t words = WordsPerVariant(work, filler);
   std::vector<CaseSummary> summaries(context.threads);
+  const std::vector<std::string> predicted = PredictedClasses(*work.device_judged, context);
   const SweepOptions options{
       .seed = work.seed,
       .first = static_cast<std::uint64_t>(std::max<std::int64_t>(work.begin, 1)),
       .end = static_cast<std::uint64_t>(work.end),
       .variants_per_launch = kSweptVariantsPerLaunch,
+      .skipped_classes = SkippedClasses(predicted),
       .threads = context.threads,
       .on_kept = [&](int thread, const Variant& variant, const CaseVerdict& verdict,
                      absl::Span<const std::uint8_t> registers) {
@@ -229,6 +250,10 @@ absl::StatusOr<CaseSummary> RunSwept(const CaseWork& work, const CaseWorkContext
     summary.Merge(*first, context.keep);
   }
   for (const CaseSummary& mine : summaries) summary.Merge(mine, context.keep);
+  for (size_t fault_class = 0; fault_class < predicted.size(); ++fault_class) {
+    if (swept->skipped[fault_class].count > 0)
+      summary.predicted[predicted[fault_class]].Add(swept->skipped[fault_class]);
+  }
   summary.AddJudgedOnDevice(swept->agreed - swept->kept_agreed, words);
   summary.AddSmCounts(context.device, swept->per_sm);
   summary.seconds.Add({.pipeline = swept->seconds, .launching = swept->launching, .judging = swept->judging});
@@ -242,7 +267,7 @@ absl::StatusOr<CaseSummary> JudgeItem(const CaseWork& work, const CaseWorkContex
   if (!filler.has_value()) return JudgeWithout(work, context, {});
   absl::StatusOr<DriverJit*> jit = WorkerJit(context.device);
   if (!jit.ok()) return jit.status();
-  const std::optional<std::string> sweep = SweepKernelOf(work, context, **jit);
+  const std::optional<std::string> sweep = SweepKernelOf(work, **jit);
   absl::StatusOr<CaseSummary> summary = sweep.has_value() ? RunSwept(work, context, **jit, *sweep, *filler)
                                                           : RunPipelined(work, context, *std::move(filler));
   if (summary.ok()) return summary;

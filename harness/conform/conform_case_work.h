@@ -66,10 +66,11 @@ struct CaseWork {
   }
 };
 
-// FaultPrediction names the registry entry that predicts `variant` faults
-// on the run's target and toolchain, or is empty. `thread` is the host
-// thread that asks (0 to CaseWorkContext::threads - 1).
-using FaultPrediction = std::function<std::string(const Variant& variant, int thread)>;
+// FaultPrediction names the registry entry that predicts a variant whose
+// fault case text (TestProgram::FaultCaseText) is `text` faults on the
+// run's target and toolchain, or is empty. `thread` is the host thread
+// that asks (0 to CaseWorkContext::threads - 1).
+using FaultPrediction = std::function<std::string(const std::string& text, int thread)>;
 
 // FaultTextMemo remembers the registry's answer for each fault case text
 // (TestProgram::FaultCaseText): a case's variants share a few dozen texts,

@@ -799,8 +799,8 @@ class Run {
             .threads = threads,
             .blocks = kBlocksPerLaunch,
             .keep = options_.first_failures,
-            .predict = [memo, registry_answer, &work](const Variant& variant, int thread) {
-              return memo->Find(thread, work.program->FaultCaseText(variant), registry_answer);
+            .predict = [memo, registry_answer](const std::string& text, int thread) {
+              return memo->Find(thread, text, registry_answer);
             }};
   }
 

@@ -143,6 +143,16 @@ class TestProgram {
   // the opcode, then the variant's addressing ("; p-mod16=8;
   // row-pitch-bytes=24; row-pitch-mod16=8" for wmma.load).
   virtual std::string FaultCaseText(const Variant& variant) const = 0;
+  // FaultClassTexts are the fault case texts of the variants a sweep
+  // draws (MakeVariant(seed, i, false) for i from 1), one per fault class:
+  // a few dozen at most (kSweepFaultClasses, device_sweep.h), so that the
+  // registry is asked once per class and the sweep kernel skips the
+  // classes it predicts to fault. Empty for a program without a sweep.
+  virtual std::vector<std::string> FaultClassTexts() const { return {}; }
+  // FaultClassOf is the fault class of such a variant, as the sweep kernel
+  // computes it: its FaultCaseText is FaultClassTexts()[FaultClassOf]. A
+  // program without a sweep is never asked.
+  virtual int FaultClassOf(const Variant& /*variant*/) const { return 0; }
 
  protected:
   TestProgram(const CheckedInstruction& instruction, const ProgramOptions& options, KernelFrame frame,

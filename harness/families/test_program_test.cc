@@ -1,5 +1,6 @@
 #include "harness/families/test_program.h"
 
+#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -11,6 +12,7 @@
 #include "families/tcgen05/tcgen05_ld_table.h"
 #include "families/wmma/wmma_load_table.h"
 #include "gtest/gtest.h"
+#include "harness/kernels/device_sweep.h"
 #include "reference/enumerate.h"
 #include "reference/ptx_version.h"
 
@@ -223,6 +225,34 @@ TEST(TestProgramTest, SweptVariantsShareWindowsAndDrawFromTheirKeys) {
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     EXPECT_EQ(scattered.operands.lane_addresses[lane], (KeyDraw(DataStream(kSeed, 5), lane) & 255) * 16) << lane;
   }
+}
+
+// A swept variant's fault case text is its fault class's, so that the
+// registry's answer for each class is its answer for every variant of it
+// (conform_case_work.cc skips the classes it predicts to fault). ldmatrix's
+// four classes, its row generators, are all met; wmma.load's are its
+// stride options times the 16 residues of p, not all of which p can take.
+TEST(TestProgramTest, ASweptVariantsFaultCaseTextIsItsClasss) {
+  int swept = 0;
+  for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
+    for (const CheckedInstruction& instruction : LegalForms(*spec, Target{90})) {
+      std::unique_ptr<TestProgram> program = *TestProgram::For(instruction, {.judge_on_device = true});
+      if (!program->SweepKernel().has_value()) continue;
+      ++swept;
+      const std::vector<std::string> texts = program->FaultClassTexts();
+      ASSERT_LE(texts.size(), static_cast<size_t>(kSweepFaultClasses)) << program->Label();
+      std::set<int> met;
+      for (int index = 1; index <= 1000; ++index) {
+        const Variant variant = program->MakeVariant(11, index, false);
+        const int fault_class = program->FaultClassOf(variant);
+        ASSERT_LT(static_cast<size_t>(fault_class), texts.size()) << program->Label() << " " << index;
+        EXPECT_EQ(program->FaultCaseText(variant), texts[fault_class]) << index;
+        met.insert(fault_class);
+      }
+      if (spec == &ldmatrix::Spec()) EXPECT_EQ(met.size(), 4u) << program->Label();
+    }
+  }
+  EXPECT_GT(swept, 300);
 }
 
 // The transposed planted bug changes the expectation, not the kernel.

@@ -35,32 +35,61 @@ constexpr size_t kClaimedAt = 16;
 struct SweptOutput {
   std::uint64_t agreed = 0;
   std::uint64_t disagreed = 0;
+  std::uint64_t skipped = 0;                         // in all classes
+  std::vector<LeftOut> skipped_by_class;             // kSweepFaultClasses of them
   std::vector<absl::Span<const std::uint8_t>> kept;  // the slots written
 };
 
+// Skips says whether `skipped_classes` skips `variant` of `program`.
+bool Skips(const TestProgram& program, std::uint64_t skipped_classes, const Variant& variant) {
+  return (skipped_classes >> program.FaultClassOf(variant) & 1) != 0;
+}
+
 // Sampled says whether the device must keep variant `index` of `request`
-// although it agrees: the request's first, and every kSampleEvery-th.
+// although it agrees, where it runs it: the request's first, and every
+// kSampleEvery-th.
 bool Sampled(const SweepRequest& request, std::uint64_t index) {
   return index == request.first || index % kSampleEvery == 0;
 }
 
-// SampleSize is how many of `request`'s variants are Sampled.
-std::uint64_t SampleSize(const SweepRequest& request) {
-  const std::uint64_t multiples = (request.end - 1) / kSampleEvery - (request.first - 1) / kSampleEvery;
-  return multiples + (request.first % kSampleEvery == 0 ? 0 : 1);
+// SampleSize is how many of `request`'s variants of `program` are Sampled
+// and run.
+std::uint64_t SampleSize(const TestProgram& program, const SweepRequest& request) {
+  std::uint64_t size = 0;
+  for (std::uint64_t index = request.first; index < request.end;
+       index = index == request.first ? (index / kSampleEvery + 1) * kSampleEvery : index + kSampleEvery) {
+    const bool skipped =
+        request.skipped_classes != 0 &&
+        Skips(program, request.skipped_classes, program.MakeVariant(request.seed, static_cast<int>(index), false));
+    if (!skipped) ++size;
+  }
+  return size;
+}
+
+// ReadSkips reads the output's skip counters by fault class.
+std::vector<LeftOut> ReadSkips(absl::Span<const std::uint8_t> output, std::uint64_t& total) {
+  std::vector<LeftOut> skips(kSweepFaultClasses);
+  for (int fault_class = 0; fault_class < kSweepFaultClasses; ++fault_class) {
+    const size_t at = kSweepSkipsAt + 16 * fault_class;
+    skips[fault_class] = {.count = Load<std::uint64_t>(output, at),
+                          .first = static_cast<std::int64_t>(~Load<std::uint64_t>(output, at + 8))};
+    total += skips[fault_class].count;
+  }
+  return skips;
 }
 
 // ReadSweptOutput reads a launch's counts and slots, adding its SM counts to
 // `per_sm`. An output shorter than the slots it claims is kInternal, and
-// so is one that kept fewer of its sample than the slots had room for: the
-// sample is what holds the device's judge to the model, so a sweep that
-// left it out judged less than it says.
+// so is one that kept fewer of its sample (`sample` variants) than the
+// slots had room for: the sample is what holds the device's judge to the
+// model, so a sweep that left it out judged less than it says.
 absl::StatusOr<SweptOutput> ReadSweptOutput(absl::Span<const std::uint8_t> output, const SweepRequest& request,
-                                            size_t slot_bytes, std::vector<SmCounts>& per_sm) {
+                                            std::uint64_t sample, size_t slot_bytes, std::vector<SmCounts>& per_sm) {
   if (output.size() < kSweepSlotsAt) {
     return absl::InternalError(absl::StrCat("a sweep's output of ", output.size(), " bytes has no counts"));
   }
   SweptOutput read{.agreed = Load<std::uint64_t>(output, 0), .disagreed = Load<std::uint64_t>(output, 8)};
+  read.skipped_by_class = ReadSkips(output, read.skipped);
   for (std::uint32_t sm = 0; sm < kMostSms; ++sm) {
     const size_t at = kSweepSmCountsAt + 8 * sm;
     const SmCounts counts{.blocks = Load<std::uint32_t>(output, at), .disagreed = Load<std::uint32_t>(output, at + 4)};
@@ -79,9 +108,9 @@ absl::StatusOr<SweptOutput> ReadSweptOutput(absl::Span<const std::uint8_t> outpu
     if (Sampled(request, Load<std::uint64_t>(read.kept.back(), 0))) ++sampled;
   }
   const bool overflowed = Load<std::uint32_t>(output, kClaimedAt) > request.slots;
-  if (!overflowed && sampled != SampleSize(request)) {
+  if (!overflowed && sampled < sample) {
     return absl::InternalError(absl::StrCat("a sweep launch of variants ", request.first, " to ", request.end - 1,
-                                            " kept ", sampled, " of the ", SampleSize(request),
+                                            " kept ", sampled, " of the ", sample,
                                             " variants it must sample, so its judge went unchecked"));
   }
   return read;
@@ -107,7 +136,8 @@ absl::StatusOr<KeptTally> JudgeKept(const TestProgram& program, const LoadPlan& 
     workers.emplace_back([&, t] {
       const Clock::time_point start = Clock::now();
       for (size_t i = t; i < kept.size() && statuses[t].ok(); i += threads) {
-        absl::StatusOr<KeptVariant> judged = JudgeKeptVariant(program, plan, options.seed, kept[i]);
+        absl::StatusOr<KeptVariant> judged =
+            JudgeKeptVariant(program, plan, options.seed, options.skipped_classes, kept[i]);
         if (!judged.ok()) {
           statuses[t] = judged.status();
           break;
@@ -167,7 +197,7 @@ SweepLaunch DeviceSweepLaunch(const DriverJit& jit, const TestProgram& program, 
 }
 
 absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const LoadPlan& plan, std::uint64_t seed,
-                                             absl::Span<const std::uint8_t> slot) {
+                                             std::uint64_t skipped_classes, absl::Span<const std::uint8_t> slot) {
   const std::uint64_t index = Load<std::uint64_t>(slot, 0);
   const VerdictWord word = ReadVerdictWord(Load<std::uint32_t>(slot, 8));
   if (!word.verdict.has_value() || index > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
@@ -176,6 +206,10 @@ absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const L
   }
   KeptVariant kept{.variant = program.MakeVariant(seed, static_cast<int>(index), false),
                    .registers = slot.subspan(kSweepSlotHeaderBytes + 4 * kWarpLanes)};
+  if (Skips(program, skipped_classes, kept.variant)) {
+    return absl::InternalError(absl::StrCat("the device ran variant ", index, " of seed ", seed, ", of fault class ",
+                                            program.FaultClassOf(kept.variant), ", which it was asked to skip"));
+  }
   for (int lane = 0; lane < kWarpLanes; ++lane) {
     const std::uint32_t drawn = Load<std::uint32_t>(slot, kSweepSlotHeaderBytes + 4 * lane);
     const std::uint64_t made = PlannedLineOffset(plan, kept.variant.operands, lane);
@@ -199,12 +233,17 @@ absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const L
 absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptions& options,
                                     const SweepLaunch& launch) {
   const std::optional<LoadPlan> plan = program.Plan();
-  if (!plan.has_value() || options.first == 0 || options.threads < 1 || options.variants_per_launch == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        program.Label(), ": a sweep needs a plan, variants from 1, a thread ", "and variants in each launch"));
+  const size_t classes = program.FaultClassTexts().size();
+  const bool classes_known = classes >= kSweepFaultClasses || options.skipped_classes >> classes == 0;
+  if (!plan.has_value() || options.first == 0 || options.threads < 1 || options.variants_per_launch == 0 ||
+      !classes_known) {
+    return absl::InvalidArgumentError(absl::StrCat(program.Label(),
+                                                   ": a sweep needs a plan, variants from 1, a thread, variants in "
+                                                   "each launch, and skipped fault classes among the program's ",
+                                                   classes));
   }
   const size_t slot_bytes = SweepSlotBytes(program.frame().output_bytes);
-  SweepStats stats{.next = options.first};
+  SweepStats stats{.next = options.first, .skipped = std::vector<LeftOut>(kSweepFaultClasses)};
   const Clock::time_point start = Clock::now();
   std::future<absl::StatusOr<KeptTally>> judging;  // the last launch's kept variants
   std::uint64_t last_disagreed = 0;
@@ -223,20 +262,30 @@ absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptio
     if (options.duration.has_value() && Seconds(start) >= absl::ToDoubleSeconds(*options.duration)) break;
     SweepRequest request{.seed = options.seed,
                          .first = stats.next,
-                         .end = std::min(options.end, stats.next + options.variants_per_launch)};
+                         .end = std::min(options.end, stats.next + options.variants_per_launch),
+                         .skipped_classes = options.skipped_classes};
     request.slots = SlotsFor(request, options.kept_disagreements);
+    const std::uint64_t sample = SampleSize(program, request);
     const Clock::time_point launch_start = Clock::now();
     absl::StatusOr<absl::Span<const std::uint8_t>> output = launch(slot, request);
     stats.launching += Seconds(launch_start);
     absl::Status judged = finish_judging();
     if (!output.ok()) return output.status();
     if (!judged.ok()) return judged;
-    absl::StatusOr<SweptOutput> read = ReadSweptOutput(*output, request, slot_bytes, stats.per_sm);
+    absl::StatusOr<SweptOutput> read = ReadSweptOutput(*output, request, sample, slot_bytes, stats.per_sm);
     if (!read.ok()) return read.status();
-    if (read->agreed + read->disagreed != request.end - request.first) {
+    if (read->agreed + read->disagreed + read->skipped != request.end - request.first) {
       return absl::InternalError(absl::StrCat(program.Label(), ": a sweep launch judged ",
-                                              read->agreed + read->disagreed, " variants of the ",
-                                              request.end - request.first, " it was given"));
+                                              read->agreed + read->disagreed, " and skipped ", read->skipped,
+                                              " variants of the ", request.end - request.first, " it was given"));
+    }
+    for (int fault_class = 0; fault_class < kSweepFaultClasses; ++fault_class) {
+      const LeftOut& skipped = read->skipped_by_class[fault_class];
+      if (skipped.count > 0 && (options.skipped_classes >> fault_class & 1) == 0) {
+        return absl::InternalError(absl::StrCat(program.Label(), ": a sweep launch skipped ", skipped.count,
+                                                " variants of fault class ", fault_class, ", which it was to run"));
+      }
+      stats.skipped[fault_class].Add(skipped);
     }
     ++stats.launches;
     stats.next = request.end;

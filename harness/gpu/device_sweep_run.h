@@ -24,6 +24,7 @@
 #include "harness/families/test_program.h"
 #include "harness/gpu/cuda_driver.h"
 #include "harness/judge/case_judge.h"
+#include "harness/judge/case_summary.h"
 #include "harness/kernels/device_sweep.h"
 #include "harness/runs/sm_verdicts.h"
 
@@ -51,6 +52,9 @@ struct SweepOptions {
   // the sweep runs every variant asked for.
   std::optional<absl::Duration> duration;
   std::uint32_t kept_disagreements = 64;  // slots a launch keeps for disagreements, past its sample
+  // skipped_classes: the fault classes (TestProgram::FaultClassOf) whose
+  // variants the device counts and never runs, bit c for class c.
+  std::uint64_t skipped_classes = 0;
   int threads = 1;                        // host threads that judge kept variants
   // on_kept, where set, hears of each kept variant once the host has judged
   // it and held the device to it: the host thread (0 to threads - 1), the
@@ -73,6 +77,7 @@ struct SweepStats {
   // slots, which no host judged.
   std::vector<std::uint64_t> failing;
   std::uint64_t unseen = 0;
+  std::vector<LeftOut> skipped;  // by fault class: the variants skipped, and the first
   std::vector<SmCounts> per_sm;  // by SM number
   double seconds = 0;
   double launching = 0;  // the calling thread's time in launches
@@ -83,8 +88,9 @@ struct SweepStats {
 // failed launch ends it with that status; an output too short for what it
 // says, or whose counts are not the variants it was given, is kInternal,
 // and so is a kept variant the device drew or judged otherwise than the
-// host (above). A program without a plan, or a first variant of 0, is
-// kInvalidArgument.
+// host, or ran though its class is skipped (above). A program without a
+// plan, a first variant of 0, or a skipped class the program does not
+// have, is kInvalidArgument.
 absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptions& options, const SweepLaunch& launch);
 
 // KeptVariant is one kept slot, judged by the host.
@@ -97,9 +103,9 @@ struct KeptVariant {
 // JudgeKeptVariant judges one kept slot of a sweep of `program` seeded
 // `seed` (SweepSlotBytes long) with the model, where the host agrees with
 // the device about it; kInternal where the device's draw or verdict is not
-// the host's.
+// the host's, or where the variant's class is among `skipped_classes`.
 absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const LoadPlan& plan, std::uint64_t seed,
-                                             absl::Span<const std::uint8_t> slot);
+                                             std::uint64_t skipped_classes, absl::Span<const std::uint8_t> slot);
 
 }  // namespace matload
 

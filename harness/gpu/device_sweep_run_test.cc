@@ -25,6 +25,8 @@ class SimulatedDevice {
   std::uint64_t other_draw = 0;        // the device drew lane 5's row elsewhere
   std::uint64_t every_wrong_from = 0;  // from this index on, every load is wrong
   std::uint64_t unsampled = 0;         // a variant the device should sample and does not keep
+  std::uint64_t ran_skipped = 0;       // a variant of a skipped class the device runs
+  std::uint64_t skipped_run = 0;       // a variant of a class it runs that the device skips
 
   SweepLaunch Launch() {
     return [this](int slot, const SweepRequest& request) -> absl::StatusOr<absl::Span<const std::uint8_t>> {
@@ -34,6 +36,12 @@ class SimulatedDevice {
       std::uint64_t agreed = 0, disagreed = 0;
       std::uint32_t claimed = 0;
       for (std::uint64_t index = request.first; index < request.end; ++index) {
+        const int fault_class = program_.FaultClassOf(program_.MakeVariant(kSeed, static_cast<int>(index), false));
+        const bool skip = (request.skipped_classes >> fault_class & 1) != 0;
+        if (skip != (index == ran_skipped || index == skipped_run)) {
+          CountSkip(fault_class, index, absl::MakeSpan(out));
+          continue;
+        }
         const bool wrong =
             index == wrong_load || index == lying_judge || (every_wrong_from != 0 && index >= every_wrong_from);
         const bool says_wrong = (wrong && index != lying_judge) || index == misjudged;
@@ -53,6 +61,18 @@ class SimulatedDevice {
   }
 
  private:
+  // CountSkip counts `index`, of `fault_class`, skipped.
+  static void CountSkip(int fault_class, std::uint64_t index, absl::Span<std::uint8_t> out) {
+    std::uint8_t* counters = out.data() + kSweepSkipsAt + 16 * fault_class;
+    std::uint64_t count, first_complement;
+    std::memcpy(&count, counters, 8);
+    std::memcpy(&first_complement, counters + 8, 8);
+    ++count;
+    first_complement = std::max(first_complement, ~index);
+    std::memcpy(counters, &count, 8);
+    std::memcpy(counters + 8, &first_complement, 8);
+  }
+
   void WriteSlot(std::uint64_t index, bool wrong, bool says_wrong, absl::Span<std::uint8_t> slot) const {
     const Variant variant = program_.MakeVariant(kSeed, static_cast<int>(index), false);
     const std::uint32_t verdict =
@@ -158,11 +178,59 @@ TEST(DeviceSweepRunTest, ASweepThatKeepsLessThanItsSampleEndsTheSweep) {
   EXPECT_TRUE(absl::StrContains(stats.status().message(), "kept 1 of the 2 variants it must sample")) << stats.status();
 }
 
+// ldmatrix's fault classes are its row generators, index % 4: skipping
+// classes 1 and 2 (scattered and repeated rows) runs half the variants,
+// samples only those, and counts the rest by class with the first of each.
+TEST(DeviceSweepRunTest, SkippedClassesAreCountedByClassAndNeverRun) {
+  const std::unique_ptr<TestProgram> program = LdmatrixX4();
+  SimulatedDevice device(*program);
+  SweepOptions options = Options(20001);
+  options.skipped_classes = 0b0110;
+  absl::StatusOr<SweepStats> stats = RunSweep(*program, options, device.Launch());
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_EQ(stats->agreed, 10000u);
+  EXPECT_EQ(stats->skipped[1].count, 5000u);
+  EXPECT_EQ(stats->skipped[1].first, 1);
+  EXPECT_EQ(stats->skipped[2].count, 5000u);
+  EXPECT_EQ(stats->skipped[2].first, 2);
+  EXPECT_EQ(stats->skipped[0].count + stats->skipped[3].count, 0u);
+  // The launches' first variants, 1, 5001, 10001 and 15001, are class 1
+  // and skipped; 4096, 8192, 12288 and 16384, class 0, are the sample.
+  EXPECT_EQ(stats->rejudged, 4u);
+}
+
+// A device that runs a variant it was to skip, or skips one it was to run,
+// is not the kernel the host asked for: kInternal.
+TEST(DeviceSweepRunTest, ADeviceThatSkipsOtherClassesEndsTheSweep) {
+  const std::unique_ptr<TestProgram> program = LdmatrixX4();
+  struct Case {
+    std::uint64_t SimulatedDevice::*fault;
+    std::uint64_t index;
+    std::uint64_t skipped_classes;
+    const char* said;
+  };
+  // 5001, class 1, is a launch's first, kept as its sample.
+  for (const Case& c : {Case{&SimulatedDevice::ran_skipped, 5001, 0b10, "which it was asked to skip"},
+                        Case{&SimulatedDevice::skipped_run, 4098, 0, "which it was to run"}}) {
+    SimulatedDevice device(*program);
+    device.*c.fault = c.index;
+    SweepOptions options = Options(20001);
+    options.skipped_classes = c.skipped_classes;
+    const char* said = c.said;
+    absl::StatusOr<SweepStats> stats = RunSweep(*program, options, device.Launch());
+    EXPECT_EQ(stats.status().code(), absl::StatusCode::kInternal) << said;
+    EXPECT_TRUE(absl::StrContains(stats.status().message(), said)) << stats.status();
+  }
+}
+
 TEST(DeviceSweepRunTest, ASweepNeedsAPlanAndStartsPastTheTaggedVariant) {
   const std::unique_ptr<TestProgram> program = LdmatrixX4();
   SimulatedDevice device(*program);
   SweepOptions options = Options(100);
   options.first = 0;
+  EXPECT_EQ(RunSweep(*program, options, device.Launch()).status().code(), absl::StatusCode::kInvalidArgument);
+  options.first = 1;
+  options.skipped_classes = 0b10000;  // ldmatrix has four classes
   EXPECT_EQ(RunSweep(*program, options, device.Launch()).status().code(), absl::StatusCode::kInvalidArgument);
 }
 

@@ -20,6 +20,59 @@ std::string ChunkTablePtx(const LoadPlan& plan, int chunk, absl::string_view ent
   return ptx + "};\n\n";
 }
 
+// SkipCounterPtx sets the .u64 registers `count_at` and `first_at` to
+// where the block's counters of fault class `fault_class` (a .u32
+// register) lie in shared memory.
+std::string SkipCounterPtx(absl::string_view fault_class, absl::string_view count_at, absl::string_view first_at) {
+  return absl::StrCat("  mul.wide.u32 ", count_at, ", ", fault_class, ", 8;\n  mov.u64 ", first_at, ", skip_first;\n",
+                      "  add.u64 ", first_at, ", ", first_at, ", ", count_at, ";\n  mov.u64 %at, skip_count;\n",
+                      "  add.u64 ", count_at, ", ", count_at, ", %at;\n");
+}
+
+// ClearSkipsPtx zeroes the block's skip counters: thread t those of fault
+// class t. The first bar.sync of the window loop, or of SWEEP_DONE in a
+// block with no window, comes before any other thread uses them.
+std::string ClearSkipsPtx() {
+  static_assert(32 * kSweepWarps >= kSweepFaultClasses, "a thread for each fault class");
+  return absl::StrCat(
+      "  {\n  .reg .b32 %clear_class;\n  .reg .b64 %clear_count, %clear_first;\n",
+      "  .reg .pred %clear_none;\n  mov.u32 %clear_class, %tid.x;\n", "  setp.ge.u32 %clear_none, %clear_class, ",
+      kSweepFaultClasses, ";\n", "  @%clear_none bra SWEEP_CLEARED;\n",
+      SkipCounterPtx("%clear_class", "%clear_count", "%clear_first"),
+      "  st.shared.u64 [%clear_count], 0;\n  st.shared.u64 [%clear_first], 0;\n", "SWEEP_CLEARED:\n  }\n");
+}
+
+// SkipPtx skips a variant whose fault class the request skips: lane 0
+// counts it and keeps the complement of its index, so that the largest
+// complement names the first skipped.
+std::string SkipPtx() {
+  return absl::StrCat(
+      "  {\n  .reg .b64 %skip_bit, %skip_count_at, %skip_first_at, %skip_first;\n",
+      "  .reg .pred %skipped, %skip_lane;\n  shr.b64 %skip_bit, %skip_mask, %fault_class;\n",
+      "  and.b64 %skip_bit, %skip_bit, 1;\n  setp.ne.u64 %skipped, %skip_bit, 0;\n",
+      "  @!%skipped bra SWEEP_RUN;\n  setp.eq.u32 %skip_lane, %lane, 0;\n",
+      SkipCounterPtx("%fault_class", "%skip_count_at", "%skip_first_at"), "  not.b64 %skip_first, %sweep_index;\n",
+      "  @%skip_lane red.shared.add.u64 [%skip_count_at], 1;\n",
+      "  @%skip_lane red.shared.max.u64 [%skip_first_at], %skip_first;\n", "  bra SWEEP_STEP;\nSWEEP_RUN:\n  }\n");
+}
+
+// FlushSkipsPtx adds the block's skip counters to the output's, thread t
+// those of fault class t, once every warp of the block is done.
+std::string FlushSkipsPtx() {
+  return absl::StrCat(
+      "  bar.sync 0;\n  {\n  .reg .b32 %flush_class;\n",
+      "  .reg .b64 %flush_count_at, %flush_first_at, %flush_count, %flush_first, %flush_out;\n",
+      "  .reg .pred %flush_none;\n  mov.u32 %flush_class, %tid.x;\n", "  setp.ge.u32 %flush_none, %flush_class, ",
+      kSweepFaultClasses, ";\n", "  @%flush_none bra SWEEP_FLUSHED;\n",
+      SkipCounterPtx("%flush_class", "%flush_count_at", "%flush_first_at"),
+      "  ld.shared.u64 %flush_count, [%flush_count_at];\n",
+      "  setp.eq.u64 %flush_none, %flush_count, 0;\n  @%flush_none bra SWEEP_FLUSHED;\n",
+      "  ld.shared.u64 %flush_first, [%flush_first_at];\n",
+      "  mul.wide.u32 %flush_out, %flush_class, 16;\n  add.u64 %flush_out, %flush_out, %out;\n",
+      "  red.global.add.u64 [%flush_out+", kSweepSkipsAt, "], %flush_count;\n", "  red.global.max.u64 [%flush_out+",
+      kSweepSkipsAt + 8, "], %flush_first;\n", "SWEEP_FLUSHED:\n  }\n");
+}
+
 // SweepPrologue opens the kernel: its parameters and registers, the
 // request's fields, the windows' addresses, and this lane's chunks of the
 // plan in registers %chunk_line<k> and %chunk_byte<k>, which every
@@ -32,15 +85,18 @@ std::string SweepPrologue(const CheckedInstruction& instruction, absl::string_vi
       ChunkTablePtx(plan, chunk, entry), ".visible .entry ", entry,
       "(.param .u64 sweep, .param .u64 scratch, .param .u64 out)\n{\n",
       family.shared_window ? absl::StrCat("  .shared .align 128 .b8 window[", family.window_bytes, "];\n") : "",
+      "  .shared .align 8 .u64 skip_count[", kSweepFaultClasses, "];\n  .shared .align 8 .u64 skip_first[",
+      kSweepFaultClasses, "];\n",
       "  .reg .b32 %lane, %warp, %slots, %operand, %agreed, %disagreed, %sm, %pattern, %j, %j_low, %j_high,",
-      " %j_first, %j_sample, %judge_line, %judge_at;\n", "  .reg .b", family.register_bits, " %v<", family.registers,
-      ">;\n  .reg .b32 %chunk_line<", chunks, ">, %chunk_byte<", chunks, ">;\n",
+      " %j_first, %j_sample, %judge_line, %judge_at, %fault_class;\n", "  .reg .b", family.register_bits, " %v<",
+      family.registers, ">;\n  .reg .b32 %chunk_line<", chunks, ">, %chunk_byte<", chunks, ">;\n",
       "  .reg .b64 %request, %out, %window, %global_window, %seed, %first, %end, %group, %last_group, %wstream,",
-      " %sweep_index, %sweep_key, %at, %window_first, %key_base;\n  .reg .pred %done, %skip;\n",
+      " %sweep_index, %sweep_key, %at, %window_first, %key_base, %skip_mask;\n  .reg .pred %done, %skip;\n",
       "  ld.param.u64 %request, [sweep];\n  cvta.to.global.u64 %request, %request;\n",
       "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %out, %out;\n",
       "  ld.global.u64 %seed, [%request];\n  ld.global.u64 %first, [%request+8];\n",
       "  ld.global.u64 %end, [%request+16];\n  ld.global.u32 %slots, [%request+24];\n",
+      "  ld.global.u64 %skip_mask, [%request+32];\n", ClearSkipsPtx(),
       family.shared_window ? "  mov.u64 %window, window;\n  cvta.shared.u64 %window, %window;\n" : "",
       "  ld.param.u64 %global_window, [scratch];\n  mov.u32 %j, %ctaid.x;\n  mul.wide.u32 %at, %j, ",
       family.window_bytes, ";\n  add.u64 %global_window, %global_window, %at;\n",
@@ -154,10 +210,10 @@ std::string KeepPtx(const SweepFamilyPtx& family, PlantedBug bug) {
       StoreRegistersPtx(family.registers, family.register_bits, bug, "%slot_at"));
 }
 
-// SweepEpilogue adds the block's counts to the output's, its own SM's
-// among them, once per warp.
+// SweepEpilogue adds the block's skip counters to the output's, and its
+// counts, its own SM's among them, once per warp.
 std::string SweepEpilogue() {
-  return absl::StrCat("SWEEP_DONE:\n  {\n  .reg .pred %first_lane;\n  .reg .b64 %count, %sm_at;\n",
+  return absl::StrCat("SWEEP_DONE:\n", FlushSkipsPtx(), "  {\n  .reg .pred %first_lane;\n  .reg .b64 %count, %sm_at;\n",
                       "  setp.eq.u32 %first_lane, %lane, 0;\n  @!%first_lane ret;\n",
                       "  cvt.u64.u32 %count, %agreed;\n  atom.global.add.u64 %count, [%out], %count;\n",
                       "  cvt.u64.u32 %count, %disagreed;\n  atom.global.add.u64 %count, [%out+8], %count;\n",
@@ -183,6 +239,7 @@ void WriteSweepRequest(const SweepRequest& request, absl::Span<std::uint8_t> byt
   StoreLittleEndian(request.first, bytes.subspan(8, 8));
   StoreLittleEndian(request.end, bytes.subspan(16, 8));
   StoreLittleEndian(request.slots, bytes.subspan(24, 8));
+  StoreLittleEndian(request.skipped_classes, bytes.subspan(32, 8));
 }
 
 std::string SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry, const LoadPlan& plan,
@@ -198,7 +255,7 @@ std::string SweepKernelPtx(const CheckedInstruction& instruction, absl::string_v
       "  @%skip bra SWEEP_STEP;\n  {\n  cvt.u64.u32 %sweep_index, %j;\n", "  mul.lo.u64 %sweep_key, %sweep_index, ",
       kSplitMix64Gamma, ";\n  add.u64 %sweep_key, %sweep_key, %key_base;\n",
       "  add.u64 %sweep_index, %sweep_index, %window_first;\n", SplitMix64OutputPtx("%sweep_key", "%sweep_key"),
-      family.draw, family.load, JudgePtx(plan, chunk, family, bug), KeepPtx(family, bug),
+      family.draw, SkipPtx(), family.load, JudgePtx(plan, chunk, family, bug), KeepPtx(family, bug),
       "  }\nSWEEP_STEP:\n  add.u32 %j, %j, ", kSweepWarps, ";\n  setp.lt.u32 %skip, %j, ", kVariantsPerWindow,
       ";\n  @%skip bra SWEEP_VARIANT;\n",
       "  cvt.u64.u32 %at, %nctaid.x;\n  add.u64 %group, %group, %at;\n  bra SWEEP_GROUP;\n", SweepEpilogue());

@@ -12,7 +12,8 @@
 //   .entry NAME(.param .u64 sweep, .param .u64 scratch, .param .u64 out)
 //
 // `sweep` is a SweepRequest (WriteSweepRequest): the seed and the variants
-// [first, end) to run, and how many kept slots `out` has. Blocks of
+// [first, end) to run, how many kept slots `out` has, and the fault
+// classes to skip. Blocks of
 // kSweepWarps warps take windows in turn (window w serves variants
 // 64w..64w+63), and the warps of a block take that window's variants in
 // turn. `out` must be zero where the counts lie (the first kSweepSlotsAt
@@ -22,7 +23,13 @@
 //   bytes 16..19: slots claimed (kept variants, including any past the capacity);
 //   from kSweepSmCountsAt: per SM, a .u32 of variants judged and one of
 //     those that disagreed (kMostSms of them, device_judge.h);
+//   from kSweepSkipsAt: per fault class, a .u64 of the variants skipped
+//     and the bitwise complement of the first one's index, a .u64 (0 where
+//     none was), kSweepFaultClasses of them;
 //   from kSweepSlotsAt: kept slots of SweepSlotBytes each.
+// A variant whose fault class (TestProgram::FaultClassOf) the request
+// skips is drawn and counted, never run: the discrepancy registry predicts
+// that it faults, and one fault would end the whole launch.
 // A variant is kept when it disagrees, or is sampled: the first of the
 // sweep and every one whose index is a multiple of kSampleEvery. Its slot
 // holds its index (.u64), its verdict word (device_judge.h's VerdictWord),
@@ -57,11 +64,16 @@ inline constexpr int kSweepWarps = 4;
 inline constexpr int kSweepBlocksPerSm = 16;
 
 // kSweepRequestBytes is the size of a SweepRequest as the kernel reads it.
-inline constexpr size_t kSweepRequestBytes = 32;
+inline constexpr size_t kSweepRequestBytes = 40;
+
+// kSweepFaultClasses bounds a form's fault classes: a request's skipped
+// classes are the bits of one .u64.
+inline constexpr int kSweepFaultClasses = 64;
 
 // The output's layout (above).
 inline constexpr size_t kSweepSmCountsAt = 32;
-inline constexpr size_t kSweepSlotsAt = kSweepSmCountsAt + 8 * kMostSms;
+inline constexpr size_t kSweepSkipsAt = kSweepSmCountsAt + 8 * kMostSms;
+inline constexpr size_t kSweepSlotsAt = kSweepSkipsAt + 16 * kSweepFaultClasses;
 // kSweepSlotHeaderBytes precede a slot's operand words: index and verdict word.
 inline constexpr size_t kSweepSlotHeaderBytes = 16;
 
@@ -75,6 +87,8 @@ struct SweepRequest {
   std::uint64_t first = 1;  // the first variant: at least 1, since variant 0 is the tagged one
   std::uint64_t end = 1;    // one past the last
   std::uint32_t slots = 0;  // kept slots the output has room for
+  // skipped_classes: bit c set skips the variants of fault class c.
+  std::uint64_t skipped_classes = 0;
 };
 
 // WriteSweepRequest writes `request` as the kernel reads it into `bytes`
@@ -97,7 +111,9 @@ struct SweepFamilyPtx {
   // index %sweep_index (.u64 each) and %lane, as the family's MakeVariant
   // draws them, among them this lane's .u32 %operand: the start of plan
   // line %lane, in bytes from the window (PlannedLineOffset), which the
-  // host checks the device's draw by.
+  // host checks the device's draw by; and the variant's fault class, the
+  // .u32 %fault_class (TestProgram::FaultClassOf), below
+  // kSweepFaultClasses and the same on every lane.
   std::string draw;
   // load: PTX that runs the instruction under test into %v0.., the planted
   // bug, if it is one of the load's, included.
