@@ -222,10 +222,10 @@ absl::StatusOr<KeptVariant> JudgeKeptVariant(const TestProgram& program, const L
   kept.verdict = JudgeOutput(program.Expect(kept.variant), kept.registers);
   const bool passed = kept.verdict.kind == CaseClass::kPass;
   if (passed != (*word.verdict == DeviceVerdict::kAgree)) {
-    return absl::InternalError(absl::StrCat("the device judge on SM ", word.sm, " called variant ", index, " of seed ",
-                                            seed, passed ? " wrong" : " right", " and the model called it ",
-                                            passed ? "right" : "wrong",
-                                            ": the device's comparison is wrong, so no verdict of this sweep stands"));
+    return absl::InternalError(absl::StrCat("the device judge and the model disagreed about variant ", index,
+                                            " of seed ", seed, ": the device judge on SM ", word.sm, " called it ",
+                                            passed ? "wrong" : "right", ", the model ", passed ? "right" : "wrong",
+                                            "; the device's comparison is wrong, so no verdict of this sweep stands"));
   }
   return kept;
 }

@@ -156,8 +156,10 @@ TEST(DeviceSweepRunTest, ADeviceThatDrawsOrJudgesOtherwiseEndsTheSweep) {
     std::uint64_t index;
     const char* said;
   };
-  for (const Case& c : {Case{&SimulatedDevice::lying_judge, 8192, "called variant 8192 of seed 77 right"},
-                        Case{&SimulatedDevice::misjudged, 300, "called variant 300 of seed 77 wrong"},
+  for (const Case& c : {Case{&SimulatedDevice::lying_judge, 8192,
+                             "about variant 8192 of seed 77: the device judge on SM 3 called it right"},
+                        Case{&SimulatedDevice::misjudged, 300,
+                             "about variant 300 of seed 77: the device judge on SM 3 called it wrong"},
                         Case{&SimulatedDevice::other_draw, 4096, "lane 5's line starts at"}}) {
     SimulatedDevice device(*program);
     device.*c.fault = c.index;
