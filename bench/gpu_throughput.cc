@@ -82,6 +82,10 @@ ABSL_FLAG(bool, sweep, true,
 ABSL_FLAG(int, sweep_blocks, 0,
           "blocks of a sweep launch (0: kSweepBlocksPerSm per SM, harness/kernels/device_sweep.h)");
 ABSL_FLAG(std::uint64_t, sweep_variants, std::uint64_t{1} << 26, "variants per sweep launch");
+ABSL_FLAG(int, sweep_min_blocks_per_sm, 0,
+          "compile the sweep kernel for at least this many blocks per SM (.maxntid and .minnctapersm: ptxas keeps "
+          "its registers within what that many blocks leave each thread, spilling the rest); 0: the kernel as "
+          "matload writes it");
 ABSL_FLAG(bool, new_forms, false, "measure new forms per second instead: every legal form once");
 ABSL_FLAG(int, new_form_blocks, 64, "variants per new form");
 ABSL_FLAG(int, workers, 1, "with --new_forms: worker processes sharing the forms (and the GPU)");
@@ -162,6 +166,16 @@ absl::StatusOr<std::string> Measure(const TestProgram& program, int device, cons
   return EncodeStats(*stats);
 }
 
+// WithMinBlocksPerSm is `kernel` compiled for --sweep_min_blocks_per_sm
+// blocks of an SM: the performance directives after its parameter list.
+std::string WithMinBlocksPerSm(std::string kernel) {
+  const int blocks = absl::GetFlag(FLAGS_sweep_min_blocks_per_sm);
+  const size_t body = kernel.find(")\n{\n");
+  if (blocks <= 0 || body == std::string::npos) return kernel;
+  kernel.insert(body + 2, absl::StrCat(".maxntid ", 32 * kSweepWarps, ", 1, 1\n.minnctapersm ", blocks, "\n"));
+  return kernel;
+}
+
 // MeasureSweep runs in a worker: `program`'s sweep kernel (device_sweep.h)
 // for `seconds`, seed after seed from --seed (a seed's variants end where
 // MakeVariant's index does), with `threads` host threads judging what the
@@ -175,7 +189,8 @@ absl::StatusOr<std::string> MeasureSweep(const TestProgram& program, int device,
   const int blocks = absl::GetFlag(FLAGS_sweep_blocks) > 0 ? absl::GetFlag(FLAGS_sweep_blocks)
                                                            : kSweepBlocksPerSm * (*jit)->device().multiprocessors;
   if (blocks == 0) return absl::FailedPreconditionError("the device reports no SMs to size a sweep's grid by");
-  const SweepLaunch launch = DeviceSweepLaunch(**jit, program, *program.SweepKernel(), static_cast<unsigned>(blocks));
+  const SweepLaunch launch =
+      DeviceSweepLaunch(**jit, program, WithMinBlocksPerSm(*program.SweepKernel()), static_cast<unsigned>(blocks));
   const std::uint64_t per_launch = absl::GetFlag(FLAGS_sweep_variants);
   SweepOptions options{
       .seed = absl::GetFlag(FLAGS_seed), .end = per_launch, .variants_per_launch = per_launch, .threads = threads};

@@ -57,6 +57,14 @@ constexpr int kBlocksPerLaunch = 16384;
 // chunk: one worker start per slot for the whole forms phase.
 constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 25;
 constexpr size_t kMostItemsPerWorker = 128;
+// kSweptVariantsPerWorkerChunk is kVariantsPerWorkerChunk for a run whose
+// defined variants are swept: a sweep judges a hundred or more times as
+// many variants a second (1 to 4 x 10^9 on an H200) as the launch pipeline
+// with the host judging, so chunks sized for the host left the GPU
+// waiting on worker starts. At 10^8 variants a form it makes every sm_90
+// form one chunk, where it made them 34
+// (reports/bench/sweep-skips-h200-2026-11-29/).
+constexpr size_t kSweptVariantsPerWorkerChunk = size_t{1} << 32;
 
 // kThreadsPerCore is how many pipeline threads a worker runs per core of its share.
 constexpr int kThreadsPerCore = 2;
@@ -223,8 +231,13 @@ class Run {
   }
   // ItemsPerWorker is how many of a chunk's items one worker takes.
   size_t ItemsPerWorker() const {
-    return std::clamp<size_t>(kVariantsPerWorkerChunk / static_cast<size_t>(options_.variants), 1, kMostItemsPerWorker);
+    const size_t budget = Sweeps() ? kSweptVariantsPerWorkerChunk : kVariantsPerWorkerChunk;
+    return std::clamp<size_t>(budget / static_cast<size_t>(options_.variants), 1, kMostItemsPerWorker);
   }
+  // Sweeps says whether the run sweeps the defined variants of the forms
+  // that have a sweep kernel (conform_case_work.cc): the GPU judges, and no
+  // undefined variants are asked for.
+  bool Sweeps() const { return options_.judge == JudgePlace::kGpu && !options_.undefined; }
   // ProgramsPerChunk is how many programs one chunk takes: one item per
   // case for every worker.
   size_t ProgramsPerChunk() const { return std::max<size_t>(1, Slots() * ItemsPerWorker() / options_.paths.size()); }
