@@ -22,24 +22,17 @@
 #include "harness/conform/conform_plan.h"
 #include "harness/conform/conform_recorder.h"
 #include "harness/conform/conform_report.h"
-#include "harness/conform/in_order_judging.h"
+#include "harness/conform/worker_waves.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/launch_outcome.h"
 #include "harness/judge/discrepancy_registry.h"
-#include "harness/platform/infrastructure.h"
-#include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
 #include "harness/runs/case_id.h"
 #include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
-
-// kInfrastructureAttempts is how often an item that could not be judged
-// (an infrastructure failure) is tried, each time in a fresh worker, before
-// the run stops with that failure.
-constexpr int kInfrastructureAttempts = 3;
 
 // kBlocksPerLaunch bounds a pipelined launch: large enough that a launch
 // costs little next to its blocks, small enough that a worker's two
@@ -56,7 +49,6 @@ constexpr int kBlocksPerLaunch = 16384;
 // 10^5 variants a form, 128 items a worker make every sm_90 form one
 // chunk: one worker start per slot for the whole forms phase.
 constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 25;
-constexpr size_t kMostItemsPerWorker = 128;
 // kSweptVariantsPerWorkerChunk is kVariantsPerWorkerChunk for a run whose
 // defined variants are swept: a sweep judges a hundred or more times as
 // many variants a second (1 to 4 x 10^9 on an H200) as the launch pipeline
@@ -68,9 +60,6 @@ constexpr size_t kSweptVariantsPerWorkerChunk = size_t{1} << 32;
 
 // kThreadsPerCore is how many pipeline threads a worker runs per core of its share.
 constexpr int kThreadsPerCore = 2;
-
-// kSingleSlotsPerSlot widens the waves of items of one variant each.
-constexpr size_t kSingleSlotsPerSlot = 4;
 
 // Item is one work item of a chunk: some of one case's variants.
 struct Item {
@@ -215,20 +204,12 @@ class Run {
   using Judgement = std::function<absl::Status(const Item&, const ItemResult&, const LaunchOutcome&, int device)>;
 
   // Slots is how many workers run at once: --workers for the host, dealt
-  // over its GPUs, and at least one a GPU. The host's cores and its worker
-  // starts, which it runs one at a time, are what the workers share, not
-  // the GPUs: one GPU's nightly run keeps 25 of 32 cores busy, and its GPU
-  // busy a third of the time (reports/bench/host-bound-h100x2-2026-11-27/).
-  size_t Slots() const { return std::max<size_t>(options_.workers, devices_.ordinals.size()); }
-  // SlotsFor is how many workers run `items` at once: Slots(), or, for
-  // items of one variant each (confirmations and faults being pinned,
-  // which mostly cost a worker's start and its end), kSingleSlotsPerSlot
-  // times as many.
-  size_t SlotsFor(const std::vector<Item>& items) const {
-    const bool singles =
-        std::all_of(items.begin(), items.end(), [](const Item& item) { return item.work.size() == 1; });
-    return singles ? std::min(items.size(), kSingleSlotsPerSlot * Slots()) : Slots();
-  }
+  // over its GPUs, and at least one a GPU (WorkerWaves). The host's cores
+  // and its worker starts, which it runs one at a time, are what the
+  // workers share, not the GPUs: one GPU's nightly run keeps 25 of 32
+  // cores busy, and its GPU busy a third of the time
+  // (reports/bench/host-bound-h100x2-2026-11-27/).
+  size_t Slots() const { return waves_.slots(); }
   // ItemsPerWorker is how many of a chunk's items one worker takes.
   size_t ItemsPerWorker() const {
     const size_t budget = Sweeps() ? kSweptVariantsPerWorkerChunk : kVariantsPerWorkerChunk;
@@ -685,112 +666,17 @@ class Run {
     return worst;
   }
 
-  // NoteRetryCause keeps why a launch must be tried again, once a cause.
-  void NoteRetryCause(const LaunchOutcome& failure) {
-    std::vector<std::string>& causes = result_.retry_causes;
-    if (causes.size() < kRetryCausesKept && std::find(causes.begin(), causes.end(), failure.detail) == causes.end()) {
-      causes.push_back(failure.detail);
-    }
-  }
-
-  // RunRounds runs `items` (RunWaves), then tries again, one worker at a
-  // time, the items an infrastructure failure kept from being judged: a
-  // busy or briefly lost GPU, a crashed worker. One that still fails after
-  // kInfrastructureAttempts stops the run with its cause; everything
-  // judged until then is recorded.
+  // RunRounds runs `items` on the workers (worker_waves.h), judging each
+  // with `judge` and recording the cases each makes final (CommitFinal).
   absl::Status RunRounds(const std::vector<Item>& items, const Judgement& judge, const std::string& what) {
-    if (items.empty()) return absl::OkStatus();
-    const absl::Time start = absl::Now();
-    std::vector<Item> pending = items;
-    std::vector<LaunchOutcome> failures;
-    for (int attempt = 1; !pending.empty(); ++attempt) {
-      std::vector<Item> unjudged;
-      failures.clear();
-      const size_t slots = attempt == 1 ? SlotsFor(pending) : 1;
-      if (absl::Status status = RunWaves(pending, judge, slots, what, unjudged, failures); !status.ok()) {
-        return status;
-      }
-      result_.infrastructure_retries += unjudged.size();
-      for (const LaunchOutcome& failure : failures) NoteRetryCause(failure);
-      if (!unjudged.empty() && attempt == kInfrastructureAttempts) {
-        return InfrastructureError(
-            failures.front().cause,
-            absl::StrCat(unjudged.front().work.program->Label(), " on ", CompilePathName(unjudged.front().work.path),
-                         " could not be judged in ", kInfrastructureAttempts, " attempts, each in a fresh worker: ",
-                         failures.front().detail, " (", unjudged.size(), " items of ", what, " unjudged)"));
-      }
-      pending = std::move(unjudged);
-    }
-    AddPhase({what, items.size(), absl::ToDoubleSeconds(absl::Now() - start)}, result_.phases);
-    return absl::OkStatus();
-  }
-
-  // RunWaves runs `items` in waves of up to `slots` rounds at once, each
-  // round in worker processes of its own on the GPU its slot names, so that
-  // every GPU and as many cores work. A wave's rounds take its items in
-  // turn, so that each gets forms of every kind. Its items are judged in
-  // their order as they finish, however many slots ran them
-  // (InOrderJudging), and the cases each makes final are recorded at once
-  // (harness/runs/run_journal.h), so that a SIGKILL loses only the items
-  // in flight and the cases not yet final; an interruption stops the run
-  // once the wave is judged. Items that could not be judged go to
-  // `unjudged`, with why in `failures`.
-  absl::Status RunWaves(const std::vector<Item>& items, const Judgement& judge, size_t slots, const std::string& what,
-                        std::vector<Item>& unjudged, std::vector<LaunchOutcome>& failures) {
-    const size_t per_round = std::clamp<size_t>((items.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
-    for (size_t first = 0; first < items.size(); first += slots * per_round) {
-      const size_t count = std::min(slots * per_round, items.size() - first);
-      const size_t rounds = (count + per_round - 1) / per_round;
-      std::vector<std::vector<const Item*>> members(rounds);
-      for (size_t k = 0; k < count; ++k) members[k % rounds].push_back(&items[first + k]);
-      InOrderJudging judging(count, [&](size_t k, const ItemResult& ran_item) -> absl::Status {
-        const Item& item = items[first + k];
-        LaunchOutcome outcome = ClassifyLaunch(ran_item);
-        if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
-          unjudged.push_back(item);
-          failures.push_back(std::move(outcome));
-          return absl::OkStatus();
-        }
-        if (absl::Status status = judge(item, ran_item, outcome, DeviceOf(k % rounds)); !status.ok()) return status;
-        return CommitFinal();
-      });
-      std::vector<absl::Status> started(rounds);
-      std::vector<std::thread> threads;
-      for (size_t round = 0; round < rounds; ++round) {
-        threads.emplace_back([&, round] {
-          started[round] = RunRound(members[round], DeviceOf(round), [&, round](int index, const ItemResult& ran_item) {
-                             judging.Arrive(static_cast<size_t>(index) * rounds + round, ran_item);
-                           }).status();
-        });
-      }
-      for (std::thread& thread : threads) thread.join();
-      for (const absl::Status& status : started) {
-        if (!status.ok()) return status;
-      }
-      if (absl::Status judged = judging.Finish(); !judged.ok()) return judged;
-      if (absl::Status committed_final = CommitFinal(); !committed_final.ok()) return committed_final;
-      if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
-      progress_(first + count, items.size(), what);
-    }
-    return absl::OkStatus();
-  }
-
-  // DeviceOf is the GPU of worker slot `slot`.
-  int DeviceOf(size_t slot) const { return devices_.ordinals[slot % devices_.ordinals.size()]; }
-
-  // RunRound runs one round's items in worker processes on GPU `device`, in
-  // order, telling `finished` of each result as it comes.
-  absl::StatusOr<std::vector<ItemResult>> RunRound(const std::vector<const Item*>& round, int device,
-                                                   const ItemFinished& finished) {
-    return RunIsolated(
-        static_cast<int>(round.size()),
-        [&](int index) -> absl::StatusOr<std::string> {
-          const CaseWork& work = round[index]->work;
-          absl::StatusOr<CaseSummary> summary = RunCaseWork(work, Context(work, device));
-          if (!summary.ok()) return summary.status();
-          return summary->Encode();
+    std::vector<const CaseWork*> works;
+    for (const Item& item : items) works.push_back(&item.work);
+    return waves_.Run(
+        works, [this](const CaseWork& work, int device) { return Context(work, device); },
+        [&](size_t index, const ItemResult& ran, const LaunchOutcome& outcome, int device) {
+          return judge(items[index], ran, outcome, device);
         },
-        watchdog_, finished);
+        [this] { return CommitFinal(); }, what);
   }
 
   // Context is what a worker on GPU `device` runs `work` with: host threads
@@ -834,6 +720,7 @@ class Run {
   ConformanceResult result_;
   ConformRecorder recorder_;             // after result_, which it counts into
   Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels
+  WorkerWaves waves_{devices_.ordinals, static_cast<size_t>(options_.workers), watchdog_, progress_, result_};
 };
 
 // ProbeDevices probes every GPU the run takes: they must share one architecture.

@@ -1,0 +1,123 @@
+#include "harness/conform/worker_waves.h"
+
+#include <algorithm>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "harness/conform/conform_report.h"
+#include "harness/conform/in_order_judging.h"
+#include "harness/platform/infrastructure.h"
+#include "harness/platform/interrupt.h"
+
+namespace matload {
+
+WorkerWaves::WorkerWaves(std::vector<int> devices, size_t slots, Watchdog& watchdog,
+                         const ConformanceProgress& progress, ConformanceResult& result)
+    : devices_(std::move(devices)),
+      slots_(std::max(slots, devices_.size())),
+      watchdog_(watchdog),
+      progress_(progress),
+      result_(result) {}
+
+absl::Status WorkerWaves::Run(const std::vector<const CaseWork*>& works, const WorkContext& context,
+                              const Judgement& judge, const Commit& commit, const std::string& what) {
+  if (works.empty()) return absl::OkStatus();
+  const absl::Time start = absl::Now();
+  std::vector<size_t> pending(works.size());
+  for (size_t index = 0; index < works.size(); ++index) pending[index] = index;
+  for (int attempt = 1; !pending.empty(); ++attempt) {
+    std::vector<size_t> unjudged;
+    std::vector<LaunchOutcome> failures;
+    const size_t slots = attempt == 1 ? SlotsFor(works) : 1;
+    if (absl::Status status = RunWaves(works, pending, context, judge, commit, slots, what, unjudged, failures);
+        !status.ok()) {
+      return status;
+    }
+    result_.infrastructure_retries += unjudged.size();
+    for (const LaunchOutcome& failure : failures) NoteRetryCause(failure);
+    if (!unjudged.empty() && attempt == kInfrastructureAttempts) {
+      const CaseWork& first = *works[unjudged.front()];
+      return InfrastructureError(
+          failures.front().cause,
+          absl::StrCat(first.program->Label(), " on ", CompilePathName(first.path), " could not be judged in ",
+                       kInfrastructureAttempts, " attempts, each in a fresh worker: ", failures.front().detail, " (",
+                       unjudged.size(), " items of ", what, " unjudged)"));
+    }
+    pending = std::move(unjudged);
+  }
+  AddPhase({what, works.size(), absl::ToDoubleSeconds(absl::Now() - start)}, result_.phases);
+  return absl::OkStatus();
+}
+
+size_t WorkerWaves::SlotsFor(const std::vector<const CaseWork*>& works) const {
+  const bool singles = std::all_of(works.begin(), works.end(), [](const CaseWork* work) { return work->size() == 1; });
+  return singles ? std::min(works.size(), kSingleSlotsPerSlot * slots_) : slots_;
+}
+
+absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, const std::vector<size_t>& pending,
+                                   const WorkContext& context, const Judgement& judge, const Commit& commit,
+                                   size_t slots, const std::string& what, std::vector<size_t>& unjudged,
+                                   std::vector<LaunchOutcome>& failures) {
+  const size_t per_round = std::clamp<size_t>((pending.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
+  for (size_t first = 0; first < pending.size(); first += slots * per_round) {
+    const size_t count = std::min(slots * per_round, pending.size() - first);
+    const size_t rounds = (count + per_round - 1) / per_round;
+    std::vector<std::vector<const CaseWork*>> members(rounds);
+    for (size_t k = 0; k < count; ++k) members[k % rounds].push_back(works[pending[first + k]]);
+    InOrderJudging judging(count, [&](size_t k, const ItemResult& ran_item) -> absl::Status {
+      const size_t index = pending[first + k];
+      LaunchOutcome outcome = ClassifyLaunch(ran_item);
+      if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
+        unjudged.push_back(index);
+        failures.push_back(std::move(outcome));
+        return absl::OkStatus();
+      }
+      if (absl::Status status = judge(index, ran_item, outcome, DeviceOf(k % rounds)); !status.ok()) return status;
+      return commit();
+    });
+    std::vector<absl::Status> started(rounds);
+    std::vector<std::thread> threads;
+    for (size_t round = 0; round < rounds; ++round) {
+      threads.emplace_back([&, round] {
+        started[round] =
+            RunRound(members[round], DeviceOf(round), context, [&, round](int index, const ItemResult& ran_item) {
+              judging.Arrive(static_cast<size_t>(index) * rounds + round, ran_item);
+            }).status();
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (const absl::Status& status : started) {
+      if (!status.ok()) return status;
+    }
+    if (absl::Status judged = judging.Finish(); !judged.ok()) return judged;
+    if (absl::Status committed = commit(); !committed.ok()) return committed;
+    if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
+    progress_(first + count, pending.size(), what);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<ItemResult>> WorkerWaves::RunRound(const std::vector<const CaseWork*>& round, int device,
+                                                              const WorkContext& context,
+                                                              const ItemFinished& finished) {
+  return RunIsolated(
+      static_cast<int>(round.size()),
+      [&](int index) -> absl::StatusOr<std::string> {
+        const CaseWork& work = *round[index];
+        absl::StatusOr<CaseSummary> summary = RunCaseWork(work, context(work, device));
+        if (!summary.ok()) return summary.status();
+        return summary->Encode();
+      },
+      watchdog_, finished);
+}
+
+void WorkerWaves::NoteRetryCause(const LaunchOutcome& failure) {
+  std::vector<std::string>& causes = result_.retry_causes;
+  if (causes.size() < kRetryCausesKept && std::find(causes.begin(), causes.end(), failure.detail) == causes.end()) {
+    causes.push_back(failure.detail);
+  }
+}
+
+}  // namespace matload

@@ -1,0 +1,106 @@
+// WorkerWaves: how a conformance run schedules its work items on its GPUs.
+// Each item (CaseWork, conform_case_work.h) runs in a worker process
+// (harness/gpu/isolated_runner.h), so that a fault or a hang ends that
+// worker, never the run. Items run in waves of up to `slots` rounds at
+// once, each round a series of workers on the GPU its slot names; the
+// items of a wave are judged in their order as they finish
+// (in_order_judging.h), and the run commits what they made final after
+// each one, so that a SIGKILL loses only the items in flight. An item that
+// an infrastructure failure kept from being judged (a busy or briefly lost
+// GPU, a crashed worker) is tried again in a fresh worker, one at a time,
+// up to kInfrastructureAttempts times; then the run stops with its cause.
+//
+// This is the scheduling of conformance_run.cc's Run, which decides what
+// the items are and what their verdicts mean.
+#ifndef MATLOAD_HARNESS_CONFORM_WORKER_WAVES_H_
+#define MATLOAD_HARNESS_CONFORM_WORKER_WAVES_H_
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "harness/conform/conform_case_work.h"
+#include "harness/conform/conformance_run.h"
+#include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/launch_outcome.h"
+
+namespace matload {
+
+// kInfrastructureAttempts is how often an item that could not be judged
+// (an infrastructure failure) is tried, each time in a fresh worker, before
+// the run stops with that failure.
+inline constexpr int kInfrastructureAttempts = 3;
+
+// kMostItemsPerWorker bounds the items one worker process runs before a
+// fresh one takes over: a worker's CUDA context and JIT are set up once
+// for all of them.
+inline constexpr size_t kMostItemsPerWorker = 128;
+
+// kSingleSlotsPerSlot widens the waves of items of one variant each.
+inline constexpr size_t kSingleSlotsPerSlot = 4;
+
+class WorkerWaves {
+ public:
+  // Judgement judges item `index` of those given to Run, which ran (or
+  // faulted or hung) on GPU `device`; it is never told of an
+  // infrastructure failure.
+  using Judgement =
+      std::function<absl::Status(size_t index, const ItemResult& ran, const LaunchOutcome& outcome, int device)>;
+  // WorkContext is what a worker on GPU `device` runs `work` with.
+  using WorkContext = std::function<CaseWorkContext(const CaseWork& work, int device)>;
+  // Commit hands the run's recorder what the judgements made final.
+  using Commit = std::function<absl::Status()>;
+
+  // WorkerWaves runs items on the GPUs `devices`, `slots` workers at once
+  // (at least one a GPU), timing their kernels with `watchdog`, telling
+  // `progress` of each wave, and counting its retries, their causes and
+  // each Run's time into `result`.
+  WorkerWaves(std::vector<int> devices, size_t slots, Watchdog& watchdog, const ConformanceProgress& progress,
+              ConformanceResult& result);
+
+  // slots is how many workers run at once.
+  size_t slots() const { return slots_; }
+
+  // Run runs `works` (named `what` in progress and the run's phases), each
+  // with `context`, and judges each with `judge` in their order, calling
+  // `commit` after each judgement and each wave. It stops at the first
+  // error of either, at an interruption once its wave is judged
+  // (InterruptedError), and at an item that still cannot be judged after
+  // kInfrastructureAttempts.
+  absl::Status Run(const std::vector<const CaseWork*>& works, const WorkContext& context, const Judgement& judge,
+                   const Commit& commit, const std::string& what);
+
+ private:
+  // SlotsFor is how many workers run `works` at once: slots(), or, for
+  // items of one variant each (confirmations and faults being pinned,
+  // which mostly cost a worker's start and its end), kSingleSlotsPerSlot
+  // times as many.
+  size_t SlotsFor(const std::vector<const CaseWork*>& works) const;
+  // RunWaves runs the items `pending` names, once each, in waves of up to
+  // `slots` rounds, each round's items in turn, so that every round gets
+  // forms of every kind. Items that could not be judged go to `unjudged`,
+  // with why in `failures`.
+  absl::Status RunWaves(const std::vector<const CaseWork*>& works, const std::vector<size_t>& pending,
+                        const WorkContext& context, const Judgement& judge, const Commit& commit, size_t slots,
+                        const std::string& what, std::vector<size_t>& unjudged, std::vector<LaunchOutcome>& failures);
+  // RunRound runs one round's items in worker processes on GPU `device`, in
+  // order, telling `finished` of each result as it comes.
+  absl::StatusOr<std::vector<ItemResult>> RunRound(const std::vector<const CaseWork*>& round, int device,
+                                                   const WorkContext& context, const ItemFinished& finished);
+  // DeviceOf is the GPU of worker slot `slot`.
+  int DeviceOf(size_t slot) const { return devices_[slot % devices_.size()]; }
+  // NoteRetryCause keeps why a launch must be tried again, once a cause.
+  void NoteRetryCause(const LaunchOutcome& failure);
+
+  std::vector<int> devices_;
+  size_t slots_;
+  Watchdog& watchdog_;
+  const ConformanceProgress& progress_;
+  ConformanceResult& result_;
+};
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_CONFORM_WORKER_WAVES_H_
