@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -11,12 +10,12 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "harness/conform/bundle_writer.h"
+#include "harness/conform/confirmation_memory.h"
 #include "harness/conform/conform_case_work.h"
 #include "harness/conform/conform_near_miss.h"
 #include "harness/conform/conform_plan.h"
@@ -29,7 +28,6 @@
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/platform/output_files.h"
 #include "harness/runs/case_id.h"
-#include "nlohmann/json.hpp"
 
 namespace matload {
 namespace {
@@ -360,10 +358,10 @@ class Run {
   }
 
   // Remembered settles a confirmation item without a launch when its fault
-  // is known (RememberedFault): its variant is the known fault it was then,
+  // is known (ConfirmationMemory::Recall): its variant is the known fault it was then,
   // recorded and attributed as RecordSingle would, with the same detail.
   absl::StatusOr<bool> Remembered(const Item& item) {
-    absl::StatusOr<std::optional<std::string>> fault = RememberedFault(item);
+    absl::StatusOr<std::optional<std::string>> fault = memory_.Recall(ConfirmationOf(item));
     if (!fault.ok()) return fault.status();
     if (!fault->has_value()) return false;
     BundleCase bundle_case = CaseOf(item, item.work.IndexAt(0), devices_.ordinals[0]);
@@ -379,60 +377,23 @@ class Run {
     return true;
   }
 
-  // RememberedFault is the fault a confirmation item's prediction met
-  // before, if it is known: in an earlier round of the soak this run is one
-  // of (ConformanceOptions::confirmed_earlier), or in the fault memory,
-  // which must hold that very launch confirmed on the run's GPU model and
-  // driver. An answer that does not read back is no memory: the launch
-  // runs. Only the driver JIT's launches are in the memory: an offline
-  // compiler's binary is no part of its key.
-  absl::StatusOr<std::optional<std::string>> RememberedFault(const Item& item) {
-    if (options_.confirmed_earlier != nullptr) {
-      const auto earlier = options_.confirmed_earlier->find({CaseIdOf(item), item.work.entry});
-      if (earlier != options_.confirmed_earlier->end()) return earlier->second;
-    }
-    if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return std::nullopt;
-    absl::StatusOr<std::optional<std::string>> found =
-        options_.fault_memory->Find(MemoryIdentity(), ConfirmationQuestion(item));
-    if (!found.ok()) return found.status();
-    const nlohmann::json answer = nlohmann::json::parse(found->value_or(""), nullptr, false);
-    if (!answer.is_object() || !answer.contains("fault") || !answer["fault"].is_string()) return std::nullopt;
-    return answer["fault"].get<std::string>();
+  // ConfirmationOf is the confirming launch of a confirmation item.
+  Confirmation ConfirmationOf(const Item& item) const {
+    return {.case_id = CaseIdOf(item),
+            .entry = item.work.entry,
+            .program = item.work.program,
+            .path = item.work.path,
+            .variant = item.work.program->MakeVariant(options_.seed, static_cast<int>(item.work.IndexAt(0)),
+                                                      options_.undefined)};
   }
 
   // Remember keeps a confirmation item's fault, `detail`, in the run's
-  // result (ConformanceResult::confirmed) and in the fault memory
-  // (RememberedFault), when the driver JIT ran it: the verdict's detail as
-  // it was recorded, so that a run that remembers it records the same, and
-  // the run that confirmed it.
+  // result (ConformanceResult::confirmed) and in the fault memory: the
+  // verdict's detail as it was recorded, so that a run that remembers it
+  // records the same.
   absl::Status Remember(const Item& item, const std::string& detail) {
     result_.confirmed[{CaseIdOf(item), item.work.entry}] = detail;
-    if (options_.fault_memory == nullptr || item.work.path != CompilePath::kDriverJit) return absl::OkStatus();
-    const std::string run = options_.journal != nullptr ? options_.journal->run().id : options_.run_directory;
-    const nlohmann::json answer = {{"fault", detail}, {"run", run}};
-    return options_.fault_memory->Keep(MemoryIdentity(), {{ConfirmationQuestion(item), answer.dump()}});
-  }
-
-  // MemoryIdentity is what a remembered confirmation depends on besides
-  // its launch: the run's GPU models and its driver.
-  std::string MemoryIdentity() const {
-    std::set<std::string> models;
-    for (const DeviceProbe& probe : devices_.probes) models.insert(probe.name);
-    return absl::StrCat(absl::StrJoin(models, " + "), "; ", devices_.probes[0].toolchain);
-  }
-
-  // ConfirmationQuestion is everything a confirming launch runs: the
-  // registry entry it confirms, the kernel's PTX and the variant's record
-  // (its operands and data stream), in a launch of that one variant.
-  std::string ConfirmationQuestion(const Item& item) const {
-    const TestProgram& program = *item.work.program;
-    const Variant variant =
-        program.MakeVariant(options_.seed, static_cast<int>(item.work.IndexAt(0)), options_.undefined);
-    const std::vector<std::uint8_t> record = program.Record(variant);
-    return absl::StrCat(
-        "conform fault confirmation, one variant per launch\nentry ", item.work.entry, "\nrecord ",
-        absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(record.data()), record.size())),
-        "\nkernel\n", program.kernel());
+    return memory_.Keep(ConfirmationOf(item), detail);
   }
 
   // AfterConfirmations records the rest of each confirmed prediction's
@@ -721,6 +682,7 @@ class Run {
   ConformRecorder recorder_;             // after result_, which it counts into
   Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels
   WorkerWaves waves_{devices_.ordinals, static_cast<size_t>(options_.workers), watchdog_, progress_, result_};
+  ConfirmationMemory memory_{options_, devices_.probes};  // the confirmations met before
 };
 
 // ProbeDevices probes every GPU the run takes: they must share one architecture.
