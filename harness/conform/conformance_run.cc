@@ -21,6 +21,7 @@
 #include "harness/conform/conform_plan.h"
 #include "harness/conform/conform_recorder.h"
 #include "harness/conform/conform_report.h"
+#include "harness/conform/fault_bisection.h"
 #include "harness/conform/worker_waves.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/isolated_runner.h"
@@ -104,21 +105,6 @@ struct Prediction {
   LeftOut left_out;
   bool confirmed = false;
 };
-
-// SplitInTwo is `work`'s two halves.
-std::pair<CaseWork, CaseWork> SplitInTwo(const CaseWork& work) {
-  CaseWork first = work;
-  CaseWork second = work;
-  const size_t half = work.size() / 2;
-  if (work.listed.empty()) {
-    first.end = work.begin + static_cast<std::int64_t>(half);
-    second.begin = first.end;
-  } else {
-    first.listed.assign(work.listed.begin(), work.listed.begin() + static_cast<long>(half));
-    second.listed.assign(work.listed.begin() + static_cast<long>(half), work.listed.end());
-  }
-  return {std::move(first), std::move(second)};
-}
 
 // Devices is the run's GPUs, as their probes found them.
 struct Devices {
@@ -466,44 +452,29 @@ class Run {
         absl::StrCat("an item came back as '", outcome.detail, "', which the judge cannot take"));
   }
 
-  // Split decides what becomes of an item whose launch faulted or hung: a
-  // single variant takes the verdict; undefined variants are recorded as
-  // faulted together; once a case has attributed its first
-  // --first_failures faults one by one, the rest of a launch that faulted
-  // takes the fault as a whole; otherwise the item runs again in two halves.
+  // Split decides what becomes of an item whose launch faulted or hung
+  // (fault_bisection.h): its one variant's verdict, a verdict for all its
+  // variants, or two halves that run again.
   absl::Status Split(const Item& item, const LaunchOutcome& outcome, int device, std::vector<Item>& again) {
-    CaseState& state = cases_[item.case_index];
-    const bool hang = outcome.kind == LaunchOutcome::Kind::kKernelHang;
+    const CaseState& state = cases_[item.case_index];
     if (item.lineage >= 0) lineages_[item.lineage].reproduced = true;
-    if (item.work.size() == 1) return RecordSingle(item, outcome, device);
-    Item judged = item;
-    if (item.work.take == VariantRole::kUndefined) {
-      judged.work.verdict = CaseVerdict{
-          .kind = hang ? CaseClass::kTimeout : CaseClass::kUndefinedFaulted,
-          .detail = absl::StrCat(outcome.detail, " (in a launch of ", state.undefined, " undefined cases)")};
-      again.push_back(std::move(judged));
-      return absl::OkStatus();
+    BisectionStep step =
+        Bisect(item.work, outcome, state.attributed, state.undefined,
+               {.first_failures = options_.first_failures, .confirm_all_faults = options_.confirm_all_faults});
+    switch (step.kind) {
+      case BisectionStep::Kind::kAttributeOne: return RecordSingle(item, outcome, device);
+      case BisectionStep::Kind::kJudgeWhole:
+        again.push_back({item.case_index, std::move(step.whole), item.confirms, item.lineage});
+        return absl::OkStatus();
+      case BisectionStep::Kind::kSplit:
+        lineages_.push_back(
+            {.case_index = item.case_index, .kind = step.unreproduced_kind, .what = std::move(step.unreproduced)});
+        const int lineage = static_cast<int>(lineages_.size()) - 1;
+        again.push_back({item.case_index, std::move(step.halves.first), item.confirms, lineage});
+        again.push_back({item.case_index, std::move(step.halves.second), item.confirms, lineage});
+        return absl::OkStatus();
     }
-    const bool attribute_all = options_.confirm_all_faults && item.work.take == VariantRole::kPredicted;
-    if (state.attributed >= options_.first_failures && !attribute_all) {
-      judged.work.verdict =
-          CaseVerdict{.kind = hang ? CaseClass::kTimeout : CaseClass::kUnexpectedFault,
-                      .detail = absl::StrCat(outcome.detail, " (", item.work.size(), " variants from ",
-                                             item.work.IndexAt(0), " on ran in one launch; the case's first ",
-                                             options_.first_failures, " faults were attributed one by one)")};
-      again.push_back(std::move(judged));
-      return absl::OkStatus();
-    }
-    lineages_.push_back({.case_index = item.case_index,
-                         .kind = hang ? CaseClass::kTimeout : CaseClass::kUnexpectedFault,
-                         .what = absl::StrCat(hang ? "a hang" : "a fault", " of ", item.work.size(), " variants from ",
-                                              item.work.IndexAt(0), " on (", outcome.detail,
-                                              ") did not happen again when they ran in two halves")});
-    const int lineage = static_cast<int>(lineages_.size()) - 1;
-    auto [first, second] = SplitInTwo(item.work);
-    again.push_back({item.case_index, std::move(first), item.confirms, lineage});
-    again.push_back({item.case_index, std::move(second), item.confirms, lineage});
-    return absl::OkStatus();
+    return absl::InternalError("an unknown bisection step");
   }
 
   // RecordSingle records the fault or hang of an item of one variant.
