@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -327,6 +328,110 @@ absl::StatusOr<AssembleResult> Ptxas::AssembleModules(const std::vector<std::str
     diagnostic.module = files->IndexOf(diagnostic.file);
   }
   return std::move(compiled->assembled);
+}
+
+namespace {
+
+// IsError says whether `diagnostic` is an error or a fatal error that says
+// more than "aborted due to errors".
+bool IsError(const Diagnostic& diagnostic) {
+  return (diagnostic.severity == Diagnostic::Severity::kError || diagnostic.severity == Diagnostic::Severity::kFatal) &&
+         !IsSummaryMessage(diagnostic.message);
+}
+
+// SharedRun is what one run of several modules (AssembleEach) said, module
+// by module.
+struct SharedRun {
+  std::vector<std::vector<Diagnostic>> own;  // per module, those naming its file
+  std::vector<Diagnostic> no_file;           // those naming no file
+  // trusted: no fatal error, and no line names a file that is none of the
+  // modules (ptxas's "<builtin>" helpers), so each module's errors are all
+  // its own and no module's state reached another's.
+  bool trusted = true;
+};
+
+SharedRun SplitByModule(std::vector<Diagnostic> diagnostics, size_t modules) {
+  SharedRun run{.own = std::vector<std::vector<Diagnostic>>(modules)};
+  for (Diagnostic& diagnostic : diagnostics) {
+    if (IsError(diagnostic) && diagnostic.severity == Diagnostic::Severity::kFatal) run.trusted = false;
+    if (diagnostic.module >= 0) {
+      const size_t module = static_cast<size_t>(diagnostic.module);
+      diagnostic.module = 0;  // as a run of the module alone names it
+      run.own[module].push_back(std::move(diagnostic));
+    } else if (diagnostic.file.empty()) {
+      diagnostic.module = 0;
+      run.no_file.push_back(std::move(diagnostic));
+    } else {
+      run.trusted = false;
+    }
+  }
+  return run;
+}
+
+// HasError says whether `diagnostics` hold an error (IsError).
+bool HasError(const std::vector<Diagnostic>& diagnostics) {
+  return std::any_of(diagnostics.begin(), diagnostics.end(), IsError);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<AssembleResult>> Ptxas::AssembleEach(const std::vector<std::string>& modules,
+                                                                Target target) const {
+  std::vector<AssembleResult> results(modules.size());
+  using Indices = std::vector<size_t>;
+  std::vector<Indices> runs;      // runs to make, each its modules' indices
+  Indices again(modules.size());  // modules to deal into new runs once `runs` is done
+  std::iota(again.begin(), again.end(), 0);
+  while (!runs.empty() || !again.empty()) {
+    if (runs.empty()) {
+      for (size_t first = 0; first < again.size(); first += kModulesPerEachRun) {
+        const auto begin = again.begin() + static_cast<long>(first);
+        runs.emplace_back(begin, begin + static_cast<long>(std::min(kModulesPerEachRun, again.size() - first)));
+      }
+      again.clear();
+    }
+    const Indices run = std::move(runs.back());
+    runs.pop_back();
+    std::vector<std::string> texts;
+    for (size_t index : run) texts.push_back(modules[index]);
+    absl::StatusOr<AssembleResult> result = AssembleModules(texts, target);
+    if (!result.ok()) return result.status();
+    if (run.size() == 1) {  // Assemble's run of the module alone
+      for (Diagnostic& diagnostic : result->diagnostics) diagnostic.module = 0;
+      results[run[0]] = *std::move(result);
+      continue;
+    }
+    SharedRun shared = SplitByModule(std::move(result->diagnostics), run.size());
+    Indices with_errors;
+    Indices clean;
+    for (size_t position = 0; position < run.size(); ++position) {
+      (HasError(shared.own[position]) ? with_errors : clean).push_back(position);
+    }
+    if (!shared.trusted) {
+      // Again, the modules with errors (every module, if none has its own)
+      // in two halves, and the others in other runs.
+      Indices suspects;
+      for (size_t position : with_errors.empty() ? clean : with_errors) suspects.push_back(run[position]);
+      const auto middle = suspects.begin() + static_cast<long>(suspects.size() / 2);
+      if (middle != suspects.begin()) runs.emplace_back(suspects.begin(), middle);
+      runs.emplace_back(middle, suspects.end());
+      if (!with_errors.empty()) {
+        for (size_t position : clean) again.push_back(run[position]);
+      }
+      continue;
+    }
+    for (size_t position = 0; position < run.size(); ++position) {
+      if (!result->accepted && !HasError(shared.own[position])) {
+        again.push_back(run[position]);  // a later check of ptxas's may not have run on it
+        continue;
+      }
+      AssembleResult& alone = results[run[position]];
+      alone.accepted = result->accepted;
+      alone.diagnostics = std::move(shared.own[position]);
+      alone.diagnostics.insert(alone.diagnostics.end(), shared.no_file.begin(), shared.no_file.end());
+    }
+  }
+  return results;
 }
 
 absl::StatusOr<AssembleResult> Ptxas::Assemble(absl::string_view module_text, Target target) const {

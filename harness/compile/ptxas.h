@@ -65,6 +65,36 @@ class Ptxas : public CompileOracle {
   // "<builtin>" helpers) has module -1.
   absl::StatusOr<AssembleResult> AssembleModules(const std::vector<std::string>& modules,
                                                  Target target) const override;
+  // kModulesPerEachRun is how many modules AssembleEach puts in one run:
+  // measured on every sm_90 form of the support sweep (ptxas 13.0.88, 2
+  // cores), 64 took the least CPU time; more make each bisection of a run
+  // that ended in a fatal error dearer, fewer pay ptxas's start more often.
+  static constexpr size_t kModulesPerEachRun = 64;
+  // AssembleEach gives each of `modules` what Assemble gives it, alone, in
+  // far fewer runs: many modules go in one run (AssembleModules), and a
+  // module's result comes from a run of several only where that run cannot
+  // have changed it. Measured with ptxas 13.0.88, one file of a run does
+  // change another's: after a fatal parsing error ptxas goes on with the
+  // next file with part of the failed file's state (a clean wmma.load
+  // gets "Multiple .aligned modifiers specified"), and it reports some
+  // errors (the wmma operand lowering's) only when every file of the run
+  // passed its earlier checks. So
+  //  - a run that assembled gives each module acceptance;
+  //  - a rejected run with no fatal error, whose every error names a line
+  //    of one of its modules, rejects each module with errors, with them,
+  //    and the modules without errors are assembled again in other runs;
+  //  - any other rejected run is assembled again, in two halves, its
+  //    modules with errors (all of them if none has its own), down to a
+  //    module alone, which is Assemble's run, and the rest in other runs.
+  // A module's diagnostics are those that name its file, with module 0 and
+  // its lines, then the lines that name no file (ptxas's "Ptx assembly
+  // aborted due to errors"), as one run of it alone prints them. The
+  // modules share one program while they share a run, so each must name
+  // its kernels apart from the others' (ptxas rejects a second .entry of
+  // one name). A run that fails (ptxas crashed or hung) fails it all.
+  // batch_checker_exactness_test.cc holds it to single runs.
+  absl::StatusOr<std::vector<AssembleResult>> AssembleEach(const std::vector<std::string>& modules,
+                                                           Target target) const;
   // CompileToCubin assembles `module_text` and returns the cubin, for the
   // offline compile path (the driver loads it without its JIT). A module
   // ptxas rejects is kFailedPrecondition with ptxas's messages.

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -126,6 +127,82 @@ TEST(PtxasTest, RunsWriteTheirModulesOverEarlierRunsFiles) {
     unsetenv("TMPDIR");
   } else {
     setenv("TMPDIR", saved.c_str(), 1);
+  }
+}
+
+// Said is what `result` says, file names aside (a module's file is named
+// apart in every run): acceptance, and each line's severity, line and text.
+std::vector<std::string> Said(const AssembleResult& result) {
+  std::vector<std::string> said = {result.accepted ? "accepted" : "rejected"};
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    said.push_back(absl::StrCat(static_cast<int>(diagnostic.severity), " ", diagnostic.module, " ",
+                                diagnostic.file == "<builtin>" ? "<builtin> " : "", diagnostic.line, ": ",
+                                diagnostic.message));
+  }
+  return said;
+}
+
+// A module of one instruction for sm_90, its kernel named k`index`.
+std::string OneInstruction(size_t index, absl::string_view instruction) {
+  return absl::StrCat(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k", index,
+                      "()\n{\n.reg .b32 %r<8>;\n.reg .b64 %addr;\n", instruction, "\nret;\n}\n");
+}
+
+// AssembleEach gives each module what a run of it alone gives, where one
+// module of a shared run changes another's verdict too: measured with
+// ptxas 13.0.88, the module after a fatal parsing error gets "Multiple
+// .aligned modifiers specified" (a clean ldmatrix here), and the errors of
+// the wmma helpers name "<builtin>", not the module that called them.
+TEST(PtxasTest, AssembleEachGivesEveryModuleWhatItsRunAloneGives) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  const std::vector<std::string> instructions = {
+      "wmma.load.a.sync.aligned.row.m8n32k16.shared.bf16.sp::2:4 {%r0, %r1}, [%addr];",  // fatal
+      "ldmatrix.sync.aligned.m8n8.x1.b16 {%r0}, [%addr];",
+      "wmma.load.c.sync.aligned.row.m16n16k8.f16 {%r0, %r1, %r2, %r3}, [%addr];",  // <builtin> errors
+      "wmma.load.c.sync.aligned.row.m16n16k8.s32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%addr];",
+      "ldmatrix.sync.aligned.m8n8.x3.b16 {%r0}, [%addr];",  // errors of its own
+      "ldmatrix.sync.aligned.m8n8.x2.b16 {%r0, %r1}, [%addr];",
+  };
+  std::vector<std::string> modules;
+  for (size_t i = 0; i < instructions.size(); ++i) modules.push_back(OneInstruction(i, instructions[i]));
+  absl::StatusOr<std::vector<AssembleResult>> each = ptxas->AssembleEach(modules, sm90);
+  ASSERT_TRUE(each.ok()) << each.status();
+  ASSERT_EQ(each->size(), modules.size());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    absl::StatusOr<AssembleResult> alone = ptxas->Assemble(modules[i], sm90);
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    EXPECT_EQ(Said((*each)[i]), Said(*alone)) << instructions[i];
+  }
+  EXPECT_TRUE((*each)[1].accepted);
+  EXPECT_TRUE((*each)[5].accepted);
+  EXPECT_THAT(Said((*each)[2]), ::testing::Contains(HasSubstr("<builtin>")));
+  EXPECT_TRUE(ptxas->AssembleEach({}, sm90)->empty());
+}
+
+// More modules than one run takes, clean ones among rejected ones: each
+// ends with its own verdict, the clean ones of rejected runs assembled
+// again in runs that pass.
+TEST(PtxasTest, AssembleEachJudgesManyRunsOfModules) {
+  absl::StatusOr<Ptxas> ptxas = Ptxas::Open(Ptxas::DefaultPath());
+  ASSERT_TRUE(ptxas.ok()) << ptxas.status();
+  const Target sm90 = *ParseTarget("sm_90");
+  std::vector<std::string> modules;
+  for (size_t i = 0; i < 3 * Ptxas::kModulesPerEachRun + 5; ++i) {
+    modules.push_back(OneInstruction(i, i % 7 == 3 ? "ldmatrix.sync.aligned.m8n8.x3.b16 {%r0}, [%addr];"
+                                                   : "ldmatrix.sync.aligned.m8n8.x1.b16 {%r0}, [%addr];"));
+  }
+  absl::StatusOr<std::vector<AssembleResult>> each = ptxas->AssembleEach(modules, sm90);
+  ASSERT_TRUE(each.ok()) << each.status();
+  ASSERT_EQ(each->size(), modules.size());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    EXPECT_EQ((*each)[i].accepted, i % 7 != 3) << i;
+    if (i % 7 != 3) continue;
+    ASSERT_FALSE((*each)[i].diagnostics.empty()) << i;
+    EXPECT_EQ((*each)[i].diagnostics[0].module, 0);
+    EXPECT_EQ((*each)[i].diagnostics[0].line, 8);
+    EXPECT_THAT((*each)[i].diagnostics[0].message, HasSubstr("Unknown modifier '.x3'"));
   }
 }
 
