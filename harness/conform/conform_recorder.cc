@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "harness/conform/conform_report.h"
+#include "harness/conform/suspect_retries.h"
 #include "harness/platform/output_files.h"
 #include "nlohmann/json.hpp"
 
@@ -17,20 +18,6 @@ absl::StatusOr<std::optional<std::string>> ReadArtifact(RunJournal& journal, abs
 }
 
 }  // namespace
-
-bool Retryable(absl::string_view outcome) {
-  return outcome == "mismatch" || outcome == "unexpected_fault" || outcome == "missing_fault" || outcome == "timeout";
-}
-
-TalliedCase Settled(TalliedCase suspect) {
-  CaseRecord& record = suspect.record;
-  if (record.attempts.empty()) return suspect;
-  const bool differs = std::any_of(record.attempts.begin(), record.attempts.end(),
-                                   [&](const std::string& attempt) { return attempt != record.outcome; });
-  record.attempts.insert(record.attempts.begin(), record.outcome);
-  if (differs) record.outcome = "flake";
-  return suspect;
-}
 
 ConformRecorder::ConformRecorder(const ConformanceOptions& options, ConformanceResult& result)
     : options_(options),

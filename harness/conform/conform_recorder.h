@@ -63,7 +63,7 @@ class ConformRecorder {
   }
   // CommitFinal takes the cases `done` out of the tally, whose every phase
   // is done. A case whose findings a re-run could contradict is held for
-  // its --retries re-runs (suspects); the others are recorded, with every
+  // its --retries re-runs (suspects, suspect_retries.h); the others are recorded, with every
   // held case whose re-runs are done, in one transaction. A case is
   // recorded only once it is final, so that a run stopped at any point
   // resumes (harness/runs/run_journal.h) to the results of an
@@ -99,16 +99,6 @@ class ConformRecorder {
   std::vector<CaseRecord> cases_;                // every recorded case, taken back ones included
   std::set<std::string> markers_;                // markers an earlier attempt recorded
 };
-
-// Retryable says whether a case's outcome could be a flake: a wrong value,
-// a fault or a hang the model did not predict. A compiler's verdict is not
-// re-run: it does not vary from run to run.
-bool Retryable(absl::string_view outcome);
-
-// Settled is a held case after its re-runs: its attempts start with its
-// first outcome, and attempts that disagree make it a "flake", still a
-// finding, so that nothing a GPU did once is dropped.
-TalliedCase Settled(TalliedCase suspect);
 
 }  // namespace matload
 

@@ -22,6 +22,7 @@
 #include "harness/conform/conform_recorder.h"
 #include "harness/conform/conform_report.h"
 #include "harness/conform/fault_bisection.h"
+#include "harness/conform/suspect_retries.h"
 #include "harness/conform/worker_waves.h"
 #include "harness/families/test_program.h"
 #include "harness/gpu/isolated_runner.h"
@@ -484,9 +485,7 @@ class Run {
     if (outcome.kind == LaunchOutcome::Kind::kKernelHang) {
       bundle_case.verdict = {CaseClass::kTimeout, {}, outcome.detail};
     } else {
-      const DiscrepancyEntry* known = registry_.Find(bundle_case.program->FaultCaseText(bundle_case.variant),
-                                                     result_.target, Direction::kDeviceFaults, Toolchain(state.path));
-      bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "");
+      bundle_case.verdict = JudgeFault(bundle_case.expected, outcome.detail, KnownFault(bundle_case, state.path));
     }
     ++state.attributed;
     if (item.confirms >= 0) {
@@ -543,6 +542,14 @@ class Run {
     return result_.identity;
   }
 
+  // KnownFault is the registry entry that explains a fault of `bundle_case`
+  // compiled on `path`, or empty.
+  std::string KnownFault(const BundleCase& bundle_case, CompilePath path) const {
+    const DiscrepancyEntry* known = registry_.Find(bundle_case.program->FaultCaseText(bundle_case.variant),
+                                                   result_.target, Direction::kDeviceFaults, Toolchain(path));
+    return known != nullptr ? known->id : "";
+  }
+
   // Toolchain names a compile path's compiler as the discrepancy registry
   // does: "driver JIT CUDA 13.0; ...", "ptxas 13.0.88" or "nvJitLink 13.0".
   const std::string& Toolchain(CompilePath path) const {
@@ -550,24 +557,23 @@ class Run {
   }
 
   // RetrySuspects re-runs each held case's first failing variants, each
-  // time in fresh workers, up to --retries times. Every attempt's outcome
-  // is kept in the record; a case whose attempts disagree is a "flake",
-  // still a finding, so that nothing a GPU did once is dropped. A re-run
-  // that an infrastructure failure spoils counts as no attempt. A case is
-  // recorded after the wave of its last re-run (CommitFinal).
+  // time in fresh workers, up to --retries times, and notes each attempt's
+  // class (suspect_retries.h). A case is recorded after the wave of its
+  // last re-run (CommitFinal).
   absl::Status RetrySuspects() {
     phase_ = Phase::kReruns;
     for (int attempt = 0; attempt < options_.retries && !recorder_.suspects().empty(); ++attempt) {
       std::vector<Item> items;
       for (const auto& [id, suspect] : recorder_.suspects()) {
         const size_t case_index = case_of_.at(id);
-        Item item{case_index, Work(case_index, VariantRole::kAny, "", 0, 0)};
-        item.work.listed = suspect.record.first_failures;
-        items.push_back(std::move(item));
+        items.push_back({case_index, Rerun(Work(case_index, VariantRole::kAny, "", 0, 0), suspect.record)});
       }
       const Judgement judge = [&](const Item& item, const ItemResult& ran, const LaunchOutcome& outcome,
                                   int device) -> absl::Status {
-        absl::StatusOr<CaseClass> worst = AttemptClass(item, ran, outcome, device);
+        absl::StatusOr<CaseClass> worst = AttemptClass(item.work, ran, outcome, [&](std::int64_t index) {
+          const BundleCase bundle_case = CaseOf(item, index, device);
+          return JudgeFault(bundle_case.expected, outcome.detail, KnownFault(bundle_case, item.work.path)).kind;
+        });
         if (!worst.ok()) return worst.status();
         recorder_.NoteAttempt(CaseIdOf(item), *worst);
         return absl::OkStatus();
@@ -575,27 +581,6 @@ class Run {
       if (absl::Status status = RunRounds(items, judge, "re-runs of failing variants"); !status.ok()) return status;
     }
     return absl::OkStatus();
-  }
-
-  // AttemptClass is the most severe class among a re-run's variants.
-  absl::StatusOr<CaseClass> AttemptClass(const Item& item, const ItemResult& ran, const LaunchOutcome& outcome,
-                                         int device) const {
-    if (outcome.kind == LaunchOutcome::Kind::kRan) {
-      absl::StatusOr<CaseSummary> summary = CaseSummary::Decode(ran.output);
-      if (!summary.ok()) return summary.status();
-      return summary->Worst();
-    }
-    if (outcome.kind == LaunchOutcome::Kind::kKernelHang) return CaseClass::kTimeout;
-    CaseClass worst = CaseClass::kPass;
-    for (size_t position = 0; position < item.work.size(); ++position) {
-      const BundleCase bundle_case = CaseOf(item, item.work.IndexAt(position), device);
-      const DiscrepancyEntry* known =
-          registry_.Find(bundle_case.program->FaultCaseText(bundle_case.variant), result_.target,
-                         Direction::kDeviceFaults, Toolchain(item.work.path));
-      const CaseClass kind = JudgeFault(bundle_case.expected, outcome.detail, known != nullptr ? known->id : "").kind;
-      if (Severity(kind) > Severity(worst)) worst = kind;
-    }
-    return worst;
   }
 
   // RunRounds runs `items` on the workers (worker_waves.h), judging each
