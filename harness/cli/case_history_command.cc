@@ -30,7 +30,7 @@ nlohmann::json Json(const std::string& case_id, const std::vector<CaseNight>& ni
                     {"gpu_uuid", night.run.gpu_uuid},
                     {"driver", night.run.driver},
                     {"toolkits", night.run.toolkits},
-                    {"outcome", night.outcome},
+                    {"outcome", std::string(CaseOutcomeWord(night.outcome))},
                     {"finding", night.finding}});
   }
   return {{"case", OutsideText(case_id)}, {"summary", CaseHistorySummary(nights)}, {"runs", runs}};
@@ -58,7 +58,7 @@ int RunCaseHistoryCommand(const std::string& case_id, bool json, std::ostream& o
       << "# run\tstarted\tGPU\tdriver\ttoolkits\toutcome\n";
   for (const CaseNight& night : *nights) {
     out << night.run.id << "\t" << Started(night.run) << "\t" << PrintedText(night.run.gpu_name) << "\t"
-        << night.run.driver << "\t" << night.run.toolkits << "\t" << night.outcome << "\n";
+        << night.run.driver << "\t" << night.run.toolkits << "\t" << CaseOutcomeWord(night.outcome) << "\n";
   }
   return kExitClean;
 }

@@ -223,22 +223,30 @@ std::string CaseToken(absl::string_view name) {
 std::vector<CaseRecord> CampaignCases(const Campaign& campaign, const fs::path& run_directory) {
   const std::string id = CampaignCaseId(campaign.name);
   const bool found = campaign.cases > 0 || campaign.crash_files > 0;
-  std::vector<CaseRecord> records = {
-      {.id = id,
-       .outcome = found ? "finding" : campaign.note.empty() ? "pass" : "unsupported",
-       .finding = found,
-       .counts = {{"runs", campaign.status.runs}, {"findings", campaign.cases}, {"crashes", campaign.crash_files},
-                  {"coverage", campaign.status.coverage}, {"corpus", campaign.status.corpus}},
-       .detail = campaign.note,
-       .seconds = static_cast<double>(campaign.status.seconds)}};
+  std::vector<CaseRecord> records = {{.id = id,
+                                      .outcome = found                   ? CaseOutcome::kFinding
+                                                 : campaign.note.empty() ? CaseOutcome::kPass
+                                                                         : CaseOutcome::kUnsupported,
+                                      .finding = found,
+                                      .counts = {{"runs", campaign.status.runs},
+                                                 {"findings", campaign.cases},
+                                                 {"crashes", campaign.crash_files},
+                                                 {"coverage", campaign.status.coverage},
+                                                 {"corpus", campaign.status.corpus}},
+                                      .detail = campaign.note,
+                                      .seconds = static_cast<double>(campaign.status.seconds)}};
   const std::string relative = fs::path(campaign.directory).lexically_relative(fs::absolute(run_directory)).string();
   for (const std::string& signature : campaign.signatures) {
-    records.push_back({.id = absl::StrCat(id, ".finding.", CaseToken(signature)), .outcome = "finding", .finding = true,
+    records.push_back({.id = absl::StrCat(id, ".finding.", CaseToken(signature)),
+                       .outcome = CaseOutcome::kFinding,
+                       .finding = true,
                        .bundle = absl::StrCat(relative, "/findings/", signature)});
   }
   for (const fs::path& crash : Entries(campaign.directory / "crashes", fs::file_type::regular)) {
     const std::string name = crash.filename().string();
-    records.push_back({.id = absl::StrCat(id, ".crash.", CaseToken(name)), .outcome = "crash", .finding = true,
+    records.push_back({.id = absl::StrCat(id, ".crash.", CaseToken(name)),
+                       .outcome = CaseOutcome::kCrash,
+                       .finding = true,
                        .bundle = absl::StrCat(relative, "/crashes/", name)});
   }
   return records;

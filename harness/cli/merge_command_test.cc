@@ -352,7 +352,7 @@ TEST_F(MergeCommandTest, FuzzShardsMergeIntoTheUnshardedRun) {
   // Campaigns run for a time, not a count: their outcomes, not their counts, match.
   ResultsStore store = *ResultsStore::OpenReadOnly(Store());
   auto outcomes = [&store](const RunRecord& run) {
-    std::vector<std::pair<std::string, std::string>> outcomes;
+    std::vector<std::pair<std::string, CaseOutcome>> outcomes;
     const std::vector<CaseRecord> cases = *store.Cases(run.id);
     for (const CaseRecord& record : cases) outcomes.emplace_back(record.id, record.outcome);
     return outcomes;

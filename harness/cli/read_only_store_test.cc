@@ -39,12 +39,13 @@ void AddFinishedRun(ResultsStore& store, const std::string& id) {
   RunRecord run{.id = id, .command = "conform", .command_line = "matload conform", .gpu_name = "matload fake GPU"};
   run.started = absl::FromUnixSeconds(1'800'000'000);
   ASSERT_TRUE(store.CreateRun(run).ok());
-  ASSERT_TRUE(store
-                  .AddCases(id, {{.id = "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit", .outcome = "pass"},
-                                 {.id = "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit",
-                                  .outcome = "mismatch",
-                                  .finding = true}})
-                  .ok());
+  ASSERT_TRUE(
+      store
+          .AddCases(id, {{.id = "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit", .outcome = CaseOutcome::kPass},
+                         {.id = "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit",
+                          .outcome = CaseOutcome::kMismatch,
+                          .finding = true}})
+          .ok());
   run.status = "findings";
   run.exit_status = kExitFindings;
   run.ended = run.started + absl::Seconds(60);

@@ -30,8 +30,10 @@ using ::testing::HasSubstr;
 
 // Cases of a run: one pass, one mismatch.
 std::vector<CaseRecord> Tonight() {
-  return {{.id = "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit", .outcome = "pass"},
-          {.id = "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit", .outcome = "mismatch", .finding = true}};
+  return {{.id = "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit", .outcome = CaseOutcome::kPass},
+          {.id = "ldmatrix.sync.aligned.m8n8.x2.b16.addr64.driver_jit",
+           .outcome = CaseOutcome::kMismatch,
+           .finding = true}};
 }
 
 // Everything and Nothing are a run that should have every case, and one
@@ -75,7 +77,8 @@ TEST(BaselineExitStatusTest, ALineNamingACaseTheRunShouldHaveIsAUsageError) {
 
 TEST(BaselineExitStatusTest, ListsFiftyCasesAndCountsTheRest) {
   std::vector<CaseRecord> cases;
-  for (int i = 0; i < 60; ++i) cases.push_back({.id = absl::StrCat("case.", i), .outcome = "mismatch", .finding = true});
+  for (int i = 0; i < 60; ++i)
+    cases.push_back({.id = absl::StrCat("case.", i), .outcome = CaseOutcome::kMismatch, .finding = true});
   std::ostringstream out;
   EXPECT_EQ(BaselineExitStatus(BaselineOf("# none expected\n"), cases, Nothing, false, out), kExitFindings);
   const std::string said = out.str();
@@ -159,7 +162,8 @@ TEST(StoreCommandsTest, PruneShrinksTheFileAndRemovesOnlyThePrunedRunsOwnDirecto
     ResultsStore store = *ResultsStore::Open(db);
     std::vector<CaseRecord> many;
     for (int i = 0; i < 20000; ++i) {
-      many.push_back({.id = absl::StrCat("sm_90.case.", i), .outcome = "pass", .detail = std::string(40, 'x')});
+      many.push_back(
+          {.id = absl::StrCat("sm_90.case.", i), .outcome = CaseOutcome::kPass, .detail = std::string(40, 'x')});
     }
     for (int minute = 1; minute <= 4; ++minute) {
       const RunRecord run{.id = absl::StrCat("conform-", minute),
@@ -346,7 +350,8 @@ TEST(StoreCommandsTest, RunsAndItsIndexCountTheSameFindings) {
                         .exit_status = 1};
     ASSERT_TRUE(store.CreateRun(run).ok());
     std::vector<CaseRecord> cases = Tonight();
-    cases.push_back({.id = "ldmatrix.sync.aligned.m8n8.x4.b16.addr64.driver_jit", .outcome = "flake", .finding = true});
+    cases.push_back(
+        {.id = "ldmatrix.sync.aligned.m8n8.x4.b16.addr64.driver_jit", .outcome = CaseOutcome::kFlake, .finding = true});
     ASSERT_TRUE(store.AddCases(run.id, cases).ok());
   }
   absl::SetFlag(&FLAGS_db, db);
@@ -389,7 +394,8 @@ TEST(StoreCommandsTest, ExportHtmlOfAFuzzRunWhoseCoverageTsvIsNoFileSaysSo) {
                           .started = absl::FromUnixSeconds(60),
                           .status = "clean"};
       ASSERT_TRUE(store.CreateRun(run).ok());
-      ASSERT_TRUE(store.AddCases(run.id, {{.id = "fuzz.text", .outcome = "pass", .counts = {{"runs", 10}}}}).ok());
+      ASSERT_TRUE(
+          store.AddCases(run.id, {{.id = "fuzz.text", .outcome = CaseOutcome::kPass, .counts = {{"runs", 10}}}}).ok());
     }
   }
   absl::SetFlag(&FLAGS_db, db);
@@ -412,9 +418,10 @@ TEST(StoreCommandsTest, AFlippedByteInAStoredOutcomeIsExit4) {
   {
     ResultsStore store = *ResultsStore::Open(db);
     ASSERT_TRUE(store.CreateRun({.id = "conform-1", .command = "conform", .status = "clean", .exit_status = 0}).ok());
-    ASSERT_TRUE(
-        store.AddCases("conform-1", {{.id = "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit", .outcome = "pass"}})
-            .ok());
+    ASSERT_TRUE(store
+                    .AddCases("conform-1", {{.id = "ldmatrix.sync.aligned.m8n8.x1.b16.addr64.driver_jit",
+                                             .outcome = CaseOutcome::kPass}})
+                    .ok());
   }
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);

@@ -147,7 +147,8 @@ int TriageStoredCase(const TriageOptions& options, std::ostream& out, std::ostre
   if ((run->command == "conform" || run->command == "soak") && !found->bundle.empty()) {
     return TriageBundle(options, std::filesystem::path(run->directory) / found->bundle, out, err);
   }
-  return Fail(absl::InvalidArgumentError(absl::StrCat("case '", case_id, "' of ", run->id, " (", found->outcome,
+  return Fail(absl::InvalidArgumentError(absl::StrCat("case '", case_id, "' of ", run->id, " (",
+                                                      CaseOutcomeWord(found->outcome),
                                                       ") has no bundle to triage: only conform findings have one")),
               err);
 }

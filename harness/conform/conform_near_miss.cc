@@ -48,8 +48,8 @@ absl::StatusOr<std::string> SweepReport(int ordinal, const ConformanceOptions& o
                     disagreement.instruction, "\t", absl::StrJoin(disagreement.compiler_messages, " | "), "\n");
   }
   for (const CaseRecord& record : sweep->cases) {
-    absl::StrAppend(&text, "case\t", CompileCaseId(record.id), "\t", record.outcome, "\t", record.finding ? 1 : 0, "\t",
-                    record.seconds, "\t", TsvField(record.detail), "\n");
+    absl::StrAppend(&text, "case\t", CompileCaseId(record.id), "\t", CaseOutcomeWord(record.outcome), "\t",
+                    record.finding ? 1 : 0, "\t", record.seconds, "\t", TsvField(record.detail), "\n");
   }
   return text;
 }
@@ -87,11 +87,10 @@ absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(const std::string& repor
       if (fields.size() < 6 || !absl::SimpleAtod(fields[4], &seconds)) {
         return absl::InternalError("bad sweep report case line");
       }
-      records.push_back({.id = fields[1],
-                         .outcome = fields[2],
-                         .finding = fields[3] == "1",
-                         .detail = fields[5],
-                         .seconds = seconds});
+      absl::StatusOr<CaseOutcome> outcome = ParseCaseOutcome(fields[2]);
+      if (!outcome.ok()) return outcome.status();
+      records.push_back(
+          {.id = fields[1], .outcome = *outcome, .finding = fields[3] == "1", .detail = fields[5], .seconds = seconds});
       continue;
     }
     const bool illegal = fields[0] == "illegal";

@@ -117,7 +117,7 @@ void ConformRecorder::AddToTotals(TalliedCase& tallied) {
   if (!record.bundle.empty()) {
     record.bundle = std::filesystem::path(record.bundle).lexically_relative(options_.run_directory).string();
   }
-  if (record.outcome == "flake") ++result_.flakes;
+  if (record.outcome == CaseOutcome::kFlake) ++result_.flakes;
 }
 
 absl::Status ConformRecorder::Commit(std::vector<CaseRecord> records, std::map<std::string, std::string> artifacts) {

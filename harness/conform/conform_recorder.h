@@ -74,7 +74,7 @@ class ConformRecorder {
   // NoteAttempt notes a re-run of held case `id` whose most severe
   // variant was `worst`.
   void NoteAttempt(const std::string& id, CaseClass worst) {
-    suspects_.at(id).record.attempts.emplace_back(CaseClassToken(worst));
+    suspects_.at(id).record.attempts.push_back(OutcomeOf(worst));
   }
   // Commit records `records`, already counted in the totals, with
   // `artifacts` and the run's totals and bundle index, in one transaction

@@ -159,7 +159,7 @@ std::string CaseTable(const std::string& identity, const std::vector<CaseRecord>
   for (const CaseRecord& record : cases) {
     std::vector<std::string> counts;
     for (const auto& [outcome, count] : record.counts) counts.push_back(absl::StrCat(outcome, "=", count));
-    absl::StrAppend(&table, record.id, "\t", record.outcome, "\t", absl::StrJoin(counts, ","), "\t",
+    absl::StrAppend(&table, record.id, "\t", CaseOutcomeWord(record.outcome), "\t", absl::StrJoin(counts, ","), "\t",
                     absl::StrJoin(record.first_failures, ","), "\t", TsvField(record.detail), "\t", record.bundle,
                     "\n");
   }

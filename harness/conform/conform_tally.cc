@@ -53,7 +53,7 @@ TalliedCase ConformTally::Complete(Gathered gathered) {
   TalliedCase& tallied = gathered.tallied;
   CaseRecord& record = tallied.record;
   for (const auto& [kind, count] : summary.classes) {
-    record.counts[std::string(CaseClassToken(kind))] += static_cast<std::int64_t>(count);
+    record.counts[std::string(CaseOutcomeWord(OutcomeOf(kind)))] += static_cast<std::int64_t>(count);
     if (IsFinding(kind)) tallied.failing_variants += count;
   }
   tallied.failing_variants += tallied.registry_misses.size();
@@ -63,15 +63,15 @@ TalliedCase ConformTally::Complete(Gathered gathered) {
   tallied.per_sm = summary.per_sm;
   tallied.words_compared = summary.words_compared;
   const CaseClass worst = summary.Worst();
-  record.outcome = std::string(CaseClassToken(worst));
+  record.outcome = OutcomeOf(worst);
   record.finding = IsFinding(worst) || !tallied.registry_misses.empty();
   record.first_failures = summary.first_failures;
   record.seconds = summary.seconds.items;
   if (gathered.first_failure < 0) record.detail = FirstLine(summary.note);
   if (!gathered.unreproduced.empty()) {
     const auto& [first_kind, what] = gathered.unreproduced.front();
-    record.attempts = {std::string(CaseClassToken(first_kind)), record.outcome};
-    record.outcome = "flake";
+    record.attempts = {OutcomeOf(first_kind), record.outcome};
+    record.outcome = CaseOutcome::kFlake;
     record.finding = true;
     record.detail = what;
     tallied.failing_variants += gathered.unreproduced.size();

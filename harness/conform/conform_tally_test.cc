@@ -15,7 +15,7 @@ TEST(ConformTallyTest, SingleVariantsAreCountedIntoTheirCase) {
   ASSERT_EQ(complete.size(), 1u);
   const TalliedCase& tallied = complete[0];
   EXPECT_EQ(tallied.record.id, "a");
-  EXPECT_EQ(tallied.record.outcome, "known_fault");
+  EXPECT_EQ(tallied.record.outcome, CaseOutcome::kKnownFault);
   EXPECT_FALSE(tallied.record.finding);
   EXPECT_EQ(tallied.record.counts, (std::map<std::string, std::int64_t>{{"known_fault", 1}, {"pass", 2}}));
   EXPECT_EQ(tallied.record.detail, "entry-id: not run");
@@ -35,7 +35,7 @@ TEST(ConformTallyTest, TheMostSevereOutcomeAndTheLowestFailureNameTheCase) {
   const std::vector<TalliedCase> complete = tally.Take({"b"});
   ASSERT_EQ(complete.size(), 1u);
   const CaseRecord& record = complete[0].record;
-  EXPECT_EQ(record.outcome, "mismatch");
+  EXPECT_EQ(record.outcome, CaseOutcome::kMismatch);
   EXPECT_TRUE(record.finding);
   EXPECT_EQ(record.first_failures, (std::vector<std::int64_t>{1, 3}));
   EXPECT_EQ(record.detail, "first");
@@ -84,7 +84,7 @@ TEST(ConformTallyTest, ARegistryMissIsAFindingOfTheCase) {
   tally.NoteRegistryMiss("c", "entry predicts a fault");
   const std::vector<TalliedCase> complete = tally.Take({"c"});
   ASSERT_EQ(complete.size(), 1u);
-  EXPECT_EQ(complete[0].record.outcome, "pass");
+  EXPECT_EQ(complete[0].record.outcome, CaseOutcome::kPass);
   EXPECT_TRUE(complete[0].record.finding);
   EXPECT_EQ(complete[0].failing_variants, 1u);
 }
@@ -98,8 +98,8 @@ TEST(ConformTallyTest, AnUnreproducedHangMakesAFlake) {
   tally.NoteUnreproduced("d", CaseClass::kTimeout, "a hang of 40 variants from 0 on did not happen again");
   const std::vector<TalliedCase> complete = tally.Take({"d"});
   ASSERT_EQ(complete.size(), 1u);
-  EXPECT_EQ(complete[0].record.outcome, "flake");
-  EXPECT_EQ(complete[0].record.attempts, (std::vector<std::string>{"timeout", "pass"}));
+  EXPECT_EQ(complete[0].record.outcome, CaseOutcome::kFlake);
+  EXPECT_EQ(complete[0].record.attempts, (std::vector<CaseOutcome>{CaseOutcome::kTimeout, CaseOutcome::kPass}));
   EXPECT_TRUE(complete[0].record.finding);
   EXPECT_EQ(complete[0].record.detail, "a hang of 40 variants from 0 on did not happen again");
 }

@@ -40,7 +40,7 @@ absl::Status SoakTally::AddRound(SoakRound round, const ConformanceResult& resul
   round.findings =
       std::count_if(result.cases.begin(), result.cases.end(), [](const CaseRecord& c) { return c.finding; });
   for (const CaseRecord& record : result.cases) {
-    if (record.outcome == "flake") flaky_.insert(record.id);
+    if (record.outcome == CaseOutcome::kFlake) flaky_.insert(record.id);
     CaseRecord from_round = InSoak(record, round);
     auto [joined, first] = cases_.try_emplace(record.id, from_round);
     if (first) continue;

@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 // Case is a case record of one round: `passes` passing variants, and with
 // `failing` one mismatch at variant 3 filed in bundle 001.
 CaseRecord Case(const std::string& id, std::int64_t passes, bool failing) {
-  CaseRecord record{.id = id, .outcome = failing ? "mismatch" : "pass", .finding = failing};
+  CaseRecord record{.id = id, .outcome = failing ? CaseOutcome::kMismatch : CaseOutcome::kPass, .finding = failing};
   record.counts["pass"] = passes;
   if (failing) {
     record.counts["mismatch"] = 1;
@@ -82,7 +82,7 @@ TEST(SoakTallyTest, TheFirstRoundThatFailsSpeaksForTheCase) {
   ASSERT_EQ(cases.size(), 1u);
   const CaseRecord& a = cases[0];
   EXPECT_TRUE(a.finding);
-  EXPECT_EQ(a.outcome, "mismatch");
+  EXPECT_EQ(a.outcome, CaseOutcome::kMismatch);
   EXPECT_EQ(a.counts.at("pass"), 28);
   EXPECT_EQ(a.counts.at("mismatch"), 2);
   EXPECT_THAT(a.first_failures, ElementsAre(3));
@@ -111,10 +111,10 @@ TEST(SoakTallyTest, ItKeepsWhatEveryRoundConfirmed) {
 TEST(SoakTallyTest, AFlakeInALaterRoundIsCounted) {
   SoakTally tally;
   CaseRecord flake = Case("a", 9, true);
-  flake.outcome = "flake";
+  flake.outcome = CaseOutcome::kFlake;
   ASSERT_TRUE(tally.AddRound({.index = 0, .seed = 1}, Round({Case("a", 9, true)})).ok());
   ASSERT_TRUE(tally.AddRound({.index = 1, .seed = 2}, Round({flake})).ok());
-  EXPECT_EQ(tally.Cases()[0].outcome, "mismatch");
+  EXPECT_EQ(tally.Cases()[0].outcome, CaseOutcome::kMismatch);
   EXPECT_EQ(tally.Totals().flakes, 1u);
   EXPECT_EQ(tally.Totals().findings, 1u);
 }

@@ -1,15 +1,15 @@
 #include "harness/conform/suspect_retries.h"
 
 #include <algorithm>
-#include <string>
 #include <utility>
 
 #include "harness/judge/case_summary.h"
 
 namespace matload {
 
-bool Retryable(absl::string_view outcome) {
-  return outcome == "mismatch" || outcome == "unexpected_fault" || outcome == "missing_fault" || outcome == "timeout";
+bool Retryable(CaseOutcome outcome) {
+  return outcome == CaseOutcome::kMismatch || outcome == CaseOutcome::kUnexpectedFault ||
+         outcome == CaseOutcome::kMissingFault || outcome == CaseOutcome::kTimeout;
 }
 
 CaseWork Rerun(CaseWork work, const CaseRecord& suspect) {
@@ -37,9 +37,9 @@ TalliedCase Settled(TalliedCase suspect) {
   CaseRecord& record = suspect.record;
   if (record.attempts.empty()) return suspect;
   const bool differs = std::any_of(record.attempts.begin(), record.attempts.end(),
-                                   [&](const std::string& attempt) { return attempt != record.outcome; });
+                                   [&](CaseOutcome attempt) { return attempt != record.outcome; });
   record.attempts.insert(record.attempts.begin(), record.outcome);
-  if (differs) record.outcome = "flake";
+  if (differs) record.outcome = CaseOutcome::kFlake;
   return suspect;
 }
 

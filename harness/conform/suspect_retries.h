@@ -14,7 +14,6 @@
 #include <functional>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "harness/conform/conform_case_work.h"
 #include "harness/conform/conform_tally.h"
 #include "harness/gpu/isolated_runner.h"
@@ -26,7 +25,7 @@ namespace matload {
 
 // Retryable says whether a case's outcome could be a flake: a wrong value,
 // a fault or a hang the model did not predict.
-bool Retryable(absl::string_view outcome);
+bool Retryable(CaseOutcome outcome);
 
 // Rerun is the work of one attempt at `suspect`: `work` (its case's
 // program, path and seed, any role) with the suspect's first failing

@@ -20,21 +20,23 @@ CaseWork Listed(std::vector<std::int64_t> indices) {
 
 // Suspect is a held case whose first outcome was `outcome` and whose
 // re-runs came out as `attempts`.
-TalliedCase Suspect(std::string outcome, std::vector<std::string> attempts) {
+TalliedCase Suspect(CaseOutcome outcome, std::vector<CaseOutcome> attempts) {
   TalliedCase suspect;
   suspect.record.id = "sm_90.ldmatrix.sync.aligned.m8n8.x4.shared.b16.addr64";
-  suspect.record.outcome = std::move(outcome);
+  suspect.record.outcome = outcome;
   suspect.record.finding = true;
   suspect.record.attempts = std::move(attempts);
   return suspect;
 }
 
 TEST(SuspectRetriesTest, OnlyWhatAGpuMightNotDoAgainIsRetried) {
-  for (const char* outcome : {"mismatch", "unexpected_fault", "missing_fault", "timeout"}) {
-    EXPECT_TRUE(Retryable(outcome)) << outcome;
+  for (const CaseOutcome outcome :
+       {CaseOutcome::kMismatch, CaseOutcome::kUnexpectedFault, CaseOutcome::kMissingFault, CaseOutcome::kTimeout}) {
+    EXPECT_TRUE(Retryable(outcome)) << CaseOutcomeWord(outcome);
   }
-  for (const char* outcome : {"pass", "known_fault", "expected_fault", "legal_rejected", "illegal_accepted", "flake"}) {
-    EXPECT_FALSE(Retryable(outcome)) << outcome;
+  for (const CaseOutcome outcome : {CaseOutcome::kPass, CaseOutcome::kKnownFault, CaseOutcome::kExpectedFault,
+                                    CaseOutcome::kLegalRejected, CaseOutcome::kIllegalAccepted, CaseOutcome::kFlake}) {
+    EXPECT_FALSE(Retryable(outcome)) << CaseOutcomeWord(outcome);
   }
 }
 
@@ -82,19 +84,21 @@ TEST(SuspectRetriesTest, AnAttemptThatFaultedIsItsMostSevereVariant) {
 }
 
 TEST(SuspectRetriesTest, AttemptsThatDisagreeMakeAFlake) {
-  const TalliedCase flake = Settled(Suspect("mismatch", {"mismatch", "pass"}));
-  EXPECT_EQ(flake.record.outcome, "flake");
+  const TalliedCase flake = Settled(Suspect(CaseOutcome::kMismatch, {CaseOutcome::kMismatch, CaseOutcome::kPass}));
+  EXPECT_EQ(flake.record.outcome, CaseOutcome::kFlake);
   EXPECT_TRUE(flake.record.finding);
-  EXPECT_EQ(flake.record.attempts, (std::vector<std::string>{"mismatch", "mismatch", "pass"}));
+  EXPECT_EQ(flake.record.attempts,
+            (std::vector<CaseOutcome>{CaseOutcome::kMismatch, CaseOutcome::kMismatch, CaseOutcome::kPass}));
 }
 
 TEST(SuspectRetriesTest, AttemptsThatAgreeKeepTheOutcome) {
-  const TalliedCase again = Settled(Suspect("timeout", {"timeout", "timeout"}));
-  EXPECT_EQ(again.record.outcome, "timeout");
-  EXPECT_EQ(again.record.attempts, (std::vector<std::string>{"timeout", "timeout", "timeout"}));
+  const TalliedCase again = Settled(Suspect(CaseOutcome::kTimeout, {CaseOutcome::kTimeout, CaseOutcome::kTimeout}));
+  EXPECT_EQ(again.record.outcome, CaseOutcome::kTimeout);
+  EXPECT_EQ(again.record.attempts,
+            (std::vector<CaseOutcome>{CaseOutcome::kTimeout, CaseOutcome::kTimeout, CaseOutcome::kTimeout}));
   // A case that was never re-run keeps no attempts.
-  const TalliedCase unretried = Settled(Suspect("mismatch", {}));
-  EXPECT_EQ(unretried.record.outcome, "mismatch");
+  const TalliedCase unretried = Settled(Suspect(CaseOutcome::kMismatch, {}));
+  EXPECT_EQ(unretried.record.outcome, CaseOutcome::kMismatch);
   EXPECT_TRUE(unretried.record.attempts.empty());
 }
 

@@ -30,23 +30,23 @@ absl::string_view CaseClassName(CaseClass kind) {
   return "unknown";
 }
 
-absl::string_view CaseClassToken(CaseClass kind) {
+CaseOutcome OutcomeOf(CaseClass kind) {
   switch (kind) {
-    case CaseClass::kPass: return "pass";
-    case CaseClass::kMismatch: return "mismatch";
-    case CaseClass::kExpectedFault: return "expected_fault";
-    case CaseClass::kKnownFault: return "known_fault";
-    case CaseClass::kUnexpectedFault: return "unexpected_fault";
-    case CaseClass::kMissingFault: return "missing_fault";
-    case CaseClass::kUndefinedRan: return "undefined_ran";
-    case CaseClass::kUndefinedFaulted: return "undefined_faulted";
-    case CaseClass::kLegalRejected: return "legal_rejected";
-    case CaseClass::kIllegalRejected: return "illegal_rejected";
-    case CaseClass::kIllegalAccepted: return "illegal_accepted";
-    case CaseClass::kTimeout: return "timeout";
-    case CaseClass::kUnsupported: return "unsupported";
+    case CaseClass::kPass: return CaseOutcome::kPass;
+    case CaseClass::kMismatch: return CaseOutcome::kMismatch;
+    case CaseClass::kExpectedFault: return CaseOutcome::kExpectedFault;
+    case CaseClass::kKnownFault: return CaseOutcome::kKnownFault;
+    case CaseClass::kUnexpectedFault: return CaseOutcome::kUnexpectedFault;
+    case CaseClass::kMissingFault: return CaseOutcome::kMissingFault;
+    case CaseClass::kUndefinedRan: return CaseOutcome::kUndefinedRan;
+    case CaseClass::kUndefinedFaulted: return CaseOutcome::kUndefinedFaulted;
+    case CaseClass::kLegalRejected: return CaseOutcome::kLegalRejected;
+    case CaseClass::kIllegalRejected: return CaseOutcome::kIllegalRejected;
+    case CaseClass::kIllegalAccepted: return CaseOutcome::kIllegalAccepted;
+    case CaseClass::kTimeout: return CaseOutcome::kTimeout;
+    case CaseClass::kUnsupported: return CaseOutcome::kUnsupported;
   }
-  return "unknown";
+  return CaseOutcome::kUnsupported;
 }
 
 bool IsFinding(CaseClass kind) {

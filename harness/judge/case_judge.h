@@ -9,6 +9,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "harness/runs/case_outcome.h"
 #include "reference/outcome.h"
 
 namespace matload {
@@ -33,10 +34,9 @@ enum class CaseClass : unsigned char {
 // CaseClassName spells a class for reports: "pass", "unexpected fault", ...
 absl::string_view CaseClassName(CaseClass kind);
 
-// CaseClassToken spells a class as one word, as case records, baselines
-// and exports carry it (harness/runs/case_record.h): "pass",
-// "unexpected_fault", "legal_rejected", ...
-absl::string_view CaseClassToken(CaseClass kind);
+// OutcomeOf is a class as a case record carries it (harness/runs/case_outcome.h):
+// a case's outcome is its most severe variant's class.
+CaseOutcome OutcomeOf(CaseClass kind);
 
 // IsFinding says whether a class needs a human: a mismatch, an unexpected
 // or missing fault, a legal form rejected, an illegal one accepted, or a

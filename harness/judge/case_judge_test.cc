@@ -1,9 +1,10 @@
 #include "harness/judge/case_judge.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 #include "gtest/gtest.h"
-#include "harness/runs/stored_words.h"
 
 namespace matload {
 namespace {
@@ -73,12 +74,26 @@ TEST(CaseJudgeTest, FaultsAreJudgedAgainstTheModelAndTheRegistry) {
   EXPECT_FALSE(IsFinding(CaseClass::kKnownFault));
 }
 
-// The results store refuses an outcome it does not know (stored_words.h):
-// every class's token must be one.
-TEST(CaseJudgeTest, EveryClassTokenIsAnOutcomeTheStoreKeeps) {
-  for (int kind = 0; kind <= static_cast<int>(CaseClass::kUnsupported); ++kind) {
-    EXPECT_TRUE(IsOutcomeWord(CaseClassToken(static_cast<CaseClass>(kind)))) << kind;
-  }
+// A case record carries each class as the outcome of the same word, which
+// the store and the exports keep.
+TEST(CaseJudgeTest, EveryClassIsTheOutcomeOfItsWord) {
+  const std::pair<CaseClass, absl::string_view> kWords[] = {
+      {CaseClass::kPass, "pass"},
+      {CaseClass::kMismatch, "mismatch"},
+      {CaseClass::kExpectedFault, "expected_fault"},
+      {CaseClass::kKnownFault, "known_fault"},
+      {CaseClass::kUnexpectedFault, "unexpected_fault"},
+      {CaseClass::kMissingFault, "missing_fault"},
+      {CaseClass::kUndefinedRan, "undefined_ran"},
+      {CaseClass::kUndefinedFaulted, "undefined_faulted"},
+      {CaseClass::kLegalRejected, "legal_rejected"},
+      {CaseClass::kIllegalRejected, "illegal_rejected"},
+      {CaseClass::kIllegalAccepted, "illegal_accepted"},
+      {CaseClass::kTimeout, "timeout"},
+      {CaseClass::kUnsupported, "unsupported"},
+  };
+  static_assert(std::size(kWords) == static_cast<size_t>(CaseClass::kUnsupported) + 1);
+  for (const auto& [kind, word] : kWords) EXPECT_EQ(CaseOutcomeWord(OutcomeOf(kind)), word) << CaseClassName(kind);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -27,8 +28,8 @@ struct DiffList {
 };
 
 // OutcomeCss colours an outcome of one run: absent when the run lacks the case.
-std::string OutcomeCss(const std::string& outcome, bool finding) {
-  return outcome.empty() ? "o-absent" : LegendOf(ClassOf(outcome, finding)).css;
+std::string OutcomeCss(const std::optional<CaseOutcome>& outcome, bool finding) {
+  return outcome.has_value() ? LegendOf(ClassOf(*outcome, finding)).css : "o-absent";
 }
 
 // LinkList is `links` as the template's list of {href, label}.
@@ -44,10 +45,10 @@ object DiffRow(const DiffEntry& entry, const CaseRecord* in_b, const ReportPlace
   const bool finding_b = in_b != nullptr && in_b->finding;
   const bool disagreement = in_b != nullptr && IsDisagreement(ClassOf(in_b->outcome, in_b->finding));
   return object{{"id", entry.id},
-                {"outcome_a", entry.outcome_a.empty() ? "absent" : entry.outcome_a},
+                {"outcome_a", OutcomeOrAbsent(entry.outcome_a)},
                 {"css_a", OutcomeCss(entry.outcome_a, false)},
-                {"outcome_b", entry.outcome_b.empty() ? "absent" : entry.outcome_b},
-                {"outcome", entry.outcome_b.empty() ? "absent" : entry.outcome_b},
+                {"outcome_b", OutcomeOrAbsent(entry.outcome_b)},
+                {"outcome", OutcomeOrAbsent(entry.outcome_b)},
                 {"css_b", OutcomeCss(entry.outcome_b, finding_b)},
                 {"disagreement", disagreement},
                 {"target", facets.target},
@@ -108,7 +109,7 @@ absl::StatusOr<std::string> DiffReportHtml(const RunRecord& a, const RunRecord& 
       const auto found = by_id.find(entry.id);
       rows.push_back(DiffRow(entry, found == by_id.end() ? nullptr : found->second, place_b));
       ids.push_back(entry.id);
-      outcomes.push_back(entry.outcome_b.empty() ? "absent" : entry.outcome_b);
+      outcomes.push_back(OutcomeOrAbsent(entry.outcome_b));
     }
     counts.push_back(object{{"key", diff_list.key}, {"title", diff_list.title},
                             {"count", std::to_string(entries.size())}});

@@ -32,7 +32,7 @@ struct CoveragePoint {
 // coverage over time where the run's coverage.tsv gives it, or else why not.
 struct FuzzCampaign {
   std::string target;   // "text", "cli", ...
-  std::string outcome;  // the campaign case's outcome: "pass", "finding", "unsupported"
+  CaseOutcome outcome = CaseOutcome::kPass;  // the campaign case's outcome: a pass, a finding, or unsupported
   std::int64_t runs = 0;
   double seconds = 0;
   std::int64_t coverage = 0;

@@ -38,13 +38,13 @@ TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirecto
   std::ofstream(directory / "coverage.tsv") << kTsv;
   const std::vector<CaseRecord> cases = {
       {.id = "fuzz.cli",
-       .outcome = "finding",
+       .outcome = CaseOutcome::kFinding,
        .finding = true,
        .counts = {{"runs", 9000}, {"findings", 1}, {"crashes", 0}, {"coverage", 85}, {"corpus", 18}},
        .seconds = 12},
-      {.id = "fuzz.cli.finding.legality_1234", .outcome = "finding", .finding = true},
+      {.id = "fuzz.cli.finding.legality_1234", .outcome = CaseOutcome::kFinding, .finding = true},
       {.id = "fuzz.text",
-       .outcome = "pass",
+       .outcome = CaseOutcome::kPass,
        .counts = {{"runs", 5000}, {"coverage", 800}, {"corpus", 60}},
        .seconds = 10}};
   const std::vector<FuzzCampaign> campaigns = FuzzCampaigns(cases, directory);
@@ -65,8 +65,10 @@ TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirecto
 }
 
 // kCliCampaign is the store's record of the cli campaign whose rows kTsv holds.
-const CaseRecord kCliCampaign = {
-    .id = "fuzz.cli", .outcome = "pass", .counts = {{"runs", 9000}, {"coverage", 85}, {"corpus", 18}}, .seconds = 12};
+const CaseRecord kCliCampaign = {.id = "fuzz.cli",
+                                 .outcome = CaseOutcome::kPass,
+                                 .counts = {{"runs", 9000}, {"coverage", 85}, {"corpus", 18}},
+                                 .seconds = 12};
 
 // A coverage.tsv that is no file (a directory, a FIFO) leaves the curves out
 // and the page says why, its path escaped; it threw, or hung the export.

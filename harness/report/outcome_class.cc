@@ -1,28 +1,31 @@
 #include "harness/report/outcome_class.h"
 
-#include "absl/container/flat_hash_map.h"
-
 namespace matload {
 
-OutcomeClass ClassOf(absl::string_view outcome, bool finding) {
-  if (outcome == "flake") return OutcomeClass::kFlake;
+OutcomeClass ClassOf(CaseOutcome outcome, bool finding) {
+  if (outcome == CaseOutcome::kFlake) return OutcomeClass::kFlake;
   if (finding) return OutcomeClass::kFinding;
-  // The words of harness/judge/case_judge.h (CaseClassToken), support_sweep.cc
-  // and harness/cli/fuzz_command.cc that are not findings.
-  static const auto* const kByWord = new absl::flat_hash_map<absl::string_view, OutcomeClass>{
-      {"pass", OutcomeClass::kAgree},
-      {"illegal_rejected", OutcomeClass::kAgree},
-      {"expected_fault", OutcomeClass::kAgree},
-      {"undefined_ran", OutcomeClass::kUndefined},
-      {"undefined_faulted", OutcomeClass::kUndefined},
-      {"unsupported", OutcomeClass::kNotRun},
-      {"not_compiled", OutcomeClass::kNotRun},
-      {"known_fault", OutcomeClass::kKnown},
-      {"legal_rejected", OutcomeClass::kKnown},
-      {"illegal_accepted", OutcomeClass::kKnown},
-  };
-  const auto found = kByWord->find(outcome);
-  return found == kByWord->end() ? OutcomeClass::kOther : found->second;
+  switch (outcome) {
+    case CaseOutcome::kPass:
+    case CaseOutcome::kIllegalRejected:
+    case CaseOutcome::kExpectedFault: return OutcomeClass::kAgree;
+    case CaseOutcome::kUndefinedRan:
+    case CaseOutcome::kUndefinedFaulted: return OutcomeClass::kUndefined;
+    case CaseOutcome::kUnsupported:
+    case CaseOutcome::kNotCompiled: return OutcomeClass::kNotRun;
+    case CaseOutcome::kKnownFault:
+    case CaseOutcome::kLegalRejected:
+    case CaseOutcome::kIllegalAccepted: return OutcomeClass::kKnown;
+    // A finding's outcome on a case that is no finding.
+    case CaseOutcome::kMismatch:
+    case CaseOutcome::kUnexpectedFault:
+    case CaseOutcome::kMissingFault:
+    case CaseOutcome::kTimeout:
+    case CaseOutcome::kFlake:
+    case CaseOutcome::kFinding:
+    case CaseOutcome::kCrash: return OutcomeClass::kOther;
+  }
+  return OutcomeClass::kOther;
 }
 
 bool IsDisagreement(OutcomeClass kind) {

@@ -1,5 +1,5 @@
-// OutcomeClass: what a report makes of a case's outcome word and finding
-// bit (harness/runs/case_record.h): the class it is coloured by, and
+// OutcomeClass: what a report makes of a case's outcome and finding bit
+// (harness/runs/case_record.h): the class it is coloured by, and
 // whether the case is a disagreement, which the reports' "only
 // disagreements" view shows.
 //
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
+#include "harness/runs/case_outcome.h"
 
 namespace matload {
 
@@ -30,11 +30,11 @@ enum class OutcomeClass {
   // forms a toolchain rejects with the wrong reason (issue 20, the errata
   // work); no outcome word maps to it yet.
   kToolchainMisdiagnoses,
-  kOther,  // an outcome word this table does not know: shown, never hidden
+  kOther,  // a finding's outcome on a case that is no finding: shown, never hidden
 };
 
-// ClassOf classes a case by its outcome word and finding bit.
-OutcomeClass ClassOf(absl::string_view outcome, bool finding);
+// ClassOf classes a case by its outcome and finding bit.
+OutcomeClass ClassOf(CaseOutcome outcome, bool finding);
 
 // IsDisagreement says whether a case of `kind` is a disagreement (banner).
 bool IsDisagreement(OutcomeClass kind);

@@ -9,36 +9,39 @@ namespace matload {
 namespace {
 
 TEST(OutcomeClassTest, AgreementIsNoDisagreement) {
-  for (const char* word : {"pass", "illegal_rejected", "expected_fault"}) {
-    EXPECT_EQ(ClassOf(word, false), OutcomeClass::kAgree) << word;
-    EXPECT_FALSE(IsDisagreement(ClassOf(word, false))) << word;
+  for (const CaseOutcome outcome : {CaseOutcome::kPass, CaseOutcome::kIllegalRejected, CaseOutcome::kExpectedFault}) {
+    EXPECT_EQ(ClassOf(outcome, false), OutcomeClass::kAgree) << CaseOutcomeWord(outcome);
+    EXPECT_FALSE(IsDisagreement(ClassOf(outcome, false))) << CaseOutcomeWord(outcome);
   }
 }
 
 TEST(OutcomeClassTest, ExplainedDisagreementsAreStillDisagreements) {
   // A support sweep's near miss that ptxas accepts, explained by the registry, is no finding.
-  for (const char* word : {"known_fault", "legal_rejected", "illegal_accepted"}) {
-    EXPECT_EQ(ClassOf(word, false), OutcomeClass::kKnown) << word;
-    EXPECT_TRUE(IsDisagreement(ClassOf(word, false))) << word;
+  for (const CaseOutcome outcome :
+       {CaseOutcome::kKnownFault, CaseOutcome::kLegalRejected, CaseOutcome::kIllegalAccepted}) {
+    EXPECT_EQ(ClassOf(outcome, false), OutcomeClass::kKnown) << CaseOutcomeWord(outcome);
+    EXPECT_TRUE(IsDisagreement(ClassOf(outcome, false))) << CaseOutcomeWord(outcome);
   }
 }
 
 TEST(OutcomeClassTest, FindingsAndFlakesAreDisagreements) {
-  EXPECT_EQ(ClassOf("mismatch", true), OutcomeClass::kFinding);
-  EXPECT_EQ(ClassOf("crash", true), OutcomeClass::kFinding);
-  EXPECT_EQ(ClassOf("flake", true), OutcomeClass::kFlake);
+  EXPECT_EQ(ClassOf(CaseOutcome::kMismatch, true), OutcomeClass::kFinding);
+  EXPECT_EQ(ClassOf(CaseOutcome::kCrash, true), OutcomeClass::kFinding);
+  EXPECT_EQ(ClassOf(CaseOutcome::kFlake, true), OutcomeClass::kFlake);
   EXPECT_TRUE(IsDisagreement(OutcomeClass::kFinding));
   EXPECT_TRUE(IsDisagreement(OutcomeClass::kFlake));
 }
 
 TEST(OutcomeClassTest, UndefinedAndNotRunAreNoDisagreements) {
-  EXPECT_FALSE(IsDisagreement(ClassOf("undefined_ran", false)));
-  EXPECT_FALSE(IsDisagreement(ClassOf("not_compiled", false)));
-  EXPECT_FALSE(IsDisagreement(ClassOf("unsupported", false)));
+  EXPECT_FALSE(IsDisagreement(ClassOf(CaseOutcome::kUndefinedRan, false)));
+  EXPECT_FALSE(IsDisagreement(ClassOf(CaseOutcome::kNotCompiled, false)));
+  EXPECT_FALSE(IsDisagreement(ClassOf(CaseOutcome::kUnsupported, false)));
 }
 
-TEST(OutcomeClassTest, AnUnknownWordIsShownAsAnother) {
-  EXPECT_EQ(ClassOf("new_word", false), OutcomeClass::kOther);
+TEST(OutcomeClassTest, AFindingsOutcomeOnNoFindingIsShownAsAnother) {
+  for (const CaseOutcome outcome : {CaseOutcome::kMismatch, CaseOutcome::kTimeout, CaseOutcome::kCrash}) {
+    EXPECT_EQ(ClassOf(outcome, false), OutcomeClass::kOther) << CaseOutcomeWord(outcome);
+  }
 }
 
 TEST(OutcomeClassTest, EveryClassHasItsOwnColour) {

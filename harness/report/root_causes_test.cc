@@ -32,7 +32,7 @@ std::string Words(int words_per_lane, const std::function<std::uint32_t(int, int
 
 CaseRecord Case(std::string id, std::string bundle, std::string detail) {
   return {.id = std::move(id),
-          .outcome = "mismatch",
+          .outcome = CaseOutcome::kMismatch,
           .finding = true,
           .detail = std::move(detail),
           .bundle = std::move(bundle)};

@@ -94,9 +94,9 @@ DataBlock CaseRows(const std::vector<const CaseRecord*>& listed, const ReportPla
     const auto [id_head, id_tail] = SplitId(record->id, facets.target);
     // rule and rule_label (the two "") are where the support data's model rules and
     // their inferred/measured labels go once the store carries them (issue 20).
-    block.AddRow({id_head, id_tail, record->outcome, LegendOf(kind).css, IsDisagreement(kind) ? "1" : "0",
-                  facets.target, facets.family, facets.shape, facets.type, facets.path, CountsText(*record),
-                  record->detail, "", "", LinkTexts(BundleLinks(*record, place))});
+    block.AddRow({id_head, id_tail, std::string(CaseOutcomeWord(record->outcome)), LegendOf(kind).css,
+                  IsDisagreement(kind) ? "1" : "0", facets.target, facets.family, facets.shape, facets.type,
+                  facets.path, CountsText(*record), record->detail, "", "", LinkTexts(BundleLinks(*record, place))});
   }
   return block;
 }
@@ -131,7 +131,7 @@ list FuzzCampaignsView(absl::Span<const CaseRecord> cases, const ReportPlace& pl
   for (const FuzzCampaign& campaign : FuzzCampaigns(cases, place.run_directory)) {
     const double rate = campaign.seconds > 0 ? static_cast<double>(campaign.runs) / campaign.seconds : 0;
     campaigns.push_back(object{{"target", campaign.target},
-                               {"outcome", campaign.outcome},
+                               {"outcome", std::string(CaseOutcomeWord(campaign.outcome))},
                                {"runs", Thousands(campaign.runs)},
                                {"seconds", WholeThousands(campaign.seconds)},
                                {"rate", campaign.seconds > 0 ? WholeThousands(rate) : "-"},
@@ -183,11 +183,12 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
   for (const CaseRecord& record : cases) {
     const OutcomeClass kind = ClassOf(record.outcome, record.finding);
     const CaseFacets facets = FacetsOf(record.id);
+    const std::string outcome(CaseOutcomeWord(record.outcome));  // the tables list outcomes by their words
     for (auto [tally, value] : {std::pair{&by_target, &facets.target}, std::pair{&by_family, &facets.family},
                                 std::pair{&by_path, &facets.path}}) {
-      ++tally->by_outcome[record.outcome];
-      ++tally->by_value[FacetLabel(*value)][record.outcome];
-      tally->classes[record.outcome] = kind;
+      ++tally->by_outcome[outcome];
+      ++tally->by_value[FacetLabel(*value)][outcome];
+      tally->classes[outcome] = kind;
     }
     disagreements += IsDisagreement(kind);
     findings += record.finding;
@@ -195,7 +196,7 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
     if (kind == OutcomeClass::kAgree || kind == OutcomeClass::kNotRun) continue;
     listed.push_back(&record);
     listed_ids.push_back(record.id);
-    listed_outcomes.push_back(record.outcome);
+    listed_outcomes.push_back(outcome);
   }
   std::sort(listed.begin(), listed.end(),
             [](const CaseRecord* a, const CaseRecord* b) { return NaturalLess(a->id, b->id); });

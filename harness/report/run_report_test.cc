@@ -61,9 +61,12 @@ std::vector<std::string> CaseIds(const std::string& html) {
 
 TEST(RunReportTest, EscapesEveryField) {
   const std::string h = kHostile;
-  const std::string html = Page(HostileRun(), {{.id = "sm_90.ldmatrix.x" + h, .outcome = "mismatch" + h,
-                                                .finding = true, .counts = {{"pass" + h, 3}},
-                                                .detail = "ptxas: " + h, .bundle = "bundles/" + h}});
+  const std::string html = Page(HostileRun(), {{.id = "sm_90.ldmatrix.x" + h,
+                                                .outcome = CaseOutcome::kMismatch,
+                                                .finding = true,
+                                                .counts = {{"pass" + h, 3}},
+                                                .detail = "ptxas: " + h,
+                                                .bundle = "bundles/" + h}});
   EXPECT_FALSE(absl::StrContains(html, "<script>pwn"));
   EXPECT_FALSE(absl::StrContains(html, "<img"));
   EXPECT_FALSE(absl::StrContains(html, "pwn(\"x\")"));
@@ -77,7 +80,7 @@ TEST(RunReportTest, EscapesEveryField) {
   const std::vector<nlohmann::json> rows = CaseRows(html);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_THAT(CaseIds(html), ::testing::ElementsAre("sm_90.ldmatrix.x" + h));
-  EXPECT_EQ(rows[0]["outcome"], "mismatch" + h);
+  EXPECT_EQ(rows[0]["outcome"], "mismatch");
   EXPECT_EQ(rows[0]["counts"], absl::StrCat("pass", h, "=3"));
   EXPECT_EQ(rows[0]["detail"], "ptxas: " + h);
   EXPECT_EQ(rows[0]["links"], nlohmann::json({"bundles/" + h, "bundle"}));
@@ -116,11 +119,13 @@ int Counted(const std::string& html, const std::string& outcome) {
 TEST(RunReportTest, CountsByOutcomeAndListsOnlyWhatDidNotPass) {
   const RunRecord run{.id = "support-1", .command = "support"};
   const std::vector<CaseRecord> cases = {
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64", .outcome = "pass"},
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x2.shared.b16.addr64", .outcome = "pass"},
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x4.shared.b16.raw_0badf00d", .outcome = "illegal_accepted",
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64", .outcome = CaseOutcome::kPass},
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x2.shared.b16.addr64", .outcome = CaseOutcome::kPass},
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x4.shared.b16.raw_0badf00d",
+       .outcome = CaseOutcome::kIllegalAccepted,
        .detail = "known discrepancy ldmatrix-x"},
-      {.id = "sm_75.wmma_load.a.sync.aligned.row.m16n16k16.shared.f16.addr32", .outcome = "legal_rejected",
+      {.id = "sm_75.wmma_load.a.sync.aligned.row.m16n16k16.shared.f16.addr32",
+       .outcome = CaseOutcome::kLegalRejected,
        .finding = true},
   };
   const std::string html = Page(run, cases);
@@ -147,7 +152,8 @@ TEST(RunReportTest, ListsCasesInNaturalOrder) {
   std::vector<CaseRecord> cases;
   for (const char* num : {"x128", "x2", "x16"}) {
     cases.push_back({.id = absl::StrCat("tcgen05_ld.sync.aligned.16x64b.", num, ".b32.taddr.driver_jit"),
-                     .outcome = "mismatch", .finding = true});
+                     .outcome = CaseOutcome::kMismatch,
+                     .finding = true});
   }
   EXPECT_THAT(CaseIds(Page(run, cases)),
               ::testing::ElementsAre("tcgen05_ld.sync.aligned.16x64b.x2.b32.taddr.driver_jit",
@@ -161,10 +167,12 @@ TEST(RunReportTest, LinksTheBundleFilesThatExist) {
   std::filesystem::create_directories(run_directory / "bundles" / "b1");
   for (const char* name : {"kernel.ptx", "repro.cpp"}) std::ofstream(run_directory / "bundles" / "b1" / name) << "x";
   const RunRecord run{.id = "conform-1", .command = "conform", .directory = run_directory.string()};
-  absl::StatusOr<std::string> html =
-      RunReportHtml(run, {{.id = "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64.driver_jit", .outcome = "mismatch",
-                           .finding = true, .bundle = "bundles/b1"}},
-                    {.page_directory = run_directory, .run_directory = run_directory});
+  absl::StatusOr<std::string> html = RunReportHtml(run,
+                                                   {{.id = "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64.driver_jit",
+                                                     .outcome = CaseOutcome::kMismatch,
+                                                     .finding = true,
+                                                     .bundle = "bundles/b1"}},
+                                                   {.page_directory = run_directory, .run_directory = run_directory});
   ASSERT_TRUE(html.ok()) << html.status();
   const std::vector<nlohmann::json> rows = CaseRows(*html);
   ASSERT_EQ(rows.size(), 1u);
@@ -183,7 +191,7 @@ TEST(RunReportTest, RootCausesComeBeforeTheCases) {
   std::vector<CaseRecord> cases;
   for (const char* path : {"driver_jit", "ptxas_cubin"}) {
     cases.push_back({.id = absl::StrCat("ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64.", path),
-                     .outcome = "unexpected_fault",
+                     .outcome = CaseOutcome::kUnexpectedFault,
                      .finding = true,
                      .detail = "unexpected fault/misaligned address (716)",
                      .bundle = "bundles/b1"});
@@ -204,10 +212,10 @@ TEST(RunReportTest, RootCausesComeBeforeTheCases) {
 TEST(RunReportTest, AFuzzRunShowsItsCampaigns) {
   const std::vector<CaseRecord> cases = {
       {.id = "fuzz.text",
-       .outcome = "pass",
+       .outcome = CaseOutcome::kPass,
        .counts = {{"runs", 50000}, {"coverage", 812}, {"corpus", 61}},
        .seconds = 10},
-      {.id = absl::StrCat("fuzz.", kHostile), .outcome = "pass", .counts = {{"runs", 7}}, .seconds = 0}};
+      {.id = absl::StrCat("fuzz.", kHostile), .outcome = CaseOutcome::kPass, .counts = {{"runs", 7}}, .seconds = 0}};
   const std::string html = Page(RunRecord{.id = "fuzz-1", .command = "fuzz", .status = "clean"}, cases);
   EXPECT_THAT(html, HasSubstr("<a href=\"#campaigns\">Fuzz campaigns</a>"));
   EXPECT_THAT(html, HasSubstr("<tr data-campaign=\"text\"><td>text</td><td>pass</td><td class=\"n\">50,000</td>"
@@ -217,7 +225,7 @@ TEST(RunReportTest, AFuzzRunShowsItsCampaigns) {
   EXPECT_THAT(html, Not(HasSubstr(kHostile)));
   EXPECT_THAT(html, HasSubstr("No coverage over time"));  // the run directory is not at hand
   const std::string conform =
-      Page(RunRecord{.id = "conform-1", .command = "conform"}, {{.id = "a.b", .outcome = "pass"}});
+      Page(RunRecord{.id = "conform-1", .command = "conform"}, {{.id = "a.b", .outcome = CaseOutcome::kPass}});
   EXPECT_THAT(conform, Not(HasSubstr("Fuzz campaigns")));
 }
 
@@ -228,7 +236,7 @@ TEST(RunReportTest, TheGpusJudgeIsShownSmBySm) {
   verdicts[{0, 3}] = {.blocks = 7, .disagreed = 1};
   verdicts[{1, 0}] = {.blocks = 9};
   const RunRecord run{.id = "conform-1", .command = "conform"};
-  const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = "pass"}};
+  const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = CaseOutcome::kPass}};
   const absl::StatusOr<std::string> html =
       RunReportHtml(run, cases, {.page_directory = "/nowhere", .run_directory = "/nowhere"}, {.sm_verdicts = verdicts});
   ASSERT_TRUE(html.ok()) << html.status();
@@ -244,7 +252,7 @@ TEST(RunReportTest, TheGpusJudgeIsShownSmBySm) {
 // by; a run without rounds has no such section.
 TEST(RunReportTest, ASoaksRoundsAreListedWithTheirSeeds) {
   const RunRecord run{.id = "soak-1", .command = "soak"};
-  const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = "pass"}};
+  const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = CaseOutcome::kPass}};
   const RunExtras extras{.soak_rounds = {{.index = 0,
                                           .seed = 18185588071367600234u,
                                           .seconds = 43.7,
@@ -265,8 +273,9 @@ TEST(RunReportTest, ASoaksRoundsAreListedWithTheirSeeds) {
 // A campaign's seconds from a damaged store (1e300) are written as they
 // are, and its rate too, where casting them to an integer was undefined.
 TEST(RunReportTest, ACampaignsSecondsBeyondInt64AreWrittenAsTheyAre) {
-  const std::string html = Page(RunRecord{.id = "fuzz-1", .command = "fuzz"},
-                                {{.id = "fuzz.text", .outcome = "pass", .counts = {{"runs", 5}}, .seconds = 1e300}});
+  const std::string html =
+      Page(RunRecord{.id = "fuzz-1", .command = "fuzz"},
+           {{.id = "fuzz.text", .outcome = CaseOutcome::kPass, .counts = {{"runs", 5}}, .seconds = 1e300}});
   EXPECT_THAT(html, HasSubstr("<td class=\"n\">5</td><td class=\"n\">1e+300</td><td class=\"n\">0</td>"));
 }
 
@@ -274,7 +283,7 @@ TEST(RunReportTest, ACampaignsSecondsBeyondInt64AreWrittenAsTheyAre) {
 // end at 50,000 runs, coverage 812 and corpus 61, placed at `place`.
 std::string FuzzPage(const ReportPlace& place) {
   const std::vector<CaseRecord> cases = {{.id = "fuzz.text",
-                                          .outcome = "pass",
+                                          .outcome = CaseOutcome::kPass,
                                           .counts = {{"runs", 50000}, {"coverage", 812}, {"corpus", 61}},
                                           .seconds = 10}};
   absl::StatusOr<std::string> html = RunReportHtml(RunRecord{.id = "fuzz-1", .command = "fuzz"}, cases, place);

@@ -26,8 +26,8 @@ RunRecord Night(const std::string& id, int day, const std::string& gpu = "NVIDIA
                    .status = status};
 }
 
-CaseRecord Finding(const std::string& id) { return {.id = id, .outcome = "mismatch", .finding = true}; }
-CaseRecord Pass(const std::string& id) { return {.id = id, .outcome = "pass"}; }
+CaseRecord Finding(const std::string& id) { return {.id = id, .outcome = CaseOutcome::kMismatch, .finding = true}; }
+CaseRecord Pass(const std::string& id) { return {.id = id, .outcome = CaseOutcome::kPass}; }
 
 std::vector<std::string> Ids(const RunSeries& series) {
   std::vector<std::string> ids;
@@ -88,7 +88,7 @@ TEST(RunsIndexTest, TheChartHasABarPerRunStackedByClassAndOutlinesUnfinishedRuns
 // runs` lists them: a flake that needs a person is one, and a flake too.
 TEST(RunsIndexTest, TheFindingsColumnCountsTheStoresFindingsFlakesAmongThem) {
   RunsIndex index;
-  index.Add(Night("d0", 0), {Finding("a"), {.id = "b", .outcome = "flake", .finding = true}, Pass("c")});
+  index.Add(Night("d0", 0), {Finding("a"), {.id = "b", .outcome = CaseOutcome::kFlake, .finding = true}, Pass("c")});
   const absl::StatusOr<std::string> html = RunsIndexHtml(index.Series(), "/stores/nightly.sqlite");
   ASSERT_TRUE(html.ok()) << html.status();
   // cases, agree, known, findings, flakes, not run

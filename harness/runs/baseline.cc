@@ -89,8 +89,8 @@ std::string KeyLine(absl::string_view key, absl::string_view value) {
 BaselineVerdict VerdictOf(const CaseRecord& record, const std::map<std::string, std::string>& expected) {
   const auto listed = expected.find(record.id);
   if (!record.finding) return listed == expected.end() ? BaselineVerdict::kPass : BaselineVerdict::kFixed;
-  return listed != expected.end() && listed->second == record.outcome ? BaselineVerdict::kExpected
-                                                                      : BaselineVerdict::kRegression;
+  return listed != expected.end() && listed->second == CaseOutcomeWord(record.outcome) ? BaselineVerdict::kExpected
+                                                                                       : BaselineVerdict::kRegression;
 }
 
 }  // namespace
@@ -113,7 +113,7 @@ std::string RenderBaseline(const RunRecord& run, absl::Span<const CaseRecord> ca
                                   KeyLine("toolkits", run.toolkits), KeyLine("run", run.id));
   std::map<std::string, std::string> findings;  // sorted by case ID
   for (const CaseRecord& record : cases) {
-    if (record.finding) findings.emplace(record.id, record.outcome);
+    if (record.finding) findings.emplace(record.id, CaseOutcomeWord(record.outcome));
   }
   for (const auto& [id, outcome] : findings) absl::StrAppend(&text, id, ",", outcome, "\n");
   return text;

@@ -16,13 +16,13 @@ using ::testing::HasSubstr;
 using ::testing::Pair;
 
 // Finding is a case that needs a person.
-CaseRecord Finding(std::string id, std::string outcome) {
-  return CaseRecord{.id = std::move(id), .outcome = std::move(outcome), .finding = true};
+CaseRecord Finding(std::string id, CaseOutcome outcome) {
+  return CaseRecord{.id = std::move(id), .outcome = outcome, .finding = true};
 }
 
 // Clean is a case that does not.
-CaseRecord Clean(std::string id, std::string outcome = "pass") {
-  return CaseRecord{.id = std::move(id), .outcome = std::move(outcome), .finding = false};
+CaseRecord Clean(std::string id, CaseOutcome outcome = CaseOutcome::kPass) {
+  return CaseRecord{.id = std::move(id), .outcome = outcome, .finding = false};
 }
 
 TEST(ParseBaselineTest, ReadsTheHeaderKeysAndTheCases) {
@@ -93,8 +93,9 @@ TEST(RenderBaselineTest, WritesTheHeaderAndTheFindingsSortedById) {
                 .toolkits = "ptxas 13.0.88; nvJitLink 13.0",
                 .driver = "CUDA driver 13000\n(580.159.04)",
                 .gpu_name = ""};
-  const std::vector<CaseRecord> cases = {Finding("wmma_load.b", "timeout"), Clean("ldmatrix.a"),
-                                         Finding("ldmatrix.z", "mismatch"), Clean("ldmatrix.k", "known_fault")};
+  const std::vector<CaseRecord> cases = {Finding("wmma_load.b", CaseOutcome::kTimeout), Clean("ldmatrix.a"),
+                                         Finding("ldmatrix.z", CaseOutcome::kMismatch),
+                                         Clean("ldmatrix.k", CaseOutcome::kKnownFault)};
   const std::string text = RenderBaseline(run, cases);
   EXPECT_EQ(text,
             "# matload baseline\n"
@@ -118,8 +119,9 @@ TEST(CompareToBaselineTest, GivesEachCaseItsVerdictAndListsUnknownIds) {
                                        {"now_clean", "timeout"},
                                        {"gone.a", "mismatch"},
                                        {"gone.b", "timeout"}}};
-  const std::vector<CaseRecord> cases = {Finding("same", "mismatch"), Finding("other", "timeout"),
-                                         Finding("unlisted", "unexpected_fault"), Clean("now_clean"), Clean("clean")};
+  const std::vector<CaseRecord> cases = {
+      Finding("same", CaseOutcome::kMismatch), Finding("other", CaseOutcome::kTimeout),
+      Finding("unlisted", CaseOutcome::kUnexpectedFault), Clean("now_clean"), Clean("clean")};
   const BaselineComparison comparison = CompareToBaseline(cases, baseline);
   EXPECT_THAT(comparison.verdicts,
               ElementsAre(Pair("clean", BaselineVerdict::kPass), Pair("now_clean", BaselineVerdict::kFixed),
@@ -133,7 +135,8 @@ TEST(CompareToBaselineTest, GivesEachCaseItsVerdictAndListsUnknownIds) {
 }
 
 TEST(CompareToBaselineTest, AnEmptyBaselineMakesEveryFindingARegression) {
-  const BaselineComparison comparison = CompareToBaseline({Finding("a", "mismatch"), Clean("b")}, Baseline{});
+  const BaselineComparison comparison =
+      CompareToBaseline({Finding("a", CaseOutcome::kMismatch), Clean("b")}, Baseline{});
   EXPECT_THAT(comparison.verdicts,
               ElementsAre(Pair("a", BaselineVerdict::kRegression), Pair("b", BaselineVerdict::kPass)));
   EXPECT_TRUE(comparison.unknown_ids.empty());

@@ -11,22 +11,23 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "harness/runs/case_outcome.h"
 
 namespace matload {
 
 // CaseRecord is one case's result in one run.
 struct CaseRecord {
   std::string id;  // the stable case ID: "wmma_load.a.row.m16n16k16.shared.f16.addr32.driver_jit"
-  // outcome is one word: "pass", "mismatch", "known_fault", "legal_rejected",
-  // ... (OutcomeToken in harness/runs/outcome_token.h), or "flake" when
-  // re-runs of the case disagreed.
-  std::string outcome;
+  // outcome: "pass", "mismatch", "known_fault", "legal_rejected", ...
+  // (harness/runs/case_outcome.h), or "flake" when re-runs of the case
+  // disagreed.
+  CaseOutcome outcome = CaseOutcome::kPass;
   // finding: the outcome needs a person (the GPU or a toolchain disagrees
   // with the model, unexplained). Baselines and diffs compare findings.
   bool finding = false;
   std::map<std::string, std::int64_t> counts;  // variants per outcome word; empty for one-verdict cases
   std::vector<std::int64_t> first_failures;    // the first failing variants' indices, at most K
-  std::vector<std::string> attempts;           // each re-run's outcome word when the case was re-run, in order
+  std::vector<CaseOutcome> attempts;           // each re-run's outcome when the case was re-run, in order
   std::string detail;                          // the first failure's one-line message, or the registry entry
   std::string bundle;                          // the bundle directory, relative to the run directory; or empty
   double seconds = 0;                          // time spent on the case

@@ -19,7 +19,7 @@ std::string CsvField(absl::string_view text) {
 std::string ResultsCsv(absl::Span<const CaseRecord> cases) {
   std::string csv = "case,outcome,duration_s\n";
   for (const CaseRecord& record : cases) {
-    absl::StrAppend(&csv, CsvField(record.id), ",", CsvField(record.outcome), ",",
+    absl::StrAppend(&csv, CsvField(record.id), ",", CsvField(CaseOutcomeWord(record.outcome)), ",",
                     absl::StrFormat("%.3f", record.seconds), "\n");
   }
   return csv;

@@ -34,7 +34,8 @@ struct Judged {
 
 // Message is a case's one-line message: "OUTCOME: DETAIL", or the outcome alone.
 std::string Message(const CaseRecord& record) {
-  return record.detail.empty() ? record.outcome : absl::StrCat(record.outcome, ": ", record.detail);
+  const absl::string_view outcome = CaseOutcomeWord(record.outcome);
+  return record.detail.empty() ? std::string(outcome) : absl::StrCat(outcome, ": ", record.detail);
 }
 
 // RegistryEntryOf is the registry entry that explains a case that is no
@@ -44,7 +45,7 @@ std::string RegistryEntryOf(const CaseRecord& record) {
   if (record.finding) return "";
   absl::string_view detail = record.detail;
   if (absl::ConsumePrefix(&detail, "known discrepancy ")) return std::string(detail.substr(0, detail.find(' ')));
-  if (record.outcome == "known_fault") return std::string(detail.substr(0, detail.find(':')));
+  if (record.outcome == CaseOutcome::kKnownFault) return std::string(detail.substr(0, detail.find(':')));
   return "";
 }
 
@@ -63,7 +64,7 @@ std::string EntryStanding(const CaseRecord& record) {
 Judged Judge(const CaseRecord& record, const JunitContext& context) {
   if (record.finding) {
     const auto expected = context.expected.find(record.id);
-    if (expected != context.expected.end() && expected->second == record.outcome) {
+    if (expected != context.expected.end() && expected->second == CaseOutcomeWord(record.outcome)) {
       return {Verdict::kSkipped, absl::StrCat("expected by the baseline: ", Message(record))};
     }
     return {Verdict::kFailed, Message(record)};
@@ -71,22 +72,25 @@ Judged Judge(const CaseRecord& record, const JunitContext& context) {
   if (const std::string entry = RegistryEntryOf(record); !entry.empty()) {
     const auto judgement = context.judgements.find(entry);
     return {Verdict::kSkipped,
-            absl::StrCat("known discrepancy ", entry, " (", record.outcome,
+            absl::StrCat("known discrepancy ", entry, " (", CaseOutcomeWord(record.outcome),
                          EntryStanding(record).empty() ? "" : absl::StrCat("; ", EntryStanding(record)), ")",
                          judgement == context.judgements.end() ? "" : absl::StrCat(": ", judgement->second))};
   }
-  if (record.outcome == "unsupported" || record.outcome == "not_compiled") return {Verdict::kSkipped, Message(record)};
+  if (record.outcome == CaseOutcome::kUnsupported || record.outcome == CaseOutcome::kNotCompiled)
+    return {Verdict::kSkipped, Message(record)};
   return {};
 }
 
 // FailureBody is the text of a finding's <failure>: one "LABEL: VALUE" line per thing the case has.
 std::string FailureBody(const RunRecord& run, const CaseRecord& record) {
   const std::pair<absl::string_view, std::string> facts[] = {
-      {"outcome", record.outcome},
+      {"outcome", std::string(CaseOutcomeWord(record.outcome))},
       {"detail", record.detail},
       {"counts", absl::StrJoin(record.counts, ", ", absl::PairFormatter("="))},
       {"first failing variants", absl::StrJoin(record.first_failures, ", ")},
-      {"attempts", absl::StrJoin(record.attempts, ", ")},
+      {"attempts",
+       absl::StrJoin(record.attempts, ", ",
+                     [](std::string* out, CaseOutcome attempt) { absl::StrAppend(out, CaseOutcomeWord(attempt)); })},
       {"bundle", record.bundle.empty() ? "" : (std::filesystem::path(run.directory) / record.bundle).string()},
   };
   std::vector<std::string> lines;
@@ -119,9 +123,9 @@ Testcase CaseTestcase(const RunRecord& run, const CaseRecord& record, const Juni
   Testcase testcase{.verdict = judged.verdict, .seconds = record.seconds};
   switch (judged.verdict) {
     case Verdict::kFailed:
-      testcase.xml =
-          absl::StrCat(open, ">\n      <failure message=\"", XmlEscape(judged.message), "\" type=\"",
-                       XmlEscape(record.outcome), "\">", FailureBody(run, record), "</failure>\n    </testcase>\n");
+      testcase.xml = absl::StrCat(open, ">\n      <failure message=\"", XmlEscape(judged.message), "\" type=\"",
+                                  XmlEscape(CaseOutcomeWord(record.outcome)), "\">", FailureBody(run, record),
+                                  "</failure>\n    </testcase>\n");
       break;
     case Verdict::kSkipped:
       testcase.xml =
@@ -154,7 +158,7 @@ Testcase GroupTestcase(const std::string& classname, const std::string& name, co
   for (const Member& member : members) {
     testcase.verdict = std::max(testcase.verdict, member.judged.verdict);
     testcase.seconds += member.record->seconds;
-    listed[member.record->outcome].push_back(member.rest);
+    listed[std::string(CaseOutcomeWord(member.record->outcome))].push_back(member.rest);
     if (member.judged.verdict == Verdict::kFailed) {
       ++failed;
       absl::StrAppend(&failing, XmlEscape(absl::StrCat(member.record->id, ": ", member.judged.message)), "\n");

@@ -47,18 +47,22 @@ std::string Junit(const RunRecord& run, const std::vector<CaseRecord>& cases, co
 
 TEST(JunitXmlTest, WritesOneTestcasePerCaseTimedByTheCase) {
   const std::vector<CaseRecord> cases = {
-      {.id = "ldmatrix.m8n8.x4.addr64.driver_jit", .outcome = "pass", .seconds = 0.25},
+      {.id = "ldmatrix.m8n8.x4.addr64.driver_jit", .outcome = CaseOutcome::kPass, .seconds = 0.25},
       {.id = "wmma_load.a.row.ptxas_cubin",
-       .outcome = "mismatch",
+       .outcome = CaseOutcome::kMismatch,
        .finding = true,
        .counts = {{"mismatch", 3}, {"pass", 61}},
        .first_failures = {0, 5, 9},
        .detail = "lane 3 r2: got 0x1, want 0x2",
        .bundle = "bundles/wmma-1",
        .seconds = 1.5},
-      {.id = "sm_90.tcgen05_ld.x", .outcome = "unsupported", .detail = "sm_90 lacks tcgen05"},
-      {.id = "tcgen05_ld.y", .outcome = "flake", .finding = true, .attempts = {"mismatch", "pass"}, .seconds = 0.0004},
-      {.id = "nodot", .outcome = "expected_fault", .seconds = 1},
+      {.id = "sm_90.tcgen05_ld.x", .outcome = CaseOutcome::kUnsupported, .detail = "sm_90 lacks tcgen05"},
+      {.id = "tcgen05_ld.y",
+       .outcome = CaseOutcome::kFlake,
+       .finding = true,
+       .attempts = {CaseOutcome::kMismatch, CaseOutcome::kPass},
+       .seconds = 0.0004},
+      {.id = "nodot", .outcome = CaseOutcome::kExpectedFault, .seconds = 1},
   };
   EXPECT_EQ(Junit(kRun, cases), R"xml(<?xml version="1.0" encoding="UTF-8"?>
 <!-- matload junit export of run conform-1 -->
@@ -107,14 +111,14 @@ TEST(JunitXmlTest, TheGpuJudgesSmsAreProperties) {
   context.sm_verdicts[{0, 0}] = {.blocks = 9};
   context.sm_verdicts[{0, 12}] = {.blocks = 9, .disagreed = 3};
   context.sm_verdicts[{1, 0}] = {.blocks = 9};
-  const std::string xml = Junit(kRun, {{.id = "a.b", .outcome = "pass"}}, context);
+  const std::string xml = Junit(kRun, {{.id = "a.b", .outcome = CaseOutcome::kPass}}, context);
   EXPECT_THAT(xml, HasSubstr("<property name=\"sms_judged\" value=\"3 (GPU 0: 2, GPU 1: 1)\"/>"));
   EXPECT_THAT(xml, HasSubstr("<property name=\"sms_that_disagreed\" value=\"GPU 0 SM 12 (3 blocks)\"/>"));
-  EXPECT_THAT(Junit(kRun, {{.id = "a.b", .outcome = "pass"}}), Not(HasSubstr("sms_judged")));
+  EXPECT_THAT(Junit(kRun, {{.id = "a.b", .outcome = CaseOutcome::kPass}}), Not(HasSubstr("sms_judged")));
 }
 
 TEST(JunitXmlTest, AnUnsupportedFindingIsAFailureNotASkip) {
-  const std::string xml = Junit(kRun, {{.id = "a.b", .outcome = "unsupported", .finding = true}});
+  const std::string xml = Junit(kRun, {{.id = "a.b", .outcome = CaseOutcome::kUnsupported, .finding = true}});
   EXPECT_THAT(xml, HasSubstr(R"xml(failures="1" errors="0" skipped="0")xml"));
   EXPECT_THAT(xml, HasSubstr(R"xml(<failure message="unsupported" type="unsupported">)xml"));
 }
@@ -124,13 +128,15 @@ TEST(JunitXmlTest, AnUnsupportedFindingIsAFailureNotASkip) {
 // outcome is still a failure.
 TEST(JunitXmlTest, KnownDiscrepanciesAndExpectedFailuresAreSkippedSayingWhy) {
   const std::vector<CaseRecord> cases = {
-      {.id = "a.known_fault", .outcome = "known_fault", .detail = "rows-16: cuCtxSynchronize: misaligned address"},
-      {.id = "a.jit_compile", .outcome = "illegal_accepted", .detail = "known discrepancy repeated-sync"},
-      {.id = "a.unlisted", .outcome = "illegal_accepted", .detail = "known discrepancy not-in-registry"},
-      {.id = "a.expected", .outcome = "mismatch", .finding = true, .detail = "lane 0"},
-      {.id = "a.regressed", .outcome = "timeout", .finding = true},
+      {.id = "a.known_fault",
+       .outcome = CaseOutcome::kKnownFault,
+       .detail = "rows-16: cuCtxSynchronize: misaligned address"},
+      {.id = "a.jit_compile", .outcome = CaseOutcome::kIllegalAccepted, .detail = "known discrepancy repeated-sync"},
+      {.id = "a.unlisted", .outcome = CaseOutcome::kIllegalAccepted, .detail = "known discrepancy not-in-registry"},
+      {.id = "a.expected", .outcome = CaseOutcome::kMismatch, .finding = true, .detail = "lane 0"},
+      {.id = "a.regressed", .outcome = CaseOutcome::kTimeout, .finding = true},
       {.id = "a.carried",
-       .outcome = "illegal_accepted",
+       .outcome = CaseOutcome::kIllegalAccepted,
        .detail = "known discrepancy repeated-sync (also seen on ptxas 13.6.1)"},
   };
   const JunitContext context{.expected = {{"a.expected", "mismatch"}, {"a.regressed", "mismatch"}},
@@ -166,7 +172,7 @@ TEST(JunitXmlTest, ARunThatDidNotFinishIsAnErrorSayingHowItEnded) {
   RunRecord running = kRun;
   running.status = "running";
   running.ended = absl::InfinitePast();
-  const std::string partial = Junit(running, {{.id = "a.b", .outcome = "pass", .seconds = 2.5}});
+  const std::string partial = Junit(running, {{.id = "a.b", .outcome = CaseOutcome::kPass, .seconds = 2.5}});
   EXPECT_THAT(partial, HasSubstr(R"xml(tests="2" failures="0" errors="1" skipped="0" time="2.500")xml"));
   EXPECT_THAT(partial, HasSubstr("is still running, or was killed"));
 }
@@ -178,19 +184,20 @@ TEST(JunitXmlTest, ASupportRunIsOneTestcasePerQualifierSet) {
   RunRecord support = kRun;
   support.command = "support";
   const std::vector<CaseRecord> cases = {
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.addr64", .outcome = "pass", .seconds = 0.5},
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.addr_offset", .outcome = "pass", .seconds = 0.25},
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.addr64", .outcome = CaseOutcome::kPass, .seconds = 0.5},
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.addr_offset", .outcome = CaseOutcome::kPass, .seconds = 0.25},
       {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.ops_0a1b2c3d",
-       .outcome = "illegal_accepted",
+       .outcome = CaseOutcome::kIllegalAccepted,
        .detail = "known discrepancy repeated-sync"},
       {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x2.b16.addr64",
-       .outcome = "legal_rejected",
+       .outcome = CaseOutcome::kLegalRejected,
        .finding = true,
        .detail = "ptxas: bad"},
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x2.b16.addr32", .outcome = "pass"},
-      {.id = "sm_90.ldmatrix.sync.sync.aligned.m8n8.x1.b16.raw_01234567", .outcome = "pass"},
-      {.id = "sm_90.ldmatrix.aligned.m8n8.x1.b16.raw_89abcdef", .outcome = "pass"},
-      {.id = "sm_70.wmma_load.a.sync.aligned.row.m16n16k16.global.f16.addr64.stride_reg", .outcome = "not_compiled"},
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x2.b16.addr32", .outcome = CaseOutcome::kPass},
+      {.id = "sm_90.ldmatrix.sync.sync.aligned.m8n8.x1.b16.raw_01234567", .outcome = CaseOutcome::kPass},
+      {.id = "sm_90.ldmatrix.aligned.m8n8.x1.b16.raw_89abcdef", .outcome = CaseOutcome::kPass},
+      {.id = "sm_70.wmma_load.a.sync.aligned.row.m16n16k16.global.f16.addr64.stride_reg",
+       .outcome = CaseOutcome::kNotCompiled},
   };
   const std::string xml = Junit(support, cases, {.judgements = {{"repeated-sync", "ptxas is lax"}}});
   EXPECT_THAT(xml,
@@ -226,7 +233,7 @@ TEST(JunitXmlTest, TestcasesThatDoNotFitAreSplitIntoDocumentsThatDo) {
   std::vector<CaseRecord> cases;
   for (int i = 0; i < 100; ++i) {
     cases.push_back({.id = absl::StrFormat("a.case%03d", i),
-                     .outcome = i % 10 == 0 ? "mismatch" : "pass",
+                     .outcome = i % 10 == 0 ? CaseOutcome::kMismatch : CaseOutcome::kPass,
                      .finding = i % 10 == 0,
                      .seconds = 1});
   }
@@ -270,16 +277,19 @@ RunRecord NastyRun() {
                    .status = kNasty};
 }
 
-// NastyCases are a failing, a skipped and a passing case with kNasty in every text field.
+// NastyCases are a failing, a skipped and a passing case with kNasty in every text field (an outcome is
+// no text: case_outcome.h).
 std::vector<CaseRecord> NastyCases() {
   const CaseRecord failing{.id = kNasty + "." + kNasty,
-                           .outcome = kNasty,
+                           .outcome = CaseOutcome::kMismatch,
                            .finding = true,
                            .counts = {{kNasty, 1}},
-                           .attempts = {kNasty},
+                           .attempts = {CaseOutcome::kMismatch},
                            .detail = kNasty,
                            .bundle = kNasty};
-  return {failing, {.id = kNasty, .outcome = "unsupported", .detail = kNasty}, {.id = kNasty, .outcome = kNasty}};
+  return {failing,
+          {.id = kNasty, .outcome = CaseOutcome::kUnsupported, .detail = kNasty},
+          {.id = kNasty, .outcome = CaseOutcome::kPass}};
 }
 
 TEST(JunitXmlTest, EscapesEveryField) {
@@ -291,9 +301,9 @@ TEST(JunitXmlTest, EscapesEveryField) {
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("hostname=\"", kNastyEscaped, "\">")));
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<property name=\"gpu_name\" value=\"", kNastyEscaped, "\"/>")));
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<testcase classname=\"", kNastyEscaped, "\" name=\"", kNastyEscaped, "\"")));
-  EXPECT_THAT(xml, HasSubstr(absl::StrCat("<failure message=\"", kNastyEscaped, ": ", kNastyEscaped, "\" type=\"",
-                                          kNastyEscaped, "\">outcome: ", kNastyEscaped, "\ndetail: ", kNastyEscaped,
-                                          "\ncounts: ", kNastyEscaped, "=1\nattempts: ", kNastyEscaped,
+  EXPECT_THAT(xml, HasSubstr(absl::StrCat("<failure message=\"mismatch: ", kNastyEscaped,
+                                          "\" type=\"mismatch\">outcome: mismatch\ndetail: ", kNastyEscaped,
+                                          "\ncounts: ", kNastyEscaped, "=1\nattempts: mismatch",
                                           "\nbundle: ", kNastyEscaped, "/", kNastyEscaped, "</failure>")));
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<skipped message=\"unsupported: ", kNastyEscaped, "\"/>")));
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<error message=\"run ", kNastyEscaped, " did not finish")));
@@ -302,7 +312,8 @@ TEST(JunitXmlTest, EscapesEveryField) {
 TEST(JunitXmlTest, KeepsValidUtf8AndReplacesWhatXmlForbids) {
   const std::string detail =
       "caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x98\x80|\t\n\r|\xFF|\xC0\xAF|\xED\xA0\x80|\xE2\x82|\x7F";
-  const std::string xml = Junit(kRun, {{.id = "a.b", .outcome = "mismatch", .finding = true, .detail = detail}});
+  const std::string xml =
+      Junit(kRun, {{.id = "a.b", .outcome = CaseOutcome::kMismatch, .finding = true, .detail = detail}});
   EXPECT_THAT(xml, HasSubstr("caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x98\x80|&#9;&#10;&#13;|\xEF\xBF\xBD|"
                              "\xEF\xBF\xBD\xEF\xBF\xBD|\xEF\xBF\xBD|"
                              "\xEF\xBF\xBD\xEF\xBF\xBD|\x7F\""));
@@ -332,7 +343,7 @@ TEST(JunitXmlTest, XmllintReadsTheEscapedDocumentBackToTheText) {
   EXPECT_EQ(status, 0) << output;
   const std::string read_back = "<script>\"x\"&'y']]>\xEF\xBF\xBD\n";  // \x01 became U+FFFD; xmllint adds the \n
   EXPECT_EQ(Xmllint("--xpath 'string(//property[@name=\"gpu_name\"]/@value)'", xml).second, read_back);
-  EXPECT_EQ(Xmllint("--xpath 'string(//failure/@type)'", xml).second, read_back);
+  EXPECT_EQ(Xmllint("--xpath 'string(//failure/@message)'", xml).second, "mismatch: " + read_back);
 }
 
 // Every kind of document the export writes is valid against the schema
@@ -348,20 +359,20 @@ TEST(JunitXmlTest, EveryDocumentIsValidAgainstTheSchemaJenkinsReads) {
   no_gpu.status = "compile-only";
   no_gpu.exit_status = 3;
   const std::vector<CaseRecord> cases = {
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.addr64", .outcome = "pass", .seconds = 1234.5},
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.addr64", .outcome = CaseOutcome::kPass, .seconds = 1234.5},
       {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x1.b16.ops_0a1b2c3d",
-       .outcome = "illegal_accepted",
+       .outcome = CaseOutcome::kIllegalAccepted,
        .detail = "known discrepancy repeated-sync"},
       {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x2.b16.addr64",
-       .outcome = "mismatch",
+       .outcome = CaseOutcome::kMismatch,
        .finding = true,
        .counts = {{"mismatch", 1}},
        .first_failures = {0},
        .detail = "lane 0",
        .bundle = "bundles/1"},
-      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x4.b16.addr64", .outcome = "mismatch", .finding = true},
-      {.id = "sm_90.ldmatrix.sync.sync.aligned.m8n8.x1.b16.raw_01234567", .outcome = "pass"},
-      {.id = "sm_70.ldmatrix.sync.aligned.m8n8.x4.b16.addr64", .outcome = "not_compiled"},
+      {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x4.b16.addr64", .outcome = CaseOutcome::kMismatch, .finding = true},
+      {.id = "sm_90.ldmatrix.sync.sync.aligned.m8n8.x1.b16.raw_01234567", .outcome = CaseOutcome::kPass},
+      {.id = "sm_70.ldmatrix.sync.aligned.m8n8.x4.b16.addr64", .outcome = CaseOutcome::kNotCompiled},
   };
   const JunitContext context{.expected = {{"sm_90.ldmatrix.sync.aligned.m8n8.x4.b16.addr64", "mismatch"}}};
   std::vector<std::pair<std::string, std::string>> documents = {
@@ -393,7 +404,7 @@ TEST(JunitXmlTest, AFullSupportSweepIsOneFile) {
   std::vector<CaseRecord> cases;
   const auto add = [&cases](std::string id, bool known) {
     cases.push_back({.id = std::move(id),
-                     .outcome = known ? "illegal_accepted" : "pass",
+                     .outcome = known ? CaseOutcome::kIllegalAccepted : CaseOutcome::kPass,
                      .detail = known ? "known discrepancy ptxas-ignores-format-qualifiers-on-wmma-and-tcgen05" : "",
                      .seconds = 0.0001});
   };

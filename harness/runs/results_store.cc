@@ -25,6 +25,7 @@
 #include "harness/platform/environment.h"
 #include "harness/platform/outside_text.h"
 #include "harness/platform/process_start_time.h"
+#include "harness/runs/case_outcome.h"
 #include "harness/runs/stored_words.h"
 #include "nlohmann/json.hpp"
 
@@ -287,17 +288,8 @@ std::optional<std::string> BadRunWord(const RunRecord& run) {
   return std::nullopt;
 }
 
-// BadCaseWord is BadRunWord for a case: its outcome and its attempts'.
-std::optional<std::string> BadCaseWord(const CaseRecord& record) {
-  if (!IsOutcomeWord(record.outcome)) return absl::StrCat("outcome '", record.outcome, "'");
-  for (const std::string& attempt : record.attempts) {
-    if (!IsOutcomeWord(attempt)) return absl::StrCat("attempt '", attempt, "'");
-  }
-  return std::nullopt;
-}
-
-// Unwritable is the kInvalidArgument for storing a record whose `bad`
-// value (BadRunWord, BadCaseWord) no matload may write: a bug to fix.
+// Unwritable is the kInvalidArgument for storing a run whose `bad` value
+// (BadRunWord) no matload may write: a bug to fix.
 absl::Status Unwritable(absl::string_view path, absl::string_view what, absl::string_view id, absl::string_view bad) {
   return absl::InvalidArgumentError(
       absl::StrFormat("results database %s: %s %s cannot be stored: its %s is not one a store holds (stored_words.h)",
@@ -367,23 +359,27 @@ std::string JsonText(const T& value) {
   return nlohmann::json(value).dump();
 }
 
+// Words is `outcomes` as the store keeps them (CaseOutcomeWord).
+std::vector<std::string> Words(const std::vector<CaseOutcome>& outcomes) {
+  std::vector<std::string> words;
+  for (const CaseOutcome outcome : outcomes) words.emplace_back(CaseOutcomeWord(outcome));
+  return words;
+}
+
 // BindCase binds the case's fields after its id, as InsertCases's
 // statement takes them; kInvalidArgument if they cannot be JSON (text
-// that is not UTF-8 in counts or attempts) or hold a word no store holds.
+// that is not UTF-8 in counts).
 absl::Status BindCase(const CaseRecord& record, Statement& statement) {
-  if (const std::optional<std::string> bad = BadCaseWord(record)) {
-    return Unwritable(statement.path(), "case", record.id, *bad);
-  }
   std::string counts, first_failures, attempts;
   try {
     counts = JsonText(record.counts);
     first_failures = JsonText(record.first_failures);
-    attempts = JsonText(record.attempts);
+    attempts = JsonText(Words(record.attempts));
   } catch (const nlohmann::json::exception& error) {
     return absl::InvalidArgumentError(absl::StrFormat("results database %s: case %s cannot be stored: %s",
                                                       statement.path(), record.id, error.what()));
   }
-  statement.BindText(record.outcome).BindInt(record.finding).BindText(counts).BindText(first_failures);
+  statement.BindText(CaseOutcomeWord(record.outcome)).BindInt(record.finding).BindText(counts).BindText(first_failures);
   statement.BindText(attempts).BindText(record.detail).BindText(record.bundle).BindReal(record.seconds);
   return absl::OkStatus();
 }
@@ -403,25 +399,42 @@ bool FromJson(const std::string& text, T* value) {
   }
 }
 
+// ReadOutcome is the outcome `word` spells, the `what` ("outcome",
+// "attempt") of case `id` of `row`; kDataLoss (Damaged) for a word no
+// matload writes (ParseCaseOutcome).
+absl::StatusOr<CaseOutcome> ReadOutcome(const Statement& row, absl::string_view id, absl::string_view what,
+                                        absl::string_view word) {
+  absl::StatusOr<CaseOutcome> outcome = ParseCaseOutcome(word);
+  if (!outcome.ok()) return Damaged(row.path(), "case", id, absl::StrCat(what, " '", word, "'"));
+  return outcome;
+}
+
 // ReadCase reads a row of kCaseColumns; kFailedPrecondition (a damaged
 // store, the user's file: exit status 2) if its JSON is damaged, kDataLoss
-// if it holds a value no matload writes (BadCaseWord).
+// if it holds a value no matload writes (Damaged).
 absl::StatusOr<CaseRecord> ReadCase(const Statement& row) {
   CaseRecord record;
   record.id = row.Text(0);
-  record.outcome = row.Text(1);
   const std::int64_t finding = row.Int(2);
   if (finding != 0 && finding != 1) return Damaged(row.path(), "case", record.id, absl::StrCat("finding ", finding));
   record.finding = finding == 1;
+  std::vector<std::string> attempts;
   if (!FromJson(row.Text(3), &record.counts) || !FromJson(row.Text(4), &record.first_failures) ||
-      !FromJson(row.Text(5), &record.attempts)) {
+      !FromJson(row.Text(5), &attempts)) {
     return absl::FailedPreconditionError(
         absl::StrFormat("results database %s is damaged: case %s has unreadable results", row.path(), record.id));
   }
   record.detail = row.Text(6);
   record.bundle = row.Text(7);
   record.seconds = row.Real(8);
-  if (const std::optional<std::string> bad = BadCaseWord(record)) return Damaged(row.path(), "case", record.id, *bad);
+  absl::StatusOr<CaseOutcome> outcome = ReadOutcome(row, record.id, "outcome", row.Text(1));
+  if (!outcome.ok()) return outcome.status();
+  record.outcome = *outcome;
+  for (const std::string& word : attempts) {
+    absl::StatusOr<CaseOutcome> attempt = ReadOutcome(row, record.id, "attempt", word);
+    if (!attempt.ok()) return attempt.status();
+    record.attempts.push_back(*attempt);
+  }
   return record;
 }
 

@@ -13,8 +13,6 @@
 namespace matload {
 namespace {
 
-constexpr absl::string_view kFlake = "flake";
-
 // DiffSection names one list of a RunDiff; kSections are all of them, in the order reports show them.
 struct DiffSection {
   absl::string_view name;  // the JSON key; the text title with ' ' for '_'
@@ -43,7 +41,7 @@ DiffEntry Entry(const CaseRecord* a, const CaseRecord* b) {
 // Place puts one case into the lists of `diff` it belongs to (the rules are in run_diff.h).
 void Place(const CaseRecord* a, const CaseRecord* b, RunDiff& diff) {
   const DiffEntry entry = Entry(a, b);
-  if (entry.outcome_a == kFlake || entry.outcome_b == kFlake) diff.flaky.push_back(entry);
+  if (entry.outcome_a == CaseOutcome::kFlake || entry.outcome_b == CaseOutcome::kFlake) diff.flaky.push_back(entry);
   if (a == nullptr) {
     diff.added.push_back(entry);
     if (b->finding) diff.new_failures.push_back(entry);
@@ -70,8 +68,8 @@ std::string RunLine(absl::string_view label, const RunRecord& run) {
 
 // EntryLine is one case of a DiffText section; `directory` is B's run directory.
 std::string EntryLine(const DiffEntry& entry, const std::string& directory) {
-  std::string line = absl::StrCat("  ", entry.id, ": ", entry.outcome_a.empty() ? "absent" : entry.outcome_a, " -> ",
-                                  entry.outcome_b.empty() ? "absent" : entry.outcome_b);
+  std::string line =
+      absl::StrCat("  ", entry.id, ": ", OutcomeOrAbsent(entry.outcome_a), " -> ", OutcomeOrAbsent(entry.outcome_b));
   if (!entry.detail.empty()) absl::StrAppend(&line, "; ", entry.detail);
   if (!entry.bundle.empty()) {
     absl::StrAppend(&line, "; bundle ", (std::filesystem::path(directory) / entry.bundle).string());
@@ -90,7 +88,9 @@ std::string SectionText(absl::string_view name, const std::vector<DiffEntry>& en
 
 // EntryJson is one entry of a DiffJson list; an outcome the run lacks is null.
 nlohmann::json EntryJson(const DiffEntry& entry) {
-  const auto outcome = [](const std::string& word) { return word.empty() ? nlohmann::json() : nlohmann::json(word); };
+  const auto outcome = [](const std::optional<CaseOutcome>& in_run) {
+    return in_run.has_value() ? nlohmann::json(std::string(CaseOutcomeWord(*in_run))) : nlohmann::json();
+  };
   return {{"id", entry.id},
           {"outcome_a", outcome(entry.outcome_a)},
           {"outcome_b", outcome(entry.outcome_b)},
@@ -114,6 +114,10 @@ RunDiff Diff(absl::Span<const CaseRecord> a, absl::Span<const CaseRecord> b) {
   RunDiff diff;
   for (const auto& [id, pair] : pairs) Place(pair.first, pair.second, diff);
   return diff;
+}
+
+std::string OutcomeOrAbsent(const std::optional<CaseOutcome>& outcome) {
+  return outcome.has_value() ? std::string(CaseOutcomeWord(*outcome)) : "absent";
 }
 
 bool Regressed(const RunDiff& diff) { return !diff.new_failures.empty(); }

@@ -1,7 +1,7 @@
 // RunDiff: what changed between two runs, case by case (`matload diff
 // RUN_A RUN_B`), so that a nightly job can say what tonight broke or fixed
 // against last night without a baseline file. Cases are matched by case ID
-// (case_id.h); a case's `finding` bit, not its outcome word, decides
+// (case_id.h); a case's `finding` bit, not its outcome, decides
 // whether it failed, as for baselines (baseline.h).
 //
 // Each case lands in the lists below by these rules, checked in order:
@@ -9,15 +9,16 @@
 //   - in A only: `removed`;
 //   - a finding in B and not in A: `new_failures`;
 //   - a finding in A and not in B: `fixed`;
-//   - the same finding bit, another outcome word: `changed`;
+//   - the same finding bit, another outcome: `changed`;
 //   - otherwise it counts as `unchanged`.
-// `flaky` is a view across those: every case whose outcome is "flake" in A
+// `flaky` is a view across those: every case whose outcome is a flake in A
 // or in B, whatever other list it is in. A flake that is a finding in B
 // alone is still a new failure: the judge, not the diff, decides whether a
 // flake needs a person.
 #ifndef MATLOAD_HARNESS_RUNS_RUN_DIFF_H_
 #define MATLOAD_HARNESS_RUNS_RUN_DIFF_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,8 @@ namespace matload {
 // DiffEntry is one case in one list of a RunDiff.
 struct DiffEntry {
   std::string id;
-  std::string outcome_a;  // empty when the case is not in A
-  std::string outcome_b;  // empty when the case is not in B
+  std::optional<CaseOutcome> outcome_a;  // nullopt when the case is not in A
+  std::optional<CaseOutcome> outcome_b;  // nullopt when the case is not in B
   std::string detail;     // B's detail message; empty when the case is not in B
   std::string bundle;     // B's bundle, relative to B's run directory; or empty
 
@@ -52,6 +53,10 @@ struct RunDiff {
 // Diff compares run A's cases with run B's by the rules in the banner. A
 // case ID is taken to appear once per run (it is the results store's key).
 RunDiff Diff(absl::Span<const CaseRecord> a, absl::Span<const CaseRecord> b);
+
+// OutcomeOrAbsent is a diff entry's outcome in one run as the diff's text
+// and page show it: its word, or "absent" where the run lacks the case.
+std::string OutcomeOrAbsent(const std::optional<CaseOutcome>& outcome);
 
 // Regressed says whether B has any new failure: what makes `matload diff`
 // exit with status 1.

@@ -16,9 +16,9 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 // Case is a case record with what the diff reads.
-CaseRecord Case(std::string id, std::string outcome, bool finding, std::string detail = "", std::string bundle = "") {
+CaseRecord Case(std::string id, CaseOutcome outcome, bool finding, std::string detail = "", std::string bundle = "") {
   return CaseRecord{.id = std::move(id),
-                    .outcome = std::move(outcome),
+                    .outcome = outcome,
                     .finding = finding,
                     .detail = std::move(detail),
                     .bundle = std::move(bundle)};
@@ -26,47 +26,50 @@ CaseRecord Case(std::string id, std::string outcome, bool finding, std::string d
 
 // The two runs of the tests: one case per rule of run_diff.h.
 const std::vector<CaseRecord> kRunA = {
-    Case("a.same", "pass", false),
-    Case("a.same_finding", "mismatch", true, "old detail"),
-    Case("b.new", "pass", false),
-    Case("c.fixed", "timeout", true),
-    Case("d.changed", "known_fault", false),
-    Case("d.changed_finding", "mismatch", true),
-    Case("e.flaky", "pass", false),
-    Case("e.flaky_finding", "pass", false),
-    Case("g.removed", "mismatch", true, "gone", "bundles/g.removed"),
-    Case("g.removed_flake", "flake", true),
+    Case("a.same", CaseOutcome::kPass, false),
+    Case("a.same_finding", CaseOutcome::kMismatch, true, "old detail"),
+    Case("b.new", CaseOutcome::kPass, false),
+    Case("c.fixed", CaseOutcome::kTimeout, true),
+    Case("d.changed", CaseOutcome::kKnownFault, false),
+    Case("d.changed_finding", CaseOutcome::kMismatch, true),
+    Case("e.flaky", CaseOutcome::kPass, false),
+    Case("e.flaky_finding", CaseOutcome::kPass, false),
+    Case("g.removed", CaseOutcome::kMismatch, true, "gone", "bundles/g.removed"),
+    Case("g.removed_flake", CaseOutcome::kFlake, true),
 };
 const std::vector<CaseRecord> kRunB = {
-    Case("f.added_finding", "mismatch", true, "lane 0", "bundles/f"),
-    Case("f.added", "pass", false),
-    Case("e.flaky_finding", "flake", true, "attempts disagree"),
-    Case("e.flaky", "flake", false),
-    Case("d.changed_finding", "unexpected_fault", true, "CUDA_ERROR_ILLEGAL_ADDRESS"),
-    Case("d.changed", "legal_rejected", false),
-    Case("c.fixed", "pass", false),
-    Case("b.new", "mismatch", true, "lane 3 r2: got 0x1, want 0x2", "bundles/b.new"),
-    Case("a.same_finding", "mismatch", true, "new detail"),
-    Case("a.same", "pass", false),
+    Case("f.added_finding", CaseOutcome::kMismatch, true, "lane 0", "bundles/f"),
+    Case("f.added", CaseOutcome::kPass, false),
+    Case("e.flaky_finding", CaseOutcome::kFlake, true, "attempts disagree"),
+    Case("e.flaky", CaseOutcome::kFlake, false),
+    Case("d.changed_finding", CaseOutcome::kUnexpectedFault, true, "CUDA_ERROR_ILLEGAL_ADDRESS"),
+    Case("d.changed", CaseOutcome::kLegalRejected, false),
+    Case("c.fixed", CaseOutcome::kPass, false),
+    Case("b.new", CaseOutcome::kMismatch, true, "lane 3 r2: got 0x1, want 0x2", "bundles/b.new"),
+    Case("a.same_finding", CaseOutcome::kMismatch, true, "new detail"),
+    Case("a.same", CaseOutcome::kPass, false),
 };
 
 TEST(DiffTest, PutsEachCaseInItsLists) {
   const RunDiff diff = Diff(kRunA, kRunB);
-  const DiffEntry b_new{"b.new", "pass", "mismatch", "lane 3 r2: got 0x1, want 0x2", "bundles/b.new"};
-  const DiffEntry e_flaky{"e.flaky", "pass", "flake", "", ""};
-  const DiffEntry e_flaky_finding{"e.flaky_finding", "pass", "flake", "attempts disagree", ""};
-  const DiffEntry f_added{"f.added", "", "pass", "", ""};
-  const DiffEntry f_added_finding{"f.added_finding", "", "mismatch", "lane 0", "bundles/f"};
-  const DiffEntry g_removed_flake{"g.removed_flake", "flake", "", "", ""};
+  const DiffEntry b_new{"b.new", CaseOutcome::kPass, CaseOutcome::kMismatch, "lane 3 r2: got 0x1, want 0x2",
+                        "bundles/b.new"};
+  const DiffEntry e_flaky{"e.flaky", CaseOutcome::kPass, CaseOutcome::kFlake, "", ""};
+  const DiffEntry e_flaky_finding{"e.flaky_finding", CaseOutcome::kPass, CaseOutcome::kFlake, "attempts disagree", ""};
+  const DiffEntry f_added{"f.added", std::nullopt, CaseOutcome::kPass, "", ""};
+  const DiffEntry f_added_finding{"f.added_finding", std::nullopt, CaseOutcome::kMismatch, "lane 0", "bundles/f"};
+  const DiffEntry g_removed_flake{"g.removed_flake", CaseOutcome::kFlake, std::nullopt, "", ""};
   EXPECT_THAT(diff.new_failures, ElementsAre(b_new, e_flaky_finding, f_added_finding));
-  EXPECT_THAT(diff.fixed, ElementsAre(DiffEntry{"c.fixed", "timeout", "pass", "", ""}));
-  EXPECT_THAT(diff.changed, ElementsAre(DiffEntry{"d.changed", "known_fault", "legal_rejected", "", ""},
-                                        DiffEntry{"d.changed_finding", "mismatch", "unexpected_fault",
-                                                  "CUDA_ERROR_ILLEGAL_ADDRESS", ""},
-                                        e_flaky));
+  EXPECT_THAT(diff.fixed, ElementsAre(DiffEntry{"c.fixed", CaseOutcome::kTimeout, CaseOutcome::kPass, "", ""}));
+  EXPECT_THAT(diff.changed,
+              ElementsAre(DiffEntry{"d.changed", CaseOutcome::kKnownFault, CaseOutcome::kLegalRejected, "", ""},
+                          DiffEntry{"d.changed_finding", CaseOutcome::kMismatch, CaseOutcome::kUnexpectedFault,
+                                    "CUDA_ERROR_ILLEGAL_ADDRESS", ""},
+                          e_flaky));
   EXPECT_THAT(diff.flaky, ElementsAre(e_flaky, e_flaky_finding, g_removed_flake));
   EXPECT_THAT(diff.added, ElementsAre(f_added, f_added_finding));
-  EXPECT_THAT(diff.removed, ElementsAre(DiffEntry{"g.removed", "mismatch", "", "", ""}, g_removed_flake));
+  EXPECT_THAT(diff.removed,
+              ElementsAre(DiffEntry{"g.removed", CaseOutcome::kMismatch, std::nullopt, "", ""}, g_removed_flake));
   EXPECT_EQ(diff.unchanged, 2);
   EXPECT_TRUE(Regressed(diff));
 }
@@ -82,8 +85,8 @@ TEST(DiffTest, ARunAgainstItselfIsAllUnchanged) {
 }
 
 TEST(DiffTest, FixesAndChangesAloneAreNoRegression) {
-  const RunDiff diff = Diff({Case("x", "mismatch", true), Case("y", "pass", false)},
-                            {Case("x", "pass", false), Case("y", "known_fault", false)});
+  const RunDiff diff = Diff({Case("x", CaseOutcome::kMismatch, true), Case("y", CaseOutcome::kPass, false)},
+                            {Case("x", CaseOutcome::kPass, false), Case("y", CaseOutcome::kKnownFault, false)});
   EXPECT_EQ(diff.fixed.size(), 1u);
   EXPECT_EQ(diff.changed.size(), 1u);
   EXPECT_FALSE(Regressed(diff));
@@ -98,8 +101,9 @@ const RunRecord kB{.id = "conform-2",
                    .directory = "/runs/conform-2"};
 
 TEST(DiffTextTest, ListsCountsThenEachNonEmptySection) {
-  const RunDiff diff = Diff({Case("c.fixed", "timeout", true), Case("g.removed", "pass", false)},
-                            {Case("c.fixed", "pass", false), Case("b.new", "mismatch", true, "lane 3", "bundles/b")});
+  const RunDiff diff = Diff(
+      {Case("c.fixed", CaseOutcome::kTimeout, true), Case("g.removed", CaseOutcome::kPass, false)},
+      {Case("c.fixed", CaseOutcome::kPass, false), Case("b.new", CaseOutcome::kMismatch, true, "lane 3", "bundles/b")});
   EXPECT_EQ(DiffText(kA, kB, diff),
             "A: conform-1; NVIDIA H100; ptxas 13.0.88; matload abc123\n"
             "B: conform-2; NVIDIA H100; CUDA driver 13000; ptxas 13.0.88; matload def456\n"
@@ -121,8 +125,8 @@ TEST(DiffTextTest, ListsCountsThenEachNonEmptySection) {
 TEST(DiffTextTest, CapsASectionAndSaysHowManyMore) {
   std::vector<CaseRecord> a, b;
   for (int i = 0; i < kDiffTextSectionLimit + 3; ++i) {
-    a.push_back(Case(absl::StrCat("case.", 1000 + i), "pass", false));
-    b.push_back(Case(absl::StrCat("case.", 1000 + i), "mismatch", true));
+    a.push_back(Case(absl::StrCat("case.", 1000 + i), CaseOutcome::kPass, false));
+    b.push_back(Case(absl::StrCat("case.", 1000 + i), CaseOutcome::kMismatch, true));
   }
   const std::string text = DiffText(kA, kB, Diff(a, b));
   const std::vector<std::string> lines = absl::StrSplit(text, '\n');
@@ -134,9 +138,10 @@ TEST(DiffTextTest, CapsASectionAndSaysHowManyMore) {
 }
 
 TEST(DiffJsonTest, CarriesTheRunsCountsAndEveryEntry) {
-  const RunDiff diff = Diff({Case("c.fixed", "timeout", true), Case("e.flake", "flake", false)},
-                            {Case("c.fixed", "pass", false), Case("b.new", "mismatch", true, "lane 3", "bundles/b"),
-                             Case("e.flake", "flake", false)});
+  const RunDiff diff = Diff(
+      {Case("c.fixed", CaseOutcome::kTimeout, true), Case("e.flake", CaseOutcome::kFlake, false)},
+      {Case("c.fixed", CaseOutcome::kPass, false), Case("b.new", CaseOutcome::kMismatch, true, "lane 3", "bundles/b"),
+       Case("e.flake", CaseOutcome::kFlake, false)});
   EXPECT_EQ(DiffJson(kA, kB, diff), nlohmann::json::parse(R"({
     "a": {"id": "conform-1", "directory": "", "git_commit": "abc123", "toolkits": "ptxas 13.0.88", "driver": "",
           "gpu_name": "NVIDIA H100"},

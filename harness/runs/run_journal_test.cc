@@ -34,7 +34,7 @@ TEST_F(RunJournalTest, NewRunGetsAnIdADirectoryAndAStoredRecord) {
   EXPECT_THAT(journal->run().id, testing::StartsWith("support-"));
   EXPECT_TRUE(std::filesystem::is_directory(root_ / "run"));
   EXPECT_FALSE(journal->resumed());
-  ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = "pass"}}, {{"k", "v"}}).ok());
+  ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = CaseOutcome::kPass}}, {{"k", "v"}}).ok());
   EXPECT_TRUE(journal->Recorded("sm_90.a"));
   ASSERT_TRUE(journal->Finish(1).ok());
   ResultsStore store = *ResultsStore::Open(root_ / "results.sqlite");
@@ -53,7 +53,7 @@ TEST_F(RunJournalTest, NewRunGetsAnIdADirectoryAndAStoredRecord) {
 // issue 34, D4).
 TEST_F(RunJournalTest, ARunLostFromTheStoreWhileItRanIsDataLoss) {
   std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
-  ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = "pass"}}).ok());
+  ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = CaseOutcome::kPass}}).ok());
   std::filesystem::remove(root_ / "results.sqlite-wal");
   std::filesystem::remove(root_ / "results.sqlite-shm");
   const absl::Status finished = journal->Finish(1);
@@ -95,7 +95,7 @@ TEST_F(RunJournalTest, AResumedRunKeepsItsCasesAndNeedsItsOptions) {
   {
     std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
     id = journal->run().id;
-    ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = "pass"}}).ok());
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.a", .outcome = CaseOutcome::kPass}}).ok());
     // No Finish: as if the process died. (The claim is this process's own,
     // which it may take again; a live other process is refused: results_store_test.)
   }
@@ -117,15 +117,17 @@ TEST_F(RunJournalTest, AResumedRunKeepsItsCasesAndNeedsItsOptions) {
 // replaced, and a batch the store refused not among them.
 TEST_F(RunJournalTest, CasesAreTheStoresInIdOrder) {
   std::string id;
-  const std::vector<CaseRecord> first = {
-      {.id = "sm_90.b", .outcome = "pass"},
-      {.id = "sm_90.é", .outcome = "pass", .detail = "x"},
-      {.id = "sm_90.a", .outcome = "flake", .counts = {{"pass", 2}}, .attempts = {"pass", "mismatch"}}};
-  const std::vector<CaseRecord> second = {{.id = "sm_90.B", .outcome = "pass", .seconds = 0.25},
-                                          {.id = "sm_90.b", .outcome = "legal_rejected", .finding = true}};
-  const std::vector<CaseRecord> third = {{.id = "sm_90.c", .outcome = "pass"},
-                                         {.id = "sm_90.a", .outcome = "pass"},
-                                         {.id = "sm_90.c", .outcome = "illegal_accepted"}};
+  const std::vector<CaseRecord> first = {{.id = "sm_90.b", .outcome = CaseOutcome::kPass},
+                                         {.id = "sm_90.é", .outcome = CaseOutcome::kPass, .detail = "x"},
+                                         {.id = "sm_90.a",
+                                          .outcome = CaseOutcome::kFlake,
+                                          .counts = {{"pass", 2}},
+                                          .attempts = {CaseOutcome::kPass, CaseOutcome::kMismatch}}};
+  const std::vector<CaseRecord> second = {{.id = "sm_90.B", .outcome = CaseOutcome::kPass, .seconds = 0.25},
+                                          {.id = "sm_90.b", .outcome = CaseOutcome::kLegalRejected, .finding = true}};
+  const std::vector<CaseRecord> third = {{.id = "sm_90.c", .outcome = CaseOutcome::kPass},
+                                         {.id = "sm_90.a", .outcome = CaseOutcome::kPass},
+                                         {.id = "sm_90.c", .outcome = CaseOutcome::kIllegalAccepted}};
   const std::vector<CaseRecord> expected = {second[0], third[1], second[1], third[2], first[1]};
   {
     std::unique_ptr<RunJournal> journal = *RunJournal::Start(Start((root_ / "run").string()));
@@ -133,24 +135,27 @@ TEST_F(RunJournalTest, CasesAreTheStoresInIdOrder) {
     ASSERT_TRUE(journal->Record(first).ok());
     ASSERT_TRUE(journal->Record(second).ok());
     ASSERT_TRUE(journal->Record(third).ok());
-    EXPECT_FALSE(journal->Record({{.id = "sm_90.e", .outcome = "pass"}, {.id = "sm_90.d", .attempts = {"\xff"}}}).ok());
+    EXPECT_FALSE(
+        journal->Record({{.id = "sm_90.e", .outcome = CaseOutcome::kPass}, {.id = "sm_90.d", .counts = {{"\xff", 1}}}})
+            .ok());
     EXPECT_EQ(*journal->Cases(), expected);
     EXPECT_EQ(*ResultsStore::Open(root_ / "results.sqlite")->Cases(id), expected);
     EXPECT_TRUE(journal->Recorded("sm_90.c"));
     EXPECT_FALSE(journal->Recorded("sm_90.e"));
-    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "pass"}}).ok());
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = CaseOutcome::kPass}}).ok());
     EXPECT_TRUE(journal->Recorded("sm_90.f"));
-    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "mismatch"}}).ok());
-    EXPECT_EQ(journal->Cases()->at(expected.size() - 1), (CaseRecord{.id = "sm_90.f", .outcome = "mismatch"}));
-    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = "pass"}}).ok());
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = CaseOutcome::kMismatch}}).ok());
+    EXPECT_EQ(journal->Cases()->at(expected.size() - 1),
+              (CaseRecord{.id = "sm_90.f", .outcome = CaseOutcome::kMismatch}));
+    ASSERT_TRUE(journal->Record({{.id = "sm_90.f", .outcome = CaseOutcome::kPass}}).ok());
   }
   std::unique_ptr<RunJournal> resumed = *RunJournal::Start(Start("", id));
   EXPECT_TRUE(resumed->Recorded("sm_90.f"));
-  ASSERT_TRUE(resumed->Record({{.id = "sm_90.0", .outcome = "pass"}}).ok());
+  ASSERT_TRUE(resumed->Record({{.id = "sm_90.0", .outcome = CaseOutcome::kPass}}).ok());
   EXPECT_TRUE(resumed->Recorded("sm_90.0"));
   std::vector<CaseRecord> all = expected;
-  all.insert(all.begin(), {.id = "sm_90.0", .outcome = "pass"});
-  all.insert(all.end() - 1, {.id = "sm_90.f", .outcome = "pass"});  // before "sm_90.é"
+  all.insert(all.begin(), {.id = "sm_90.0", .outcome = CaseOutcome::kPass});
+  all.insert(all.end() - 1, {.id = "sm_90.f", .outcome = CaseOutcome::kPass});  // before "sm_90.é"
   EXPECT_EQ(*resumed->Cases(), all);
 }
 

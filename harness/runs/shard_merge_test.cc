@@ -62,11 +62,12 @@ class ShardMergeTest : public testing::Test {
 };
 
 TEST_F(ShardMergeTest, ShardsInSeveralStoresJoinIntoTheWholeRun) {
-  AddShard(Store("a.sqlite"), "s0", "0/3", {{.id = "sm_90.b", .outcome = "pass"}},
+  AddShard(Store("a.sqlite"), "s0", "0/3", {{.id = "sm_90.b", .outcome = CaseOutcome::kPass}},
            {{"support/sm_90", "90"}, {"support/compilers", "same"}});
   AddShard(Store("a.sqlite"), "s2", "2/3", {}, {{"support/compilers", "same"}, {"progress", "two"}});
   AddShard(Store("b.sqlite"), "s1", "1/3",
-           {{.id = "sm_80.a", .outcome = "legal_rejected", .finding = true}, {.id = "sm_80.c", .outcome = "pass"}},
+           {{.id = "sm_80.a", .outcome = CaseOutcome::kLegalRejected, .finding = true},
+            {.id = "sm_80.c", .outcome = CaseOutcome::kPass}},
            {{"support/sm_80", "80"}, {"support/compilers", "same"}, {"progress", "one"}}, "findings");
   const std::vector<ShardRun> shards = *ReadShardRuns({Store("a.sqlite"), Store("b.sqlite")}, {"support-nightly"});
   ASSERT_EQ(shards.size(), 3u);
@@ -88,7 +89,7 @@ TEST_F(ShardMergeTest, ShardsInSeveralStoresJoinIntoTheWholeRun) {
 }
 
 TEST_F(ShardMergeTest, RunIdsAndAStoreNamedTwiceAreOneRun) {
-  AddShard(Store("a.sqlite"), "s0", "0/2", {{.id = "sm_90.b", .outcome = "pass"}});
+  AddShard(Store("a.sqlite"), "s0", "0/2", {{.id = "sm_90.b", .outcome = CaseOutcome::kPass}});
   AddShard(Store("a.sqlite"), "s1", "1/2", {});
   const std::vector<ShardRun> shards =
       *ReadShardRuns({Store("a.sqlite"), (root_ / "." / "a.sqlite").string()}, {"s0", "support-nightly", "s1"});
@@ -170,8 +171,8 @@ TEST_F(ShardMergeTest, ShardsJudgedByDifferentRegistriesAreRefused) {
 }
 
 TEST_F(ShardMergeTest, ACaseInTwoShardsIsRefused) {
-  AddShard(Store("a.sqlite"), "s0", "0/2", {{.id = "sm_90.b", .outcome = "pass"}});
-  AddShard(Store("a.sqlite"), "s1", "1/2", {{.id = "sm_90.b", .outcome = "pass"}});
+  AddShard(Store("a.sqlite"), "s0", "0/2", {{.id = "sm_90.b", .outcome = CaseOutcome::kPass}});
+  AddShard(Store("a.sqlite"), "s1", "1/2", {{.id = "sm_90.b", .outcome = CaseOutcome::kPass}});
   ExpectRefused({Store("a.sqlite")}, {"support-nightly"}, absl::StatusCode::kInvalidArgument,
                 "case sm_90.b is in two shards");
 }

@@ -16,8 +16,6 @@ TEST(StoredWordsTest, EveryStatusARunEndsWithIsOne) {
 }
 
 TEST(StoredWordsTest, AFlippedByteIsNoWord) {
-  for (const char* word : {"pxss", "Pass", "pass ", "", "mismatcH", "flakes"})
-    EXPECT_FALSE(IsOutcomeWord(word)) << word;
   for (const char* word : {"clexn", "runnin", ""}) EXPECT_FALSE(IsRunStatusWord(word)) << word;
   for (const int exit_status : {-2, 5, 77, 128, 200}) EXPECT_FALSE(IsRunExitStatus(exit_status)) << exit_status;
 }

@@ -172,10 +172,10 @@ DataBlock DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry&
     }
     const CaseFacets facets = FacetsOfForm(disagreement.target, opcode);
     const bool explained = !disagreement.registry_id.empty();
-    const std::string outcome(OutcomeWord(disagreement));
+    const CaseOutcome outcome = OutcomeOf(disagreement);
     const auto [rule, rule_source] = RuleOf(registry, disagreement.registry_id);
     rows.AddRow({anchor, disagreement.instruction, disagreement.target, facets.family, facets.shape, facets.type,
-                 outcome, "1", disagreement.model_legal ? "legal" : "illegal",
+                 std::string(CaseOutcomeWord(outcome)), "1", disagreement.model_legal ? "legal" : "illegal",
                  disagreement.compiler_crashed ? "crashed"
                  : disagreement.model_legal    ? "rejected"
                                                : "accepted",
@@ -284,7 +284,7 @@ absl::StatusOr<std::string> SupportMatrixHtml(const SupportSweep& sweep, const D
   for (const Disagreement& disagreement : sweep.disagreements) {
     const CaseFacets facets = FacetsOfForm(disagreement.target, Opcode(disagreement.instruction));
     filter_ids.push_back(absl::StrCat(facets.target, ".", facets.family, ".", facets.shape, ".", facets.type));
-    outcomes.emplace_back(OutcomeWord(disagreement));
+    outcomes.emplace_back(CaseOutcomeWord(OutcomeOf(disagreement)));
   }
   data view;
   view.set("compiler", sweep.compiler);

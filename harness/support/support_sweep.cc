@@ -160,6 +160,13 @@ bool Agrees(bool model_legal, const CompilerVerdict& verdict) {
   return !verdict.crashed && model_legal == verdict.accepted;
 }
 
+// DisagreementOutcome is the outcome of a form the compiler and the model
+// disagree on: a crash, else the model's verdict that the compiler did not
+// share.
+CaseOutcome DisagreementOutcome(bool crashed, bool model_legal) {
+  return crashed ? CaseOutcome::kCrash : model_legal ? CaseOutcome::kLegalRejected : CaseOutcome::kIllegalAccepted;
+}
+
 // CaseOf is the case record of one compared form: "pass" when model and
 // compiler agree, else the direction of the disagreement, a finding unless
 // the registry explains it; `standing` says how the entry stands on the
@@ -168,11 +175,11 @@ CaseRecord CaseOf(const std::string& id, bool compiled, bool model_legal, const 
                   const std::string& registry_id, const std::string& standing) {
   CaseRecord record{.id = id};
   if (!compiled) {
-    record.outcome = "not_compiled";
+    record.outcome = CaseOutcome::kNotCompiled;
   } else if (Agrees(model_legal, verdict)) {
-    record.outcome = "pass";
+    record.outcome = CaseOutcome::kPass;
   } else {
-    record.outcome = verdict.crashed ? "crash" : model_legal ? "legal_rejected" : "illegal_accepted";
+    record.outcome = DisagreementOutcome(verdict.crashed, model_legal);
     record.finding = registry_id.empty();
     record.detail = registry_id.empty() ? (verdict.messages.empty() ? "" : verdict.messages.front())
                                         : absl::StrCat("known discrepancy ", registry_id,
@@ -494,8 +501,8 @@ absl::StatusOr<SupportSweep> RunSupportSweep(const CompileOracle& compiler, cons
   return MergeTargets(compiler.Toolchain(), ptx, matrix, targets, results);
 }
 
-absl::string_view OutcomeWord(const Disagreement& disagreement) {
-  return disagreement.compiler_crashed ? "crash" : disagreement.model_legal ? "legal_rejected" : "illegal_accepted";
+CaseOutcome OutcomeOf(const Disagreement& disagreement) {
+  return DisagreementOutcome(disagreement.compiler_crashed, disagreement.model_legal);
 }
 
 }  // namespace matload

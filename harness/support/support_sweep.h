@@ -57,9 +57,9 @@ struct Disagreement {
   std::string registry_id;  // empty: not explained
 };
 
-// OutcomeWord is a disagreement's stored outcome: "crash" for a compiler
-// that crashed, else "legal_rejected" or "illegal_accepted".
-absl::string_view OutcomeWord(const Disagreement& disagreement);
+// OutcomeOf is a disagreement's stored outcome: a crash for a compiler
+// that crashed, else a legal form rejected or an illegal one accepted.
+CaseOutcome OutcomeOf(const Disagreement& disagreement);
 
 // TargetSummary counts one target's sweep.
 struct TargetSummary {

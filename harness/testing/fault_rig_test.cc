@@ -357,9 +357,11 @@ TEST_F(FaultRigTest, AOneOffFaultOnAReRunIsAFlakeWithEveryAttempt) {
   ResultsStore store = *ResultsStore::Open(directory_ / "results.sqlite");
   const std::vector<CaseRecord> cases = *store.Cases(store.Runs()->front().id);
   ASSERT_EQ(cases.size(), 2u);
-  EXPECT_EQ(cases[0].attempts, (std::vector<std::string>{"mismatch", "unexpected_fault", "mismatch"}));
+  EXPECT_EQ(cases[0].attempts,
+            (std::vector<CaseOutcome>{CaseOutcome::kMismatch, CaseOutcome::kUnexpectedFault, CaseOutcome::kMismatch}));
   EXPECT_TRUE(cases[0].finding);
-  EXPECT_EQ(cases[1].attempts, (std::vector<std::string>{"mismatch", "mismatch", "mismatch"}));
+  EXPECT_EQ(cases[1].attempts,
+            (std::vector<CaseOutcome>{CaseOutcome::kMismatch, CaseOutcome::kMismatch, CaseOutcome::kMismatch}));
 }
 
 TEST_F(FaultRigTest, AHungKernelIsCaughtByTheCalibratedWatchdog) {

@@ -40,7 +40,9 @@ const std::set<std::string>& DisagreeingWords() {
 }
 
 // Disagrees says whether a stored case is a disagreement: a finding, or one of DisagreeingWords.
-bool Disagrees(const CaseRecord& record) { return record.finding || DisagreeingWords().contains(record.outcome); }
+bool Disagrees(const CaseRecord& record) {
+  return record.finding || DisagreeingWords().contains(std::string(CaseOutcomeWord(record.outcome)));
+}
 
 // FindChromium is the browser's path, or empty where none is installed.
 std::string FindChromium() {
@@ -171,7 +173,7 @@ class ReportBrowserTest : public ::testing::Test {
     std::map<std::string, int> by_outcome;
     std::set<std::string> disagreeing;
     for (const CaseRecord& record : cases) {
-      ++by_outcome[record.outcome];
+      ++by_outcome[std::string(CaseOutcomeWord(record.outcome))];
       if (Disagrees(record)) disagreeing.insert(record.id);
     }
     const LoadedPage whole = Load(page);
@@ -270,16 +272,16 @@ TEST_F(ReportBrowserTest, AFuzzRunsExportWithHostileTextInEveryField) {
                         .exit_status = 1};
     ASSERT_TRUE(store->CreateRun(run).ok());
     const std::vector<CaseRecord> cases = {
-        {.id = "fuzz.text", .outcome = "pass", .counts = {{"runs", 1000}}},
-        {.id = "fuzz.legality", .outcome = "finding", .finding = true, .detail = hostile},
+        {.id = "fuzz.text", .outcome = CaseOutcome::kPass, .counts = {{"runs", 1000}}},
+        {.id = "fuzz.legality", .outcome = CaseOutcome::kFinding, .finding = true, .detail = hostile},
         {.id = "fuzz.legality.finding." + hostile,
-         .outcome = "finding",
+         .outcome = CaseOutcome::kFinding,
          .finding = true,
          .detail = hostile,
          .bundle = "legality/findings/" + hostile},
-        {.id = "fuzz.reference.crash.x", .outcome = "crash", .finding = true, .bundle = hostile},
-        {.id = "fuzz.cli", .outcome = "unsupported", .detail = hostile},
-        {.id = "fuzz.device", .outcome = "timeout", .detail = hostile}};
+        {.id = "fuzz.reference.crash.x", .outcome = CaseOutcome::kCrash, .finding = true, .bundle = hostile},
+        {.id = "fuzz.cli", .outcome = CaseOutcome::kUnsupported, .detail = hostile},
+        {.id = "fuzz.device", .outcome = CaseOutcome::kTimeout, .detail = hostile}};
     ASSERT_TRUE(store->AddCases(run.id, cases).ok());
   }
   const ProcessResult exported =

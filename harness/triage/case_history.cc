@@ -37,7 +37,7 @@ std::string CaseHistorySummary(const std::vector<CaseNight>& nights) {
   int passes = 0;
   for (const CaseNight& night : nights) {
     if (night.finding && first_finding == nullptr) first_finding = &night;
-    if (night.outcome != "pass") continue;
+    if (night.outcome != CaseOutcome::kPass) continue;
     ++passes;
     last_pass = &night;
   }

@@ -17,7 +17,7 @@ namespace matload {
 // CaseNight is one run's outcome of the case.
 struct CaseNight {
   RunRecord run;
-  std::string outcome;  // the case's outcome word in that run
+  CaseOutcome outcome = CaseOutcome::kPass;  // the case's outcome in that run
   bool finding = false;  // the outcome needed a person (CaseRecord::finding)
 };
 

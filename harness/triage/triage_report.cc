@@ -193,7 +193,8 @@ std::string SassListingText(const SassListing& listing) {
 nlohmann::json HistoryJson(const std::vector<CaseNight>& nights) {
   nlohmann::json json = nlohmann::json::array();
   for (const CaseNight& night : nights) {
-    json.push_back({{"run", night.run.id}, {"gpu", night.run.gpu_name}, {"outcome", night.outcome}});
+    json.push_back(
+        {{"run", night.run.id}, {"gpu", night.run.gpu_name}, {"outcome", std::string(CaseOutcomeWord(night.outcome))}});
   }
   return json;
 }
@@ -224,7 +225,8 @@ ReportSection CaseHistorySection(const std::vector<CaseNight>& nights) {
   section.paragraphs.push_back(CaseHistorySummary(nights));
   for (const CaseNight& night : nights) {
     section.rows.push_back({night.run.id, absl::FormatTime("%Y-%m-%d %H:%M", night.run.started, absl::UTCTimeZone()),
-                            night.run.gpu_name, night.run.driver, night.run.toolkits, night.outcome});
+                            night.run.gpu_name, night.run.driver, night.run.toolkits,
+                            std::string(CaseOutcomeWord(night.outcome))});
   }
   return section;
 }
