@@ -12,6 +12,7 @@
 #include "harness/compile/batch_checker.h"
 #include "harness/compile/ptxas.h"
 #include "harness/gpu/nvjitlink.h"
+#include "harness/platform/seconds_since.h"
 #include "reference/enumerate.h"
 #include "reference/legality.h"
 
@@ -35,11 +36,6 @@ const std::vector<Snippet>& Forms() {
 const Ptxas& ThePtxas() {
   static const Ptxas* const kPtxas = new Ptxas(*Ptxas::Open(Ptxas::DefaultPath()));
   return *kPtxas;
-}
-
-// SecondsSince is the time since `start`, for SetIterationTime.
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void BM_OneModulePerInstruction(benchmark::State& state) {

@@ -60,6 +60,7 @@
 #include "harness/judge/discrepancy_registry.h"
 #include "harness/kernels/judge_place.h"
 #include "harness/platform/exit_status.h"
+#include "harness/platform/seconds_since.h"
 #include "reference/enumerate.h"
 
 ABSL_FLAG(int, device, 0, "the CUDA device ordinal");
@@ -138,9 +139,6 @@ std::vector<Variant> KeptVariants(const TestProgram& program, int blocks, std::u
   return kept;
 }
 
-// Seconds is the time since `start`.
-double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 // Measure runs in a worker: it runs `program` through the launch pipeline
 // (harness/gpu/launch_pipeline.h) on the GPU and reports its stats. The output
 // comes back into page-locked host memory where `pinned`, else into
@@ -198,9 +196,9 @@ absl::StatusOr<std::string> MeasureSweep(const TestProgram& program, int device,
   options.end = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
   PipelineStats all;
   const Clock::time_point start = Clock::now();
-  for (std::uint64_t seed = options.seed; Seconds(start) < seconds; ++seed) {
+  for (std::uint64_t seed = options.seed; SecondsSince(start) < seconds; ++seed) {
     options.seed = seed;
-    options.duration = absl::Seconds(seconds - Seconds(start));
+    options.duration = absl::Seconds(seconds - SecondsSince(start));
     absl::StatusOr<SweepStats> stats = RunSweep(program, options, launch);
     if (!stats.ok()) return stats.status();
     const std::uint64_t judged = stats->agreed + stats->disagreed;
@@ -211,7 +209,7 @@ absl::StatusOr<std::string> MeasureSweep(const TestProgram& program, int device,
     all.launching += stats->launching;
     all.judging += stats->judging;
   }
-  all.seconds = Seconds(start);
+  all.seconds = SecondsSince(start);
   return EncodeStats(all);
 }
 
@@ -257,7 +255,7 @@ absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<Tes
       for (size_t v = 0; v < variants.size(); ++v) {
         program.WriteRecord(variants[v], absl::MakeSpan(records).subspan(v * record_bytes, record_bytes));
       }
-      stats.generating += Seconds(generate_start);
+      stats.generating += SecondsSince(generate_start);
       // The unit's first launch compiles and loads its module.
       const Clock::time_point launch_start = Clock::now();
       DriverJit::KernelLaunch launch = KernelLaunchFor(program, variants.size(), records);
@@ -265,14 +263,14 @@ absl::StatusOr<std::string> MeasureNewForms(absl::Span<const std::unique_ptr<Tes
       if (absl::Status status = (*jit)->LaunchInto(set->module, launch, output); !status.ok()) {
         return absl::Status(status.code(), absl::StrCat(program.Label(), ": ", status.message()));
       }
-      stats.launching += Seconds(launch_start);
+      stats.launching += SecondsSince(launch_start);
       ++stats.launches;
       const Clock::time_point judge_start = Clock::now();
       JudgeBlocks(program, variants, output, stats);
-      stats.judging += Seconds(judge_start);
+      stats.judging += SecondsSince(judge_start);
     }
   }
-  stats.seconds = Seconds(start);
+  stats.seconds = SecondsSince(start);
   return EncodeStats(stats);
 }
 
@@ -332,7 +330,7 @@ void NewForms(benchmark::State& state, const DeviceProbe& probe, int device, con
       });
     }
     for (std::thread& thread : threads) thread.join();
-    const double elapsed = Seconds(start);
+    const double elapsed = SecondsSince(start);
     PipelineStats all;
     double busiest = 0;
     for (const absl::StatusOr<std::vector<ItemResult>>& result : results) {

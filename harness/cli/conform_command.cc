@@ -23,11 +23,6 @@
 namespace matload {
 namespace {
 
-int FailureStatus(const absl::Status& status, std::ostream& err) {
-  err << "matload: " << PrintedText(status.message()) << "\n";
-  return ExitStatusFor(status);
-}
-
 // ExpectedInConform says which case IDs a conform run of `options` should
 // have: those its filter takes, on its compile paths, undefined ones only
 // with --undefined and compile checks only with the near misses. With a
@@ -115,12 +110,12 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();
   ConformanceOptions& options = request.options;
   absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(request.start);
-  if (!journal.ok()) return FailureStatus(journal.status(), err);
+  if (!journal.ok()) return ReportFailure(err, journal.status());
   options.run_directory = (*journal)->directory();
   options.journal = journal->get();
   absl::StatusOr<std::unique_ptr<VerdictCache>> fault_memory =
       request.no_cache ? std::unique_ptr<VerdictCache>() : VerdictCache::Open(request.start.db);
-  if (!fault_memory.ok()) return FailureStatus(fault_memory.status(), err);
+  if (!fault_memory.ok()) return ReportFailure(err, fault_memory.status());
   options.fault_memory = fault_memory->get();
   err << "run " << (*journal)->run().id << ((*journal)->resumed() ? " (resumed)" : "") << " in "
       << PrintedText(options.run_directory) << "\n";
@@ -129,12 +124,12 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
     return RunConformance(options, ConformProgressTo(reporter));
   }();
   absl::StatusOr<std::vector<CaseRecord>> cases = result.ok() ? (*journal)->Cases() : result.status();
-  if (result.ok() && !cases.ok()) return FailureStatus(cases.status(), err);
+  if (result.ok() && !cases.ok()) return ReportFailure(err, cases.status());
   // A shard may take no case; its merged run is held to it (matload merge).
   if (result.ok() && cases->empty() && !request.start.shard.has_value()) {
     result = JudgedNothing("conform", !options.filter.SelectsAll() || !options.forms.empty());
   }
-  int status = !result.ok() ? FailureStatus(result.status(), err) : result->findings == 0 ? 0 : 1;
+  int status = !result.ok() ? ReportFailure(err, result.status()) : result->findings == 0 ? 0 : 1;
   if (result.ok()) {
     out << ConformanceSummaryMarkdown(options, *result) << "\nrun " << (*journal)->run().id
         << "; results: " << PrintedText(options.run_directory) << "/results.tsv\n";
@@ -142,7 +137,7 @@ int RunConform(ConformRequest request, std::ostream& out, std::ostream& err) {
   if (result.ok() && request.baseline.has_value()) {
     status = BaselineExitStatus(*request.baseline, *cases, ExpectedInConform(options), request.strict_baseline, out);
   }
-  if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return FailureStatus(finished, err);
+  if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return ReportFailure(err, finished);
   return status;
 }
 
@@ -153,13 +148,13 @@ int RunSelfTestCommand(int device, const std::string& directory, int progress_se
     ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(progress_seconds, false));
     return RunSelfTest(device, directory, ConformProgressTo(reporter));
   }();
-  if (!rows.ok()) return FailureStatus(rows.status(), err);
+  if (!rows.ok()) return ReportFailure(err, rows.status());
   const std::string table = SelfTestMarkdown(*rows);
   if (absl::Status written =
           WriteFile(directory + "/selftest.md",
                     absl::StrCat("# matload selftest\n\n", (*rows)[0].result.identity, "\n\n", table));
       !written.ok()) {
-    return FailureStatus(written, err);
+    return ReportFailure(err, written);
   }
   out << table;
   for (const SelfTestRow& row : *rows) {

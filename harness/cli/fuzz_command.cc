@@ -182,9 +182,9 @@ std::string SummaryJson(const std::vector<Campaign>& campaigns, std::int64_t ela
   return json.dump(2) + "\n";
 }
 
-// Fail reports `status` as matload fuzz's failure and returns its exit
+// ReportFuzzFailure reports `status` as matload fuzz's failure and returns its exit
 // status (harness/platform/exit_status.h).
-int Fail(const absl::Status& status, std::ostream& err) {
+int ReportFuzzFailure(const absl::Status& status, std::ostream& err) {
   err << "matload fuzz: " << status.message() << "\n";
   return ExitStatusFor(status);
 }
@@ -432,12 +432,12 @@ std::optional<FuzzerStatus> ParseFuzzerStatus(absl::string_view line) {
 
 int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::vector<Campaign>> campaigns = PrepareCampaigns(options);
-  if (!campaigns.ok()) return Fail(campaigns.status(), err);
+  if (!campaigns.ok()) return ReportFuzzFailure(campaigns.status(), err);
   if (campaigns->empty()) {
     out << "every target's campaign of this run is recorded already, or its shard takes none\n";
     return kExitClean;
   }
-  if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return Fail(started, err);
+  if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return ReportFuzzFailure(started, err);
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
   ProgressReporter progress(err, "runs", ProgressReporter::ForStderr(options.progress_seconds, true));
@@ -445,27 +445,29 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   const std::string summary = SummaryMarkdown(options, *campaigns, end.elapsed);
   for (const auto& [name, text] :
        {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(*campaigns, end.elapsed)}}) {
-    if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok()) return Fail(written, err);
+    if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok())
+      return ReportFuzzFailure(written, err);
   }
   if (!coverage.flush()) {
-    return Fail(absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")), err);
+    return ReportFuzzFailure(absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")), err);
   }
   out << summary;
-  if (end.signal != 0) return Fail(InterruptedError(end.signal), err);
+  if (end.signal != 0) return ReportFuzzFailure(InterruptedError(end.signal), err);
   for (const Campaign& campaign : *campaigns) {
     if (options.journal == nullptr) break;
     if (absl::Status recorded = options.journal->Record(CampaignCases(campaign, options.out)); !recorded.ok()) {
-      return Fail(recorded, err);
+      return ReportFuzzFailure(recorded, err);
     }
   }
   bool found = false;
   for (const Campaign& campaign : *campaigns) found |= campaign.cases > 0 || campaign.crash_files > 0;
   if (found) return kExitFindings;
   if (const std::vector<std::string> idle = RanNothing(*campaigns); !idle.empty()) {
-    return Fail(InfrastructureError(InfrastructureCause::kHarnessTimeout,
-                                    absl::StrCat("no input ran on ", absl::StrJoin(idle, ", "), " in ", options.seconds,
-                                                 " s: its start-up took the whole campaign (give it more --seconds)")),
-                err);
+    return ReportFuzzFailure(
+        InfrastructureError(InfrastructureCause::kHarnessTimeout,
+                            absl::StrCat("no input ran on ", absl::StrJoin(idle, ", "), " in ", options.seconds,
+                                         " s: its start-up took the whole campaign (give it more --seconds)")),
+        err);
   }
   return kExitClean;
 }

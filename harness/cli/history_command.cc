@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/cli/progress_reporter.h"
 #include "harness/cli/run_reports.h"
+#include "harness/cli/support_reports.h"
 #include "harness/cli/sweep_progress.h"
 #include "harness/compile/ptx_dialect.h"
 #include "harness/compile/ptxas.h"
@@ -194,14 +195,6 @@ absl::Status Sweep(const HistoryOptions& options, const OpenedToolkit& opened, s
   return absl::OkStatus();
 }
 
-// Today is the UTC date, as reports give it.
-std::string Today() {
-  std::time_t now = std::time(nullptr);
-  char date[16];
-  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
-  return date;
-}
-
 // Findings counts what no registry entry explains: disagreements under no
 // entry, and misdiagnoses no entry lists.
 size_t Findings(const SupportHistory& history) {
@@ -235,7 +228,7 @@ absl::StatusOr<size_t> SweepAll(const HistoryOptions& options, const std::vector
   uname(&system);
   const HistoryContext context{
       .command = options.command,
-      .date = Today(),
+      .date = TodayUtc(),
       .machine = absl::StrCat(system.machine, ", ", sysconf(_SC_NPROCESSORS_ONLN), " cores, ", options.threads,
                               " threads used"),
       .matload = absl::StrCat(MatloadVersion(), ", commit ", GitCommit()),
@@ -267,8 +260,7 @@ int RunHistory(const HistoryOptions& options, std::ostream& out, std::ostream& e
   absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
   for (const absl::Status& status : {opened.status(), registry.status()}) {
     if (!status.ok()) {
-      err << "matload: " << PrintedText(status.message()) << "\n";
-      return ExitStatusFor(status);
+      return ReportFailure(err, status);
     }
   }
   absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start({.command = "history",

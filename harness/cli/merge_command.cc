@@ -36,12 +36,6 @@ namespace fs = std::filesystem;
 // kProvenanceKey is the artifact a merged run keeps its shards under.
 constexpr char kProvenanceKey[] = "merge/shards";
 
-// Failed reports `status` and returns its exit status.
-int Failed(std::ostream& err, const absl::Status& status) {
-  err << "matload: " << PrintedText(status.message()) << "\n";
-  return ExitStatusFor(status);
-}
-
 // Provenance names each shard's run, its store, host and directory.
 std::string Provenance(const std::vector<ShardRun>& shards) {
   nlohmann::json json = nlohmann::json::array();
@@ -175,29 +169,31 @@ absl::Status CheckMergeRegistry(const MergedRun& merged) {
 int RunMergeCommand(const std::vector<std::string>& arguments, const std::string& command_line, std::ostream& out,
                     std::ostream& err) {
   if (arguments.empty()) {
-    return Failed(err, absl::InvalidArgumentError("merge takes the shard runs: their run IDs, or their parent's ID"));
+    return ReportFailure(err,
+                         absl::InvalidArgumentError("merge takes the shard runs: their run IDs, or their parent's ID"));
   }
   const std::string db = ResultsStore::DefaultPath(absl::GetFlag(FLAGS_db));
   std::vector<std::string> stores = absl::GetFlag(FLAGS_from);
   if (stores.empty()) stores.push_back(db);
   absl::StatusOr<std::vector<ShardRun>> shards = ReadShardRuns(stores, arguments);
-  if (!shards.ok()) return Failed(err, shards.status());
+  if (!shards.ok()) return ReportFailure(err, shards.status());
   absl::StatusOr<MergedRun> merged = MergeShardRuns(*shards);
-  if (!merged.ok()) return Failed(err, merged.status());
-  if (merged->cases.empty()) return Failed(err, JudgedNothing(merged->run.command, /*filtered=*/true));
-  if (absl::Status judged = CheckMergeRegistry(*merged); !judged.ok()) return Failed(err, judged);
+  if (!merged.ok()) return ReportFailure(err, merged.status());
+  if (merged->cases.empty()) return ReportFailure(err, JudgedNothing(merged->run.command, /*filtered=*/true));
+  if (absl::Status judged = CheckMergeRegistry(*merged); !judged.ok()) return ReportFailure(err, judged);
   absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start({.command = merged->run.command,
                                                                            .command_line = command_line,
                                                                            .options = merged->run.options,
                                                                            .out = absl::GetFlag(FLAGS_out),
                                                                            .db = db,
                                                                            .parent = merged->parent});
-  if (!journal.ok()) return Failed(err, journal.status());
+  if (!journal.ok()) return ReportFailure(err, journal.status());
   out << "run " << (*journal)->run().id << " in " << PrintedText((*journal)->directory()) << ": the " << shards->size()
       << " shards of " << merged->parent << ", " << merged->cases.size() << " cases\n";
   const absl::Status filled = FillMergedRun(*merged, *shards, **journal, out);
-  const int exit_status = filled.ok() ? merged->exit_status : Failed(err, filled);
-  if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) return Failed(err, finished);
+  const int exit_status = filled.ok() ? merged->exit_status : ReportFailure(err, filled);
+  if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok())
+    return ReportFailure(err, finished);
   return exit_status;
 }
 

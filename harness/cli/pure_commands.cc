@@ -22,12 +22,6 @@ int Fail(std::ostream& err, absl::string_view message) {
   return kExitUsage;
 }
 
-// FailWith reports a failure and returns its exit status (exit_status.h).
-int FailWith(std::ostream& err, const absl::Status& status) {
-  err << "matload: " << PrintedText(status.message()) << "\n";
-  return ExitStatusFor(status);
-}
-
 // ParseOneTarget reads --target as exactly one target for `command`.
 absl::StatusOr<Target> ParseOneTarget(absl::string_view command) {
   absl::StatusOr<std::vector<Target>> targets = ParseTargetList(absl::GetFlag(FLAGS_target));
@@ -56,7 +50,7 @@ int RunCheckCommand(const std::vector<std::string>& arguments, std::ostream& out
   if (!file.empty()) {
     if (!arguments.empty()) return Fail(err, "give either --file or a snippet, not both");
     absl::StatusOr<std::vector<LabeledSnippet>> read = ReadSnippetFile(file);
-    if (!read.ok()) return FailWith(err, read.status());
+    if (!read.ok()) return ReportFailure(err, read.status());
     snippets = *std::move(read);
   } else if (arguments.size() == 1) {
     snippets.push_back({"argv", arguments[0]});
@@ -82,7 +76,7 @@ int RunFormsCommand(const std::vector<std::string>& arguments, std::ostream& out
   }
   std::string filter_text;
   absl::StatusOr<CaseFilter> filter = FilterFromFlags(filter_text);
-  if (!filter.ok()) return FailWith(err, filter.status());
+  if (!filter.ok()) return ReportFailure(err, filter.status());
   WriteForms(*ptx, *target, {.illegal = absl::GetFlag(FLAGS_illegal), .ids = absl::GetFlag(FLAGS_ids), .filter = *filter},
              out);
   return kExitClean;
@@ -107,7 +101,7 @@ int RunModelCommand(const std::vector<std::string>& arguments, std::ostream& out
   if (const std::optional<std::int64_t> stride = absl::GetFlag(FLAGS_stride)) {
     options.stride = static_cast<std::uint32_t>(*stride);
   }
-  if (absl::Status status = WriteModel(arguments[0], options, out); !status.ok()) return FailWith(err, status);
+  if (absl::Status status = WriteModel(arguments[0], options, out); !status.ok()) return ReportFailure(err, status);
   return kExitClean;
 }
 

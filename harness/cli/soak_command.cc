@@ -23,12 +23,6 @@
 namespace matload {
 namespace {
 
-// Failed prints `status` and returns its exit status.
-int Failed(const absl::Status& status, std::ostream& err) {
-  err << "matload: " << PrintedText(status.message()) << "\n";
-  return ExitStatusFor(status);
-}
-
 // RoundLine is the line a finished round prints: what it judged, how fast,
 // and how far the soak has come.
 std::string RoundLine(const SoakRound& round, absl::Duration elapsed, absl::Duration duration) {
@@ -147,10 +141,10 @@ std::string SoakRoundsMarkdown(const std::vector<SoakRound>& rounds) {
 int RunSoak(SoakRequest request, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();
   absl::StatusOr<std::unique_ptr<RunJournal>> journal = RunJournal::Start(request.start);
-  if (!journal.ok()) return Failed(journal.status(), err);
+  if (!journal.ok()) return ReportFailure(err, journal.status());
   absl::StatusOr<std::unique_ptr<VerdictCache>> fault_memory =
       request.no_cache ? std::unique_ptr<VerdictCache>() : VerdictCache::Open(request.start.db);
-  if (!fault_memory.ok()) return Failed(fault_memory.status(), err);
+  if (!fault_memory.ok()) return ReportFailure(err, fault_memory.status());
   request.options.fault_memory = fault_memory->get();
   const std::string directory = (*journal)->directory();
   err << "run " << (*journal)->run().id << " in " << PrintedText(directory) << "\n";
@@ -166,12 +160,12 @@ int RunSoak(SoakRequest request, std::ostream& out, std::ostream& err) {
   if (soaked.ok() && totals.cases.empty()) {
     soaked = JudgedNothing("soak", !request.options.filter.SelectsAll() || !request.options.forms.empty());
   }
-  const int status = !soaked.ok() ? Failed(soaked, err) : totals.findings == 0 ? kExitClean : kExitFindings;
+  const int status = !soaked.ok() ? ReportFailure(err, soaked) : totals.findings == 0 ? kExitClean : kExitFindings;
   if (!tally.rounds().empty()) {
     out << SummaryMarkdown(request, tally, totals) << "\nrun " << (*journal)->run().id
         << "; results: " << PrintedText(directory) << "/results.tsv\n";
   }
-  if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return Failed(finished, err);
+  if (absl::Status finished = FinishWithReport(**journal, status); !finished.ok()) return ReportFailure(err, finished);
   return status;
 }
 

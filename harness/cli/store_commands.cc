@@ -38,12 +38,6 @@ namespace {
 // baseline check names; the store, the diff and the exports have them all.
 constexpr size_t kBaselineLinesListed = 50;
 
-// Failed reports `status` and returns its exit status.
-int Failed(std::ostream& err, const absl::Status& status) {
-  err << "matload: " << PrintedText(status.message()) << "\n";
-  return ExitStatusFor(status);
-}
-
 // UnfinishedError says that `run` did not judge everything (Finished),
 // how it ended, and what follows for the command (`consequence`), when it
 // did not; export, diff and baseline then exit 2, unless they were asked
@@ -250,16 +244,16 @@ bool ShareCases(absl::string_view a, absl::string_view b) {
 }  // namespace
 
 int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
-  if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("runs takes no arguments"));
+  if (!arguments.empty()) return ReportFailure(err, absl::InvalidArgumentError("runs takes no arguments"));
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
-  if (!store.ok()) return Failed(err, store.status());
+  if (!store.ok()) return ReportFailure(err, store.status());
   absl::StatusOr<std::vector<RunRecord>> runs = RunsAsTheyStand(*store);
-  if (!runs.ok()) return Failed(err, runs.status());
+  if (!runs.ok()) return ReportFailure(err, runs.status());
   const std::string html = absl::GetFlag(FLAGS_html);
   const std::string store_name = std::filesystem::absolute(store->path()).lexically_normal().string();
   if (!html.empty()) {
     if (absl::Status free = CheckReplaceable(html, ExportKind::kRunsIndex, store_name); !free.ok()) {
-      return Failed(err, free);
+      return ReportFailure(err, free);
     }
   }
   absl::flat_hash_set<std::string> nights;
@@ -268,11 +262,11 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
   nlohmann::json listing = nlohmann::json::array();
   for (const RunRecord& run : *runs) {
     absl::StatusOr<std::vector<CaseRecord>> cases = store->Cases(run.id);
-    if (!cases.ok()) return Failed(err, cases.status());
+    if (!cases.ok()) return ReportFailure(err, cases.status());
     if (!html.empty() && nights.contains(run.id)) {
       absl::StatusOr<RunExtras> extras =
           RunExtrasOf([&](const std::string& key) { return store->Artifact(run.id, key); });
-      if (!extras.ok()) return Failed(err, extras.status());
+      if (!extras.ok()) return ReportFailure(err, extras.status());
       index.Add(run, *cases, extras->sm_verdicts);
     }
     ListRun(run, *cases, out, listing);
@@ -280,44 +274,44 @@ int RunRunsCommand(const std::vector<std::string>& arguments, std::ostream& out,
   if (absl::GetFlag(FLAGS_json)) out << listing.dump(2) << "\n";
   if (html.empty()) return kExitClean;
   if (absl::Status written = WriteRunsIndex(index.Series(), store_name, html); !written.ok()) {
-    return Failed(err, written);
+    return ReportFailure(err, written);
   }
   err << "wrote " << PrintedText(html) << "\n";
   return kExitClean;
 }
 
 int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
-  if (arguments.size() != 2) return Failed(err, absl::InvalidArgumentError("diff takes two runs: RUN_A RUN_B"));
+  if (arguments.size() != 2) return ReportFailure(err, absl::InvalidArgumentError("diff takes two runs: RUN_A RUN_B"));
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
-  if (!store.ok()) return Failed(err, store.status());
+  if (!store.ok()) return ReportFailure(err, store.status());
   absl::StatusOr<RunAndCases> a = ReadRun(*store, arguments[0]);
-  if (!a.ok()) return Failed(err, a.status());
+  if (!a.ok()) return ReportFailure(err, a.status());
   absl::StatusOr<RunAndCases> b = ReadRun(*store, arguments[1]);
-  if (!b.ok()) return Failed(err, b.status());
+  if (!b.ok()) return ReportFailure(err, b.status());
   if (!ShareCases(a->run.command, b->run.command)) {
-    return Failed(err, absl::InvalidArgumentError(absl::StrCat("run ", a->run.id, " is a ", a->run.command, " run and ",
-                                                               b->run.id, " a ", b->run.command,
-                                                               " run: they share no case")));
+    return ReportFailure(
+        err, absl::InvalidArgumentError(absl::StrCat("run ", a->run.id, " is a ", a->run.command, " run and ",
+                                                     b->run.id, " a ", b->run.command, " run: they share no case")));
   }
   for (const RunAndCases* run : {&*a, &*b}) {
     if (absl::Status finished = UnfinishedError(run->run,
                                                 "It is not compared: the cases it did not judge would read "
                                                 "as removed");
         !finished.ok()) {
-      return Failed(err, finished);
+      return ReportFailure(err, finished);
     }
   }
   const std::string html = absl::GetFlag(FLAGS_html);
   if (!html.empty()) {
     if (absl::Status free = CheckReplaceable(html, ExportKind::kDiffPage, absl::StrCat(a->run.id, " ", b->run.id));
         !free.ok()) {
-      return Failed(err, free);
+      return ReportFailure(err, free);
     }
   }
   const RunDiff diff = Diff(a->cases, b->cases);
   if (!html.empty()) {
     if (absl::Status written = WriteDiffPage(a->run, b->run, diff, b->cases, html); !written.ok()) {
-      return Failed(err, written);
+      return ReportFailure(err, written);
     }
     err << "wrote " << PrintedText(html) << "\n";
   }
@@ -330,18 +324,18 @@ int RunDiffCommand(const std::vector<std::string>& arguments, std::ostream& out,
 }
 
 int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
-  if (arguments.size() != 1) return Failed(err, absl::InvalidArgumentError("baseline takes one run: RUN_ID"));
+  if (arguments.size() != 1) return ReportFailure(err, absl::InvalidArgumentError("baseline takes one run: RUN_ID"));
   const std::string path = absl::GetFlag(FLAGS_out);
-  if (path.empty()) return Failed(err, absl::InvalidArgumentError("baseline needs --out FILE.csv"));
+  if (path.empty()) return ReportFailure(err, absl::InvalidArgumentError("baseline needs --out FILE.csv"));
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
-  if (!store.ok()) return Failed(err, store.status());
+  if (!store.ok()) return ReportFailure(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
-  if (!run.ok()) return Failed(err, run.status());
+  if (!run.ok()) return ReportFailure(err, run.status());
   if (absl::Status finished = UnfinishedError(run->run, "No baseline is taken from it"); !finished.ok()) {
-    return Failed(err, finished);
+    return ReportFailure(err, finished);
   }
   if (absl::Status written = WriteNew(path, RenderBaseline(run->run, run->cases)); !written.ok()) {
-    return Failed(err, written);
+    return ReportFailure(err, written);
   }
   out << "wrote " << PrintedText(path) << ": " << Findings(run->cases) << " expected failures of run " << run->run.id
       << "\n";
@@ -349,26 +343,28 @@ int RunBaselineCommand(const std::vector<std::string>& arguments, std::ostream& 
 }
 
 int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
-  if (arguments.size() != 1) return Failed(err, absl::InvalidArgumentError("export takes one run: RUN_ID"));
+  if (arguments.size() != 1) return ReportFailure(err, absl::InvalidArgumentError("export takes one run: RUN_ID"));
   const std::string junit = absl::GetFlag(FLAGS_junit);
   const std::string csv = absl::GetFlag(FLAGS_csv);
   const std::string html = absl::GetFlag(FLAGS_html);
   if (junit.empty() && csv.empty() && html.empty()) {
-    return Failed(err, absl::InvalidArgumentError("export needs --junit, --csv or --html"));
+    return ReportFailure(err, absl::InvalidArgumentError("export needs --junit, --csv or --html"));
   }
   if ((!junit.empty() && (junit == csv || junit == html)) || (!csv.empty() && csv == html)) {
-    return Failed(err, absl::InvalidArgumentError("two of --junit, --csv and --html name one file; give each its own"));
+    return ReportFailure(
+        err, absl::InvalidArgumentError("two of --junit, --csv and --html name one file; give each its own"));
   }
   const absl::StatusOr<std::optional<Baseline>> baseline = LoadBaseline(absl::GetFlag(FLAGS_baseline));
-  if (!baseline.ok()) return Failed(err, baseline.status());
+  if (!baseline.ok()) return ReportFailure(err, baseline.status());
   if (baseline->has_value() && junit.empty()) {
-    return Failed(err, absl::InvalidArgumentError(
-                           "--baseline marks the failures it expects as skipped in the JUnit file: give --junit too"));
+    return ReportFailure(
+        err, absl::InvalidArgumentError(
+                 "--baseline marks the failures it expects as skipped in the JUnit file: give --junit too"));
   }
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
-  if (!store.ok()) return Failed(err, store.status());
+  if (!store.ok()) return ReportFailure(err, store.status());
   absl::StatusOr<RunAndCases> run = ReadRun(*store, arguments[0]);
-  if (!run.ok()) return Failed(err, run.status());
+  if (!run.ok()) return ReportFailure(err, run.status());
   // Each file may hold only an earlier export of the same kind, of this run.
   const std::vector<std::pair<std::string, absl::Status>> free = {
       {junit, CheckReplaceable(junit, ExportKind::kJunit, run->run.id)},
@@ -376,7 +372,7 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
       {html, CheckReplaceable(html, ExportKind::kRunPage, run->run.id)},
   };
   for (const auto& [path, checked] : free) {
-    if (!path.empty() && !checked.ok()) return Failed(err, checked);
+    if (!path.empty() && !checked.ok()) return ReportFailure(err, checked);
   }
   const auto stored_extra = [&](const std::string& key) { return store->Artifact(run->run.id, key); };
   const std::vector<std::pair<std::string, std::function<absl::Status()>>> exports = {
@@ -398,36 +394,36 @@ int RunExportCommand(const std::vector<std::string>& arguments, std::ostream& ou
   };
   for (const auto& [path, write] : exports) {
     if (path.empty()) continue;
-    if (absl::Status written = write(); !written.ok()) return Failed(err, written);
+    if (absl::Status written = write(); !written.ok()) return ReportFailure(err, written);
     out << "wrote " << PrintedText(path) << "\n";
   }
   if (absl::Status finished = UnfinishedError(run->run, "The exports hold what it judged, and say how it ended");
       !finished.ok()) {
-    return Failed(err, finished);
+    return ReportFailure(err, finished);
   }
   return kExitClean;
 }
 
 int RunPruneCommand(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
-  if (!arguments.empty()) return Failed(err, absl::InvalidArgumentError("prune takes no arguments"));
+  if (!arguments.empty()) return ReportFailure(err, absl::InvalidArgumentError("prune takes no arguments"));
   const int keep = absl::GetFlag(FLAGS_keep);
   if (keep < 1) {
-    return Failed(err, absl::InvalidArgumentError(
-                           "prune needs --keep N: how many finished runs of each command to keep (N from 1)"));
+    return ReportFailure(err, absl::InvalidArgumentError(
+                                  "prune needs --keep N: how many finished runs of each command to keep (N from 1)"));
   }
   // Read-only until there is something to delete, so that a dry run, or a
   // file that is not a results store, is never written.
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
-  if (!store.ok()) return Failed(err, store.status());
+  if (!store.ok()) return ReportFailure(err, store.status());
   const absl::StatusOr<std::vector<RunRecord>> runs = RunsAsTheyStand(*store);
-  if (!runs.ok()) return Failed(err, runs.status());
+  if (!runs.ok()) return ReportFailure(err, runs.status());
   const std::vector<std::string> pruned = RunsToPrune(*runs, static_cast<size_t>(keep));
   const bool dry_run = absl::GetFlag(FLAGS_dry_run);
   if (!dry_run && !pruned.empty()) {
     store = ResultsStore::Open(store->path());
-    if (!store.ok()) return Failed(err, store.status());
-    if (absl::Status deleted = store->DeleteRuns(pruned); !deleted.ok()) return Failed(err, deleted);
-    if (absl::Status reclaimed = store->Reclaim(); !reclaimed.ok()) return Failed(err, reclaimed);
+    if (!store.ok()) return ReportFailure(err, store.status());
+    if (absl::Status deleted = store->DeleteRuns(pruned); !deleted.ok()) return ReportFailure(err, deleted);
+    if (absl::Status reclaimed = store->Reclaim(); !reclaimed.ok()) return ReportFailure(err, reclaimed);
   }
   const bool remove_dirs = absl::GetFlag(FLAGS_remove_dirs);
   const absl::string_view verb = dry_run ? "would delete " : "deleted ";

@@ -445,8 +445,7 @@ int RunSupport(const SupportOptions& given, std::ostream& out, std::ostream& err
   absl::StatusOr<RunStart> start = targets.ok() ? SupportRunStart(options, *targets) : targets.status();
   for (const absl::Status& status : {compilers.status(), targets.status(), registry.status(), start.status()}) {
     if (!status.ok()) {
-      err << "matload: " << PrintedText(status.message()) << "\n";
-      return ExitStatusFor(status);
+      return ReportFailure(err, status);
     }
   }
   const std::vector<Target> swept = ShardTargets(*targets, options.shard);

@@ -16,14 +16,6 @@
 namespace matload {
 namespace {
 
-// Today is the UTC date, as the reports give it.
-std::string Today() {
-  std::time_t now = std::time(nullptr);
-  char date[16];
-  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
-  return date;
-}
-
 // kCompilersKey is the artifact a support run stores its compilers under.
 constexpr char kCompilersKey[] = "support/compilers";
 
@@ -122,6 +114,13 @@ absl::StatusOr<std::vector<CompilerSweep>> RecordedSweeps(RunJournal& journal, c
 
 }  // namespace
 
+std::string TodayUtc() {
+  std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+  return date;
+}
+
 std::pair<std::string, std::string> CompilersArtifact(const std::vector<SupportCompiler>& compilers) {
   nlohmann::json json = nlohmann::json::array();
   for (const SupportCompiler& compiler : compilers) json.push_back({compiler.name, compiler.toolchain, compiler.path});
@@ -141,7 +140,7 @@ absl::Status WriteSupportReports(const std::vector<CompilerSweep>& sweeps, const
     const std::string ptx = sweep.sweep.ptx.ToString();
     const std::string report = several ? absl::StrCat(directory, "/", sweep.compiler.name, "/ptx", ptx) : directory;
     const ReportContext context{.command = command,
-                                .date = Today(),
+                                .date = TodayUtc(),
                                 .machine = machine,
                                 .compiler_path = sweep.compiler.path,
                                 .seconds = sweep.seconds};
@@ -154,7 +153,7 @@ absl::Status WriteSupportReports(const std::vector<CompilerSweep>& sweeps, const
   }
   if (!several) return absl::OkStatus();
   const std::string path = absl::StrCat(directory, "/compare-ptx", compared.front().ptx.ToString(), ".md");
-  if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(compared, command, Today())); !written.ok()) {
+  if (absl::Status written = WriteFile(path, ToolkitComparisonMarkdown(compared, command, TodayUtc())); !written.ok()) {
     return written;
   }
   out << "wrote " << PrintedText(path) << "\n";

@@ -19,6 +19,10 @@
 
 namespace matload {
 
+// TodayUtc is the UTC date as the support and history reports give it
+// ("2026-11-29").
+std::string TodayUtc();
+
 // SupportCompiler is one compiler as a run's reports name it: its report
 // directory ("ptxas-13.0.88"), its toolchain ("ptxas 13.0.88") and its path
 // as the reproducers' commands run it.

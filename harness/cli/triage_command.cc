@@ -28,8 +28,9 @@
 namespace matload {
 namespace {
 
-// Fail prints `status` and gives its exit status.
-int Fail(const absl::Status& status, std::ostream& err) {
+// ReportTriageFailure prints `status` as matload triage's failure and gives its
+// exit status.
+int ReportTriageFailure(const absl::Status& status, std::ostream& err) {
   err << "matload triage: " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
@@ -79,17 +80,17 @@ std::vector<CaseNight> HistoryOf(const std::string& db, const std::string& case_
 int TriageBundle(const TriageOptions& options, const std::filesystem::path& bundle, std::ostream& out,
                  std::ostream& err) {
   absl::StatusOr<TriageCase> triage_case = ReadTriageCase(bundle);
-  if (!triage_case.ok()) return Fail(triage_case.status(), err);
+  if (!triage_case.ok()) return ReportTriageFailure(triage_case.status(), err);
   absl::StatusOr<Ptxas> ptxas =
       OpenPtxas(options.ptxas, "the toolkit's ptxas ($MATLOAD_PTXAS, else $CUDA_HOME/bin/ptxas)");
-  if (!ptxas.ok()) return Fail(ptxas.status(), err);
+  if (!ptxas.ok()) return ReportTriageFailure(ptxas.status(), err);
   absl::StatusOr<std::vector<Ptxas>> releases = OpenReleases(options.releases);
-  if (!releases.ok()) return Fail(releases.status(), err);
+  if (!releases.ok()) return ReportTriageFailure(releases.status(), err);
   TriageRequest request{
       .triage_case = &*triage_case, .ptxas = &*ptxas, .cuobjdump = DefaultCuobjdumpPath(), .repeats = options.repeats};
   for (const Ptxas& release : *releases) request.history.push_back(&release);
   absl::StatusOr<TriageResult> result = RunTriage(request);
-  if (!result.ok()) return Fail(result.status(), err);
+  if (!result.ok()) return ReportTriageFailure(result.status(), err);
   const TestProgram& program = *triage_case->program;
   result->history = HistoryOf(
       options.db,
@@ -98,7 +99,7 @@ int TriageBundle(const TriageOptions& options, const std::filesystem::path& bund
                     triage_case->undefined && std::holds_alternative<Undefined>(program.Expect(triage_case->variant))),
       err);
   if (absl::Status written = WriteTriage(options.out, *triage_case, *result); !written.ok()) {
-    return Fail(written, err);
+    return ReportTriageFailure(written, err);
   }
   out << DescribeTriage(*triage_case, *result).summary << "\n"
       << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
@@ -108,20 +109,22 @@ int TriageBundle(const TriageOptions& options, const std::filesystem::path& bund
 // TriageSupportCase takes a support case through every release.
 int TriageSupportCase(const TriageOptions& options, const std::string& case_id, std::ostream& out, std::ostream& err) {
   if (options.releases.empty()) {
-    return Fail(absl::InvalidArgumentError(
-                    "no ptxas releases: give --ptxas P,..., or fetch them with scripts/fetch-cuda-tools.sh all"),
-                err);
+    return ReportTriageFailure(
+        absl::InvalidArgumentError(
+            "no ptxas releases: give --ptxas P,..., or fetch them with scripts/fetch-cuda-tools.sh all"),
+        err);
   }
   absl::StatusOr<std::vector<Ptxas>> releases = OpenReleases(options.releases);
-  if (!releases.ok()) return Fail(releases.status(), err);
+  if (!releases.ok()) return ReportTriageFailure(releases.status(), err);
   absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
-  if (!registry.ok()) return Fail(registry.status(), err);
+  if (!registry.ok()) return ReportTriageFailure(registry.status(), err);
   absl::StatusOr<std::unique_ptr<VerdictCache>> cache = VerdictCache::Open(options.db);
   absl::StatusOr<CompileTriage> triage =
       TriageCompileCase(case_id, *releases, *registry, cache.ok() ? cache->get() : nullptr);
-  if (!triage.ok()) return Fail(triage.status(), err);
+  if (!triage.ok()) return ReportTriageFailure(triage.status(), err);
   triage->history = HistoryOf(options.db, case_id, err);
-  if (absl::Status written = WriteCompileTriage(options.out, *triage); !written.ok()) return Fail(written, err);
+  if (absl::Status written = WriteCompileTriage(options.out, *triage); !written.ok())
+    return ReportTriageFailure(written, err);
   out << DescribeCompileTriage(*triage).summary << "\n"
       << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
   return kExitClean;
@@ -134,35 +137,37 @@ int TriageStoredCase(const TriageOptions& options, std::ostream& out, std::ostre
   const std::string run_name = options.subject.substr(0, colon);
   const std::string case_id = options.subject.substr(colon + 1);
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
-  if (!store.ok()) return Fail(store.status(), err);
+  if (!store.ok()) return ReportTriageFailure(store.status(), err);
   absl::StatusOr<RunRecord> run = FindRun(*store, run_name);
-  if (!run.ok()) return Fail(absl::InvalidArgumentError(run.status().message()), err);
+  if (!run.ok()) return ReportTriageFailure(absl::InvalidArgumentError(run.status().message()), err);
   absl::StatusOr<std::vector<CaseRecord>> cases = store->Cases(run->id);
-  if (!cases.ok()) return Fail(cases.status(), err);
+  if (!cases.ok()) return ReportTriageFailure(cases.status(), err);
   const auto found = std::find_if(cases->begin(), cases->end(), [&](const CaseRecord& c) { return c.id == case_id; });
   if (found == cases->end()) {
-    return Fail(absl::InvalidArgumentError(absl::StrCat("run ", run->id, " has no case '", case_id, "'")), err);
+    return ReportTriageFailure(
+        absl::InvalidArgumentError(absl::StrCat("run ", run->id, " has no case '", case_id, "'")), err);
   }
   if (run->command == "support" || run->command == "history") return TriageSupportCase(options, case_id, out, err);
   if ((run->command == "conform" || run->command == "soak") && !found->bundle.empty()) {
     return TriageBundle(options, std::filesystem::path(run->directory) / found->bundle, out, err);
   }
-  return Fail(absl::InvalidArgumentError(absl::StrCat("case '", case_id, "' of ", run->id, " (",
-                                                      CaseOutcomeWord(found->outcome),
-                                                      ") has no bundle to triage: only conform findings have one")),
-              err);
+  return ReportTriageFailure(
+      absl::InvalidArgumentError(absl::StrCat("case '", case_id, "' of ", run->id, " (", CaseOutcomeWord(found->outcome),
+                                              ") has no bundle to triage: only conform findings have one")),
+      err);
 }
 
 }  // namespace
 
 int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();
-  if (options.out.empty()) return Fail(absl::InvalidArgumentError("give --out DIR, a new or empty directory"), err);
-  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok()) return Fail(free, err);
+  if (options.out.empty())
+    return ReportTriageFailure(absl::InvalidArgumentError("give --out DIR, a new or empty directory"), err);
+  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok()) return ReportTriageFailure(free, err);
   std::error_code error;
   if (std::filesystem::is_directory(options.subject, error)) return TriageBundle(options, options.subject, out, err);
   if (options.subject.find(':') != std::string::npos) return TriageStoredCase(options, out, err);
-  return Fail(
+  return ReportTriageFailure(
       absl::InvalidArgumentError(absl::StrCat("'", options.subject, "' is neither a bundle directory nor RUN:CASE_ID")),
       err);
 }

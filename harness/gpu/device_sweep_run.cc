@@ -11,14 +11,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/platform/seconds_since.h"
 
 namespace matload {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Seconds is the time since `start`.
-double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Load reads a little-endian T at `at` of `bytes`.
 template <typename T>
@@ -149,7 +147,7 @@ absl::StatusOr<KeptTally> JudgeKept(const TestProgram& program, const LoadPlan& 
         }
         if (options.on_kept) options.on_kept(t, judged->variant, judged->verdict, judged->registers);
       }
-      tallies[t].seconds = Seconds(start);
+      tallies[t].seconds = SecondsSince(start);
     });
   }
   for (std::thread& worker : workers) worker.join();
@@ -259,7 +257,7 @@ absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptio
     return absl::OkStatus();
   };
   for (int slot = 0; stats.next < options.end; slot ^= 1) {
-    if (options.duration.has_value() && Seconds(start) >= absl::ToDoubleSeconds(*options.duration)) break;
+    if (options.duration.has_value() && SecondsSince(start) >= absl::ToDoubleSeconds(*options.duration)) break;
     SweepRequest request{.seed = options.seed,
                          .first = stats.next,
                          .end = std::min(options.end, stats.next + options.variants_per_launch),
@@ -268,7 +266,7 @@ absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptio
     const std::uint64_t sample = SampleSize(program, request);
     const Clock::time_point launch_start = Clock::now();
     absl::StatusOr<absl::Span<const std::uint8_t>> output = launch(slot, request);
-    stats.launching += Seconds(launch_start);
+    stats.launching += SecondsSince(launch_start);
     absl::Status judged = finish_judging();
     if (!output.ok()) return output.status();
     if (!judged.ok()) return judged;
@@ -298,7 +296,7 @@ absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptio
   }
   if (absl::Status judged = finish_judging(); !judged.ok()) return judged;
   std::sort(stats.failing.begin(), stats.failing.end());
-  stats.seconds = Seconds(start);
+  stats.seconds = SecondsSince(start);
   return stats;
 }
 

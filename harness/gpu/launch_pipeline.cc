@@ -13,14 +13,12 @@
 #include "absl/strings/str_cat.h"
 #include "harness/judge/case_judge.h"
 #include "harness/kernels/device_judge.h"
+#include "harness/platform/seconds_since.h"
 
 namespace matload {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Seconds is the time since `start`.
-double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Batch is one launch's blocks: their variants and records, which of them
 // are judged, and the output of its launch. Batch b lives in
@@ -137,7 +135,8 @@ Pipeline::Pipeline(const TestProgram& program, const BatchRunOptions& options, c
 
 bool Pipeline::Plan(std::uint64_t round) {
   if (!launch_status_.ok()) return false;
-  if (options_.duration.has_value() && Seconds(start_) >= absl::ToDoubleSeconds(*options_.duration)) draining_ = true;
+  if (options_.duration.has_value() && SecondsSince(start_) >= absl::ToDoubleSeconds(*options_.duration))
+    draining_ = true;
   Batch& current = batches_[round % 2];         // holds batch round - 2: judged, then made anew
   Batch& previous = batches_[(round + 1) % 2];  // holds batch round - 1: launched now
   round_ = Round{};
@@ -174,7 +173,7 @@ void Pipeline::Launch(Batch& batch, bool timed) {
   batch.launched = timed;
   if (!timed) return;
   ++stats_.launches;
-  stats_.launching += Seconds(launch_start);
+  stats_.launching += SecondsSince(launch_start);
 }
 
 void Pipeline::JudgeBlock(int thread, const Batch& batch, size_t i, PipelineStats& mine) const {
@@ -220,7 +219,7 @@ void Pipeline::Work(int thread) {
         program_.WriteRecord(made->variants[i], absl::MakeSpan(made->records).subspan(i * record_bytes, record_bytes));
       }
     }
-    mine.generating += Seconds(generate_start);
+    mine.generating += SecondsSince(generate_start);
   });
 }
 
@@ -251,7 +250,7 @@ absl::StatusOr<PipelineStats> Pipeline::Run() {
   }
   for (std::thread& thread : pool) thread.join();
   if (!launch_status_.ok()) return launch_status_;
-  stats_.seconds = Seconds(start_);
+  stats_.seconds = SecondsSince(start_);
   for (const auto& [mine] : per_thread_) {
     stats_.checked += mine.checked;
     stats_.mismatched += mine.mismatched;

@@ -15,7 +15,7 @@ namespace {
 // The parts of nvJitLink.h matload uses, declared here so that nothing links
 // against the library (CUDA 13.0 nvJitLink.h: nvJitLinkResult, InputType).
 using Handle = struct nvJitLink*;
-constexpr int kSuccess = 0;
+constexpr int kNvJitLinkSuccess = 0;  // NVJITLINK_SUCCESS
 constexpr int kInputPtx = 2;  // NVJITLINK_INPUT_PTX
 
 }  // namespace
@@ -52,7 +52,7 @@ absl::StatusOr<std::unique_ptr<NvJitLink>> NvJitLink::Open(const std::string& pa
   if (!resolved.ok()) return resolved;
   unsigned int major = 0;
   unsigned int minor = 0;
-  if (api->version(&major, &minor) != kSuccess) return absl::InternalError("nvJitLinkVersion failed");
+  if (api->version(&major, &minor) != kNvJitLinkSuccess) return absl::InternalError("nvJitLinkVersion failed");
   return std::unique_ptr<NvJitLink>(new NvJitLink(*std::move(library), api, absl::StrCat(major, ".", minor)));
 }
 
@@ -60,7 +60,7 @@ bool NvJitLink::Supports(Target target) const {
   const std::string arch = absl::StrCat("-arch=", target.Name());
   const char* options[] = {arch.c_str()};
   Handle handle = nullptr;
-  const bool created = api_->create(&handle, 1, options) == kSuccess;
+  const bool created = api_->create(&handle, 1, options) == kNvJitLinkSuccess;
   if (handle != nullptr) api_->destroy(&handle);
   return created;
 }
@@ -70,19 +70,19 @@ absl::StatusOr<NvJitLink::Linked> NvJitLink::Link(absl::string_view module_text,
   const std::string arch = absl::StrCat("-arch=", target.Name());
   const char* options[] = {arch.c_str()};
   Handle handle = nullptr;
-  if (api_->create(&handle, 1, options) != kSuccess) {
+  if (api_->create(&handle, 1, options) != kNvJitLinkSuccess) {
     if (handle != nullptr) api_->destroy(&handle);
     return absl::UnimplementedError(absl::StrCat("nvJitLink ", version_, " cannot compile for ", target.Name()));
   }
   absl::Cleanup destroy = [&] { api_->destroy(&handle); };
   const std::string text(module_text);
   int result = api_->add_data(handle, kInputPtx, text.data(), text.size(), "matload.ptx");
-  if (result == kSuccess) result = api_->complete(handle);
-  Linked linked{.assembled = {.accepted = result == kSuccess}};
+  if (result == kNvJitLinkSuccess) result = api_->complete(handle);
+  Linked linked{.assembled = {.accepted = result == kNvJitLinkSuccess}};
   size_t size = 0;
-  if (api_->error_log_size(handle, &size) == kSuccess && size > 1) {
+  if (api_->error_log_size(handle, &size) == kNvJitLinkSuccess && size > 1) {
     std::string log(size, '\0');
-    if (api_->error_log(handle, log.data()) == kSuccess) {
+    if (api_->error_log(handle, log.data()) == kNvJitLinkSuccess) {
       log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
       linked.assembled.diagnostics = ParsePtxasDiagnostics(log);
     }
@@ -93,12 +93,12 @@ absl::StatusOr<NvJitLink::Linked> NvJitLink::Link(absl::string_view module_text,
   }
   if (want_cubin && linked.assembled.accepted) {
     size_t cubin_size = 0;
-    if (api_->cubin_size(handle, &cubin_size) != kSuccess || cubin_size == 0) {
+    if (api_->cubin_size(handle, &cubin_size) != kNvJitLinkSuccess || cubin_size == 0) {
       return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
                                  absl::StrCat("nvJitLink ", version_, " linked a module but gave no cubin"));
     }
     linked.cubin.resize(cubin_size);
-    if (api_->cubin(handle, linked.cubin.data()) != kSuccess) {
+    if (api_->cubin(handle, linked.cubin.data()) != kNvJitLinkSuccess) {
       return InfrastructureError(InfrastructureCause::kCompilerOutputNotUnderstood,
                                  absl::StrCat("nvJitLink ", version_, " could not copy out its cubin"));
     }

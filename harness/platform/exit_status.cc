@@ -2,6 +2,7 @@
 
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
+#include "harness/platform/outside_text.h"
 
 namespace matload {
 
@@ -20,6 +21,11 @@ int ExitStatusFor(const absl::Status& status) {
     default:
       return kExitInfrastructure;
   }
+}
+
+int ReportFailure(std::ostream& err, const absl::Status& status) {
+  err << "matload: " << PrintedText(status.message()) << "\n";
+  return ExitStatusFor(status);
 }
 
 }  // namespace matload

@@ -10,6 +10,8 @@
 #ifndef MATLOAD_HARNESS_PLATFORM_EXIT_STATUS_H_
 #define MATLOAD_HARNESS_PLATFORM_EXIT_STATUS_H_
 
+#include <ostream>
+
 #include "absl/status/status.h"
 
 namespace matload {
@@ -27,6 +29,11 @@ inline constexpr int kExitInfrastructure = 4;
 // kFailedPrecondition) 2, and anything else, a failure of matload itself,
 // 4: it could not judge. OK is 0.
 int ExitStatusFor(const absl::Status& status);
+
+// ReportFailure prints a command's failure to `err` as "matload: MESSAGE",
+// the message as PrintedText shows it (outside_text.h), and returns its
+// exit status (ExitStatusFor).
+int ReportFailure(std::ostream& err, const absl::Status& status);
 
 }  // namespace matload
 

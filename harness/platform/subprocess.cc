@@ -157,9 +157,9 @@ int ExitCode(int status) {
   return result.exit_code;
 }
 
-// HasEnded says whether `pid` has ended, and leaves it unreaped: while the
+// ChildHasEnded says whether our child `pid` has ended, and leaves it unreaped: while the
 // leader is a zombie, its process group id cannot go to another process.
-bool HasEnded(pid_t pid) {
+bool ChildHasEnded(pid_t pid) {
   siginfo_t info{};
   while (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
     if (errno != EINTR) return true;  // not our child any more: nothing to wait for
@@ -172,7 +172,7 @@ bool HasEnded(pid_t pid) {
 // is pending (PendingInterrupt).
 bool WaitUntil(pid_t pid, std::chrono::steady_clock::time_point deadline) {
   for (std::chrono::microseconds step = kFirstWaitStep;; step = std::min(2 * step, kLongestWaitStep)) {
-    if (HasEnded(pid)) return true;
+    if (ChildHasEnded(pid)) return true;
     if (std::chrono::steady_clock::now() >= deadline || PendingInterrupt() != 0) return false;
     std::this_thread::sleep_for(step);
   }
@@ -270,7 +270,7 @@ absl::StatusOr<BackgroundProcess> BackgroundProcess::Start(const std::vector<std
 }
 
 std::optional<int> BackgroundProcess::Poll() {
-  if (!exit_code_.has_value() && HasEnded(pid_)) exit_code_ = ExitCode(KillGroupAndReap(pid_));
+  if (!exit_code_.has_value() && ChildHasEnded(pid_)) exit_code_ = ExitCode(KillGroupAndReap(pid_));
   return exit_code_;
 }
 

@@ -443,13 +443,6 @@ absl::Status NoSuchRun(absl::string_view path, absl::string_view id) {
   return absl::NotFoundError(absl::StrFormat("results database %s has no run '%s'", path, id));
 }
 
-// HostName is this machine's name, which a claim records with the pid.
-std::string HostName() {
-  char name[HOST_NAME_MAX + 1] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
-  return name;
-}
-
 // FileUri is `path` as a SQLite file: URI, each byte but letters, digits,
 // '/', '.', '_', '~' and '-' percent-encoded ('?', '#' and '%' would end or
 // change the path). An absolute path follows an empty authority, so that
@@ -514,6 +507,12 @@ bool MayBeAlive(std::int64_t pid, absl::string_view host, std::optional<std::uin
 }
 
 }  // namespace
+
+std::string HostName() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
 
 void ResultsStore::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
 

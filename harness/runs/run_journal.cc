@@ -77,13 +77,6 @@ std::vector<CaseRecord> MergedInIdOrder(const std::vector<std::vector<CaseRecord
   return LatestOf(order);
 }
 
-// HostName is this machine's name, or "unknown".
-std::string HostName() {
-  char name[256] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
-  return name;
-}
-
 // kRunMarker is the file a new run claims its directory with, holding the
 // run's ID: made with O_EXCL, so that of two runs started at once into one
 // directory only one gets it.

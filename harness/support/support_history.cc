@@ -66,8 +66,8 @@ std::vector<ReasonCode> ModelReasons(const RawInstruction& instruction, PtxVersi
   return codes;
 }
 
-// StateOf is a matrix cell's FormClassHistory state.
-char StateOf(const SupportCell& cell) {
+// HistoryStateOf is a matrix cell's FormClassHistory state.
+char HistoryStateOf(const SupportCell& cell) {
   if (!cell.compiled) return '-';
   if (cell.compiler_accepted) return cell.model_legal ? 'Y' : 'y';
   return cell.model_legal ? 'N' : 'n';
@@ -254,7 +254,7 @@ void SupportHistory::AddMatrix(size_t toolkit, const SupportSweep& sweep) {
                    .target = target,
                    .states = std::string(toolkits_.size(), kNotSwept)};
       }
-      history.states[toolkit] = StateOf(cell);
+      history.states[toolkit] = HistoryStateOf(cell);
     }
   }
 }

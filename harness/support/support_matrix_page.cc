@@ -27,15 +27,6 @@ using kainjow::mustache::data;
 using kainjow::mustache::list;
 using kainjow::mustache::object;
 
-// CellState classifies one matrix cell.
-enum class CellState { kBoth, kNeither, kModelOnly, kCompilerOnly, kModelLegalUncompiled, kModelIllegalUncompiled };
-
-CellState StateOf(const SupportCell& cell) {
-  if (!cell.compiled) return cell.model_legal ? CellState::kModelLegalUncompiled : CellState::kModelIllegalUncompiled;
-  if (cell.model_legal) return cell.compiler_accepted ? CellState::kBoth : CellState::kModelOnly;
-  return cell.compiler_accepted ? CellState::kCompilerOnly : CellState::kNeither;
-}
-
 // MatrixLegendEntry says how the page shows one cell state.
 struct MatrixLegendEntry {
   CellState state;
@@ -188,7 +179,7 @@ DataBlock DisagreementRows(const SupportSweep& sweep, const DiscrepancyRegistry&
 
 // CellTitle is a cell's hover text: target, state, SASS and first message.
 std::string CellTitle(const std::string& target, const SupportCell& cell) {
-  std::string title = absl::StrCat(target, ": ", MatrixLegendOf(StateOf(cell)).meaning);
+  std::string title = absl::StrCat(target, ": ", MatrixLegendOf(CellStateOf(cell)).meaning);
   if (!cell.sass.empty()) absl::StrAppend(&title, "\nSASS: ", cell.sass);
   if (!cell.compiler_messages.empty()) absl::StrAppend(&title, "\n", cell.compiler_messages.front());
   return title;
@@ -209,7 +200,7 @@ object FamilyView(const std::string& family, const SupportSweep& sweep, const Lo
     std::vector<std::string> css, titles, counts, hrefs;
     for (const std::string& target : sweep.targets) {
       const SupportCell& cell = row->cells.at(target);
-      css.push_back(MatrixLegendOf(StateOf(cell)).css);
+      css.push_back(MatrixLegendOf(CellStateOf(cell)).css);
       titles.push_back(CellTitle(target, cell));
       const auto found = located.by_cell.find({row->opcode, target});
       const bool counted = found != located.by_cell.end();

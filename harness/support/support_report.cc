@@ -24,15 +24,6 @@
 namespace matload {
 namespace {
 
-// CellState classifies one matrix cell.
-enum class CellState { kBoth, kNeither, kModelOnly, kCompilerOnly, kModelLegalUncompiled, kModelIllegalUncompiled };
-
-CellState StateOf(const SupportCell& cell) {
-  if (!cell.compiled) return cell.model_legal ? CellState::kModelLegalUncompiled : CellState::kModelIllegalUncompiled;
-  if (cell.model_legal) return cell.compiler_accepted ? CellState::kBoth : CellState::kModelOnly;
-  return cell.compiler_accepted ? CellState::kCompilerOnly : CellState::kNeither;
-}
-
 // Legend: {state, markdown symbol, meaning}.
 struct LegendEntry {
   CellState state;
@@ -200,7 +191,7 @@ std::string Markdown(const SupportSweep& sweep, const DiscrepancyRegistry& regis
     }
     absl::StrAppend(&md, "| `", row.opcode, "` |");
     for (const std::string& target : sweep.targets) {
-      absl::StrAppend(&md, " ", LegendOf(StateOf(row.cells.at(target))).symbol, " |");
+      absl::StrAppend(&md, " ", LegendOf(CellStateOf(row.cells.at(target))).symbol, " |");
     }
     absl::StrAppend(&md, "\n");
   }

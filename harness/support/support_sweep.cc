@@ -98,6 +98,12 @@ TargetSnippets SelectSnippets(const std::vector<MatrixForm>& matrix, Target targ
 
 }  // namespace
 
+CellState CellStateOf(const SupportCell& cell) {
+  if (!cell.compiled) return cell.model_legal ? CellState::kModelLegalUncompiled : CellState::kModelIllegalUncompiled;
+  if (cell.model_legal) return cell.compiler_accepted ? CellState::kBoth : CellState::kModelOnly;
+  return cell.compiler_accepted ? CellState::kCompilerOnly : CellState::kNeither;
+}
+
 // SweepPlan is what one target's sweep compares: its forms as the case
 // filter chose them, how many of each kind, and the model's verdicts.
 struct SweepPlan {

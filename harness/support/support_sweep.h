@@ -37,6 +37,12 @@ struct SupportCell {
   std::string sass;  // its load instructions, when accepted and lowered (sass_lowering.h)
 };
 
+// CellState classifies one matrix cell, as support.md and the support
+// matrix page show it: the model and the compiler agree or not, or the
+// compiler cannot target it.
+enum class CellState { kBoth, kNeither, kModelOnly, kCompilerOnly, kModelLegalUncompiled, kModelIllegalUncompiled };
+CellState CellStateOf(const SupportCell& cell);
+
 // SupportRow is one qualifier set that is legal on some target at the PTX
 // version (its opcode spelled canonically, e.g.
 // "ldmatrix.sync.aligned.m16n16.x1.trans.b8"), across the swept targets.

@@ -27,8 +27,8 @@ std::string LiteralPattern(absl::string_view text) {
   return pattern + "$";
 }
 
-// Verdict words one release's answer: "accepts", "rejects", "crashes".
-std::string Verdict(const ReleaseVerdict& release) {
+// ReleaseAnswer words one release's answer: "accepts", "rejects", "crashes".
+std::string ReleaseAnswer(const ReleaseVerdict& release) {
   return release.crashed ? "crashes on it" : release.accepted ? "accepts it" : "rejects it";
 }
 
@@ -83,10 +83,10 @@ std::vector<std::string> CompileTriage::Transitions() const {
   for (const ReleaseVerdict& release : releases) {
     if (!release.present) continue;
     if (before == nullptr) {
-      transitions.push_back(absl::StrCat(release.toolchain, " (the oldest that has it) ", Verdict(release)));
-    } else if (Verdict(*before) != Verdict(release)) {
-      transitions.push_back(absl::StrCat(release.toolchain, " ", Verdict(release), "; ", before->toolchain, " ",
-                                         Verdict(*before)));
+      transitions.push_back(absl::StrCat(release.toolchain, " (the oldest that has it) ", ReleaseAnswer(release)));
+    } else if (ReleaseAnswer(*before) != ReleaseAnswer(release)) {
+      transitions.push_back(absl::StrCat(release.toolchain, " ", ReleaseAnswer(release), "; ", before->toolchain, " ",
+                                         ReleaseAnswer(*before)));
     } else if (before->messages != release.messages && !release.accepted) {
       transitions.push_back(absl::StrCat(release.toolchain, " words its rejection otherwise: '",
                                          absl::StrJoin(release.messages, "' '"), "'"));
