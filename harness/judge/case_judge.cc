@@ -46,7 +46,7 @@ CaseOutcome OutcomeOf(CaseClass kind) {
     case CaseClass::kTimeout: return CaseOutcome::kTimeout;
     case CaseClass::kUnsupported: return CaseOutcome::kUnsupported;
   }
-  return CaseOutcome::kUnsupported;
+  return CaseOutcome::kUnjudged;
 }
 
 bool IsFinding(CaseClass kind) {
@@ -56,10 +56,8 @@ bool IsFinding(CaseClass kind) {
     case CaseClass::kMissingFault:
     case CaseClass::kLegalRejected:
     case CaseClass::kIllegalAccepted:
-    case CaseClass::kTimeout:
-      return true;
-    default:
-      return false;
+    case CaseClass::kTimeout: return true;
+    default: return false;
   }
 }
 

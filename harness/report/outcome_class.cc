@@ -16,7 +16,9 @@ OutcomeClass ClassOf(CaseOutcome outcome, bool finding) {
     case CaseOutcome::kKnownFault:
     case CaseOutcome::kLegalRejected:
     case CaseOutcome::kIllegalAccepted: return OutcomeClass::kKnown;
-    // A finding's outcome on a case that is no finding.
+    // No outcome (the store refuses it), or a finding's outcome on a case
+    // that is no finding.
+    case CaseOutcome::kUnjudged:
     case CaseOutcome::kMismatch:
     case CaseOutcome::kUnexpectedFault:
     case CaseOutcome::kMissingFault:

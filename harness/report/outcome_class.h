@@ -30,7 +30,7 @@ enum class OutcomeClass {
   // forms a toolchain rejects with the wrong reason (issue 20, the errata
   // work); no outcome word maps to it yet.
   kToolchainMisdiagnoses,
-  kOther,  // a finding's outcome on a case that is no finding: shown, never hidden
+  kOther,  // no outcome, or a finding's outcome on a case that is no finding: shown, never hidden
 };
 
 // ClassOf classes a case by its outcome and finding bit.

@@ -10,7 +10,8 @@ namespace matload {
 namespace {
 
 // kWords are the outcomes' words, in CaseOutcome's order.
-constexpr absl::string_view kWords[] = {"pass",
+constexpr absl::string_view kWords[] = {"unjudged",
+                                        "pass",
                                         "mismatch",
                                         "expected_fault",
                                         "known_fault",
@@ -35,7 +36,8 @@ absl::string_view CaseOutcomeWord(CaseOutcome outcome) { return kWords[static_ca
 
 absl::StatusOr<CaseOutcome> ParseCaseOutcome(absl::string_view word) {
   for (size_t i = 0; i < std::size(kWords); ++i) {
-    if (kWords[i] == word) return static_cast<CaseOutcome>(i);
+    const auto outcome = static_cast<CaseOutcome>(i);
+    if (kWords[i] == word && outcome != CaseOutcome::kUnjudged) return outcome;
   }
   return absl::DataLossError(absl::StrCat("'", word, "' is no case outcome"));
 }

@@ -14,11 +14,12 @@
 
 namespace matload {
 
-// CaseOutcome is one case's outcome. The first thirteen are conform's case
-// classes (CaseClass, harness/judge/case_judge.h, in its order, which
-// OutcomeOf maps); the rest are outcomes of whole cases that no variant
-// has.
+// CaseOutcome is one case's outcome. kUnjudged comes first, so that a
+// record nobody judged is never read as a pass; then conform's case
+// classes (CaseClass, harness/judge/case_judge.h, which OutcomeOf maps);
+// the rest are outcomes of whole cases that no variant has.
 enum class CaseOutcome : unsigned char {
+  kUnjudged,          // "unjudged": no command gave the case an outcome, a bug; no store holds it
   kPass,              // "pass": conform's, support's or a fuzz campaign's case agrees with the model
   kMismatch,          // "mismatch"
   kExpectedFault,     // "expected_fault"
@@ -43,7 +44,7 @@ enum class CaseOutcome : unsigned char {
 absl::string_view CaseOutcomeWord(CaseOutcome outcome);
 
 // ParseCaseOutcome is the outcome `word` spells (CaseOutcomeWord); a word
-// no matload writes is kDataLoss.
+// no matload writes, "unjudged" among them, is kDataLoss.
 absl::StatusOr<CaseOutcome> ParseCaseOutcome(absl::string_view word);
 
 }  // namespace matload

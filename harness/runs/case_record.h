@@ -20,8 +20,9 @@ struct CaseRecord {
   std::string id;  // the stable case ID: "wmma_load.a.row.m16n16k16.shared.f16.addr32.driver_jit"
   // outcome: "pass", "mismatch", "known_fault", "legal_rejected", ...
   // (harness/runs/case_outcome.h), or "flake" when re-runs of the case
-  // disagreed.
-  CaseOutcome outcome = CaseOutcome::kPass;
+  // disagreed; kUnjudged until a command gives it one, which the results
+  // store refuses to write.
+  CaseOutcome outcome = CaseOutcome::kUnjudged;
   // finding: the outcome needs a person (the GPU or a toolchain disagrees
   // with the model, unexplained). Baselines and diffs compare findings.
   bool finding = false;
@@ -45,9 +46,9 @@ struct RunRecord {
   // registry_digest: the SHA-256 of the discrepancy registry that judged
   // the run (registry_in_force.h); empty for a run an older matload stored.
   std::string registry_digest;
-  std::string toolkits;         // "ptxas 13.0.88; nvJitLink 13.0"
-  std::string driver;           // "CUDA driver 13000 (580.159.04)", or empty without a GPU
-  std::string gpu_name;         // empty without a GPU
+  std::string toolkits;  // "ptxas 13.0.88; nvJitLink 13.0"
+  std::string driver;    // "CUDA driver 13000 (580.159.04)", or empty without a GPU
+  std::string gpu_name;  // empty without a GPU
   std::string gpu_uuid;
   std::string host;
   std::string directory;  // the run directory
@@ -58,7 +59,7 @@ struct RunRecord {
   // that matload merge joined from shards, the same name, which links it to
   // them; else empty.
   std::string parent;
-  std::string shard;   // "I/N" for a shard; else empty
+  std::string shard;  // "I/N" for a shard; else empty
   absl::Time started = absl::InfinitePast();
   absl::Time ended = absl::InfinitePast();  // InfinitePast while it runs
   // status: "running", "clean", "findings", "infrastructure" (it could not

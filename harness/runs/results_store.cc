@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "harness/platform/environment.h"
+#include "harness/platform/host_name.h"
 #include "harness/platform/outside_text.h"
 #include "harness/platform/process_start_time.h"
 #include "harness/runs/case_outcome.h"
@@ -52,10 +54,8 @@ absl::Status SqliteError(sqlite3* db, absl::string_view path, int rc, absl::stri
       return absl::FailedPreconditionError(absl::StrCat(message, " (it is not a SQLite database, or it is corrupt)"));
     case SQLITE_CANTOPEN:
     case SQLITE_READONLY:
-    case SQLITE_PERM:
-      return absl::FailedPreconditionError(absl::StrCat(message, " (it cannot be opened for writing)"));
-    default:
-      return absl::InternalError(message);
+    case SQLITE_PERM: return absl::FailedPreconditionError(absl::StrCat(message, " (it cannot be opened for writing)"));
+    default: return absl::InternalError(message);
   }
 }
 
@@ -288,8 +288,18 @@ std::optional<std::string> BadRunWord(const RunRecord& run) {
   return std::nullopt;
 }
 
-// Unwritable is the kInvalidArgument for storing a run whose `bad` value
-// (BadRunWord) no matload may write: a bug to fix.
+// BadCaseOutcome is BadRunWord for a case: an outcome or attempt nobody
+// judged (kUnjudged), which would read back as no outcome at all.
+std::optional<std::string> BadCaseOutcome(const CaseRecord& record) {
+  if (record.outcome == CaseOutcome::kUnjudged) return "outcome 'unjudged'";
+  if (std::find(record.attempts.begin(), record.attempts.end(), CaseOutcome::kUnjudged) != record.attempts.end()) {
+    return "attempt 'unjudged'";
+  }
+  return std::nullopt;
+}
+
+// Unwritable is the kInvalidArgument for storing a record whose `bad`
+// value (BadRunWord, BadCaseOutcome) no matload may write: a bug to fix.
 absl::Status Unwritable(absl::string_view path, absl::string_view what, absl::string_view id, absl::string_view bad) {
   return absl::InvalidArgumentError(
       absl::StrFormat("results database %s: %s %s cannot be stored: its %s is not one a store holds (stored_words.h)",
@@ -368,8 +378,11 @@ std::vector<std::string> Words(const std::vector<CaseOutcome>& outcomes) {
 
 // BindCase binds the case's fields after its id, as InsertCases's
 // statement takes them; kInvalidArgument if they cannot be JSON (text
-// that is not UTF-8 in counts).
+// that is not UTF-8 in counts) or nobody judged the case.
 absl::Status BindCase(const CaseRecord& record, Statement& statement) {
+  if (const std::optional<std::string> bad = BadCaseOutcome(record)) {
+    return Unwritable(statement.path(), "case", record.id, *bad);
+  }
   std::string counts, first_failures, attempts;
   try {
     counts = JsonText(record.counts);
@@ -507,12 +520,6 @@ bool MayBeAlive(std::int64_t pid, absl::string_view host, std::optional<std::uin
 }
 
 }  // namespace
-
-std::string HostName() {
-  char name[HOST_NAME_MAX + 1] = {};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
-  return name;
-}
 
 void ResultsStore::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
 
@@ -909,7 +916,8 @@ absl::Status ResultsStore::CheckAndCreateSchema() {
     created = has.ok() ? absl::OkStatus() : has.status();
     if (created.ok() && !*has) created = Exec(add, absl::StrCat("adding ", column));
   }
-  if (!created.ok() && created.code() != absl::StatusCode::kDataLoss && created.code() != absl::StatusCode::kUnavailable) {
+  if (!created.ok() && created.code() != absl::StatusCode::kDataLoss &&
+      created.code() != absl::StatusCode::kUnavailable) {
     return absl::FailedPreconditionError(absl::StrCat(created.message(), " (the file's tables are not matload's)"));
   }
   return created;

@@ -54,10 +54,6 @@ struct KeptVerdict {
   std::string seal;
 };
 
-// HostName is this machine's name, or "unknown": the host a run records
-// (run_journal.h) and a claim on a running run names with its pid.
-std::string HostName();
-
 namespace results_store_internal {
 class Statement;
 }  // namespace results_store_internal

@@ -594,6 +594,15 @@ TEST_F(ResultsStoreTest, AValueNoMatloadWritesIsDataLossWhenReadAndRefusedWhenWr
     EXPECT_THAT(status.message(), HasSubstr(said));
     RawExec(path_, "UPDATE runs SET status = 'clean', exit_status = 0");
   }
+  // A case nobody gave an outcome, or an attempt without one, is refused,
+  // never stored as the pass it would read back as.
+  EXPECT_EQ(store->AddCases("run-1", {CaseRecord{.id = "b"}}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      store
+          ->AddCases("run-1",
+                     {CaseRecord{.id = "c", .outcome = CaseOutcome::kFlake, .attempts = {{}, CaseOutcome::kPass}}})
+          .code(),
+      absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(store->CreateRun({.id = "run-2", .status = "done"}).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ValueOf(store->CaseIds("run-1")), std::vector<std::string>{"a"});
 }

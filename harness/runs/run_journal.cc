@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "harness/platform/host_name.h"
 #include "harness/platform/outside_text.h"
 #include "harness/runs/build_info.h"
 #include "harness/runs/registry_in_force.h"
@@ -236,18 +237,12 @@ bool Finished(const RunRecord& run) { return run.status == "clean" || run.status
 
 std::string RunStatusWord(int exit_status) {
   switch (exit_status) {
-    case 0:
-      return "clean";
-    case 1:
-      return "findings";
-    case 2:
-      return "usage";
-    case 3:
-      return "compile-only";
-    case 4:
-      return "infrastructure";
-    default:
-      return "interrupted";
+    case 0: return "clean";
+    case 1: return "findings";
+    case 2: return "usage";
+    case 3: return "compile-only";
+    case 4: return "infrastructure";
+    default: return "interrupted";
   }
 }
 
