@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <system_error>
 #include <set>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "absl/strings/ascii.h"
@@ -34,6 +34,9 @@
 namespace matload {
 namespace {
 
+// kFuzzCommand names matload fuzz in its failure messages (ReportFailure).
+constexpr absl::string_view kFuzzCommand = "matload fuzz";
+
 namespace fs = std::filesystem;
 
 // kTargetNames lists the fuzz targets, for messages.
@@ -56,7 +59,7 @@ struct Campaign {
   std::set<std::string> signatures;  // findings' directories
   std::int64_t cases = 0;            // filings, counting repeats
   std::int64_t crash_files = 0;
-  std::string note;                  // what the fuzzer said about itself ("needs a GPU: ...")
+  std::string note;  // what the fuzzer said about itself ("needs a GPU: ...")
   std::optional<int> exit_code;
 };
 
@@ -152,7 +155,8 @@ std::string SummaryMarkdown(const FuzzCampaignOptions& options, const std::vecto
                           c.status.seconds > 0 ? c.status.runs / c.status.seconds : 0, c.status.coverage,
                           c.status.features, c.status.corpus, c.crash_files, c.cases, c.signatures.size());
   }
-  absl::StrAppend(&text, "\nexec/s is runs over the fuzzers' own time; the fork-mode status line's exec/s is the last job's.\n");
+  absl::StrAppend(
+      &text, "\nexec/s is runs over the fuzzers' own time; the fork-mode status line's exec/s is the last job's.\n");
   for (const Campaign& c : campaigns) {
     if (!c.note.empty()) absl::StrAppend(&text, "\n- ", c.name, ": ", c.note);
     for (const std::string& signature : c.signatures) {
@@ -180,13 +184,6 @@ std::string SummaryJson(const std::vector<Campaign>& campaigns, std::int64_t ela
                                {"note", c.note}});
   }
   return json.dump(2) + "\n";
-}
-
-// ReportFuzzFailure reports `status` as matload fuzz's failure and returns its exit
-// status (harness/platform/exit_status.h).
-int ReportFuzzFailure(const absl::Status& status, std::ostream& err) {
-  err << "matload fuzz: " << status.message() << "\n";
-  return ExitStatusFor(status);
 }
 
 // FindFuzzer is the first NAME_fuzzer in `directories`, as an absolute path.
@@ -432,12 +429,13 @@ std::optional<FuzzerStatus> ParseFuzzerStatus(absl::string_view line) {
 
 int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::vector<Campaign>> campaigns = PrepareCampaigns(options);
-  if (!campaigns.ok()) return ReportFuzzFailure(campaigns.status(), err);
+  if (!campaigns.ok()) return ReportFailure(err, campaigns.status(), kFuzzCommand);
   if (campaigns->empty()) {
     out << "every target's campaign of this run is recorded already, or its shard takes none\n";
     return kExitClean;
   }
-  if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) return ReportFuzzFailure(started, err);
+  if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok())
+    return ReportFailure(err, started, kFuzzCommand);
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
   ProgressReporter progress(err, "runs", ProgressReporter::ForStderr(options.progress_seconds, true));
@@ -446,28 +444,30 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   for (const auto& [name, text] :
        {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(*campaigns, end.elapsed)}}) {
     if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok())
-      return ReportFuzzFailure(written, err);
+      return ReportFailure(err, written, kFuzzCommand);
   }
   if (!coverage.flush()) {
-    return ReportFuzzFailure(absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")), err);
+    return ReportFailure(err, absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")),
+                         kFuzzCommand);
   }
   out << summary;
-  if (end.signal != 0) return ReportFuzzFailure(InterruptedError(end.signal), err);
+  if (end.signal != 0) return ReportFailure(err, InterruptedError(end.signal), kFuzzCommand);
   for (const Campaign& campaign : *campaigns) {
     if (options.journal == nullptr) break;
     if (absl::Status recorded = options.journal->Record(CampaignCases(campaign, options.out)); !recorded.ok()) {
-      return ReportFuzzFailure(recorded, err);
+      return ReportFailure(err, recorded, kFuzzCommand);
     }
   }
   bool found = false;
   for (const Campaign& campaign : *campaigns) found |= campaign.cases > 0 || campaign.crash_files > 0;
   if (found) return kExitFindings;
   if (const std::vector<std::string> idle = RanNothing(*campaigns); !idle.empty()) {
-    return ReportFuzzFailure(
+    return ReportFailure(
+        err,
         InfrastructureError(InfrastructureCause::kHarnessTimeout,
                             absl::StrCat("no input ran on ", absl::StrJoin(idle, ", "), " in ", options.seconds,
                                          " s: its start-up took the whole campaign (give it more --seconds)")),
-        err);
+        kFuzzCommand);
   }
   return kExitClean;
 }

@@ -28,12 +28,8 @@
 namespace matload {
 namespace {
 
-// ReportTriageFailure prints `status` as matload triage's failure and gives its
-// exit status.
-int ReportTriageFailure(const absl::Status& status, std::ostream& err) {
-  err << "matload triage: " << PrintedText(status.message()) << "\n";
-  return ExitStatusFor(status);
-}
+// kTriageCommand names matload triage in its failure messages (ReportFailure).
+constexpr absl::string_view kTriageCommand = "matload triage";
 
 // OpenPtxas opens the ptxas at `path`, which `named_by` names. A path
 // that is not a ptxas is bad input; one that crashed or hung answering is
@@ -80,17 +76,17 @@ std::vector<CaseNight> HistoryOf(const std::string& db, const std::string& case_
 int TriageBundle(const TriageOptions& options, const std::filesystem::path& bundle, std::ostream& out,
                  std::ostream& err) {
   absl::StatusOr<TriageCase> triage_case = ReadTriageCase(bundle);
-  if (!triage_case.ok()) return ReportTriageFailure(triage_case.status(), err);
+  if (!triage_case.ok()) return ReportFailure(err, triage_case.status(), kTriageCommand);
   absl::StatusOr<Ptxas> ptxas =
       OpenPtxas(options.ptxas, "the toolkit's ptxas ($MATLOAD_PTXAS, else $CUDA_HOME/bin/ptxas)");
-  if (!ptxas.ok()) return ReportTriageFailure(ptxas.status(), err);
+  if (!ptxas.ok()) return ReportFailure(err, ptxas.status(), kTriageCommand);
   absl::StatusOr<std::vector<Ptxas>> releases = OpenReleases(options.releases);
-  if (!releases.ok()) return ReportTriageFailure(releases.status(), err);
+  if (!releases.ok()) return ReportFailure(err, releases.status(), kTriageCommand);
   TriageRequest request{
       .triage_case = &*triage_case, .ptxas = &*ptxas, .cuobjdump = DefaultCuobjdumpPath(), .repeats = options.repeats};
   for (const Ptxas& release : *releases) request.history.push_back(&release);
   absl::StatusOr<TriageResult> result = RunTriage(request);
-  if (!result.ok()) return ReportTriageFailure(result.status(), err);
+  if (!result.ok()) return ReportFailure(err, result.status(), kTriageCommand);
   const TestProgram& program = *triage_case->program;
   result->history = HistoryOf(
       options.db,
@@ -99,7 +95,7 @@ int TriageBundle(const TriageOptions& options, const std::filesystem::path& bund
                     triage_case->undefined && std::holds_alternative<Undefined>(program.Expect(triage_case->variant))),
       err);
   if (absl::Status written = WriteTriage(options.out, *triage_case, *result); !written.ok()) {
-    return ReportTriageFailure(written, err);
+    return ReportFailure(err, written, kTriageCommand);
   }
   out << DescribeTriage(*triage_case, *result).summary << "\n"
       << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
@@ -109,22 +105,23 @@ int TriageBundle(const TriageOptions& options, const std::filesystem::path& bund
 // TriageSupportCase takes a support case through every release.
 int TriageSupportCase(const TriageOptions& options, const std::string& case_id, std::ostream& out, std::ostream& err) {
   if (options.releases.empty()) {
-    return ReportTriageFailure(
+    return ReportFailure(
+        err,
         absl::InvalidArgumentError(
             "no ptxas releases: give --ptxas P,..., or fetch them with scripts/fetch-cuda-tools.sh all"),
-        err);
+        kTriageCommand);
   }
   absl::StatusOr<std::vector<Ptxas>> releases = OpenReleases(options.releases);
-  if (!releases.ok()) return ReportTriageFailure(releases.status(), err);
+  if (!releases.ok()) return ReportFailure(err, releases.status(), kTriageCommand);
   absl::StatusOr<DiscrepancyRegistry> registry = LoadRegistryInForce();
-  if (!registry.ok()) return ReportTriageFailure(registry.status(), err);
+  if (!registry.ok()) return ReportFailure(err, registry.status(), kTriageCommand);
   absl::StatusOr<std::unique_ptr<VerdictCache>> cache = VerdictCache::Open(options.db);
   absl::StatusOr<CompileTriage> triage =
       TriageCompileCase(case_id, *releases, *registry, cache.ok() ? cache->get() : nullptr);
-  if (!triage.ok()) return ReportTriageFailure(triage.status(), err);
+  if (!triage.ok()) return ReportFailure(err, triage.status(), kTriageCommand);
   triage->history = HistoryOf(options.db, case_id, err);
   if (absl::Status written = WriteCompileTriage(options.out, *triage); !written.ok())
-    return ReportTriageFailure(written, err);
+    return ReportFailure(err, written, kTriageCommand);
   out << DescribeCompileTriage(*triage).summary << "\n"
       << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
   return kExitClean;
@@ -137,24 +134,25 @@ int TriageStoredCase(const TriageOptions& options, std::ostream& out, std::ostre
   const std::string run_name = options.subject.substr(0, colon);
   const std::string case_id = options.subject.substr(colon + 1);
   absl::StatusOr<ResultsStore> store = OpenStoreToRead();
-  if (!store.ok()) return ReportTriageFailure(store.status(), err);
+  if (!store.ok()) return ReportFailure(err, store.status(), kTriageCommand);
   absl::StatusOr<RunRecord> run = FindRun(*store, run_name);
-  if (!run.ok()) return ReportTriageFailure(absl::InvalidArgumentError(run.status().message()), err);
+  if (!run.ok()) return ReportFailure(err, absl::InvalidArgumentError(run.status().message()), kTriageCommand);
   absl::StatusOr<std::vector<CaseRecord>> cases = store->Cases(run->id);
-  if (!cases.ok()) return ReportTriageFailure(cases.status(), err);
+  if (!cases.ok()) return ReportFailure(err, cases.status(), kTriageCommand);
   const auto found = std::find_if(cases->begin(), cases->end(), [&](const CaseRecord& c) { return c.id == case_id; });
   if (found == cases->end()) {
-    return ReportTriageFailure(
-        absl::InvalidArgumentError(absl::StrCat("run ", run->id, " has no case '", case_id, "'")), err);
+    return ReportFailure(err, absl::InvalidArgumentError(absl::StrCat("run ", run->id, " has no case '", case_id, "'")),
+                         kTriageCommand);
   }
   if (run->command == "support" || run->command == "history") return TriageSupportCase(options, case_id, out, err);
   if ((run->command == "conform" || run->command == "soak") && !found->bundle.empty()) {
     return TriageBundle(options, std::filesystem::path(run->directory) / found->bundle, out, err);
   }
-  return ReportTriageFailure(
-      absl::InvalidArgumentError(absl::StrCat("case '", case_id, "' of ", run->id, " (", CaseOutcomeWord(found->outcome),
-                                              ") has no bundle to triage: only conform findings have one")),
-      err);
+  return ReportFailure(err,
+                       absl::InvalidArgumentError(
+                           absl::StrCat("case '", case_id, "' of ", run->id, " (", CaseOutcomeWord(found->outcome),
+                                        ") has no bundle to triage: only conform findings have one")),
+                       kTriageCommand);
 }
 
 }  // namespace
@@ -162,14 +160,16 @@ int TriageStoredCase(const TriageOptions& options, std::ostream& out, std::ostre
 int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();
   if (options.out.empty())
-    return ReportTriageFailure(absl::InvalidArgumentError("give --out DIR, a new or empty directory"), err);
-  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok()) return ReportTriageFailure(free, err);
+    return ReportFailure(err, absl::InvalidArgumentError("give --out DIR, a new or empty directory"), kTriageCommand);
+  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok())
+    return ReportFailure(err, free, kTriageCommand);
   std::error_code error;
   if (std::filesystem::is_directory(options.subject, error)) return TriageBundle(options, options.subject, out, err);
   if (options.subject.find(':') != std::string::npos) return TriageStoredCase(options, out, err);
-  return ReportTriageFailure(
+  return ReportFailure(
+      err,
       absl::InvalidArgumentError(absl::StrCat("'", options.subject, "' is neither a bundle directory nor RUN:CASE_ID")),
-      err);
+      kTriageCommand);
 }
 
 }  // namespace matload

@@ -16,15 +16,13 @@ int ExitStatusFor(const absl::Status& status) {
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kAlreadyExists:
     case absl::StatusCode::kOutOfRange:
-    case absl::StatusCode::kFailedPrecondition:
-      return kExitUsage;
-    default:
-      return kExitInfrastructure;
+    case absl::StatusCode::kFailedPrecondition: return kExitUsage;
+    default: return kExitInfrastructure;
   }
 }
 
-int ReportFailure(std::ostream& err, const absl::Status& status) {
-  err << "matload: " << PrintedText(status.message()) << "\n";
+int ReportFailure(std::ostream& err, const absl::Status& status, absl::string_view who) {
+  err << who << ": " << PrintedText(status.message()) << "\n";
   return ExitStatusFor(status);
 }
 

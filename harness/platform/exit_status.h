@@ -30,10 +30,11 @@ inline constexpr int kExitInfrastructure = 4;
 // 4: it could not judge. OK is 0.
 int ExitStatusFor(const absl::Status& status);
 
-// ReportFailure prints a command's failure to `err` as "matload: MESSAGE",
-// the message as PrintedText shows it (outside_text.h), and returns its
-// exit status (ExitStatusFor).
-int ReportFailure(std::ostream& err, const absl::Status& status);
+// ReportFailure prints a command's failure to `err` as "WHO: MESSAGE" (who
+// failed: "matload", or "matload fuzz" for a command whose messages name
+// it), the message as PrintedText shows it (outside_text.h), and returns
+// its exit status (ExitStatusFor).
+int ReportFailure(std::ostream& err, const absl::Status& status, absl::string_view who = "matload");
 
 }  // namespace matload
 

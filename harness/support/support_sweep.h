@@ -41,6 +41,8 @@ struct SupportCell {
 // matrix page show it: the model and the compiler agree or not, or the
 // compiler cannot target it.
 enum class CellState { kBoth, kNeither, kModelOnly, kCompilerOnly, kModelLegalUncompiled, kModelIllegalUncompiled };
+
+// CellStateOf is `cell`'s state.
 CellState CellStateOf(const SupportCell& cell);
 
 // SupportRow is one qualifier set that is legal on some target at the PTX
