@@ -41,6 +41,7 @@
 #include "benchmark/benchmark.h"
 #include "harness/gpu/cuda_driver.h"
 #include "harness/gpu/isolated_runner.h"
+#include "harness/gpu/start_gate.h"
 #include "harness/platform/exit_status.h"
 
 namespace matload {
@@ -66,16 +67,19 @@ absl::StatusOr<std::string> StartWorker(int ordinal, bool own_gpu_only) {
 
 // StartAtOnce starts `workers` workers at once, worker i on GPU
 // ordinals[i % ordinals.size()], and returns the seconds until every one
-// has started, or -1 if one failed.
+// has started, or -1 if one failed. Its gate admits them all at once, so
+// that what it measures is the driver's, not matload's WorkerStartGate.
 double StartAtOnce(int workers, const std::vector<int>& ordinals, bool own_gpu_only) {
   std::vector<std::thread> threads;
   std::vector<int> failed(workers, 0);
+  StartGate all_at_once(workers);
+  Watchdog watchdog(kStartLimit, /*calibrate=*/false);
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < workers; ++i) {
-    threads.emplace_back([i, &ordinals, &failed, own_gpu_only] {
+    threads.emplace_back([i, &ordinals, &failed, &all_at_once, &watchdog, own_gpu_only] {
       const int ordinal = ordinals[i % ordinals.size()];
       auto results = RunIsolated(
-          1, [ordinal, own_gpu_only](int) { return StartWorker(ordinal, own_gpu_only); }, kStartLimit);
+          1, [ordinal, own_gpu_only](int) { return StartWorker(ordinal, own_gpu_only); }, watchdog, {}, all_at_once);
       failed[i] = !results.ok() || (*results)[0].kind != ItemResult::Kind::kDone;
     });
   }
@@ -152,9 +156,8 @@ void BM_WorkerStarts(benchmark::State& state, const StartCondition& condition) {
   if (holder > 0) Release(holder);
   state.counters["workers"] = workers;
   state.counters["gpus"] = static_cast<double>(condition.ordinals.size());
-  state.counters["seconds_per_start"] =
-      benchmark::Counter(static_cast<double>(workers), benchmark::Counter::kIsIterationInvariantRate |
-                                                           benchmark::Counter::kInvert);
+  state.counters["seconds_per_start"] = benchmark::Counter(
+      static_cast<double>(workers), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // HoldFor holds every GPU for `seconds` (--hold_seconds), so that another

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "harness/gpu/start_gate.h"
 #include "harness/platform/infrastructure.h"
 #include "harness/platform/interrupt.h"
 
@@ -96,8 +97,8 @@ void BecomeWorker(int fd, pid_t parent) {
   for (int item = first; item < count; ++item) {
     MarkWorkerPhase(WorkerPhase::kStarting);
     absl::StatusOr<std::string> result = work(item);
-    RecordHeader header{RecordType::kResult, item, static_cast<std::int32_t>(ItemResult::Kind::kDone), 0, kNoCause,
-                        0, 0};
+    RecordHeader header{
+        RecordType::kResult, item, static_cast<std::int32_t>(ItemResult::Kind::kDone), 0, kNoCause, 0, 0};
     const std::string payload = result.ok() ? *result : std::string(result.status().message());
     if (!result.ok()) {
       header.kind = static_cast<std::int32_t>(ItemResult::Kind::kFailed);
@@ -143,6 +144,7 @@ struct WorkerWatch {
   int next = 0;  // the item it is on
   WorkerPhase phase = WorkerPhase::kStarting;
   std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+  StartGate::Place start_place;  // held until the worker says it has started
 };
 
 // Enter moves `watch` into `phase`, telling the watchdog how long a kernel took.
@@ -153,6 +155,7 @@ void Enter(WorkerWatch& watch, WorkerPhase phase, Watchdog& watchdog) {
   }
   watch.phase = phase;
   watch.since = now;
+  if (phase != WorkerPhase::kStarting) watch.start_place.Leave();
 }
 
 // Follow reads `watch`'s records into `results`, telling `finished` of
@@ -190,6 +193,7 @@ absl::StatusOr<std::optional<std::chrono::milliseconds>> Follow(WorkerWatch& wat
       result.output = result.kind == ItemResult::Kind::kFailed ? result.error.ToString() : std::move(payload);
       if (finished) finished(header.item, result);
       watch.next = header.item + 1;
+      watch.start_place.Leave();
       Enter(watch, WorkerPhase::kStarting, watchdog);
     }
   }
@@ -224,6 +228,13 @@ absl::StatusOr<WorkerWatch> StartWorker(int first, int count,
   close(fds[1]);
   setpgid(pid, pid);  // as the child does, so that killpg works whichever runs first
   return WorkerWatch{.fd = fds[0], .pid = pid, .next = first};
+}
+
+// MarkNotRun marks items `from` on as kNotRun, for the interruption `why`.
+void MarkNotRun(int from, const absl::Status& why, std::vector<ItemResult>& results) {
+  for (size_t item = from; item < results.size(); ++item) {
+    results[item] = {ItemResult::Kind::kNotRun, std::string(why.message()), absl::OkStatus(), WorkerPhase::kStarting};
+  }
 }
 
 }  // namespace
@@ -269,22 +280,25 @@ void Watchdog::ObserveKernel(std::chrono::milliseconds elapsed) {
 
 absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
                                                     const std::function<absl::StatusOr<std::string>(int)>& work,
-                                                    Watchdog& watchdog, const ItemFinished& finished) {
+                                                    Watchdog& watchdog, const ItemFinished& finished, StartGate& gate) {
   std::vector<ItemResult> results(count);
   int next = 0;
   while (next < count) {
+    absl::StatusOr<StartGate::Place> place = gate.Enter();
+    if (!place.ok()) {  // interrupted
+      MarkNotRun(next, place.status(), results);
+      return results;
+    }
     absl::StatusOr<WorkerWatch> watch = StartWorker(next, count, work);
     if (!watch.ok()) return watch.status();
+    watch->start_place = *std::move(place);
     absl::StatusOr<std::optional<std::chrono::milliseconds>> passed = Follow(*watch, results, watchdog, finished);
     if (!passed.ok() || passed->has_value()) killpg(watch->pid, SIGKILL);  // the worker and anything it started
     close(watch->fd);
     const int status = Reap(watch->pid);
     next = watch->next;
     if (!passed.ok()) {  // interrupted
-      for (int item = next; item < count; ++item) {
-        results[item] = {ItemResult::Kind::kNotRun, std::string(passed.status().message()), absl::OkStatus(),
-                         WorkerPhase::kStarting};
-      }
+      MarkNotRun(next, passed.status(), results);
       return results;
     }
     if (next < count && (passed->has_value() || !(WIFEXITED(status) && WEXITSTATUS(status) == 3))) {
@@ -304,7 +318,8 @@ absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
   return results;
 }
 
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
+                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
                                                     std::chrono::milliseconds timeout) {
   Watchdog watchdog(timeout, /*calibrate=*/false);
   return RunIsolated(count, work, watchdog);

@@ -29,6 +29,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "harness/gpu/start_gate.h"
 
 namespace matload {
 
@@ -57,8 +58,8 @@ struct ItemResult {
     kNotRun,    // SIGINT or SIGTERM came first (interrupt.h): the item was not run or not finished
   };
   Kind kind = Kind::kDone;
-  std::string output;  // the result of kDone; a description of what happened otherwise
-  absl::Status error;  // kFailed: the item's own status, code and infrastructure mark intact
+  std::string output;                          // the result of kDone; a description of what happened otherwise
+  absl::Status error;                          // kFailed: the item's own status, code and infrastructure mark intact
   WorkerPhase phase = WorkerPhase::kStarting;  // the phase the item ended in
 };
 
@@ -104,13 +105,17 @@ using ItemFinished = std::function<void(int item, const ItemResult& result)>;
 // sets each phase's time limit. It fails only if a worker cannot be started
 // (kInternal). When SIGINT or SIGTERM arrives (interrupt.h), the worker is
 // killed, the items finished so far keep their results, and the rest are
-// kNotRun: the caller judges what finished, then stops.
+// kNotRun: the caller judges what finished, then stops. A worker is forked
+// only once `gate` admits it (start_gate.h), and the watchdog's clock
+// starts then.
 absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
                                                     const std::function<absl::StatusOr<std::string>(int)>& work,
-                                                    Watchdog& watchdog, const ItemFinished& finished = {});
+                                                    Watchdog& watchdog, const ItemFinished& finished = {},
+                                                    StartGate& gate = WorkerStartGate());
 
 // RunIsolated with a fixed `timeout` for every phase of every item.
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const std::function<absl::StatusOr<std::string>(int)>& work,
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
+                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
                                                     std::chrono::milliseconds timeout);
 
 }  // namespace matload

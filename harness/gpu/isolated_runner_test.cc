@@ -8,10 +8,16 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <thread>
+#include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/platform/exit_status.h"
@@ -176,6 +182,40 @@ TEST(IsolatedRunnerTest, AWorkerDiesWithItsParent) {
   const bool gone = WaitUntilEnded(worker, std::chrono::seconds(2));
   EXPECT_TRUE(gone) << "worker " << worker << " outlived its parent";
   if (!gone) kill(worker, SIGKILL);
+}
+
+// Two runs share a gate of one: the second forks its worker only once the
+// first's has said it started (its first phase after kStarting), so their
+// starts, each a worker's time from its first item's beginning to that
+// phase, come one after the other.
+TEST(IsolatedRunnerTest, WorkersStartOnlyAsTheGateAdmitsThem) {
+  StartGate gate(1);
+  Watchdog watchdog(std::chrono::seconds(30));
+  const auto start = [](int) -> absl::StatusOr<std::string> {
+    const absl::Time began = absl::Now();
+    absl::SleepFor(absl::Milliseconds(200));
+    const absl::Time started = absl::Now();
+    MarkWorkerPhase(WorkerPhase::kCompiling);
+    return absl::StrCat(absl::ToUnixNanos(began), " ", absl::ToUnixNanos(started));
+  };
+  std::vector<std::string> starts(2);
+  std::vector<std::thread> runs;
+  for (std::string& interval : starts) {
+    runs.emplace_back([&] {
+      absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(1, start, watchdog, {}, gate);
+      if (results.ok() && (*results)[0].kind == Kind::kDone) interval = (*results)[0].output;
+    });
+  }
+  for (std::thread& run : runs) run.join();
+  std::vector<std::pair<long long, long long>> intervals;
+  for (const std::string& interval : starts) {
+    std::pair<long long, long long> parsed;
+    ASSERT_EQ(std::sscanf(interval.c_str(), "%lld %lld", &parsed.first, &parsed.second), 2) << interval;
+    intervals.push_back(parsed);
+  }
+  std::sort(intervals.begin(), intervals.end());
+  EXPECT_GE(intervals[1].first, intervals[0].second) << "the second worker began starting before the first had started";
+  EXPECT_EQ(gate.starting(), 0);
 }
 
 TEST(IsolatedRunnerDeathTest, AnInterruptKillsTheWorkersAndEndsWith128PlusTheSignal) {

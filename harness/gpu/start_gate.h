@@ -1,0 +1,74 @@
+// StartGate: how many worker processes may be starting at once. A worker's
+// start (the driver's initialisation and its GPU's context) is serialised
+// by the host's driver, about 0.25 s each however many GPUs the host has
+// (reports/bench/worker-starts-h100x2-2026-11-26/): starting more at once
+// gains nothing and makes the last of them wait inside the driver, on the
+// watchdog's clock. On four H200s, 72 confirmations started at once saw 25
+// of their workers killed after 30 s "while starting", an infrastructure
+// failure that the run then retried
+// (reports/bench/multi-gpu-sweep-h200x4-2026-11-29/). So RunIsolated
+// (isolated_runner.h) forks a worker only once the gate admits it, and the
+// worker holds its place until it says it has started: its first phase
+// other than kStarting, its first result, or its end.
+#ifndef MATLOAD_HARNESS_GPU_START_GATE_H_
+#define MATLOAD_HARNESS_GPU_START_GATE_H_
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+
+namespace matload {
+
+// kMostWorkerStartsAtOnce is the process's gate: 8 starts at once take
+// 0.25 s each, as many as one at a time do, where a start alone takes
+// 0.6 s (worker_starts.txt in the report above), so 8 keep the driver busy
+// and the last of them waits about 2 s.
+inline constexpr int kMostWorkerStartsAtOnce = 8;
+
+class StartGate {
+ public:
+  // Place is a worker's place in the gate, given back when it is
+  // destroyed or Leave() is called, whichever comes first.
+  class Place {
+   public:
+    Place() = default;
+    Place(Place&& other) noexcept : gate_(other.gate_) { other.gate_ = nullptr; }
+    Place& operator=(Place&& other) noexcept;
+    ~Place() { Leave(); }
+
+    // Leave gives the place back: the worker has started.
+    void Leave();
+
+   private:
+    friend class StartGate;
+    explicit Place(StartGate* gate) : gate_(gate) {}
+    StartGate* gate_ = nullptr;
+  };
+
+  // StartGate admits at most `most_at_once` workers at a time.
+  explicit StartGate(int most_at_once) : most_at_once_(most_at_once) {}
+
+  // Enter waits until fewer than most_at_once workers are starting and
+  // takes a place, or returns InterruptedError (interrupt.h) when SIGINT or
+  // SIGTERM comes first.
+  absl::StatusOr<Place> Enter();
+
+  // starting is how many places are taken now.
+  int starting() const;
+
+ private:
+  // HasRoom says whether a worker may start now.
+  bool HasRoom() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return starting_ < most_at_once_; }
+
+  const int most_at_once_;
+  mutable absl::Mutex mutex_;
+  int starting_ ABSL_GUARDED_BY(mutex_) = 0;
+};
+
+// WorkerStartGate is the gate every RunIsolated of the process shares:
+// kMostWorkerStartsAtOnce.
+StartGate& WorkerStartGate();
+
+}  // namespace matload
+
+#endif  // MATLOAD_HARNESS_GPU_START_GATE_H_
