@@ -84,10 +84,19 @@ std::string SplitMix64OutputPtx(absl::string_view state, absl::string_view outpu
 }
 
 std::string RandomWordPtx(absl::string_view index, absl::string_view stream, absl::string_view word) {
-  // SplitMix64Output(stream + (i + 1) * gamma), low half.
-  return absl::StrCat("  {\n  .reg .b64 %random_z;\n  cvt.u64.u32 %random_z, ", index, ";\n",
-                      "  add.u64 %random_z, %random_z, 1;\n  mul.lo.u64 %random_z, %random_z, ", kSplitMix64Gamma,
-                      ";\n  add.u64 %random_z, %random_z, ", stream, ";\n",
+  // SplitMix64Output(stream + (i + 1) * gamma), low half. i + 1 is taken
+  // in 32 bits (a word's index is far below 2^32 - 1), so that the state is
+  // a 32-by-32-bit wide multiply-add with the stream and a 32-bit
+  // multiply-add of gamma's high half: a 64-bit i + 1 made ptxas carry into,
+  // and multiply, a high word that is always 0. That is 6 SASS
+  // instructions fewer a variant of ldmatrix.x4's sweep on sm_90
+  // (reports/bench/sweep-keys-h200-2026-11-29/).
+  return absl::StrCat("  {\n  .reg .b32 %random_i, %random_low, %random_high;\n  .reg .b64 %random_z;\n",
+                      "  add.u32 %random_i, ", index, ", 1;\n  mad.wide.u32 %random_z, %random_i, ",
+                      static_cast<std::uint32_t>(kSplitMix64Gamma), ", ", stream, ";\n",
+                      "  mov.b64 {%random_low, %random_high}, %random_z;\n", "  mad.lo.u32 %random_high, %random_i, ",
+                      static_cast<std::uint32_t>(kSplitMix64Gamma >> 32),
+                      ", %random_high;\n  mov.b64 %random_z, {%random_low, %random_high};\n",
                       SplitMix64OutputPtx("%random_z", "%random_z"), "  cvt.u32.u64 ", word, ", %random_z;\n  }\n");
 }
 

@@ -88,11 +88,12 @@ std::string SweepPrologue(const CheckedInstruction& instruction, absl::string_vi
       "  .shared .align 8 .u64 skip_count[", kSweepFaultClasses, "];\n  .shared .align 8 .u64 skip_first[",
       kSweepFaultClasses, "];\n",
       "  .reg .b32 %lane, %warp, %slots, %operand, %agreed, %disagreed, %sm, %pattern, %j, %j_low, %j_high,",
-      " %j_first, %j_sample, %judge_line, %judge_at, %fault_class;\n", "  .reg .b", family.register_bits, " %v<",
-      family.registers, ">;\n  .reg .b32 %chunk_line<", chunks, ">, %chunk_byte<", chunks, ">;\n",
+      " %j_first, %j_sample, %judge_line, %judge_at, %fault_class, %key_lane, %key_half<2>;\n", "  .reg .b",
+      family.register_bits, " %v<", family.registers, ">;\n  .reg .b32 %chunk_line<", chunks, ">, %chunk_byte<", chunks,
+      ">;\n",
       "  .reg .b64 %request, %out, %window, %global_window, %seed, %first, %end, %group, %last_group, %wstream,",
-      " %sweep_index, %sweep_key, %at, %window_first, %key_base, %skip_mask;\n  .reg .pred %done, %skip;\n",
-      "  ld.param.u64 %request, [sweep];\n  cvta.to.global.u64 %request, %request;\n",
+      " %sweep_index, %sweep_key, %lane_key, %at, %window_first, %key_base, %skip_mask;\n",
+      "  .reg .pred %done, %skip;\n", "  ld.param.u64 %request, [sweep];\n  cvta.to.global.u64 %request, %request;\n",
       "  ld.param.u64 %out, [out];\n  cvta.to.global.u64 %out, %out;\n",
       "  ld.global.u64 %seed, [%request];\n  ld.global.u64 %first, [%request+8];\n",
       "  ld.global.u64 %end, [%request+16];\n  ld.global.u32 %slots, [%request+24];\n",
@@ -145,6 +146,31 @@ std::string WindowBoundsPtx() {
                       "  setp.eq.u64 %inside, %bound, 0;\n  selp.u32 %j_sample, 0, ", kVariantsPerWindow,
                       ", %inside;\n", "  add.u64 %key_base, %window_first, 1;\n  mul.lo.u64 %key_base, %key_base, ",
                       kSplitMix64Gamma, ";\n", "  add.u64 %key_base, %key_base, %seed;\n  }\n");
+}
+
+// WarpKeysPtx has lane L of each warp mix the key of the warp's variant
+// j = warp + L * kSweepWarps of the window into %lane_key, and sets
+// %key_lane to 0, the lane that holds the warp's first variant's key: a
+// variant's key is the same for every lane, so the warp mixes its
+// window's keys once, a lane each, and each variant takes its own with a
+// shuffle (KeyOfVariantPtx). ldmatrix.x4's sweep takes 19 SASS
+// instructions fewer a variant than when every lane mixed every key, of
+// 185 (reports/bench/sweep-keys-h200-2026-11-29/).
+std::string WarpKeysPtx() {
+  static_assert(kVariantsPerWindow / kSweepWarps <= kWarpLanes, "a lane for each of a warp's variants");
+  return absl::StrCat("  mad.lo.u32 %key_lane, %lane, ", kSweepWarps, ", %warp;\n",
+                      "  cvt.u64.u32 %lane_key, %key_lane;\n  mul.lo.u64 %lane_key, %lane_key, ", kSplitMix64Gamma,
+                      ";\n  add.u64 %lane_key, %lane_key, %key_base;\n", SplitMix64OutputPtx("%lane_key", "%lane_key"),
+                      "  mov.u32 %key_lane, 0;\n");
+}
+
+// KeyOfVariantPtx sets %sweep_key to the key of the warp's variant j, which
+// lane %key_lane mixed (WarpKeysPtx).
+std::string KeyOfVariantPtx() {
+  return "  mov.b64 {%key_half0, %key_half1}, %lane_key;\n"
+         "  shfl.sync.idx.b32 %key_half0, %key_half0, %key_lane, 31, -1;\n"
+         "  shfl.sync.idx.b32 %key_half1, %key_half1, %key_lane, 31, -1;\n"
+         "  mov.b64 %sweep_key, {%key_half0, %key_half1};\n";
 }
 
 // JudgePtx sets %warp_bad where any lane's registers differ from the
@@ -245,20 +271,19 @@ void WriteSweepRequest(const SweepRequest& request, absl::Span<std::uint8_t> byt
 std::string SweepKernelPtx(const CheckedInstruction& instruction, absl::string_view entry, const LoadPlan& plan,
                            const SweepFamilyPtx& family, PlantedBug bug) {
   const int chunk = PlanChunkBytes(plan);
-  return absl::StrCat(
-      SweepPrologue(instruction, entry, plan, chunk, family),
-      // One window after another, this block's.
-      "SWEEP_GROUP:\n  setp.gt.u64 %done, %group, %last_group;\n  @%done bra SWEEP_DONE;\n", WindowPtx(family),
-      WindowBoundsPtx(), "  mov.u32 %j, %warp;\n",
-      // Each warp's variants of the window: index, key, draw, load, judge, keep.
-      "SWEEP_VARIANT:\n  setp.lt.u32 %skip, %j, %j_low;\n  setp.ge.or.u32 %skip, %j, %j_high, %skip;\n",
-      "  @%skip bra SWEEP_STEP;\n  {\n  cvt.u64.u32 %sweep_index, %j;\n", "  mul.lo.u64 %sweep_key, %sweep_index, ",
-      kSplitMix64Gamma, ";\n  add.u64 %sweep_key, %sweep_key, %key_base;\n",
-      "  add.u64 %sweep_index, %sweep_index, %window_first;\n", SplitMix64OutputPtx("%sweep_key", "%sweep_key"),
-      family.draw, SkipPtx(), family.load, JudgePtx(plan, chunk, family, bug), KeepPtx(family, bug),
-      "  }\nSWEEP_STEP:\n  add.u32 %j, %j, ", kSweepWarps, ";\n  setp.lt.u32 %skip, %j, ", kVariantsPerWindow,
-      ";\n  @%skip bra SWEEP_VARIANT;\n",
-      "  cvt.u64.u32 %at, %nctaid.x;\n  add.u64 %group, %group, %at;\n  bra SWEEP_GROUP;\n", SweepEpilogue());
+  return absl::StrCat(SweepPrologue(instruction, entry, plan, chunk, family),
+                      // One window after another, this block's.
+                      "SWEEP_GROUP:\n  setp.gt.u64 %done, %group, %last_group;\n  @%done bra SWEEP_DONE;\n",
+                      WindowPtx(family), WindowBoundsPtx(), WarpKeysPtx(), "  mov.u32 %j, %warp;\n",
+                      // Each warp's variants of the window: index, key, draw, load, judge, keep.
+                      "SWEEP_VARIANT:\n  setp.lt.u32 %skip, %j, %j_low;\n  setp.ge.or.u32 %skip, %j, %j_high, %skip;\n",
+                      "  @%skip bra SWEEP_STEP;\n  {\n  cvt.u64.u32 %sweep_index, %j;\n",
+                      "  add.u64 %sweep_index, %sweep_index, %window_first;\n", KeyOfVariantPtx(), family.draw,
+                      SkipPtx(), family.load, JudgePtx(plan, chunk, family, bug), KeepPtx(family, bug),
+                      "  }\nSWEEP_STEP:\n  add.u32 %j, %j, ", kSweepWarps, ";\n  add.u32 %key_lane, %key_lane, 1;\n",
+                      "  setp.lt.u32 %skip, %j, ", kVariantsPerWindow, ";\n  @%skip bra SWEEP_VARIANT;\n",
+                      "  cvt.u64.u32 %at, %nctaid.x;\n  add.u64 %group, %group, %at;\n  bra SWEEP_GROUP;\n",
+                      SweepEpilogue());
 }
 
 }  // namespace matload
