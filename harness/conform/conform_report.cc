@@ -121,7 +121,8 @@ absl::Status AddTotals(const nlohmann::json& json, ConformanceResult& result) {
                                                         : counted + count.get<size_t>();
       }
     }
-    for (const nlohmann::json& phase : json.at("phases")) AddPhase({phase.at(0), phase.at(1), phase.at(2)}, result.phases);
+    for (const nlohmann::json& phase : json.at("phases"))
+      AddPhase({phase.at(0), phase.at(1), phase.at(2)}, result.phases);
     result.launches += json.at("launches").get<size_t>();
     result.words_compared += json.at("words").get<size_t>();
     result.failing_variants += json.at("failing_variants").get<size_t>();
@@ -258,9 +259,9 @@ std::string ConformanceTotalsMarkdown(const ConformanceOptions& options, const C
   }
   if (result.confirmations_remembered > 0) {
     absl::StrAppend(&text, "\n", result.confirmations_remembered,
-                    " registry predictions were taken as confirmed without a launch: the results store remembers "
-                    "each one's fault from a run with the same GPU model, driver, kernel and inputs (--no-cache "
-                    "runs them).\n");
+                    " registry predictions were taken as confirmed without a launch: an earlier round of the "
+                    "soak confirmed each, or the results store remembers its fault from a run with the same GPU "
+                    "model, driver, kernel and inputs (--no-cache runs those).\n");
   }
   if (result.flakes > 0) {
     absl::StrAppend(&text, "\n", result.flakes,
