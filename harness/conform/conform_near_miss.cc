@@ -4,11 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
-#include "harness/conform/conform_report.h"
+#include "harness/conform/near_miss_report.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/launch_outcome.h"
 #include "harness/gpu/program_launch.h"
@@ -32,9 +29,8 @@ std::string CompileCaseId(absl::string_view support_id) {
   return absl::StrCat(support_id.substr(support_id.find('.') + 1), ".jit_compile");
 }
 
-// SweepReport runs in the worker: the sweep of `target` at `ptx`, as lines the run
-// reads back (ReadSweepReport): the near-miss count, then one line per
-// disagreement and one per case.
+// SweepReport runs in the worker: the sweep of `target` at `ptx`, as the
+// report the run reads back (NearMissReport).
 absl::StatusOr<std::string> SweepReport(int ordinal, const ConformanceOptions& options,
                                         const DiscrepancyRegistry& registry, Target target, PtxVersion ptx) {
   absl::StatusOr<DriverJit*> jit = WorkerJit(ordinal);
@@ -42,16 +38,18 @@ absl::StatusOr<std::string> SweepReport(int ordinal, const ConformanceOptions& o
   SweepHooks hooks{.select = [&](const std::string& id) { return options.filter.Selects(CompileCaseId(id)); }};
   absl::StatusOr<SupportSweep> sweep = RunSupportSweep(**jit, registry, {target}, ptx, 1, nullptr, "", hooks);
   if (!sweep.ok()) return sweep.status();
-  std::string text = absl::StrCat(sweep->summaries[0].near_miss, "\n");
+  NearMissReport report{.near_miss = sweep->summaries[0].near_miss};
   for (const Disagreement& disagreement : sweep->disagreements) {
-    absl::StrAppend(&text, disagreement.model_legal ? "legal" : "illegal", "\t", disagreement.registry_id, "\t",
-                    disagreement.instruction, "\t", absl::StrJoin(disagreement.compiler_messages, " | "), "\n");
+    report.disagreements.push_back({.model_legal = disagreement.model_legal, .registry_id = disagreement.registry_id});
   }
-  for (const CaseRecord& record : sweep->cases) {
-    absl::StrAppend(&text, "case\t", CompileCaseId(record.id), "\t", CaseOutcomeWord(record.outcome), "\t",
-                    record.finding ? 1 : 0, "\t", record.seconds, "\t", TsvField(record.detail), "\n");
+  for (CaseRecord& record : sweep->cases) {
+    report.cases.push_back({.id = CompileCaseId(record.id),
+                            .outcome = record.outcome,
+                            .finding = record.finding,
+                            .detail = std::move(record.detail),
+                            .seconds = record.seconds});
   }
-  return text;
+  return report.Encode();
 }
 
 // SweepOnce is one attempt, in a fresh worker; it returns the worker's report.
@@ -72,39 +70,23 @@ absl::StatusOr<std::string> SweepOnce(int ordinal, const ConformanceOptions& opt
 }
 
 // ReadSweepReport counts the worker's report into `result` and returns its cases.
-absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(const std::string& report, ConformanceResult& result) {
-  std::vector<std::string> lines = absl::StrSplit(report, '\n', absl::SkipEmpty());
-  size_t near_miss = 0;
-  if (lines.empty() || !absl::SimpleAtoi(lines[0], &near_miss)) return absl::InternalError("bad sweep report");
+absl::StatusOr<std::vector<CaseRecord>> ReadSweepReport(absl::string_view text, ConformanceResult& result) {
+  absl::StatusOr<NearMissReport> report = NearMissReport::Decode(text);
+  if (!report.ok()) return report.status();
   size_t accepted = 0;
-  std::vector<CaseRecord> records;
   std::map<CaseClass, size_t>& counts = result.counts["compile (all operand styles)"];
-  for (size_t i = 1; i < lines.size(); ++i) {
-    const std::vector<std::string> fields = absl::StrSplit(lines[i], absl::MaxSplits('\t', 5));
-    if (fields.size() < 4) return absl::InternalError("bad sweep report line");
-    if (fields[0] == "case") {
-      double seconds = 0;
-      if (fields.size() < 6 || !absl::SimpleAtod(fields[4], &seconds)) {
-        return absl::InternalError("bad sweep report case line");
-      }
-      absl::StatusOr<CaseOutcome> outcome = ParseCaseOutcome(fields[2]);
-      if (!outcome.ok()) return outcome.status();
-      records.push_back(
-          {.id = fields[1], .outcome = *outcome, .finding = fields[3] == "1", .detail = fields[5], .seconds = seconds});
-      continue;
-    }
-    const bool illegal = fields[0] == "illegal";
-    if (illegal) ++accepted;
-    if (!fields[1].empty()) {
+  for (const NearMissReport::Disagreement& disagreement : report->disagreements) {
+    if (!disagreement.model_legal) ++accepted;
+    if (!disagreement.registry_id.empty()) {
       ++result.illegal_explained;
       continue;
     }
-    ++counts[illegal ? CaseClass::kIllegalAccepted : CaseClass::kLegalRejected];
+    ++counts[disagreement.model_legal ? CaseClass::kLegalRejected : CaseClass::kIllegalAccepted];
     ++result.failing_variants;  // a near-miss form is judged once
     ++result.findings;
   }
-  counts[CaseClass::kIllegalRejected] += near_miss - accepted;
-  return records;
+  counts[CaseClass::kIllegalRejected] += report->near_miss - accepted;
+  return std::move(report->cases);
 }
 
 }  // namespace
