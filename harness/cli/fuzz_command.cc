@@ -225,11 +225,11 @@ std::vector<CaseRecord> CampaignCases(const Campaign& campaign, const fs::path& 
                                                  : campaign.note.empty() ? CaseOutcome::kPass
                                                                          : CaseOutcome::kUnsupported,
                                       .finding = found,
-                                      .counts = {{"runs", campaign.status.runs},
-                                                 {"findings", campaign.cases},
-                                                 {"crashes", campaign.crash_files},
-                                                 {"coverage", campaign.status.coverage},
-                                                 {"corpus", campaign.status.corpus}},
+                                      .campaign = CampaignFigures{.runs = campaign.status.runs,
+                                                                  .findings = campaign.cases,
+                                                                  .crashes = campaign.crash_files,
+                                                                  .coverage = campaign.status.coverage,
+                                                                  .corpus = campaign.status.corpus},
                                       .detail = campaign.note,
                                       .seconds = static_cast<double>(campaign.status.seconds)}};
   const std::string relative = fs::path(campaign.directory).lexically_relative(fs::absolute(run_directory)).string();

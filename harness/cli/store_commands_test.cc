@@ -71,7 +71,8 @@ TEST(BaselineExitStatusTest, ALineNamingACaseTheRunShouldHaveIsAUsageError) {
       "ldmatrix.sync.aligned.m8n8.x9.b16.addr64.driver_jit,mismatch\n");
   std::ostringstream out;
   EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), Everything, false, out), kExitUsage);
-  EXPECT_THAT(out.str(), HasSubstr("names 1 cases this run should have and does not, first ldmatrix.sync.aligned.m8n8.x9"));
+  EXPECT_THAT(out.str(),
+              HasSubstr("names 1 cases this run should have and does not, first ldmatrix.sync.aligned.m8n8.x9"));
   EXPECT_EQ(BaselineExitStatus(baseline, Tonight(), Nothing, false, out), kExitClean);
 }
 
@@ -395,7 +396,10 @@ TEST(StoreCommandsTest, ExportHtmlOfAFuzzRunWhoseCoverageTsvIsNoFileSaysSo) {
                           .status = "clean"};
       ASSERT_TRUE(store.CreateRun(run).ok());
       ASSERT_TRUE(
-          store.AddCases(run.id, {{.id = "fuzz.text", .outcome = CaseOutcome::kPass, .counts = {{"runs", 10}}}}).ok());
+          store
+              .AddCases(run.id,
+                        {{.id = "fuzz.text", .outcome = CaseOutcome::kPass, .campaign = CampaignFigures{.runs = 10}}})
+              .ok());
     }
   }
   absl::SetFlag(&FLAGS_db, db);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/platform/output_files.h"
 #include "harness/report/sm_verdicts_view.h"
+#include "harness/runs/case_counts.h"
 
 namespace matload {
 namespace {
@@ -158,9 +159,7 @@ std::string CaseTable(const std::string& identity, const std::vector<CaseRecord>
   std::string table = absl::StrCat("# ", identity, "\n# case\toutcome\tvariants by outcome\tfirst failing ",
                                    "variants\tdetail\tbundle\n");
   for (const CaseRecord& record : cases) {
-    std::vector<std::string> counts;
-    for (const auto& [outcome, count] : record.counts) counts.push_back(absl::StrCat(outcome, "=", count));
-    absl::StrAppend(&table, record.id, "\t", CaseOutcomeWord(record.outcome), "\t", absl::StrJoin(counts, ","), "\t",
+    absl::StrAppend(&table, record.id, "\t", CaseOutcomeWord(record.outcome), "\t", CountsText(record, ","), "\t",
                     absl::StrJoin(record.first_failures, ","), "\t", TsvField(record.detail), "\t", record.bundle,
                     "\n");
   }

@@ -57,13 +57,13 @@ TEST(ConformReportTest, SummarySaysWhereTheWorkersTimeWent) {
 TEST(ConformReportTest, CaseTableHasOneLinePerCaseOnOneLineEach) {
   const std::vector<CaseRecord> cases = {{.id = "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64.driver_jit",
                                           .outcome = CaseOutcome::kMismatch,
-                                          .counts = {{"mismatch", 2}, {"pass", 14}},
+                                          .counts = {{CaseOutcome::kMismatch, 2}, {CaseOutcome::kPass, 14}},
                                           .first_failures = {3, 9},
                                           .detail = "2 of 32 register words differ\tlane 7",
                                           .bundle = "bundles/001-ldmatrix-mismatch"},
                                          {.id = "wmma_load.a.sync.aligned.row.m16n16k16.f16.addr64.ptxas_cubin",
                                           .outcome = CaseOutcome::kPass,
-                                          .counts = {{"pass", 16}}}};
+                                          .counts = {{CaseOutcome::kPass, 16}}}};
   EXPECT_EQ(CaseTable("GPU", cases),
             "# GPU\n# case\toutcome\tvariants by outcome\tfirst failing variants\tdetail\tbundle\n"
             "ldmatrix.sync.aligned.m8n8.x1.shared.b16.addr64.driver_jit\tmismatch\tmismatch=2,pass=14\t3,9\t"

@@ -53,7 +53,7 @@ TalliedCase ConformTally::Complete(Gathered gathered) {
   TalliedCase& tallied = gathered.tallied;
   CaseRecord& record = tallied.record;
   for (const auto& [kind, count] : summary.classes) {
-    record.counts[std::string(CaseOutcomeWord(OutcomeOf(kind)))] += static_cast<std::int64_t>(count);
+    record.counts[OutcomeOf(kind)] += static_cast<std::int64_t>(count);
     if (IsFinding(kind)) tallied.failing_variants += count;
   }
   tallied.failing_variants += tallied.registry_misses.size();

@@ -17,7 +17,7 @@ TEST(ConformTallyTest, SingleVariantsAreCountedIntoTheirCase) {
   EXPECT_EQ(tallied.record.id, "a");
   EXPECT_EQ(tallied.record.outcome, CaseOutcome::kKnownFault);
   EXPECT_FALSE(tallied.record.finding);
-  EXPECT_EQ(tallied.record.counts, (std::map<std::string, std::int64_t>{{"known_fault", 1}, {"pass", 2}}));
+  EXPECT_EQ(tallied.record.counts, (OutcomeCounts{{CaseOutcome::kKnownFault, 1}, {CaseOutcome::kPass, 2}}));
   EXPECT_EQ(tallied.record.detail, "entry-id: not run");
   EXPECT_EQ(tallied.executions, 2u);
   EXPECT_EQ(tallied.words_compared, 64u);
@@ -66,7 +66,7 @@ TEST(ConformTallyTest, ASummaryCountsEveryVariantAndEverySignature) {
   const std::vector<TalliedCase> complete = tally.Take({"c"});
   ASSERT_EQ(complete.size(), 1u);
   const TalliedCase& tallied = complete[0];
-  EXPECT_EQ(tallied.record.counts, (std::map<std::string, std::int64_t>{{"mismatch", 10}, {"pass", 92}}));
+  EXPECT_EQ(tallied.record.counts, (OutcomeCounts{{CaseOutcome::kMismatch, 10}, {CaseOutcome::kPass, 92}}));
   EXPECT_EQ(tallied.record.first_failures, (std::vector<std::int64_t>{7, 17, 27, 37}));
   EXPECT_DOUBLE_EQ(tallied.record.seconds, 1.75);  // the workers' time on the case's items
   EXPECT_EQ(tallied.record.detail, "moved");
@@ -125,7 +125,7 @@ TEST(ConformTallyTest, TakeHandsOverOnlyTheCasesAskedFor) {
   tally.Add("f", {.index = 1, .kind = CaseClass::kPass, .ran = true});
   const std::vector<TalliedCase> later = tally.Take({"e", "f", "g"});
   ASSERT_EQ(later.size(), 1u);
-  EXPECT_EQ(later[0].record.counts, (std::map<std::string, std::int64_t>{{"pass", 2}}));
+  EXPECT_EQ(later[0].record.counts, (OutcomeCounts{{CaseOutcome::kPass, 2}}));
 }
 
 TEST(ConformTallyTest, SeverityPutsFindingsFirst) {

@@ -15,9 +15,9 @@ using ::testing::HasSubstr;
 // `failing` one mismatch at variant 3 filed in bundle 001.
 CaseRecord Case(const std::string& id, std::int64_t passes, bool failing) {
   CaseRecord record{.id = id, .outcome = failing ? CaseOutcome::kMismatch : CaseOutcome::kPass, .finding = failing};
-  record.counts["pass"] = passes;
+  record.counts[CaseOutcome::kPass] = passes;
   if (failing) {
-    record.counts["mismatch"] = 1;
+    record.counts[CaseOutcome::kMismatch] = 1;
     record.first_failures = {3};
     record.detail = "lane 0 word 1 differs";
     record.bundle = "bundles/001-mismatch";
@@ -33,7 +33,7 @@ ConformanceResult Round(std::vector<CaseRecord> cases) {
   for (const CaseRecord& record : cases) {
     for (const auto& [outcome, count] : record.counts) {
       result.executions += count;
-      if (outcome == "pass") result.judged_on_device += count;
+      if (outcome == CaseOutcome::kPass) result.judged_on_device += count;
     }
     result.findings += record.finding ? 1 : 0;
   }
@@ -60,9 +60,9 @@ TEST(SoakTallyTest, ACaseCountsEveryRoundsVariants) {
   const std::vector<CaseRecord> cases = tally.Cases();
   ASSERT_EQ(cases.size(), 2u);
   EXPECT_EQ(cases[0].id, "a");
-  EXPECT_EQ(cases[0].counts.at("pass"), 20);
+  EXPECT_EQ(cases[0].counts.at(CaseOutcome::kPass), 20);
   EXPECT_EQ(cases[0].seconds, 3.0);
-  EXPECT_EQ(cases[1].counts.at("pass"), 10);
+  EXPECT_EQ(cases[1].counts.at(CaseOutcome::kPass), 10);
   const ConformanceResult totals = tally.Totals();
   EXPECT_EQ(totals.executions, 30u);
   EXPECT_EQ(totals.judged_on_device, 30u);
@@ -83,8 +83,8 @@ TEST(SoakTallyTest, TheFirstRoundThatFailsSpeaksForTheCase) {
   const CaseRecord& a = cases[0];
   EXPECT_TRUE(a.finding);
   EXPECT_EQ(a.outcome, CaseOutcome::kMismatch);
-  EXPECT_EQ(a.counts.at("pass"), 28);
-  EXPECT_EQ(a.counts.at("mismatch"), 2);
+  EXPECT_EQ(a.counts.at(CaseOutcome::kPass), 28);
+  EXPECT_EQ(a.counts.at(CaseOutcome::kMismatch), 2);
   EXPECT_THAT(a.first_failures, ElementsAre(3));
   EXPECT_EQ(a.bundle, "rounds/0001/bundles/001-mismatch");
   EXPECT_THAT(a.detail, HasSubstr("round 1 (conform --seed 12): lane 0 word 1 differs"));

@@ -22,12 +22,6 @@ namespace {
 // kCampaignPrefix starts a campaign case's ID (fuzz_command.cc's CampaignCaseId).
 constexpr absl::string_view kCampaignPrefix = "fuzz.";
 
-// CountOf is record's count `key`, or 0 where it has none.
-std::int64_t CountOf(const CaseRecord& record, const std::string& key) {
-  const auto found = record.counts.find(key);
-  return found == record.counts.end() ? 0 : found->second;
-}
-
 // ChartSize is the coverage chart's frame: the plot's origin at
 // (left, top + height), its axes `width` and `height` long.
 struct ChartSize {
@@ -124,14 +118,15 @@ std::vector<FuzzCampaign> FuzzCampaigns(absl::Span<const CaseRecord> cases,
     absl::string_view target = record.id;
     // A finding or crash of a campaign ("fuzz.text.finding.X") is a case of its own, not a campaign.
     if (!absl::ConsumePrefix(&target, kCampaignPrefix) || target.empty() || absl::StrContains(target, '.')) continue;
+    const CampaignFigures figures = record.campaign.value_or(CampaignFigures{});
     FuzzCampaign campaign{.target = std::string(target),
                           .outcome = record.outcome,
-                          .runs = CountOf(record, "runs"),
+                          .runs = figures.runs,
                           .seconds = record.seconds,
-                          .coverage = CountOf(record, "coverage"),
-                          .corpus = CountOf(record, "corpus"),
-                          .findings = CountOf(record, "findings"),
-                          .crashes = CountOf(record, "crashes")};
+                          .coverage = figures.coverage,
+                          .corpus = figures.corpus,
+                          .findings = figures.findings,
+                          .crashes = figures.crashes};
     campaigns.push_back(std::move(campaign));
   }
   if (!campaigns.empty()) AddCurves(run_directory, campaigns);  // only a fuzz run's page reads coverage.tsv

@@ -40,12 +40,12 @@ TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirecto
       {.id = "fuzz.cli",
        .outcome = CaseOutcome::kFinding,
        .finding = true,
-       .counts = {{"runs", 9000}, {"findings", 1}, {"crashes", 0}, {"coverage", 85}, {"corpus", 18}},
+       .campaign = CampaignFigures{.runs = 9000, .findings = 1, .crashes = 0, .coverage = 85, .corpus = 18},
        .seconds = 12},
       {.id = "fuzz.cli.finding.legality_1234", .outcome = CaseOutcome::kFinding, .finding = true},
       {.id = "fuzz.text",
        .outcome = CaseOutcome::kPass,
-       .counts = {{"runs", 5000}, {"coverage", 800}, {"corpus", 60}},
+       .campaign = CampaignFigures{.runs = 5000, .coverage = 800, .corpus = 60},
        .seconds = 10}};
   const std::vector<FuzzCampaign> campaigns = FuzzCampaigns(cases, directory);
   ASSERT_EQ(campaigns.size(), 2u);
@@ -67,7 +67,7 @@ TEST(FuzzCampaignsTest, CampaignsComeFromTheStoreAndTheirCurvesFromTheRunDirecto
 // kCliCampaign is the store's record of the cli campaign whose rows kTsv holds.
 const CaseRecord kCliCampaign = {.id = "fuzz.cli",
                                  .outcome = CaseOutcome::kPass,
-                                 .counts = {{"runs", 9000}, {"coverage", 85}, {"corpus", 18}},
+                                 .campaign = CampaignFigures{.runs = 9000, .coverage = 85, .corpus = 18},
                                  .seconds = 12};
 
 // A coverage.tsv that is no file (a directory, a FIFO) leaves the curves out
@@ -92,7 +92,7 @@ TEST(FuzzCampaignsTest, AnotherRunsCoverageTsvIsNotDrawn) {
   std::filesystem::create_directories(directory);
   std::ofstream(directory / "coverage.tsv") << kTsv;
   CaseRecord earlier = kCliCampaign;
-  earlier.counts["runs"] = 4000;
+  earlier.campaign->runs = 4000;
   const std::vector<FuzzCampaign> campaigns = FuzzCampaigns({earlier}, directory);
   ASSERT_EQ(campaigns.size(), 1u);
   EXPECT_TRUE(campaigns[0].over_time.empty());

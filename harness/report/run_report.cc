@@ -21,6 +21,7 @@
 #include "harness/report/root_causes.h"
 #include "harness/report/sm_verdicts_view.h"
 #include "harness/report/word_picture.h"
+#include "harness/runs/case_counts.h"
 #include "harness/runs/export_marker.h"
 
 namespace matload {
@@ -33,7 +34,7 @@ using kainjow::mustache::object;
 struct Tally {
   std::map<std::string, size_t> by_outcome;
   std::map<std::string, std::map<std::string, size_t>> by_value;  // value -> outcome -> cases
-  std::map<std::string, OutcomeClass> classes;                   // outcome -> its class
+  std::map<std::string, OutcomeClass> classes;                    // outcome -> its class
 };
 
 // Breakdown is one summary table: outcomes down, a facet's values across,
@@ -59,11 +60,6 @@ object Breakdown(const std::string& title, const std::string& anchor, const Tall
     rows.push_back(object{{"outcome", outcome}, {"css", LegendOf(tally.classes.at(outcome)).css}, {"cells", cells}});
   }
   return object{{"title", title}, {"anchor", anchor}, {"columns", columns}, {"rows", rows}};
-}
-
-// CountsText writes a case's variants by outcome: "pass=14, known_fault=2".
-std::string CountsText(const CaseRecord& record) {
-  return absl::StrJoin(record.counts, ", ", absl::PairFormatter("="));
 }
 
 // LinkTexts are `links` as one value of a data block: href, label, href, label, ...
@@ -96,7 +92,8 @@ DataBlock CaseRows(const std::vector<const CaseRecord*>& listed, const ReportPla
     // their inferred/measured labels go once the store carries them (issue 20).
     block.AddRow({id_head, id_tail, std::string(CaseOutcomeWord(record->outcome)), LegendOf(kind).css,
                   IsDisagreement(kind) ? "1" : "0", facets.target, facets.family, facets.shape, facets.type,
-                  facets.path, CountsText(*record), record->detail, "", "", LinkTexts(BundleLinks(*record, place))});
+                  facets.path, CountsText(*record, ", "), record->detail, "", "",
+                  LinkTexts(BundleLinks(*record, place))});
   }
   return block;
 }
@@ -218,9 +215,9 @@ absl::StatusOr<std::string> RunReportHtml(const RunRecord& run, absl::Span<const
   view.set("total_findings", std::to_string(findings));
   view.set("outcome_totals", outcome_totals);
   list breakdowns;
-  for (const auto& [title, anchor, tally] : {std::tuple{"By target", "by-target", &by_target},
-                                             std::tuple{"By family", "by-family", &by_family},
-                                             std::tuple{"By compile path", "by-path", &by_path}}) {
+  for (const auto& [title, anchor, tally] :
+       {std::tuple{"By target", "by-target", &by_target}, std::tuple{"By family", "by-family", &by_family},
+        std::tuple{"By compile path", "by-path", &by_path}}) {
     // A facet no case ID has (a conform run's target, a support run's path) makes no table.
     if (!tally->by_value.empty() && !(tally->by_value.size() == 1 && tally->by_value.contains(FacetLabel("")))) {
       breakdowns.push_back(Breakdown(title, anchor, *tally));

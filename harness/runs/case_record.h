@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,23 @@
 #include "harness/runs/case_outcome.h"
 
 namespace matload {
+
+// OutcomeCounts are a case's variants per outcome: conform's, a soak's
+// and support's cases count them; a case of one verdict has none.
+using OutcomeCounts = std::map<CaseOutcome, std::int64_t>;
+
+// CampaignFigures are a fuzz campaign's figures, kept with the campaign's
+// own case (fuzz_command.cc): libFuzzer's runs, the findings and crash
+// files the campaign filed, and the coverage and corpus it reached.
+struct CampaignFigures {
+  std::int64_t runs = 0;
+  std::int64_t findings = 0;
+  std::int64_t crashes = 0;
+  std::int64_t coverage = 0;
+  std::int64_t corpus = 0;
+
+  friend bool operator==(const CampaignFigures&, const CampaignFigures&) = default;
+};
 
 // CaseRecord is one case's result in one run.
 struct CaseRecord {
@@ -26,12 +44,13 @@ struct CaseRecord {
   // finding: the outcome needs a person (the GPU or a toolchain disagrees
   // with the model, unexplained). Baselines and diffs compare findings.
   bool finding = false;
-  std::map<std::string, std::int64_t> counts;  // variants per outcome word; empty for one-verdict cases
-  std::vector<std::int64_t> first_failures;    // the first failing variants' indices, at most K
-  std::vector<CaseOutcome> attempts;           // each re-run's outcome when the case was re-run, in order
-  std::string detail;                          // the first failure's one-line message, or the registry entry
-  std::string bundle;                          // the bundle directory, relative to the run directory; or empty
-  double seconds = 0;                          // time spent on the case
+  OutcomeCounts counts;                      // variants per outcome (case_counts.h spells them)
+  std::optional<CampaignFigures> campaign;   // a fuzz campaign's figures, on its own case only
+  std::vector<std::int64_t> first_failures;  // the first failing variants' indices, at most K
+  std::vector<CaseOutcome> attempts;         // each re-run's outcome when the case was re-run, in order
+  std::string detail;                        // the first failure's one-line message, or the registry entry
+  std::string bundle;                        // the bundle directory, relative to the run directory; or empty
+  double seconds = 0;                        // time spent on the case
 
   friend bool operator==(const CaseRecord&, const CaseRecord&) = default;
 };

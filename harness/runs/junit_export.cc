@@ -15,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "harness/platform/xml_escape.h"
+#include "harness/runs/case_counts.h"
 #include "harness/runs/case_id.h"
 #include "harness/runs/export_marker.h"
 #include "harness/runs/run_journal.h"
@@ -86,7 +87,7 @@ std::string FailureBody(const RunRecord& run, const CaseRecord& record) {
   const std::pair<absl::string_view, std::string> facts[] = {
       {"outcome", std::string(CaseOutcomeWord(record.outcome))},
       {"detail", record.detail},
-      {"counts", absl::StrJoin(record.counts, ", ", absl::PairFormatter("="))},
+      {"counts", CountsText(record, ", ")},
       {"first failing variants", absl::StrJoin(record.first_failures, ", ")},
       {"attempts",
        absl::StrJoin(record.attempts, ", ",

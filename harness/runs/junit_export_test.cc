@@ -51,7 +51,7 @@ TEST(JunitXmlTest, WritesOneTestcasePerCaseTimedByTheCase) {
       {.id = "wmma_load.a.row.ptxas_cubin",
        .outcome = CaseOutcome::kMismatch,
        .finding = true,
-       .counts = {{"mismatch", 3}, {"pass", 61}},
+       .counts = {{CaseOutcome::kMismatch, 3}, {CaseOutcome::kPass, 61}},
        .first_failures = {0, 5, 9},
        .detail = "lane 3 r2: got 0x1, want 0x2",
        .bundle = "bundles/wmma-1",
@@ -277,13 +277,13 @@ RunRecord NastyRun() {
                    .status = kNasty};
 }
 
-// NastyCases are a failing, a skipped and a passing case with kNasty in every text field (an outcome is
-// no text: case_outcome.h).
+// NastyCases are a failing, a skipped and a passing case with kNasty in every text field (an outcome and
+// its counts are no text: case_outcome.h, case_counts.h).
 std::vector<CaseRecord> NastyCases() {
   const CaseRecord failing{.id = kNasty + "." + kNasty,
                            .outcome = CaseOutcome::kMismatch,
                            .finding = true,
-                           .counts = {{kNasty, 1}},
+                           .counts = {{CaseOutcome::kMismatch, 1}},
                            .attempts = {CaseOutcome::kMismatch},
                            .detail = kNasty,
                            .bundle = kNasty};
@@ -366,7 +366,7 @@ TEST(JunitXmlTest, EveryDocumentIsValidAgainstTheSchemaJenkinsReads) {
       {.id = "sm_90.ldmatrix.sync.aligned.m8n8.x2.b16.addr64",
        .outcome = CaseOutcome::kMismatch,
        .finding = true,
-       .counts = {{"mismatch", 1}},
+       .counts = {{CaseOutcome::kMismatch, 1}},
        .first_failures = {0},
        .detail = "lane 0",
        .bundle = "bundles/1"},

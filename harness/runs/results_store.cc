@@ -27,6 +27,7 @@
 #include "harness/platform/host_name.h"
 #include "harness/platform/outside_text.h"
 #include "harness/platform/process_start_time.h"
+#include "harness/runs/case_counts.h"
 #include "harness/runs/case_outcome.h"
 #include "harness/runs/stored_words.h"
 #include "nlohmann/json.hpp"
@@ -288,13 +289,14 @@ std::optional<std::string> BadRunWord(const RunRecord& run) {
   return std::nullopt;
 }
 
-// BadCaseOutcome is BadRunWord for a case: an outcome or attempt nobody
-// judged (kUnjudged), which would read back as no outcome at all.
+// BadCaseOutcome is BadRunWord for a case: an outcome, attempt or count
+// nobody judged (kUnjudged), which would read back as no outcome at all.
 std::optional<std::string> BadCaseOutcome(const CaseRecord& record) {
   if (record.outcome == CaseOutcome::kUnjudged) return "outcome 'unjudged'";
   if (std::find(record.attempts.begin(), record.attempts.end(), CaseOutcome::kUnjudged) != record.attempts.end()) {
     return "attempt 'unjudged'";
   }
+  if (record.counts.contains(CaseOutcome::kUnjudged)) return "count of 'unjudged'";
   return std::nullopt;
 }
 
@@ -377,23 +379,21 @@ std::vector<std::string> Words(const std::vector<CaseOutcome>& outcomes) {
 }
 
 // BindCase binds the case's fields after its id, as InsertCases's
-// statement takes them; kInvalidArgument if they cannot be JSON (text
-// that is not UTF-8 in counts) or nobody judged the case.
+// statement takes them; kInvalidArgument if nobody judged the case. Its
+// counts, failures and attempts are numbers and matload's own words, so
+// their JSON is always text a store can hold.
 absl::Status BindCase(const CaseRecord& record, Statement& statement) {
   if (const std::optional<std::string> bad = BadCaseOutcome(record)) {
     return Unwritable(statement.path(), "case", record.id, *bad);
   }
-  std::string counts, first_failures, attempts;
-  try {
-    counts = JsonText(record.counts);
-    first_failures = JsonText(record.first_failures);
-    attempts = JsonText(Words(record.attempts));
-  } catch (const nlohmann::json::exception& error) {
-    return absl::InvalidArgumentError(absl::StrFormat("results database %s: case %s cannot be stored: %s",
-                                                      statement.path(), record.id, error.what()));
-  }
-  statement.BindText(CaseOutcomeWord(record.outcome)).BindInt(record.finding).BindText(counts).BindText(first_failures);
-  statement.BindText(attempts).BindText(record.detail).BindText(record.bundle).BindReal(record.seconds);
+  statement.BindText(CaseOutcomeWord(record.outcome))
+      .BindInt(record.finding)
+      .BindText(JsonText(CountWords(record)))
+      .BindText(JsonText(record.first_failures));
+  statement.BindText(JsonText(Words(record.attempts)))
+      .BindText(record.detail)
+      .BindText(record.bundle)
+      .BindReal(record.seconds);
   return absl::OkStatus();
 }
 
@@ -432,10 +432,14 @@ absl::StatusOr<CaseRecord> ReadCase(const Statement& row) {
   if (finding != 0 && finding != 1) return Damaged(row.path(), "case", record.id, absl::StrCat("finding ", finding));
   record.finding = finding == 1;
   std::vector<std::string> attempts;
-  if (!FromJson(row.Text(3), &record.counts) || !FromJson(row.Text(4), &record.first_failures) ||
+  std::map<std::string, std::int64_t> count_words;
+  if (!FromJson(row.Text(3), &count_words) || !FromJson(row.Text(4), &record.first_failures) ||
       !FromJson(row.Text(5), &attempts)) {
     return absl::FailedPreconditionError(
         absl::StrFormat("results database %s is damaged: case %s has unreadable results", row.path(), record.id));
+  }
+  if (absl::Status counted = ReadCountWords(count_words, record); !counted.ok()) {
+    return Damaged(row.path(), "case", record.id, absl::StrCat("counts: ", counted.message()));
   }
   record.detail = row.Text(6);
   record.bundle = row.Text(7);

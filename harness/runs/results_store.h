@@ -19,8 +19,8 @@
 //                        (stored_words.h) is a damaged file, never read
 //                        as another;
 //   kUnavailable         another process held the lock for too long;
-//   kInvalidArgument     a case's counts or attempts are not UTF-8, or a
-//                        record holds a word no store holds (a bug);
+//   kInvalidArgument     a record holds a word no store holds, or a
+//                        case an outcome nobody judged (a bug);
 //   kNotFound            no such run; kAlreadyExists: the run exists.
 #ifndef MATLOAD_HARNESS_RUNS_RESULTS_STORE_H_
 #define MATLOAD_HARNESS_RUNS_RESULTS_STORE_H_

@@ -109,7 +109,7 @@ CaseRecord FullCase(const std::string& id) {
   return CaseRecord{.id = id,
                     .outcome = CaseOutcome::kFlake,
                     .finding = true,
-                    .counts = {{"mismatch", 3}, {"pass", 1LL << 40}},
+                    .counts = {{CaseOutcome::kMismatch, 3}, {CaseOutcome::kPass, 1LL << 40}},
                     .first_failures = {4, 7, -1, 1LL << 50},
                     .attempts = {CaseOutcome::kPass, CaseOutcome::kMismatch, CaseOutcome::kPass},
                     .detail = "lane 3: got 0x1 \"expected\" 0x2 — ✗\nsecond line",
@@ -266,10 +266,10 @@ TEST_F(ResultsStoreTest, AddCasesStoresAllOrNone) {
   ASSERT_TRUE(store.ok()) << store.status();
   ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
   ASSERT_TRUE(store->AddCases("run-1", {StoredCase("a", "pass")}).ok());
-  CaseRecord not_utf8 = StoredCase("c", "flake");
-  not_utf8.counts = {{"pass", 1}, {"\xff", 1}};
-  const absl::Status status =
-      store->AddCases("run-1", {StoredCase("a", "mismatch"), StoredCase("b", "pass"), not_utf8, StoredCase("d", "")});
+  CaseRecord unjudged_count = StoredCase("c", "flake");
+  unjudged_count.counts = {{CaseOutcome::kPass, 1}, {CaseOutcome::kUnjudged, 1}};
+  const absl::Status status = store->AddCases(
+      "run-1", {StoredCase("a", "mismatch"), StoredCase("b", "pass"), unjudged_count, StoredCase("d", "")});
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_THAT(status.message(), HasSubstr("case c"));
   EXPECT_EQ(ValueOf(store->Cases("run-1")), (std::vector<CaseRecord>{StoredCase("a", "pass")}));
@@ -280,9 +280,10 @@ TEST_F(ResultsStoreTest, CommitStoresCasesAndArtifactsTogetherOrNeither) {
   ASSERT_TRUE(store.ok()) << store.status();
   ASSERT_TRUE(store->CreateRun(RunRecord{.id = "run-1"}).ok());
   ASSERT_TRUE(store->Commit("run-1", {StoredCase("a", "pass")}, {{"partial", "1 case"}, {"seed", "7"}}).ok());
-  CaseRecord not_utf8 = StoredCase("c", "flake");
-  not_utf8.counts = {{"\xfe", 1}};
-  const absl::Status status = store->Commit("run-1", {StoredCase("b", "pass"), not_utf8}, {{"partial", "3 cases"}});
+  CaseRecord unjudged_count = StoredCase("c", "flake");
+  unjudged_count.counts = {{CaseOutcome::kUnjudged, 1}};
+  const absl::Status status =
+      store->Commit("run-1", {StoredCase("b", "pass"), unjudged_count}, {{"partial", "3 cases"}});
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_EQ(ValueOf(store->Cases("run-1")), (std::vector<CaseRecord>{StoredCase("a", "pass")}));
   EXPECT_EQ(ValueOf(store->Artifact("run-1", "partial")), std::optional<std::string>("1 case"));

@@ -34,8 +34,8 @@ using ::testing::IsEmpty;
 // the registry explains them, as the reports' legend says: a fault the
 // registry predicts, and a support sweep's form ptxas judges otherwise.
 const std::set<std::string>& DisagreeingWords() {
-  static const auto* const kWords = new std::set<std::string>{"known_fault", "legal_rejected", "illegal_accepted",
-                                                              "flake"};
+  static const auto* const kWords =
+      new std::set<std::string>{"known_fault", "legal_rejected", "illegal_accepted", "flake"};
   return *kWords;
 }
 
@@ -123,19 +123,19 @@ class ReportBrowserTest : public ::testing::Test {
   // Conform runs `conform` on the fake GPU over the ldmatrix forms `forms`
   // matches, into `out`. Its kernels store nothing: every case mismatches.
   void Conform(const std::string& forms, const std::string& out) const {
-    const ProcessResult result = Matload({"conform", "--forms", forms, "--variants", "2", "--near_miss=false",
-                                          "--out", (directory_ / out).string()});
+    const ProcessResult result = Matload(
+        {"conform", "--forms", forms, "--variants", "2", "--near_miss=false", "--out", (directory_ / out).string()});
     ASSERT_EQ(result.exit_code, 1) << result.standard_error;
   }
 
   // Load opens `page` (with `fragment`) in headless Chromium and dumps its DOM.
   LoadedPage Load(const fs::path& page, const std::string& fragment = "") const {
     EXPECT_TRUE(fs::exists(page)) << page;
-    absl::StatusOr<ProcessResult> result = RunProcess(
-        {chromium_, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
-         absl::StrCat("--user-data-dir=", (directory_ / "chromium-profile").string()), "--dump-dom",
-         absl::StrCat("file://", fs::absolute(page).string(), fragment)},
-        std::chrono::seconds(120));
+    absl::StatusOr<ProcessResult> result =
+        RunProcess({chromium_, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+                    absl::StrCat("--user-data-dir=", (directory_ / "chromium-profile").string()), "--dump-dom",
+                    absl::StrCat("file://", fs::absolute(page).string(), fragment)},
+                   std::chrono::seconds(120));
     EXPECT_TRUE(result.ok()) << result.status();
     if (!result.ok()) return {};
     EXPECT_EQ(result->exit_code, 0) << result->standard_error;
@@ -212,7 +212,7 @@ TEST_F(ReportBrowserTest, ADiffsReport) {
   const std::vector<CaseRecord> a = StoredCases(0), b = StoredCases(1);
   std::map<std::string, const CaseRecord*> in_a;
   for (const CaseRecord& record : a) in_a[record.id] = &record;
-  std::map<std::string, int> expected = {{"new_failures", 0}, {"fixed", 0}, {"flaky", 0}, {"changed", 0},
+  std::map<std::string, int> expected = {{"new_failures", 0}, {"fixed", 0},   {"flaky", 0},    {"changed", 0},
                                          {"added", 0},        {"removed", 0}, {"unchanged", 0}};
   std::set<std::string> disagreeing;
   for (const CaseRecord& record : b) {
@@ -239,8 +239,8 @@ TEST_F(ReportBrowserTest, ADiffsReport) {
 
 TEST_F(ReportBrowserTest, ASupportSweepsReportAndMatrix) {
   // ldmatrix on sm_90: about 700 forms, 32 of them near misses that ptxas 13.0 accepts (known discrepancies).
-  const ProcessResult sweep = Matload({"support", "--target", "sm_90", "--include", "sm_90.ldmatrix.*", "--out",
-                                       (directory_ / "sweep").string()});
+  const ProcessResult sweep = Matload(
+      {"support", "--target", "sm_90", "--include", "sm_90.ldmatrix.*", "--out", (directory_ / "sweep").string()});
   ASSERT_EQ(sweep.exit_code, 0) << sweep.standard_error;
   const std::vector<CaseRecord> cases = StoredCases(0);
   ExpectRunPage(directory_ / "sweep" / "report.html", cases);
@@ -265,14 +265,22 @@ TEST_F(ReportBrowserTest, AFuzzRunsExportWithHostileTextInEveryField) {
   {
     absl::StatusOr<ResultsStore> store = ResultsStore::Open(directory_ / "results.sqlite");
     ASSERT_TRUE(store.ok()) << store.status();
-    const RunRecord run{.id = "fuzz-20261124T000000Z-00000000", .command = "fuzz",
-                        .command_line = "matload fuzz " + hostile, .matload_version = hostile, .git_commit = hostile,
-                        .toolkits = hostile, .host = hostile, .directory = (directory_ / hostile).string(),
-                        .options = "{}", .started = absl::Now(), .ended = absl::Now(), .status = "findings",
+    const RunRecord run{.id = "fuzz-20261124T000000Z-00000000",
+                        .command = "fuzz",
+                        .command_line = "matload fuzz " + hostile,
+                        .matload_version = hostile,
+                        .git_commit = hostile,
+                        .toolkits = hostile,
+                        .host = hostile,
+                        .directory = (directory_ / hostile).string(),
+                        .options = "{}",
+                        .started = absl::Now(),
+                        .ended = absl::Now(),
+                        .status = "findings",
                         .exit_status = 1};
     ASSERT_TRUE(store->CreateRun(run).ok());
     const std::vector<CaseRecord> cases = {
-        {.id = "fuzz.text", .outcome = CaseOutcome::kPass, .counts = {{"runs", 1000}}},
+        {.id = "fuzz.text", .outcome = CaseOutcome::kPass, .campaign = CampaignFigures{.runs = 1000}},
         {.id = "fuzz.legality", .outcome = CaseOutcome::kFinding, .finding = true, .detail = hostile},
         {.id = "fuzz.legality.finding." + hostile,
          .outcome = CaseOutcome::kFinding,
@@ -284,8 +292,7 @@ TEST_F(ReportBrowserTest, AFuzzRunsExportWithHostileTextInEveryField) {
         {.id = "fuzz.device", .outcome = CaseOutcome::kTimeout, .detail = hostile}};
     ASSERT_TRUE(store->AddCases(run.id, cases).ok());
   }
-  const ProcessResult exported =
-      Matload({"export", "fuzz@latest", "--html", (directory_ / "fuzz.html").string()});
+  const ProcessResult exported = Matload({"export", "fuzz@latest", "--html", (directory_ / "fuzz.html").string()});
   ASSERT_EQ(exported.exit_code, 0) << exported.standard_error;
   const LoadedPage whole = Load(directory_ / "fuzz.html");
   ExpectNoConsoleErrors(whole);

@@ -113,7 +113,7 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
   ASSERT_EQ(cases.size(), 2u);
   for (const CaseRecord& record : cases) {
     EXPECT_TRUE(record.finding);
-    EXPECT_EQ(record.counts.at("mismatch"), 4) << record.id;  // 2 variants in each of 2 rounds
+    EXPECT_EQ(record.counts.at(CaseOutcome::kMismatch), 4) << record.id;  // 2 variants in each of 2 rounds
     EXPECT_THAT(record.bundle, StartsWith("rounds/0000/bundles/"));
     EXPECT_THAT(record.detail, StartsWith(absl::StrCat("round 0 (conform --seed ", first_seed, "): ")));
     EXPECT_TRUE(std::filesystem::is_directory(directory_ / "soak" / record.bundle)) << record.bundle;
@@ -172,9 +172,9 @@ TEST_F(SoakCommandTest, ARoundTakesWhatAnEarlierRoundConfirmed) {
   const std::vector<CaseRecord> cases = *store.Cases(store.Runs()->front().id);
   ASSERT_EQ(cases.size(), 2u);
   for (const CaseRecord& record : cases) {
-    EXPECT_GT(record.counts.at("known_fault"), 0) << record.id;
-    EXPECT_EQ(record.counts.count("unexpected_fault"), 0u) << record.id;
-    EXPECT_EQ(record.counts.at("known_fault") + record.counts.at("mismatch"), 32) << record.id;
+    EXPECT_GT(record.counts.at(CaseOutcome::kKnownFault), 0) << record.id;
+    EXPECT_EQ(record.counts.count(CaseOutcome::kUnexpectedFault), 0u) << record.id;
+    EXPECT_EQ(record.counts.at(CaseOutcome::kKnownFault) + record.counts.at(CaseOutcome::kMismatch), 32) << record.id;
   }
 }
 
@@ -203,7 +203,7 @@ TEST_F(SoakCommandTest, AGpuLostInALaterRoundKeepsTheRoundsBeforeIt) {
   EXPECT_EQ(run.status, "infrastructure");
   const std::vector<CaseRecord> cases = *store.Cases(run.id);
   ASSERT_EQ(cases.size(), 2u);
-  EXPECT_EQ(cases[0].counts.at("mismatch"), 2);  // round 0 alone
+  EXPECT_EQ(cases[0].counts.at(CaseOutcome::kMismatch), 2);  // round 0 alone
   // The rounds so far were stored as each ended.
   const std::optional<std::string> rounds = *store.Artifact(run.id, "soak/rounds");
   ASSERT_TRUE(rounds.has_value());
