@@ -303,8 +303,8 @@ TEST(JunitXmlTest, EscapesEveryField) {
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<testcase classname=\"", kNastyEscaped, "\" name=\"", kNastyEscaped, "\"")));
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<failure message=\"mismatch: ", kNastyEscaped,
                                           "\" type=\"mismatch\">outcome: mismatch\ndetail: ", kNastyEscaped,
-                                          "\ncounts: ", kNastyEscaped, "=1\nattempts: mismatch",
-                                          "\nbundle: ", kNastyEscaped, "/", kNastyEscaped, "</failure>")));
+                                          "\ncounts: mismatch=1\nattempts: mismatch", "\nbundle: ", kNastyEscaped, "/",
+                                          kNastyEscaped, "</failure>")));
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<skipped message=\"unsupported: ", kNastyEscaped, "\"/>")));
   EXPECT_THAT(xml, HasSubstr(absl::StrCat("<error message=\"run ", kNastyEscaped, " did not finish")));
 }
