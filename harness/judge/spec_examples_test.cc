@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -131,6 +133,59 @@ TEST(SpecExamplesTest, ModelVerdictsAreTheRecordedOnes) {
   }
 }
 
+// Case is one text CompareOnTenTargets judges: an example as written, or
+// as the spec's surrounding code would declare it, at the example's PTX
+// version, parsed where it parses.
+struct Case {
+  std::string text;
+  PtxVersion ptx;
+  absl::StatusOr<Snippet> snippet;
+};
+
+// Cases are every example `dialect` speaks the PTX version of, each as
+// written and in context.
+std::vector<Case> Cases(const PtxDialect& dialect) {
+  std::vector<Case> cases;
+  for (const Example& example : LoadExamples()) {
+    if (dialect.spoken < example.ptx) continue;
+    for (const std::string& text : {example.text, InContext(example.text)}) {
+      cases.push_back({.text = text, .ptx = example.ptx, .snippet = ParseSnippet(text)});
+    }
+  }
+  return cases;
+}
+
+// CheckCases gives each of `cases` the verdict `ptxas` gives it on `target`
+// in a module of its own. Parsed cases go in as snippets (implicit
+// declarations where the spec gives none); text that does not parse goes in
+// verbatim. The cases of one PTX version go in one CheckSnippets or
+// CheckTexts call, which gives each what a module of its own would get
+// (batch_checker.h, held to that by batch_checker_exactness_test) in a few
+// ptxas runs, where a call per case took three runs each.
+absl::StatusOr<std::vector<CompilerVerdict>> CheckCases(const Ptxas& ptxas, const std::vector<Case>& cases,
+                                                        Target target) {
+  std::map<std::pair<PtxVersion, bool>, std::vector<size_t>> groups;  // by PTX version and parsed or not
+  for (size_t i = 0; i < cases.size(); ++i) groups[{cases[i].ptx, cases[i].snippet.ok()}].push_back(i);
+  std::vector<CompilerVerdict> verdicts(cases.size());
+  for (const auto& [key, indices] : groups) {
+    const auto& [ptx, parsed] = key;
+    std::vector<Snippet> snippets;
+    std::vector<std::string> texts;
+    for (size_t i : indices) {
+      if (parsed) {
+        snippets.push_back(*cases[i].snippet);
+      } else {
+        texts.push_back(cases[i].text);
+      }
+    }
+    absl::StatusOr<std::vector<CompilerVerdict>> checked =
+        parsed ? CheckSnippets(ptxas, snippets, ptx, target) : CheckTexts(ptxas, texts, ptx, target);
+    if (!checked.ok()) return checked.status();
+    for (size_t k = 0; k < indices.size(); ++k) verdicts[indices[k]] = std::move((*checked)[k]);
+  }
+  return verdicts;
+}
+
 // CompareOnTenTargets holds the model to `ptxas` on ten targets, each
 // example at its own PTX version where `ptxas` speaks it (and as the spec's
 // surrounding code would declare it), and returns how many it compared.
@@ -140,47 +195,42 @@ int CompareOnTenTargets(const Ptxas& ptxas) {
   absl::StatusOr<PtxDialect> dialect = ProbePtxDialect(ptxas);
   EXPECT_TRUE(dialect.ok()) << dialect.status();
   if (!registry.ok() || !dialect.ok()) return 0;
+  const std::vector<Case> cases = Cases(*dialect);
   int compared = 0;
   for (const char* name :
        {"sm_75", "sm_80", "sm_90", "sm_90a", "sm_100a", "sm_100f", "sm_103a", "sm_110a", "sm_120a", "sm_121a"}) {
     const Target target = *ParseTarget(name);
-    for (const Example& example : LoadExamples()) {
-      if (dialect->spoken < example.ptx) continue;
-      // Parsed snippets go in as snippets (implicit declarations where the
-      // spec gives none); text that does not parse goes in verbatim.
-      for (const std::string& text : {example.text, InContext(example.text)}) {
-        absl::StatusOr<Snippet> snippet = ParseSnippet(text);
-        absl::StatusOr<std::vector<CompilerVerdict>> verdicts =
-            snippet.ok() ? CheckSnippets(ptxas, {*snippet}, example.ptx, target)
-                         : CheckTexts(ptxas, {text}, example.ptx, target);
-        EXPECT_TRUE(verdicts.ok()) << verdicts.status();
-        if (!verdicts.ok()) return compared;
-        const CompilerVerdict& compiler = (*verdicts)[0];
-        const Verdict model = JudgeText(text, example.ptx, target);
-        ++compared;
-        if (model.legal() != compiler.accepted) {
-          EXPECT_NE(registry->Find(snippet.ok() ? text : "", target,
-                                   compiler.accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
-                                   ptxas.Toolchain()),
-                    nullptr)
-              << name << ": model " << Describe(model) << ", " << ptxas.Toolchain() << " "
-              << (compiler.accepted ? "accepts" : "rejects") << ":\n"
-              << text;
-          continue;
-        }
-        if (model.legal()) continue;
-        std::set<ReasonCode> compiler_codes;
-        for (const std::string& message : compiler.messages) {
-          for (ReasonCode code : ClassifyPtxasMessage(message)) compiler_codes.insert(code);
-        }
-        bool shared_reason = false;
-        for (const Reason& reason : model.reasons()) {
-          shared_reason = shared_reason || compiler_codes.contains(reason.code);
-        }
-        EXPECT_TRUE(shared_reason) << name << ": model " << Describe(model) << " but " << ptxas.Toolchain() << " says "
-                                   << absl::StrJoin(compiler.messages, " | ") << "\n"
-                                   << text;
+    absl::StatusOr<std::vector<CompilerVerdict>> verdicts = CheckCases(ptxas, cases, target);
+    EXPECT_TRUE(verdicts.ok()) << verdicts.status();
+    if (!verdicts.ok()) return compared;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const std::string& text = cases[i].text;
+      const CompilerVerdict& compiler = (*verdicts)[i];
+      EXPECT_TRUE(compiler.judged) << name << ": ptxas's errors were not traced to\n" << text;
+      const Verdict model = JudgeText(text, cases[i].ptx, target);
+      ++compared;
+      if (model.legal() != compiler.accepted) {
+        EXPECT_NE(registry->Find(cases[i].snippet.ok() ? text : "", target,
+                                 compiler.accepted ? Direction::kToolchainAccepts : Direction::kToolchainRejects,
+                                 ptxas.Toolchain()),
+                  nullptr)
+            << name << ": model " << Describe(model) << ", " << ptxas.Toolchain() << " "
+            << (compiler.accepted ? "accepts" : "rejects") << ":\n"
+            << text;
+        continue;
       }
+      if (model.legal()) continue;
+      std::set<ReasonCode> compiler_codes;
+      for (const std::string& message : compiler.messages) {
+        for (ReasonCode code : ClassifyPtxasMessage(message)) compiler_codes.insert(code);
+      }
+      bool shared_reason = false;
+      for (const Reason& reason : model.reasons()) {
+        shared_reason = shared_reason || compiler_codes.contains(reason.code);
+      }
+      EXPECT_TRUE(shared_reason) << name << ": model " << Describe(model) << " but " << ptxas.Toolchain() << " says "
+                                 << absl::StrJoin(compiler.messages, " | ") << "\n"
+                                 << text;
     }
   }
   return compared;
