@@ -92,6 +92,11 @@ class Ptxas : public CompileOracle {
   // modules share one program while they share a run, so each must name
   // its kernels apart from the others' (ptxas rejects a second .entry of
   // one name). A run that fails (ptxas crashed or hung) fails it all.
+  // The modules must share their .version: ptxas 13.0.88 carries a file's
+  // .version into the next files of its run (`.version 6.0 .target sm_75`
+  // then `.version 9.0 .target sm_75` in one run: the second is rejected,
+  // "PTX .version 9.0 does not support .target sm_75", and the first is
+  // not named), and such an error names a line of the module it blames.
   // batch_checker_exactness_test.cc holds it to single runs.
   absl::StatusOr<std::vector<AssembleResult>> AssembleEach(const std::vector<std::string>& modules,
                                                            Target target) const;
