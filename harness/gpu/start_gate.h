@@ -66,7 +66,11 @@ class StartGate {
 };
 
 // WorkerStartGate is the gate every RunIsolated of the process shares:
-// kMostWorkerStartsAtOnce.
+// kMostWorkerStartsAtOnce. It is the parent's alone: a forked worker
+// inherits a copy that still counts the places taken at the fork, its own
+// among them, and never gives them back. A worker runs no RunIsolated of
+// its own anyway, since it initialises CUDA and RunIsolated's caller must
+// not have (isolated_runner.h).
 StartGate& WorkerStartGate();
 
 }  // namespace matload
