@@ -434,8 +434,9 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
     out << "every target's campaign of this run is recorded already, or its shard takes none\n";
     return kExitClean;
   }
-  if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok())
+  if (absl::Status started = StartCampaigns(options, *campaigns); !started.ok()) {
     return ReportFailure(err, started, kFuzzCommand);
+  }
   std::ofstream coverage(fs::path(options.out) / "coverage.tsv");
   coverage << "# seconds\ttarget\truns\tcov\tft\tcorpus\tfindings\tsignatures\n";
   ProgressReporter progress(err, "runs", ProgressReporter::ForStderr(options.progress_seconds, true));
@@ -443,8 +444,9 @@ int RunFuzzCampaign(const FuzzCampaignOptions& options, std::ostream& out, std::
   const std::string summary = SummaryMarkdown(options, *campaigns, end.elapsed);
   for (const auto& [name, text] :
        {std::pair{"summary.md", summary}, std::pair{"summary.json", SummaryJson(*campaigns, end.elapsed)}}) {
-    if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok())
+    if (absl::Status written = WriteFile(fs::path(options.out) / name, text); !written.ok()) {
       return ReportFailure(err, written, kFuzzCommand);
+    }
   }
   if (!coverage.flush()) {
     return ReportFailure(err, absl::DataLossError(absl::StrCat("cannot write ", options.out, "/coverage.tsv")),

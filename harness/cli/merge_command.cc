@@ -192,8 +192,9 @@ int RunMergeCommand(const std::vector<std::string>& arguments, const std::string
       << " shards of " << merged->parent << ", " << merged->cases.size() << " cases\n";
   const absl::Status filled = FillMergedRun(*merged, *shards, **journal, out);
   const int exit_status = filled.ok() ? merged->exit_status : ReportFailure(err, filled);
-  if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok())
+  if (absl::Status finished = FinishWithReport(**journal, exit_status); !finished.ok()) {
     return ReportFailure(err, finished);
+  }
   return exit_status;
 }
 

@@ -120,8 +120,9 @@ int TriageSupportCase(const TriageOptions& options, const std::string& case_id, 
       TriageCompileCase(case_id, *releases, *registry, cache.ok() ? cache->get() : nullptr);
   if (!triage.ok()) return ReportFailure(err, triage.status(), kTriageCommand);
   triage->history = HistoryOf(options.db, case_id, err);
-  if (absl::Status written = WriteCompileTriage(options.out, *triage); !written.ok())
+  if (absl::Status written = WriteCompileTriage(options.out, *triage); !written.ok()) {
     return ReportFailure(err, written, kTriageCommand);
+  }
   out << DescribeCompileTriage(*triage).summary << "\n"
       << "wrote " << PrintedText(options.out) << "/triage.md, triage.html and triage.json\n";
   return kExitClean;
@@ -159,10 +160,12 @@ int TriageStoredCase(const TriageOptions& options, std::ostream& out, std::ostre
 
 int RunTriageCommand(const TriageOptions& options, std::ostream& out, std::ostream& err) {
   InstallInterruptHandlers();
-  if (options.out.empty())
+  if (options.out.empty()) {
     return ReportFailure(err, absl::InvalidArgumentError("give --out DIR, a new or empty directory"), kTriageCommand);
-  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok())
+  }
+  if (absl::Status free = CheckTriageDirectory(options.out); !free.ok()) {
     return ReportFailure(err, free, kTriageCommand);
+  }
   std::error_code error;
   if (std::filesystem::is_directory(options.subject, error)) return TriageBundle(options, options.subject, out, err);
   if (options.subject.find(':') != std::string::npos) return TriageStoredCase(options, out, err);

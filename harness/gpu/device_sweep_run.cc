@@ -257,7 +257,7 @@ absl::StatusOr<SweepStats> RunSweep(const TestProgram& program, const SweepOptio
     return absl::OkStatus();
   };
   for (int slot = 0; stats.next < options.end; slot ^= 1) {
-    if (options.duration.has_value() && SecondsSince(start) >= absl::ToDoubleSeconds(*options.duration)) break;
+    if (HasElapsed(start, options.duration)) break;
     SweepRequest request{.seed = options.seed,
                          .first = stats.next,
                          .end = std::min(options.end, stats.next + options.variants_per_launch),

@@ -135,8 +135,7 @@ Pipeline::Pipeline(const TestProgram& program, const BatchRunOptions& options, c
 
 bool Pipeline::Plan(std::uint64_t round) {
   if (!launch_status_.ok()) return false;
-  if (options_.duration.has_value() && SecondsSince(start_) >= absl::ToDoubleSeconds(*options_.duration))
-    draining_ = true;
+  if (HasElapsed(start_, options_.duration)) draining_ = true;
   Batch& current = batches_[round % 2];         // holds batch round - 2: judged, then made anew
   Batch& previous = batches_[(round + 1) % 2];  // holds batch round - 1: launched now
   round_ = Round{};
