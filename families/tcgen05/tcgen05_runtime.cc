@@ -37,8 +37,12 @@ constexpr char kTcgen05Entry[] = "matload_tcgen05_ld";
 
 // The kernel: one variant per block (harness/kernels/kernel_text.h).
 
-// kFillColumns is how many columns one tcgen05.st of the fill writes.
-constexpr int kFillColumns = 32;
+// kFillColumns is how many columns one tcgen05.st of the fill writes. The
+// fill loop spells out a data word for each of them, so this sets the
+// kernel's size: with 32, each kernel was 1,151 lines and ptxas took about
+// 80 ms a kernel, three quarters of the CI's kernel-assembly time; with 4,
+// 199 lines and about 25 ms (ptxas 13.0, sm_110a, docs/build-time.md).
+constexpr int kFillColumns = 4;
 
 // OutputRegisters counts what a lane stores: the destinations (cdata with
 // .spcompress), then .spcompress's mdata, then redval, as
