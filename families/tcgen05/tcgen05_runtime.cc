@@ -40,8 +40,8 @@ constexpr char kTcgen05Entry[] = "matload_tcgen05_ld";
 // kFillColumns is how many columns one tcgen05.st of the fill writes. The
 // fill loop spells out a data word for each of them, so this sets the
 // kernel's size: with 32, each kernel was 1,151 lines and ptxas took about
-// 80 ms a kernel, three quarters of the CI's kernel-assembly time; with 4,
-// 199 lines and about 25 ms (ptxas 13.0, sm_110a, docs/build-time.md).
+// 80 ms a kernel, nine tenths of the test of every kernel at PTX 9.0; with
+// 4, 199 lines and about 30 ms (ptxas 13.0, sm_110a, docs/build-time.md).
 constexpr int kFillColumns = 4;
 
 // OutputRegisters counts what a lane stores: the destinations (cdata with
