@@ -45,4 +45,16 @@ int PlanChunkBytes(const LoadPlan& plan) {
   return 1;
 }
 
+bool PlanNeighbourLanesSplitPairs(const LoadPlan& plan) {
+  if (PlanChunkBytes(plan) != 4) return false;
+  for (int lane = 0; lane < kWarpLanes; lane += 2) {
+    for (int word = 0; word < plan.words_per_lane; ++word) {
+      const PlannedByte& low = plan.At(lane, word, 0);
+      const PlannedByte& high = plan.At(lane + 1, word, 0);
+      if (low.byte % 8 != 0 || high.line != low.line || high.byte != low.byte + 4) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace matload

@@ -63,6 +63,15 @@ std::vector<std::uint32_t> PlannedWords(const LoadPlan& plan, absl::FunctionRef<
 // (device_sweep.h): 4 for ldmatrix without .trans, 2 for .trans.b16.
 int PlanChunkBytes(const LoadPlan& plan);
 
+// PlanNeighbourLanesSplitPairs says whether, for every word of every even
+// lane L, lanes L and L + 1 take that word whole from the two halves of one
+// aligned 8-byte run of one line: L's from a byte that is a multiple of 8,
+// L + 1's from 4 bytes on. Where lines start at multiples of 8, the two
+// lanes' words are then the halves of one 64-bit word of the window, which
+// a kernel computes once for both (device_sweep.h): so it is for ldmatrix
+// without .trans and for the row-major 16-bit wmma.load fragments.
+bool PlanNeighbourLanesSplitPairs(const LoadPlan& plan);
+
 }  // namespace matload
 
 #endif  // MATLOAD_REFERENCE_LOAD_PLAN_H_

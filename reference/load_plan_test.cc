@@ -1,6 +1,7 @@
 #include "reference/load_plan.h"
 
 #include <array>
+#include <utility>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -45,6 +46,32 @@ TEST(LoadPlanTest, ChunksAreTheWidestAlignedRunsTakenWhole) {
   two_lines.bytes[2].line = 7;  // lane 0's upper half from another line
   two_lines.bytes[3].line = 7;
   EXPECT_EQ(PlanChunkBytes(two_lines), 2);
+}
+
+// PairPlan is a one-word-per-lane plan in which lane L takes bytes
+// `first + 4 (L % 2)` onwards of line L / 2: neighbouring lanes read one
+// 8-byte run of a line, as ldmatrix's do.
+LoadPlan PairPlan(int first) {
+  LoadPlan plan{.lines = PlanLines::kLaneAddresses, .words_per_lane = 1};
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    for (int byte = 0; byte < 4; ++byte) {
+      plan.bytes.push_back(
+          {static_cast<std::uint16_t>(lane / 2), static_cast<std::uint16_t>(first + 4 * (lane % 2) + byte)});
+    }
+  }
+  return plan;
+}
+
+TEST(LoadPlanTest, NeighbourLanesSplitPairsOnlyOfOneAlignedRunOfALine) {
+  EXPECT_TRUE(PlanNeighbourLanesSplitPairs(PairPlan(0)));
+  EXPECT_TRUE(PlanNeighbourLanesSplitPairs(PairPlan(8)));
+  EXPECT_FALSE(PlanNeighbourLanesSplitPairs(PairPlan(4)));             // the run straddles two 64-bit words
+  EXPECT_FALSE(PlanNeighbourLanesSplitPairs(PairPlan(2)));             // words not taken whole
+  EXPECT_FALSE(PlanNeighbourLanesSplitPairs(LanePlan({0, 1, 2, 3})));  // each lane its own line
+  LoadPlan swapped = PairPlan(0);
+  std::swap(swapped.bytes[0], swapped.bytes[4]);  // lane 0 takes the upper half
+  for (int byte = 1; byte < 4; ++byte) std::swap(swapped.bytes[byte], swapped.bytes[4 + byte]);
+  EXPECT_FALSE(PlanNeighbourLanesSplitPairs(swapped));
 }
 
 }  // namespace

@@ -270,7 +270,8 @@ class LdmatrixProgram : public TestProgram {
                            .registers = instruction().signature().destination_count,
                            .draw = LdmatrixDrawPtx(),
                            .load = LdmatrixLoadPtx(instruction(), options().bug),
-                           .line_start = "  shfl.sync.idx.b32 %judge_at, %operand, %judge_line, 31, -1;\n"},
+                           .line_start = "  shfl.sync.idx.b32 %judge_at, %operand, %judge_line, 31, -1;\n",
+                           .line_alignment = ldmatrix::kRowBytes},
                           options().bug);
   }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -274,7 +275,8 @@ class WmmaProgram : public TestProgram {
       return std::find(placements_.begin(), placements_.end(), placement) != placements_.end();
     };
     // Line L starts L strides past p.
-    return SweepKernelPtx(instruction(), SweepEntry(kWmmaEntry), WmmaLoadPlan(expected_fragment_),
+    const LoadPlan plan = WmmaLoadPlan(expected_fragment_);
+    return SweepKernelPtx(instruction(), SweepEntry(kWmmaEntry), plan,
                           {.window_bytes = frame().window_bytes,
                            .shared_window = places(DataPlacement::kShared),
                            .global_window = places(DataPlacement::kGlobal),
@@ -282,7 +284,8 @@ class WmmaProgram : public TestProgram {
                            .register_bits = RegisterClassBits(signature.destination_class),
                            .draw = SweepDrawPtx(),
                            .load = SweepLoadPtx(),
-                           .line_start = "  mad.lo.u32 %judge_at, %judge_line, %wmma_line_bytes, %wmma_address;\n"},
+                           .line_start = "  mad.lo.u32 %judge_at, %judge_line, %wmma_line_bytes, %wmma_address;\n",
+                           .line_alignment = LineAlignment(plan)},
                           options().bug);
   }
 
@@ -445,6 +448,18 @@ class WmmaProgram : public TestProgram {
         "  selp.b64 %swept_generic, %window, %global_window, %wmma_shared;\n",
         "  add.u64 %swept_generic, %swept_generic, %swept_offset;\n", AddressesPtx(instruction(), kSwept), "  ",
         WmmaLoadText(instruction(), options().shared_address_bits, kSwept, "%wmma_stride"), "\n  }\n");
+  }
+
+  // LineAlignment is the bytes that every line start of a defined variant
+  // is a multiple of: p's alignment and each stride's bytes a line, or 1
+  // where a stride is not whole bytes.
+  int LineAlignment(const LoadPlan& plan) const {
+    int alignment = alignment_;
+    for (const StrideOption& option : strides_) {
+      const std::uint64_t bits = std::uint64_t{option.stride} * plan.line_stride_bits;
+      alignment = bits % 8 == 0 ? static_cast<int>(std::gcd<std::uint64_t>(alignment, bits / 8)) : 1;
+    }
+    return alignment;
   }
 
   WmmaFragment fragment_;

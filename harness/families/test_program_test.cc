@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "families/ldmatrix/ldmatrix_table.h"
 #include "families/tcgen05/tcgen05_ld_table.h"
 #include "families/wmma/wmma_load_table.h"
@@ -49,13 +50,35 @@ TEST(TestProgramTest, EveryLegalSm90FormsVariantsAreDefinedCases) {
   EXPECT_EQ(programs, 18 + 352);
 }
 
+// SplitsPairs says whether the sweep kernel of `instruction` has
+// neighbouring lanes split the window's 64-bit words (kSplitPairsNote).
+bool SplitsPairs(const CheckedInstruction& instruction, PlantedBug bug) {
+  absl::StatusOr<std::unique_ptr<TestProgram>> sweeping =
+      TestProgram::For(instruction, {.bug = bug, .judge_on_device = true});
+  if (!sweeping.ok()) return false;
+  const std::optional<std::string> kernel = (*sweeping)->SweepKernel();
+  return kernel.has_value() && absl::StrContains(*kernel, kSplitPairsNote);
+}
+
+// ExpectLinesStartAtPairs checks that every line of `plan` starts at a
+// multiple of 8 bytes for a defined `variant`: a sweep kernel whose lanes
+// split the window's 64-bit words relies on it (device_sweep.cc), and
+// would otherwise stop the run as its own error.
+void ExpectLinesStartAtPairs(const LoadPlan& plan, const Variant& variant, const std::string& label) {
+  for (size_t byte = 0; byte < plan.bytes.size(); byte += 4) {
+    const int line = plan.bytes[byte].line;
+    EXPECT_EQ(PlannedLineOffset(plan, variant.operands, line) % 8, 0u)
+        << label << " variant " << variant.index << " line " << line;
+  }
+}
+
 // The plan a GPU judges by (reference/load_plan.h) predicts what the model
 // predicts: followed over the variant's window, for every defined variant
 // of every legal form of ldmatrix and wmma.load on sm_90 at PTX 9.0 and on
 // sm_90a at the newest PTX version, and with the planted transposed
 // expectation. Only the forms that decompress their rows have no plan.
 TEST(TestProgramTest, ThePlanPredictsWhatTheModelPredicts) {
-  int planned = 0, unplanned = 0;
+  int planned = 0, unplanned = 0, paired = 0;
   for (const FamilySpec* spec : {&ldmatrix::Spec(), &wmma::Spec()}) {
     for (const auto& [target, ptx] : {std::pair{Target{90}, PtxVersion{9, 0}},
                                       std::pair{Target{90, TargetVariant::kArchSpecific}, NewestPtxVersion()}}) {
@@ -72,6 +95,8 @@ TEST(TestProgramTest, ThePlanPredictsWhatTheModelPredicts) {
             continue;
           }
           ++planned;
+          const bool splits_pairs = SplitsPairs(instruction, bug);
+          paired += splits_pairs;
           std::vector<std::uint8_t> window((*program)->frame().window_bytes);
           for (const Variant& variant : (*program)->Variants(24, 3, true)) {
             const Outcome outcome = (*program)->Expect(variant);
@@ -82,6 +107,7 @@ TEST(TestProgramTest, ThePlanPredictsWhatTheModelPredicts) {
                 *plan, [&](int line) { return PlannedLineOffset(*plan, variant.operands, line); },
                 [&](std::uint64_t offset) { return window.at(offset); });
             ASSERT_EQ(words, expected->words) << (*program)->Label() << " variant " << variant.index;
+            if (splits_pairs) ExpectLinesStartAtPairs(*plan, variant, (*program)->Label());
           }
         }
       }
@@ -89,6 +115,7 @@ TEST(TestProgramTest, ThePlanPredictsWhatTheModelPredicts) {
   }
   EXPECT_GT(planned, 700);
   EXPECT_GT(unplanned, 0);
+  EXPECT_GT(paired, 300);
 }
 
 // Predictions keep no state between calls: a host thread that has just

@@ -44,9 +44,17 @@ inline constexpr std::uint64_t kVariantsPerWindow = 64;
 // that it is none of the run's DataStream keys.
 std::uint64_t WindowStream(std::uint64_t seed, std::uint64_t variant);
 
-// DataWord is 32-bit word `index` of a window: for kRandom the low half of
-// SplitMix64's output for the state stream + (index + 1) * golden gamma.
+// DataWord is 32-bit word `index` of a window. A kRandom window is
+// SplitMix64's outputs laid end to end, little-endian: 64-bit word k is the
+// output for the state stream + (k + 1) * golden gamma, so 32-bit word
+// `index` is the low half of output index / 2 when `index` is even and its
+// high half when odd. One mix makes two words: the two lanes of ldmatrix
+// that read a row's neighbouring words share it (device_sweep.h).
 std::uint32_t DataWord(DataPattern pattern, std::uint64_t stream, std::uint32_t index);
+
+// RandomPair is 64-bit word `pair` of a kRandom window (its 32-bit words
+// 2 pair and 2 pair + 1, low first).
+std::uint64_t RandomPair(std::uint64_t stream, std::uint32_t pair);
 
 // FillWindow writes the words of a window whose size is a multiple of 4.
 void FillWindow(DataPattern pattern, std::uint64_t stream, absl::Span<std::uint8_t> window);
@@ -62,6 +70,11 @@ void FillWindowRange(DataPattern pattern, std::uint64_t stream, absl::Span<std::
 // .u64 register `state` (which it leaves as it was unless it is `output`).
 std::string SplitMix64OutputPtx(absl::string_view state, absl::string_view output);
 
+// RandomPairPtx is a PTX block, with registers of its own and no branches,
+// that sets the .b64 register `output` to RandomPair(stream, pair): `pair`
+// is a .u32 register, `stream` a .u64 register.
+std::string RandomPairPtx(absl::string_view pair, absl::string_view stream, absl::string_view output);
+
 // RandomWordPtx is a PTX block, with registers of its own and no branches,
 // that sets the .b32 register `word` to DataWord(kRandom, stream, index):
 // `index` is a .u32 register, `stream` a .u64 register.
@@ -74,11 +87,19 @@ std::string RandomWordPtx(absl::string_view index, absl::string_view stream, abs
 std::string DataWordPtx(absl::string_view index, absl::string_view pattern, absl::string_view stream,
                         absl::string_view word);
 
+// DataPairPtx is a PTX block, with registers of its own and no branches,
+// that sets the .b64 register `output` to 64-bit word `pair` of a window:
+// DataWord(pattern, stream, 2 pair) and, above it, 2 pair + 1. `pair` is a
+// .u32 register, `pattern` a .u32 register holding a DataPattern, `stream`
+// a .u64 register.
+std::string DataPairPtx(absl::string_view pair, absl::string_view pattern, absl::string_view stream,
+                        absl::string_view output);
+
 // FillWindowPtx is a PTX block, with registers of its own, in which the
 // first `threads` threads of the block (a multiple of 32) write
 // `window_bytes` (a multiple of 128) bytes of the pattern to the generic
-// address in the .b64 register `window`, one word per thread per step:
-// DataWord(pattern, stream, i) at byte 4i. `pattern` is a .u32 register
+// address in the .b64 register `window` (8-byte aligned), a 64-bit word per
+// thread per step: DataPairPtx's pair i at byte 8i, one mix for two words. `pattern` is a .u32 register
 // holding a DataPattern, `stream` a .u64 register. The caller synchronises
 // the threads before reading the window.
 std::string FillWindowPtx(absl::string_view window, int window_bytes, absl::string_view pattern,

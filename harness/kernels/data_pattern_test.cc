@@ -11,8 +11,20 @@ namespace {
 // reference sequence); DataStream(0, 0) is exactly that output.
 TEST(DataPatternTest, RandomWordsAreSplitMix64Outputs) {
   EXPECT_EQ(DataStream(0, 0), 0xE220A8397B1DCDAFu);
-  // Word 0 of the stream whose state starts at 0 is that output's low half.
+  // A window is the outputs laid end to end, little-endian: word 0 of the
+  // stream whose state starts at 0 is that output's low half, word 1 its
+  // high half, and words 2 and 3 the halves of the second published output,
+  // 0x6E789E6AA1B965F4.
   EXPECT_EQ(DataWord(DataPattern::kRandom, 0, 0), 0x7B1DCDAFu);
+  EXPECT_EQ(DataWord(DataPattern::kRandom, 0, 1), 0xE220A839u);
+  EXPECT_EQ(DataWord(DataPattern::kRandom, 0, 2), 0xA1B965F4u);
+  EXPECT_EQ(DataWord(DataPattern::kRandom, 0, 3), 0x6E789E6Au);
+  EXPECT_EQ(RandomPair(0, 1), 0x6E789E6AA1B965F4u);
+  std::vector<std::uint8_t> window(16);
+  FillWindow(DataPattern::kRandom, 0, absl::MakeSpan(window));
+  const std::vector<std::uint8_t> expected = {0xAF, 0xCD, 0x1D, 0x7B, 0x39, 0xA8, 0x20, 0xE2,
+                                              0xF4, 0x65, 0xB9, 0xA1, 0x6A, 0x9E, 0x78, 0x6E};
+  EXPECT_EQ(window, expected);
 }
 
 TEST(DataPatternTest, TaggedWordsHoldTheirOwn16BitIndex) {

@@ -173,40 +173,94 @@ std::string KeyOfVariantPtx() {
          "  mov.b64 %sweep_key, {%key_half0, %key_half1};\n";
 }
 
+// WordWantPtx sets %judge_want to destination word `word` as the plan
+// says: each chunk's data word computed from where its line starts (the
+// family's line_start) and the window's stream.
+std::string WordWantPtx(int word, int chunk, const SweepFamilyPtx& family) {
+  std::string ptx = "  mov.b32 %judge_want, 0;\n";
+  const int per_word = 4 / chunk;
+  for (int part = 0; part < per_word; ++part) {
+    const int k = word * per_word + part;
+    absl::StrAppend(&ptx, "  mov.u32 %judge_line, %chunk_line", k, ";\n", family.line_start,
+                    "  add.u32 %judge_at, %judge_at, %chunk_byte", k, ";\n  {\n  .reg .b32 %judge_index;\n",
+                    "  shr.u32 %judge_index, %judge_at, 2;\n", RandomWordPtx("%judge_index", "%wstream", "%judge_data"),
+                    "  }\n");
+    if (chunk < 4) {
+      absl::StrAppend(&ptx, "  and.b32 %judge_at, %judge_at, 3;\n  shl.b32 %judge_at, %judge_at, 3;\n",
+                      "  shr.b32 %judge_data, %judge_data, %judge_at;\n  and.b32 %judge_data, %judge_data, ",
+                      (1u << (8 * chunk)) - 1, ";\n  shl.b32 %judge_data, %judge_data, ", 8 * chunk * part, ";\n");
+    }
+    absl::StrAppend(&ptx, "  or.b32 %judge_want, %judge_want, %judge_data;\n");
+  }
+  return ptx;
+}
+
+// PairedWantsPtx sets %judge_want to destination word `word` and
+// %judge_other_want to word `other`, where neighbouring lanes split the
+// window's 64-bit words (SplitsPairs): an even lane mixes the 64-bit word
+// its `word` lies in, an odd lane the one its `other` lies in, and each
+// keeps its own half and passes the other half to its neighbour, so that a
+// lane makes one mix for two words.
+std::string PairedWantsPtx(int word, int other, const SweepFamilyPtx& family) {
+  return absl::StrCat(
+      "  {\n  .reg .b32 %paired_byte, %paired_kept, %paired_passed, %paired_low, %paired_high;\n",
+      "  .reg .b64 %paired_data;\n  selp.u32 %judge_line, %chunk_line", word, ", %chunk_line", other,
+      ", %judge_even;\n", family.line_start, "  selp.u32 %paired_byte, %chunk_byte", word, ", %chunk_byte", other,
+      ", %judge_even;\n  add.u32 %judge_at, %judge_at, %paired_byte;\n  shr.u32 %judge_at, %judge_at, 3;\n",
+      RandomPairPtx("%judge_at", "%wstream", "%paired_data"), "  mov.b64 {%paired_low, %paired_high}, %paired_data;\n",
+      "  selp.b32 %paired_kept, %paired_low, %paired_high, %judge_even;\n",
+      "  selp.b32 %paired_passed, %paired_high, %paired_low, %judge_even;\n",
+      "  shfl.sync.bfly.b32 %paired_passed, %paired_passed, 1, 31, -1;\n",
+      "  selp.b32 %judge_want, %paired_kept, %paired_passed, %judge_even;\n",
+      "  selp.b32 %judge_other_want, %paired_passed, %paired_kept, %judge_even;\n  }\n");
+}
+
+// SplitsPairs says whether a sweep kernel has neighbouring lanes split the
+// window's 64-bit words: the plan has them read one aligned 8-byte run of a
+// line each time (PlanNeighbourLanesSplitPairs), and every line starts at
+// a multiple of 8. Were a family's line_alignment wrong, the device would
+// call right variants wrong, and the host's judging of them would stop the
+// run as the checker's error (device_sweep_run.h), never a finding.
+bool SplitsPairs(const LoadPlan& plan, const SweepFamilyPtx& family) {
+  return family.line_alignment % 8 == 0 && PlanNeighbourLanesSplitPairs(plan);
+}
+
+// CompareWordPtx adds to %judge_bad the bits in which destination word
+// `word` differs from `want` (which it spoils): 64-bit registers are
+// compared a 32-bit half at a time, low half first. The planted
+// kMisjudgingChecker expects word 0 one bit off.
+std::string CompareWordPtx(int word, absl::string_view want, const SweepFamilyPtx& family, PlantedBug bug) {
+  std::string ptx;
+  if (word == 0 && bug == PlantedBug::kMisjudgingChecker)
+    absl::StrAppend(&ptx, "  xor.b32 ", want, ", ", want, ", 1;\n");
+  std::string got = absl::StrCat("%v", word);
+  if (family.register_bits == 64) {
+    absl::StrAppend(&ptx, "  mov.b64 {%judge_half0, %judge_half1}, %v", word / 2, ";\n");
+    got = absl::StrCat("%judge_half", word % 2);
+  }
+  return absl::StrCat(ptx, "  xor.b32 ", want, ", ", want, ", ", got, ";\n", "  or.b32 %judge_bad, %judge_bad, ", want,
+                      ";\n");
+}
+
 // JudgePtx sets %warp_bad where any lane's registers differ from the
-// plan's words: each chunk's data word computed from where its line
-// starts (the family's line_start) and the window's stream. 64-bit
-// registers are compared a 32-bit half at a time, low half first.
+// plan's words. Where neighbouring lanes split the window's 64-bit words,
+// words w and w + words / 2 are made together (PairedWantsPtx), and an odd
+// count's last word alone.
 std::string JudgePtx(const LoadPlan& plan, int chunk, const SweepFamilyPtx& family, PlantedBug bug) {
   std::string ptx =
-      "  .reg .b32 %judge_data, %judge_want, %judge_bad, %judge_half<2>;\n  .reg .pred %judge_lane_bad, %warp_bad;\n"
-      "  mov.b32 %judge_bad, 0;\n";
-  const int per_word = 4 / chunk;
-  for (int word = 0; word < plan.words_per_lane; ++word) {
-    absl::StrAppend(&ptx, "  mov.b32 %judge_want, 0;\n");
-    for (int part = 0; part < per_word; ++part) {
-      const int k = word * per_word + part;
-      absl::StrAppend(&ptx, "  mov.u32 %judge_line, %chunk_line", k, ";\n", family.line_start,
-                      "  add.u32 %judge_at, %judge_at, %chunk_byte", k, ";\n  {\n  .reg .b32 %judge_index;\n",
-                      "  shr.u32 %judge_index, %judge_at, 2;\n",
-                      RandomWordPtx("%judge_index", "%wstream", "%judge_data"), "  }\n");
-      if (chunk < 4) {
-        absl::StrAppend(&ptx, "  and.b32 %judge_at, %judge_at, 3;\n  shl.b32 %judge_at, %judge_at, 3;\n",
-                        "  shr.b32 %judge_data, %judge_data, %judge_at;\n  and.b32 %judge_data, %judge_data, ",
-                        (1u << (8 * chunk)) - 1, ";\n  shl.b32 %judge_data, %judge_data, ", 8 * chunk * part, ";\n");
-      }
-      absl::StrAppend(&ptx, "  or.b32 %judge_want, %judge_want, %judge_data;\n");
-    }
-    if (word == 0 && bug == PlantedBug::kMisjudgingChecker) {
-      absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, 1;\n");
-    }
-    std::string got = absl::StrCat("%v", word);
-    if (family.register_bits == 64) {
-      absl::StrAppend(&ptx, "  mov.b64 {%judge_half0, %judge_half1}, %v", word / 2, ";\n");
-      got = absl::StrCat("%judge_half", word % 2);
-    }
-    absl::StrAppend(&ptx, "  xor.b32 %judge_want, %judge_want, ", got, ";\n",
-                    "  or.b32 %judge_bad, %judge_bad, %judge_want;\n");
+      "  .reg .b32 %judge_data, %judge_want, %judge_other_want, %judge_bad, %judge_half<2>, %judge_parity;\n"
+      "  .reg .pred %judge_lane_bad, %warp_bad, %judge_even;\n  mov.b32 %judge_bad, 0;\n";
+  const int paired = SplitsPairs(plan, family) ? plan.words_per_lane / 2 : 0;
+  if (paired > 0) {
+    absl::StrAppend(&ptx, kSplitPairsNote, "  and.b32 %judge_parity, %lane, 1;\n",
+                    "  setp.eq.u32 %judge_even, %judge_parity, 0;\n");
+  }
+  for (int word = 0; word < paired; ++word) {
+    absl::StrAppend(&ptx, PairedWantsPtx(word, word + paired, family), CompareWordPtx(word, "%judge_want", family, bug),
+                    CompareWordPtx(word + paired, "%judge_other_want", family, bug));
+  }
+  for (int word = 2 * paired; word < plan.words_per_lane; ++word) {
+    absl::StrAppend(&ptx, WordWantPtx(word, chunk, family), CompareWordPtx(word, "%judge_want", family, bug));
   }
   return ptx +
          "  setp.ne.u32 %judge_lane_bad, %judge_bad, 0;\n"

@@ -121,7 +121,16 @@ struct SweepFamilyPtx {
   // line_start: PTX that sets the .u32 %judge_at to where plan line
   // %judge_line (.u32) starts, in bytes from the window.
   std::string line_start;
+  // line_alignment: bytes that every line start of every variant the
+  // kernel runs is a multiple of, as the family draws them.
+  int line_alignment = 1;
 };
+
+// kSplitPairsNote is the PTX comment of a sweep kernel whose neighbouring
+// lanes split the window's 64-bit words, each making one SplitMix64 mix for
+// two words, where the plan and the line alignment allow it: so tests can
+// tell which kernels rely on line starts at multiples of 8.
+inline constexpr absl::string_view kSplitPairsNote = "  // neighbouring lanes split 64-bit data words\n";
 
 // SweepEntry is the name of the sweep kernel of a form whose test kernel
 // is `kernel_entry`: that name, then "_sweep".
