@@ -641,11 +641,24 @@ class Run {
   ConfirmationMemory memory_{options_, devices_.probes};  // the confirmations met before
 };
 
-// ProbeDevices probes every GPU the run takes: they must share one architecture.
+// ProbeDevices probes every GPU the run takes: they must share one
+// architecture. The probes run at once, a thread each: a probe is a worker
+// of its own, which creates a context, asks the JIT its PTX version and
+// times a calibration kernel. One after another, they were a likely part
+// of the 1.2 s a GPU that runs on four H200s spent outside their GPU phase
+// (reports/bench/multi-gpu-remembered-h200x4-2026-11-29/).
 absl::StatusOr<Devices> ProbeDevices(const ConformanceOptions& options) {
+  std::vector<absl::StatusOr<DeviceProbe>> probes(options.devices.size(), absl::UnknownError("not probed"));
+  {
+    std::vector<std::jthread> probing;
+    for (size_t i = 0; i < options.devices.size(); ++i) {
+      probing.emplace_back([&, i] { probes[i] = ProbeDevice(options.devices[i], options.timeout); });
+    }
+  }
   Devices devices{.ordinals = options.devices};
-  for (int ordinal : options.devices) {
-    absl::StatusOr<DeviceProbe> probe = ProbeDevice(ordinal, options.timeout);
+  for (size_t i = 0; i < options.devices.size(); ++i) {
+    const int ordinal = options.devices[i];
+    absl::StatusOr<DeviceProbe>& probe = probes[i];
     if (!probe.ok()) return probe.status();
     if (!devices.probes.empty() && probe->target != devices.probes[0].target) {
       return absl::FailedPreconditionError(
