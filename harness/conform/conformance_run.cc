@@ -39,15 +39,21 @@ namespace {
 // batches stay within tens of megabytes.
 constexpr int kBlocksPerLaunch = 16384;
 
-// kVariantsPerWorkerChunk is about how many variants one worker runs in a
-// chunk, and kMostItemsPerWorker the most items, so that a worker's CUDA
-// context and JIT are set up once per chunk. Worker starts are the costly
-// part: the host runs them one at a time, about 0.25 s each, however many
-// GPUs it has
+// kVariantsPerWorkerChunk is about how many variants a chunk holds for each
+// worker slot, and kMostItemsPerWorker the most items, so that a worker's
+// CUDA context and JIT are set up once per many items. Worker starts are
+// the costly part: the host runs them one at a time, about 0.25 s each,
+// however many GPUs it has
 // (bench/worker_start_benchmark, reports/bench/worker-starts-h100x2-2026-11-26/),
 // so a chunk is as large as a few seconds of the GPU's work allow. At
 // 10^5 variants a form, 128 items a worker make every sm_90 form one
-// chunk: one worker start per slot for the whole forms phase.
+// chunk: one worker start per slot for the whole forms phase. The slots'
+// workers take a chunk's items from a queue as they free up
+// (worker_waves.h), so a chunk's end costs each GPU about one item and
+// its first worker's start, no longer the stagger of the starts, which
+// items dealt up front made every chunk pay: larger chunks would save
+// little, and would keep more cases from being recorded as final until
+// their chunk's later phases, so the sizes stand.
 constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 25;
 // kSweptVariantsPerWorkerChunk is kVariantsPerWorkerChunk for a run whose
 // defined variants are swept: a sweep judges a hundred or more times as
@@ -195,7 +201,7 @@ class Run {
   // cores busy, and its GPU busy a third of the time
   // (reports/bench/host-bound-h100x2-2026-11-27/).
   size_t Slots() const { return waves_.slots(); }
-  // ItemsPerWorker is how many of a chunk's items one worker takes.
+  // ItemsPerWorker is how many items a chunk holds for each worker slot.
   size_t ItemsPerWorker() const {
     const size_t budget = Sweeps() ? kSweptVariantsPerWorkerChunk : kVariantsPerWorkerChunk;
     return std::clamp<size_t>(budget / static_cast<size_t>(options_.variants), 1, kMostItemsPerWorker);
@@ -204,8 +210,8 @@ class Run {
   // that have a sweep kernel (conform_case_work.cc): the GPU judges, and no
   // undefined variants are asked for.
   bool Sweeps() const { return options_.judge == JudgePlace::kGpu && !options_.undefined; }
-  // ProgramsPerChunk is how many programs one chunk takes: one item per
-  // case for every worker.
+  // ProgramsPerChunk is how many programs one chunk takes: ItemsPerWorker
+  // items for every slot, one a case.
   size_t ProgramsPerChunk() const { return std::max<size_t>(1, Slots() * ItemsPerWorker() / options_.paths.size()); }
 
   // CaseId names program `program`'s case on `path` (harness/runs/case_id.h).
@@ -636,7 +642,7 @@ class Run {
   Phase phase_ = Phase::kForms;                       // the chunk's phase in flight
   ConformanceResult result_;
   ConformRecorder recorder_;             // after result_, which it counts into
-  Watchdog watchdog_{options_.timeout};  // shared by every round's workers, calibrated by their kernels
+  Watchdog watchdog_{options_.timeout};  // shared by every slot's workers, calibrated by their kernels
   WorkerWaves waves_{devices_.ordinals, static_cast<size_t>(options_.workers), watchdog_, progress_, result_};
   ConfirmationMemory memory_{options_, devices_.probes};  // the confirmations met before
 };

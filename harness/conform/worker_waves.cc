@@ -60,12 +60,13 @@ absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, co
                                    const WorkContext& context, const Judgement& judge, const Commit& commit,
                                    size_t slots, const std::string& what, std::vector<size_t>& unjudged,
                                    std::vector<LaunchOutcome>& failures) {
-  const size_t per_round = std::clamp<size_t>((pending.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
-  for (size_t first = 0; first < pending.size(); first += slots * per_round) {
-    const size_t count = std::min(slots * per_round, pending.size() - first);
-    const size_t rounds = (count + per_round - 1) / per_round;
-    std::vector<std::vector<const CaseWork*>> members(rounds);
-    for (size_t k = 0; k < count; ++k) members[k % rounds].push_back(works[pending[first + k]]);
+  const size_t per_slot = std::clamp<size_t>((pending.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
+  for (size_t first = 0; first < pending.size(); first += slots * per_slot) {
+    const size_t count = std::min(slots * per_slot, pending.size() - first);
+    std::vector<const CaseWork*> wave(count);
+    for (size_t k = 0; k < count; ++k) wave[k] = works[pending[first + k]];
+    // ran_on[k] is the GPU item k ran on, written before the item arrives.
+    std::vector<int> ran_on(count);
     InOrderJudging judging(count, [&](size_t k, const ItemResult& ran_item) -> absl::Status {
       const size_t index = pending[first + k];
       LaunchOutcome outcome = ClassifyLaunch(ran_item);
@@ -74,17 +75,18 @@ absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, co
         failures.push_back(std::move(outcome));
         return absl::OkStatus();
       }
-      if (absl::Status status = judge(index, ran_item, outcome, DeviceOf(k % rounds)); !status.ok()) return status;
+      if (absl::Status status = judge(index, ran_item, outcome, ran_on[k]); !status.ok()) return status;
       return commit();
     });
-    std::vector<absl::Status> started(rounds);
+    WorkQueue queue(static_cast<int>(count));
+    std::vector<absl::Status> started(std::min(slots, count));
     std::vector<std::thread> threads;
-    for (size_t round = 0; round < rounds; ++round) {
-      threads.emplace_back([&, round] {
-        started[round] =
-            RunRound(members[round], DeviceOf(round), context, [&, round](int index, const ItemResult& ran_item) {
-              judging.Arrive(static_cast<size_t>(index) * rounds + round, ran_item);
-            }).status();
+    for (size_t slot = 0; slot < started.size(); ++slot) {
+      threads.emplace_back([&, slot] {
+        started[slot] = RunSlot(queue, wave, DeviceOf(slot), context, [&, slot](int k, const ItemResult& ran_item) {
+          ran_on[k] = DeviceOf(slot);
+          judging.Arrive(static_cast<size_t>(k), ran_item);
+        });
       });
     }
     for (std::thread& thread : threads) thread.join();
@@ -99,13 +101,12 @@ absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, co
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<ItemResult>> WorkerWaves::RunRound(const std::vector<const CaseWork*>& round, int device,
-                                                              const WorkContext& context,
-                                                              const ItemFinished& finished) {
+absl::Status WorkerWaves::RunSlot(WorkQueue& queue, const std::vector<const CaseWork*>& wave, int device,
+                                  const WorkContext& context, const ItemFinished& finished) {
   return RunIsolated(
-      static_cast<int>(round.size()),
+      queue,
       [&](int index) -> absl::StatusOr<std::string> {
-        const CaseWork& work = *round[index];
+        const CaseWork& work = *wave[index];
         absl::StatusOr<CaseSummary> summary = RunCaseWork(work, context(work, device));
         if (!summary.ok()) return summary.status();
         return summary->Encode();

@@ -1,9 +1,13 @@
 // WorkerWaves: how a conformance run schedules its work items on its GPUs.
 // Each item (CaseWork, conform_case_work.h) runs in a worker process
 // (harness/gpu/isolated_runner.h), so that a fault or a hang ends that
-// worker, never the run. Items run in waves of up to `slots` rounds at
-// once, each round a series of workers on the GPU its slot names; the
-// items of a wave are judged in their order as they finish
+// worker, never the run. Items run in waves. A wave's items are a queue
+// (harness/gpu/work_queue.h) that `slots` workers at once take from, each
+// its next item only once it is free, each slot a series of workers on
+// the GPU it names: so workers that start late (starts are serialised
+// host-wide, start_gate.h) or meet costly items take fewer, and the GPUs
+// finish a wave within about one item of each other. The items of a wave
+// are judged in their order as they finish
 // (in_order_judging.h), and the run commits what they made final after
 // each one, so that a SIGKILL loses only the items in flight. An item that
 // an infrastructure failure kept from being judged (a busy or briefly lost
@@ -25,6 +29,7 @@
 #include "harness/conform/conformance_run.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/gpu/launch_outcome.h"
+#include "harness/gpu/work_queue.h"
 
 namespace matload {
 
@@ -33,9 +38,9 @@ namespace matload {
 // the run stops with that failure.
 inline constexpr int kInfrastructureAttempts = 3;
 
-// kMostItemsPerWorker bounds the items one worker process runs before a
-// fresh one takes over: a worker's CUDA context and JIT are set up once
-// for all of them.
+// kMostItemsPerWorker bounds a wave: at most this many items a slot. Its
+// workers take items from the wave's queue until it is drained, each
+// setting up its CUDA context and JIT once for all the items it takes.
 inline constexpr size_t kMostItemsPerWorker = 128;
 
 // kSingleSlotsPerSlot widens the waves of items of one variant each.
@@ -79,16 +84,17 @@ class WorkerWaves {
   // times as many.
   size_t SlotsFor(const std::vector<const CaseWork*>& works) const;
   // RunWaves runs the items `pending` names, once each, in waves of up to
-  // `slots` rounds, each round's items in turn, so that every round gets
-  // forms of every kind. Items that could not be judged go to `unjudged`,
-  // with why in `failures`.
+  // kMostItemsPerWorker items a slot, which `slots` workers at once take
+  // from the wave's queue. Items that could not be judged go to
+  // `unjudged`, with why in `failures`.
   absl::Status RunWaves(const std::vector<const CaseWork*>& works, const std::vector<size_t>& pending,
                         const WorkContext& context, const Judgement& judge, const Commit& commit, size_t slots,
                         const std::string& what, std::vector<size_t>& unjudged, std::vector<LaunchOutcome>& failures);
-  // RunRound runs one round's items in worker processes on GPU `device`, in
-  // order, telling `finished` of each result as it comes.
-  absl::StatusOr<std::vector<ItemResult>> RunRound(const std::vector<const CaseWork*>& round, int device,
-                                                   const WorkContext& context, const ItemFinished& finished);
+  // RunSlot runs items of `wave` taken from `queue` in worker processes on
+  // GPU `device`, one worker at a time, telling `finished` of each result
+  // as it comes.
+  absl::Status RunSlot(WorkQueue& queue, const std::vector<const CaseWork*>& wave, int device,
+                       const WorkContext& context, const ItemFinished& finished);
   // DeviceOf is the GPU of worker slot `slot`.
   int DeviceOf(size_t slot) const { return devices_[slot % devices_.size()]; }
   // NoteRetryCause keeps why a launch must be tried again, once a cause.

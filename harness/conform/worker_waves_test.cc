@@ -12,9 +12,11 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "reference/target.h"
@@ -60,6 +62,46 @@ class WorkerWavesTest : public ::testing::Test {
   // Context runs each item on one host thread.
   static CaseWorkContext Context(const CaseWork& /*work*/, int device) { return {.device = device, .blocks = 4}; }
 
+  // Mark notes, in a worker, that it starts `work` (item begin / 4) on GPU
+  // `device`: a line "PID DEVICE" added to the item's file.
+  void Mark(const CaseWork& work, int device) const {
+    std::ofstream(absl::StrCat(state_, "/item-", work.begin / 4), std::ios::app) << getpid() << " " << device << "\n";
+  }
+  // Starts is what Mark noted of item `item`, a (PID, GPU) a start.
+  std::vector<std::pair<long, int>> Starts(int item) const {
+    std::ifstream in(absl::StrCat(state_, "/item-", item));
+    std::vector<std::pair<long, int>> starts;
+    for (std::pair<long, int> start; in >> start.first >> start.second;) starts.push_back(start);
+    return starts;
+  }
+  // AwaitFrom waits, in a worker, until items [first, last) have started,
+  // for 20 s at most (items dealt up front behind the waiting one never do).
+  void AwaitFrom(int first, int last) const {
+    for (int waited = 0; waited < 2000; ++waited) {
+      int started = 0;
+      for (int item = first; item < last; ++item) started += !Starts(item).empty();
+      if (started == last - first) return;
+      usleep(10000);
+    }
+  }
+  // RunJudging runs the six items with `context` on GPUs 0 and 1, two
+  // workers at once, and returns each judged item with the GPU it was
+  // judged to have run on.
+  absl::StatusOr<std::vector<std::pair<size_t, int>>> RunJudging(const WorkerWaves::WorkContext& context) {
+    WorkerWaves waves({0, 1}, 2, watchdog_, progress_, result_);
+    std::vector<std::pair<size_t, int>> judged;
+    const absl::Status ran = waves.Run(
+        pointers_, context,
+        [&](size_t index, const ItemResult&, const LaunchOutcome& outcome, int device) {
+          EXPECT_EQ(outcome.kind, LaunchOutcome::Kind::kRan) << outcome.detail;
+          judged.emplace_back(index, device);
+          return absl::OkStatus();
+        },
+        [] { return absl::OkStatus(); }, "forms");
+    if (!ran.ok()) return ran;
+    return judged;
+  }
+
   std::string state_;
   std::unique_ptr<TestProgram> program_;
   std::vector<CaseWork> works_;
@@ -69,9 +111,9 @@ class WorkerWavesTest : public ::testing::Test {
   ConformanceResult result_;
 };
 
-// Six items over two GPUs, two workers: each judged once, in order, on
-// the GPU of its round (items alternate between the rounds), with a commit
-// after each, and the run's phase named.
+// Six items over two GPUs, two workers: each judged once, in order, with a
+// commit after each, and the run's phase named; each judgement is told the
+// GPU its item ran on, and both GPUs ran items.
 TEST_F(WorkerWavesTest, ItemsAreJudgedInOrderOnEveryGpu) {
   setenv("MATLOAD_FAKE_CUDA", "normal", 1);
   WorkerWaves waves({0, 1}, 2, watchdog_, progress_, result_);
@@ -79,7 +121,12 @@ TEST_F(WorkerWavesTest, ItemsAreJudgedInOrderOnEveryGpu) {
   std::vector<int> devices;
   int commits = 0;
   const absl::Status ran = waves.Run(
-      pointers_, Context,
+      pointers_,
+      [&](const CaseWork& work, int device) {
+        Mark(work, device);
+        if (work.begin == 0) AwaitFrom(1, 2);  // so that one worker cannot take every item alone
+        return Context(work, device);
+      },
       [&](size_t index, const ItemResult&, const LaunchOutcome& outcome, int device) {
         EXPECT_EQ(outcome.kind, LaunchOutcome::Kind::kRan) << outcome.detail;
         judged.push_back(index);
@@ -93,13 +140,73 @@ TEST_F(WorkerWavesTest, ItemsAreJudgedInOrderOnEveryGpu) {
       "forms");
   ASSERT_TRUE(ran.ok()) << ran;
   EXPECT_EQ(judged, (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
-  EXPECT_EQ(devices, (std::vector<int>{0, 1, 0, 1, 0, 1}));
+  for (size_t item = 0; item < judged.size(); ++item) {
+    ASSERT_EQ(Starts(item).size(), 1u) << item;
+    EXPECT_EQ(devices[item], Starts(item)[0].second) << item;
+  }
   EXPECT_GE(commits, 7);  // one an item, one a wave
   EXPECT_TRUE(std::filesystem::exists(state_ + "/launched-on-0"));
   EXPECT_TRUE(std::filesystem::exists(state_ + "/launched-on-1"));
   ASSERT_EQ(result_.phases.size(), 1u);
   EXPECT_EQ(result_.phases[0].what, "forms");
   EXPECT_EQ(result_.infrastructure_retries, 0u);
+}
+
+// The first item a worker takes lasts until the five others have started:
+// the other worker, on the other GPU, free first, takes them all, one after
+// another, and each judgement is told the GPU its item ran on. Items dealt
+// to the workers up front left items 2 and 4 waiting behind item 0.
+TEST_F(WorkerWavesTest, AFreeWorkerTakesTheNextItemWhileAnotherIsBusy) {
+  setenv("MATLOAD_FAKE_CUDA", "normal", 1);
+  absl::StatusOr<std::vector<std::pair<size_t, int>>> judged = RunJudging([&](const CaseWork& work, int device) {
+    Mark(work, device);
+    if (work.begin == 0) AwaitFrom(1, 6);
+    return Context(work, device);
+  });
+  ASSERT_TRUE(judged.ok()) << judged.status();
+  ASSERT_EQ(judged->size(), 6u);
+  for (size_t item = 0; item < 6; ++item) {
+    EXPECT_EQ((*judged)[item].first, item);
+    ASSERT_EQ(Starts(item).size(), 1u) << item;
+    EXPECT_EQ((*judged)[item].second, Starts(item)[0].second) << item;
+  }
+  for (int item = 1; item < 6; ++item) {
+    EXPECT_NE(Starts(item)[0].second, Starts(0)[0].second) << "item " << item << " ran on the slow item's GPU";
+    EXPECT_EQ(Starts(item)[0].first, Starts(1)[0].first) << "item " << item << " ran in another worker";
+  }
+}
+
+// One worker lasts on its first item until items 2-5 have started; the
+// other dies on item 1. Only item 1 is lost, and tried again after the
+// wave; a fresh worker on item 1's GPU takes items 2-5 from the queue.
+TEST_F(WorkerWavesTest, AWorkerThatDiesLosesOnlyItsItemAndAFreshOneTakesTheRest) {
+  setenv("MATLOAD_FAKE_CUDA", "normal", 1);
+  const std::string died = state_ + "/died";
+  absl::StatusOr<std::vector<std::pair<size_t, int>>> judged = RunJudging([&](const CaseWork& work, int device) {
+    Mark(work, device);
+    if (work.begin == 0) AwaitFrom(2, 6);
+    if (work.begin == 4 && !std::filesystem::exists(died)) {
+      std::ofstream{died};
+      std::abort();
+    }
+    return Context(work, device);
+  });
+  ASSERT_TRUE(judged.ok()) << judged.status();
+  EXPECT_EQ(*judged, (std::vector<std::pair<size_t, int>>{{0, Starts(0)[0].second},
+                                                          {2, Starts(2)[0].second},
+                                                          {3, Starts(3)[0].second},
+                                                          {4, Starts(4)[0].second},
+                                                          {5, Starts(5)[0].second},
+                                                          {1, Starts(1).back().second}}));
+  EXPECT_EQ(result_.infrastructure_retries, 1u);
+  const std::vector<std::pair<long, int>> dead = Starts(1);
+  ASSERT_EQ(dead.size(), 2u) << "item 1 ran once and once again";
+  for (int item = 2; item < 6; ++item) {
+    ASSERT_EQ(Starts(item).size(), 1u) << item;
+    EXPECT_EQ(Starts(item)[0].second, dead[0].second) << "item " << item << " ran on the slow item's GPU, not item 1's";
+    EXPECT_NE(Starts(item)[0].first, dead[0].first) << "item " << item << " ran in the worker that died";
+    EXPECT_EQ(Starts(item)[0].first, Starts(2)[0].first) << "item " << item << " ran in another worker";
+  }
 }
 
 // A GPU that is always busy keeps every item from being judged: each is

@@ -1,9 +1,9 @@
 #include "harness/gpu/isolated_runner.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,10 +25,10 @@ namespace {
 // every thread, not only the one the signal landed on.
 constexpr std::chrono::milliseconds kPollSlice{100};
 
-// RecordType tells a phase mark from an item's result on the pipe.
+// RecordType tells a phase mark from an item's result on the channel.
 enum class RecordType : std::int32_t { kPhase, kResult };
 
-// A record on the pipe: the header, then the payload (a result's output,
+// A record on the channel: the header, then the payload (a result's output,
 // or its error message).
 struct RecordHeader {
   RecordType type;
@@ -42,8 +42,9 @@ struct RecordHeader {
 constexpr std::int32_t kNoCause = -1;
 constexpr std::int32_t kNoGpu = -2;
 
-// worker_pipe is the write end of this process's pipe while it is a worker.
-int worker_pipe = -1;
+// worker_channel is this process's end of its channel while it is a
+// worker: it reads its items there and writes its records.
+int worker_channel = -1;
 
 bool WriteAll(int fd, const void* data, size_t length) {
   const char* at = static_cast<const char*>(data);
@@ -58,10 +59,23 @@ bool WriteAll(int fd, const void* data, size_t length) {
 }
 
 bool WriteRecord(const RecordHeader& header, absl::string_view payload) {
-  return WriteAll(worker_pipe, &header, sizeof header) && WriteAll(worker_pipe, payload.data(), payload.size());
+  return WriteAll(worker_channel, &header, sizeof header) && WriteAll(worker_channel, payload.data(), payload.size());
 }
 
-// CauseOf encodes a failed status's mark for the pipe.
+// ReadAll reads `length` bytes from `fd`; false at its end or on an error.
+bool ReadAll(int fd, void* data, size_t length) {
+  char* at = static_cast<char*>(data);
+  while (length > 0) {
+    const ssize_t got = read(fd, at, length);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    at += got;
+    length -= static_cast<size_t>(got);
+  }
+  return true;
+}
+
+// CauseOf encodes a failed status's mark for the channel.
 std::int32_t CauseOf(const absl::Status& status) {
   if (std::optional<InfrastructureCause> cause = InfrastructureCauseOf(status); cause.has_value()) {
     return static_cast<std::int32_t>(*cause);
@@ -77,10 +91,19 @@ absl::Status StatusOf(const RecordHeader& header, const std::string& message) {
   return status;
 }
 
+// ResultOf rebuilds an item's result from its record, the worker having
+// been in `phase`.
+ItemResult ResultOf(const RecordHeader& header, std::string payload, WorkerPhase phase) {
+  ItemResult result{.kind = static_cast<ItemResult::Kind>(header.kind), .phase = phase};
+  if (result.kind == ItemResult::Kind::kFailed) result.error = StatusOf(header, payload);
+  result.output = result.kind == ItemResult::Kind::kFailed ? result.error.ToString() : std::move(payload);
+  return result;
+}
+
 // BecomeWorker cuts a freshly forked child loose from the parent's state:
 // it leads a process group of its own (a terminal's Ctrl-C reaches only
 // matload, which then stops its workers), dies with the parent, and keeps
-// only standard streams and `fd`.
+// only standard streams and `fd`, its channel.
 void BecomeWorker(int fd, pid_t parent) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -88,13 +111,15 @@ void BecomeWorker(int fd, pid_t parent) {
   ResetInterruptHandlers();
   if (fd > 3) close_range(3, fd - 1, 0);
   close_range(fd + 1, ~0U, 0);
-  worker_pipe = fd;
+  worker_channel = fd;
 }
 
-// Worker runs items from `first` on, writing a record for each, and exits
-// after the first error: its CUDA context may be unusable.
-[[noreturn]] void Worker(int first, int count, const std::function<absl::StatusOr<std::string>(int)>& work) {
-  for (int item = first; item < count; ++item) {
+// Worker runs the items the parent hands it, one at a time, writing a
+// record for each, until the parent has none left for it (it shuts its
+// end); it exits after the first error: its CUDA context may be unusable.
+[[noreturn]] void Worker(const ItemWork& work) {
+  std::int32_t item = 0;
+  while (ReadAll(worker_channel, &item, sizeof item)) {
     MarkWorkerPhase(WorkerPhase::kStarting);
     absl::StatusOr<std::string> result = work(item);
     RecordHeader header{
@@ -112,7 +137,7 @@ void BecomeWorker(int fd, pid_t parent) {
   _exit(0);
 }
 
-// Reader accumulates the pipe's bytes and yields whole records.
+// Reader accumulates the channel's bytes and yields whole records.
 class Reader {
  public:
   void Append(const char* data, size_t length) { buffer_.append(data, length); }
@@ -136,12 +161,12 @@ std::string DescribeExit(int status) {
   return absl::StrCat("the worker exited with status ", WEXITSTATUS(status), " without a result");
 }
 
-// WorkerWatch follows one worker: its pipe, the item it is on, the phase
-// it said it is in and since when.
+// WorkerWatch follows one worker: its channel, the item it is on, the
+// phase it said it is in and since when.
 struct WorkerWatch {
   int fd = -1;
   pid_t pid = 0;
-  int next = 0;  // the item it is on
+  int item = -1;  // the item it was handed and has not reported, or -1
   WorkerPhase phase = WorkerPhase::kStarting;
   std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
   StartGate::Place start_place;  // held until the worker says it has started
@@ -158,11 +183,28 @@ void Enter(WorkerWatch& watch, WorkerPhase phase, Watchdog& watchdog) {
   if (phase != WorkerPhase::kStarting) watch.start_place.Leave();
 }
 
-// Follow reads `watch`'s records into `results`, telling `finished` of
-// each, until the worker's pipe closes (it exited or died) or a phase
-// outlives its limit. It returns the limit that was passed, or nullopt;
-// InterruptedError if interrupted.
-absl::StatusOr<std::optional<std::chrono::milliseconds>> Follow(WorkerWatch& watch, std::vector<ItemResult>& results,
+// Hand gives `watch`'s worker `item` to run next, or, with nullopt, shuts
+// the parent's end of the channel, so that the worker exits. A worker has
+// at most this item waiting, so the send fits the channel's buffer; one
+// that died meanwhile is no SIGPIPE (MSG_NOSIGNAL), and its end shows on
+// the channel as any worker's does.
+void Hand(WorkerWatch& watch, std::optional<int> item) {
+  watch.item = item.value_or(-1);
+  if (!item.has_value()) {
+    shutdown(watch.fd, SHUT_WR);
+    return;
+  }
+  const std::int32_t next = *item;
+  while (send(watch.fd, &next, sizeof next, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+  }
+}
+
+// Follow reads `watch`'s records, telling `finished` of each result once
+// the worker has its next item from `queue` (none after a failure: the
+// worker then exits), until the worker's channel closes (it exited or
+// died) or a phase outlives its limit. It returns the limit that was
+// passed, or nullopt; InterruptedError if interrupted.
+absl::StatusOr<std::optional<std::chrono::milliseconds>> Follow(WorkerWatch& watch, WorkQueue& queue,
                                                                 Watchdog& watchdog, const ItemFinished& finished) {
   Reader reader;
   for (;;) {
@@ -186,15 +228,15 @@ absl::StatusOr<std::optional<std::chrono::milliseconds>> Follow(WorkerWatch& wat
         Enter(watch, static_cast<WorkerPhase>(header.phase), watchdog);
         continue;
       }
-      ItemResult& result = results[header.item];
-      result.kind = static_cast<ItemResult::Kind>(header.kind);
-      result.phase = watch.phase;
-      if (result.kind == ItemResult::Kind::kFailed) result.error = StatusOf(header, payload);
-      result.output = result.kind == ItemResult::Kind::kFailed ? result.error.ToString() : std::move(payload);
-      if (finished) finished(header.item, result);
-      watch.next = header.item + 1;
+      const ItemResult result = ResultOf(header, std::move(payload), watch.phase);
       watch.start_place.Leave();
       Enter(watch, WorkerPhase::kStarting, watchdog);
+      if (result.kind == ItemResult::Kind::kFailed) {
+        watch.item = -1;  // the worker exits (Worker)
+      } else {
+        Hand(watch, queue.Take());
+      }
+      if (finished) finished(header.item, result);
     }
   }
 }
@@ -207,12 +249,13 @@ int Reap(pid_t pid) {
   return status;
 }
 
-// StartWorker forks a worker for items [first, count), its pipe's read end
-// in watch.fd.
-absl::StatusOr<WorkerWatch> StartWorker(int first, int count,
-                                        const std::function<absl::StatusOr<std::string>(int)>& work) {
+// StartWorker forks a worker that runs `work` on the items it is handed,
+// the parent's end of its channel in watch.fd.
+absl::StatusOr<WorkerWatch> StartWorker(const ItemWork& work) {
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return absl::InternalError(absl::StrCat("pipe2: ", std::strerror(errno)));
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    return absl::InternalError(absl::StrCat("socketpair: ", std::strerror(errno)));
+  }
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -223,18 +266,25 @@ absl::StatusOr<WorkerWatch> StartWorker(int first, int count,
   if (pid == 0) {
     close(fds[0]);
     BecomeWorker(fds[1], parent);
-    Worker(first, count, work);
+    Worker(work);
   }
   close(fds[1]);
   setpgid(pid, pid);  // as the child does, so that killpg works whichever runs first
-  return WorkerWatch{.fd = fds[0], .pid = pid, .next = first};
+  return WorkerWatch{.fd = fds[0], .pid = pid};
 }
 
-// MarkNotRun marks items `from` on as kNotRun, for the interruption `why`.
-void MarkNotRun(int from, const absl::Status& why, std::vector<ItemResult>& results) {
-  for (size_t item = from; item < results.size(); ++item) {
-    results[item] = {ItemResult::Kind::kNotRun, std::string(why.message()), absl::OkStatus(), WorkerPhase::kStarting};
+// Lost is the result of the item that `watch`'s worker was on when it
+// passed its phase's `limit` and was killed, or, with no limit passed,
+// ended with `status` without a result.
+ItemResult Lost(const WorkerWatch& watch, std::optional<std::chrono::milliseconds> limit, int status) {
+  if (limit.has_value()) {
+    return {ItemResult::Kind::kTimedOut,
+            absl::StrCat("no result within ", limit->count(), " ms while ", WorkerPhaseName(watch.phase),
+                         "; the worker was killed"),
+            absl::OkStatus(), watch.phase};
   }
+  return {ItemResult::Kind::kCrashed, absl::StrCat(DescribeExit(status), " while ", WorkerPhaseName(watch.phase)),
+          absl::OkStatus(), watch.phase};
 }
 
 }  // namespace
@@ -250,7 +300,7 @@ const char* WorkerPhaseName(WorkerPhase phase) {
 }
 
 void MarkWorkerPhase(WorkerPhase phase) {
-  if (worker_pipe < 0) return;
+  if (worker_channel < 0) return;
   const RecordHeader header{RecordType::kPhase, 0, 0, 0, kNoCause, static_cast<std::int32_t>(phase), 0};
   if (!WriteRecord(header, "")) _exit(4);
 }
@@ -278,48 +328,49 @@ void Watchdog::ObserveKernel(std::chrono::milliseconds elapsed) {
   longest_kernel_ = std::max(longest_kernel_, elapsed);
 }
 
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
-                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
-                                                    Watchdog& watchdog, const ItemFinished& finished, StartGate& gate) {
-  std::vector<ItemResult> results(count);
-  int next = 0;
-  while (next < count) {
+absl::Status RunIsolated(WorkQueue& queue, const ItemWork& work, Watchdog& watchdog, const ItemFinished& finished,
+                         StartGate& gate) {
+  while (!queue.Drained()) {
     absl::StatusOr<StartGate::Place> place = gate.Enter();
     if (!place.ok()) {  // interrupted
-      MarkNotRun(next, place.status(), results);
-      return results;
+      queue.Stop(place.status());
+      return absl::OkStatus();
     }
-    absl::StatusOr<WorkerWatch> watch = StartWorker(next, count, work);
+    const std::optional<int> first = queue.Take();
+    if (!first.has_value()) break;  // other workers took the rest while this one waited at the gate
+    absl::StatusOr<WorkerWatch> watch = StartWorker(work);
     if (!watch.ok()) return watch.status();
     watch->start_place = *std::move(place);
-    absl::StatusOr<std::optional<std::chrono::milliseconds>> passed = Follow(*watch, results, watchdog, finished);
+    Hand(*watch, first);
+    absl::StatusOr<std::optional<std::chrono::milliseconds>> passed = Follow(*watch, queue, watchdog, finished);
     if (!passed.ok() || passed->has_value()) killpg(watch->pid, SIGKILL);  // the worker and anything it started
     close(watch->fd);
     const int status = Reap(watch->pid);
-    next = watch->next;
     if (!passed.ok()) {  // interrupted
-      MarkNotRun(next, passed.status(), results);
-      return results;
+      queue.Stop(passed.status());
+      return absl::OkStatus();
     }
-    if (next < count && (passed->has_value() || !(WIFEXITED(status) && WEXITSTATUS(status) == 3))) {
-      // The worker stopped on item `next` without reporting it.
-      results[next] = passed->has_value()
-                          ? ItemResult{ItemResult::Kind::kTimedOut,
-                                       absl::StrCat("no result within ", (*passed)->count(), " ms while ",
-                                                    WorkerPhaseName(watch->phase), "; the worker was killed"),
-                                       absl::OkStatus(), watch->phase}
-                          : ItemResult{ItemResult::Kind::kCrashed,
-                                       absl::StrCat(DescribeExit(status), " while ", WorkerPhaseName(watch->phase)),
-                                       absl::OkStatus(), watch->phase};
-      if (finished) finished(next, results[next]);
-      ++next;
-    }
+    if (watch->item >= 0 && finished) finished(watch->item, Lost(*watch, *passed, status));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const ItemWork& work, Watchdog& watchdog,
+                                                    const ItemFinished& finished, StartGate& gate) {
+  WorkQueue queue(count);
+  std::vector<ItemResult> results(count, ItemResult{.kind = ItemResult::Kind::kNotRun});
+  const ItemFinished keep = [&](int item, const ItemResult& result) {
+    results[item] = result;
+    if (finished) finished(item, result);
+  };
+  if (absl::Status ran = RunIsolated(queue, work, watchdog, keep, gate); !ran.ok()) return ran;
+  for (ItemResult& result : results) {
+    if (result.kind == ItemResult::Kind::kNotRun) result.output = std::string(queue.stopped().message());
   }
   return results;
 }
 
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
-                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const ItemWork& work,
                                                     std::chrono::milliseconds timeout) {
   Watchdog watchdog(timeout, /*calibrate=*/false);
   return RunIsolated(count, work, watchdog);

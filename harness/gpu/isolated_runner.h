@@ -4,18 +4,21 @@
 //
 // A sticky CUDA error (a misaligned or illegal address) leaves the context
 // unusable for the rest of the process. So the parent never touches CUDA:
-// a worker initialises the driver itself, runs items in order and reports
-// each result through a pipe as a typed record: the status code, its
-// infrastructure mark (infrastructure.h) and the phase the worker was in.
-// The phase lets the parent tell a kernel that hangs (the GPU's doing) from
-// a compiler or driver call that hangs (the environment's), and a worker
-// that dies in either. When an item fails, times out or kills its worker,
-// that item is recorded against the cause, and a fresh worker resumes at
-// the next item.
+// a worker initialises the driver itself and runs the items the parent
+// hands it over its channel (a socket pair), one at a time, each taken
+// from a queue (work_queue.h) only once the worker is free. It reports
+// each result over the same channel as a typed record: the status code,
+// its infrastructure mark (infrastructure.h) and the phase the worker was
+// in. The phase lets the parent tell a kernel that hangs (the GPU's doing)
+// from a compiler or driver call that hangs (the environment's), and a
+// worker that dies in either. Since the parent chose each item, it knows
+// which one a worker was on: when an item fails, times out or kills its
+// worker, that item is recorded against the cause, and a fresh worker
+// goes on taking items from the queue.
 //
 // Workers lead process groups of their own, die with the parent
 // (PR_SET_PDEATHSIG), hold no file descriptor of the parent but their own
-// pipe (so no worker keeps another's pipe open), and are killed, group and
+// channel (so no worker keeps another's open), and are killed, group and
 // all, when they hang or the parent is interrupted (interrupt.h).
 #ifndef MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_
 #define MATLOAD_HARNESS_GPU_ISOLATED_RUNNER_H_
@@ -30,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "harness/gpu/start_gate.h"
+#include "harness/gpu/work_queue.h"
 
 namespace matload {
 
@@ -98,6 +102,9 @@ class Watchdog {
 // items while later ones still run (a SIGKILL then loses only those).
 using ItemFinished = std::function<void(int item, const ItemResult& result)>;
 
+// ItemWork runs one item in a worker and returns its result.
+using ItemWork = std::function<absl::StatusOr<std::string>(int item)>;
+
 // RunIsolated runs work(i) for every i in [0, count) in worker processes and
 // returns one result per item, in order; `finished`, when given, hears of
 // each result that is not kNotRun as it comes. `work` runs only in workers,
@@ -107,16 +114,26 @@ using ItemFinished = std::function<void(int item, const ItemResult& result)>;
 // killed, the items finished so far keep their results, and the rest are
 // kNotRun: the caller judges what finished, then stops. A worker is forked
 // only once `gate` admits it (start_gate.h), and the watchdog's clock
-// starts then.
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
-                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
-                                                    Watchdog& watchdog, const ItemFinished& finished = {},
+// starts then. It is the queue form below, on a queue of its own that one
+// worker at a time takes from.
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const ItemWork& work, Watchdog& watchdog,
+                                                    const ItemFinished& finished = {},
                                                     StartGate& gate = WorkerStartGate());
 
 // RunIsolated with a fixed `timeout` for every phase of every item.
-absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count,
-                                                    const std::function<absl::StatusOr<std::string>(int)>& work,
-                                                    std::chrono::milliseconds timeout);
+absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const ItemWork& work, std::chrono::milliseconds timeout);
+
+// RunIsolated runs items taken from `queue` in worker processes, one worker
+// at a time, until the queue is drained or stopped, telling `finished` of
+// each result. Several calls, each on a thread of its own and with a
+// `work` of its own (for a GPU of its own, say), may share one queue: each
+// worker takes its next item only when it is free. A worker is forked only
+// once `gate` admits it and an item is left for it. When SIGINT or SIGTERM
+// arrives, the worker is killed and the queue stopped (WorkQueue::Stop):
+// `finished` never hears of the item it was on, nor of those not taken.
+// It fails only if a worker cannot be started (kInternal).
+absl::Status RunIsolated(WorkQueue& queue, const ItemWork& work, Watchdog& watchdog, const ItemFinished& finished,
+                         StartGate& gate = WorkerStartGate());
 
 }  // namespace matload
 

@@ -10,12 +10,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -216,6 +218,110 @@ TEST(IsolatedRunnerTest, WorkersStartOnlyAsTheGateAdmitsThem) {
   std::sort(intervals.begin(), intervals.end());
   EXPECT_GE(intervals[1].first, intervals[0].second) << "the second worker began starting before the first had started";
   EXPECT_EQ(gate.starting(), 0);
+}
+
+// SharedRun runs `count` items from one queue in `workers` series at once,
+// each on a thread of its own, and returns every result told to `finished`
+// (kNotRun where none was).
+std::vector<ItemResult> SharedRun(int count, int workers, const ItemWork& work) {
+  WorkQueue queue(count);
+  Watchdog watchdog(std::chrono::seconds(60), /*calibrate=*/false);
+  absl::Mutex mutex;
+  std::vector<ItemResult> results(count, ItemResult{.kind = Kind::kNotRun});
+  std::vector<std::thread> series;
+  for (int worker = 0; worker < workers; ++worker) {
+    series.emplace_back([&] {
+      const absl::Status ran = RunIsolated(queue, work, watchdog, [&](int item, const ItemResult& result) {
+        absl::MutexLock lock(&mutex);
+        results[item] = result;
+      });
+      EXPECT_TRUE(ran.ok()) << ran;
+    });
+  }
+  for (std::thread& thread : series) thread.join();
+  return results;
+}
+
+// Marks is a directory where a worker marks each item it starts, so that
+// an item can wait, in its worker, until others have started in another.
+class Marks {
+ public:
+  explicit Marks(const std::string& name) : directory_(::testing::TempDir() + "/" + name) {
+    std::filesystem::remove_all(directory_);
+    std::filesystem::create_directories(directory_);
+  }
+  // Mark marks `item` as started.
+  void Mark(int item) const { std::ofstream(Path(item)) << getpid(); }
+  // AwaitFrom waits until items [first, last) are all marked, for 20 s at
+  // most (a runner that deals items up front never marks them).
+  void AwaitFrom(int first, int last) const {
+    for (int waited = 0; waited < 2000; ++waited) {
+      int marked = 0;
+      for (int item = first; item < last; ++item) marked += std::filesystem::exists(Path(item));
+      if (marked == last - first) return;
+      usleep(10000);
+    }
+  }
+
+ private:
+  // Path is item `item`'s mark.
+  std::string Path(int item) const { return absl::StrCat(directory_, "/", item); }
+
+  std::string directory_;
+};
+
+// Two workers share a queue of nine items, and the first item they take
+// lasts until the other eight have started: the other worker, free first,
+// takes all eight, one after another.
+TEST(IsolatedRunnerTest, AFreeWorkerTakesTheNextItemFromASharedQueue) {
+  const Marks marks("isolated_runner_free_worker");
+  const std::vector<ItemResult> results = SharedRun(9, 2, [&](int item) -> absl::StatusOr<std::string> {
+    marks.Mark(item);
+    if (item == 0) marks.AwaitFrom(1, 9);
+    return std::to_string(getpid());
+  });
+  for (int item = 0; item < 9; ++item) ASSERT_EQ(results[item].kind, Kind::kDone) << item << results[item].output;
+  for (int item = 1; item < 9; ++item) {
+    EXPECT_NE(results[item].output, results[0].output) << "item " << item << " waited behind the slow item";
+    EXPECT_EQ(results[item].output, results[1].output) << "item " << item << " ran in a third worker";
+  }
+}
+
+// Of two workers sharing a queue, one lasts on its first item until items
+// 2-5 have started; the other dies on item 1. Only item 1 is lost, and a
+// fresh worker takes items 2-5 from the queue.
+TEST(IsolatedRunnerTest, AFreshWorkerGoesOnTakingFromTheQueueOfOneThatDied) {
+  const Marks marks("isolated_runner_fresh_worker");
+  const std::vector<ItemResult> results = SharedRun(6, 2, [&](int item) -> absl::StatusOr<std::string> {
+    marks.Mark(item);
+    if (item == 0) marks.AwaitFrom(2, 6);
+    if (item == 1) std::abort();
+    return std::to_string(getpid());
+  });
+  EXPECT_EQ(results[1].kind, Kind::kCrashed);
+  EXPECT_THAT(results[1].output, HasSubstr("signal 6"));
+  for (int item : {0, 2, 3, 4, 5}) ASSERT_EQ(results[item].kind, Kind::kDone) << item << results[item].output;
+  for (int item = 2; item < 6; ++item) {
+    EXPECT_NE(results[item].output, results[0].output) << "item " << item << " waited behind the slow item";
+    EXPECT_EQ(results[item].output, results[2].output) << "items 2-5 ran in more than one fresh worker";
+  }
+}
+
+// An item that fails retires its worker (its context may be unusable), and
+// the rest of a list run one after another in one fresh worker.
+TEST(IsolatedRunnerTest, AFailedItemRetiresItsWorkerAndAFreshOneTakesTheRest) {
+  absl::StatusOr<std::vector<ItemResult>> results = RunIsolated(
+      5,
+      [](int item) -> absl::StatusOr<std::string> {
+        if (item == 1) return absl::InternalError("cuCtxSynchronize: misaligned address (716)");
+        return std::to_string(getpid());
+      },
+      std::chrono::seconds(5));
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ((*results)[1].kind, Kind::kFailed);
+  EXPECT_NE((*results)[2].output, (*results)[0].output);
+  EXPECT_EQ((*results)[3].output, (*results)[2].output);
+  EXPECT_EQ((*results)[4].output, (*results)[2].output);
 }
 
 TEST(IsolatedRunnerDeathTest, AnInterruptKillsTheWorkersAndEndsWith128PlusTheSignal) {
