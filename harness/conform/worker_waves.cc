@@ -83,10 +83,13 @@ absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, co
     std::vector<std::thread> threads;
     for (size_t slot = 0; slot < started.size(); ++slot) {
       threads.emplace_back([&, slot] {
-        started[slot] = RunSlot(queue, wave, DeviceOf(slot), context, [&, slot](int k, const ItemResult& ran_item) {
-          ran_on[k] = DeviceOf(slot);
-          judging.Arrive(static_cast<size_t>(k), ran_item);
-        });
+        const StartPriority priority =
+            slot < devices_.size() ? StartPriority::kFirstOnItsGpu : StartPriority::kAnother;
+        started[slot] =
+            RunSlot(queue, wave, DeviceOf(slot), priority, context, [&, slot](int k, const ItemResult& ran_item) {
+              ran_on[k] = DeviceOf(slot);
+              judging.Arrive(static_cast<size_t>(k), ran_item);
+            });
       });
     }
     for (std::thread& thread : threads) thread.join();
@@ -102,7 +105,7 @@ absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, co
 }
 
 absl::Status WorkerWaves::RunSlot(WorkQueue& queue, const std::vector<const CaseWork*>& wave, int device,
-                                  const WorkContext& context, const ItemFinished& finished) {
+                                  StartPriority priority, const WorkContext& context, const ItemFinished& finished) {
   return RunIsolated(
       queue,
       [&](int index) -> absl::StatusOr<std::string> {
@@ -111,7 +114,7 @@ absl::Status WorkerWaves::RunSlot(WorkQueue& queue, const std::vector<const Case
         if (!summary.ok()) return summary.status();
         return summary->Encode();
       },
-      watchdog_, finished);
+      watchdog_, finished, priority);
 }
 
 void WorkerWaves::NoteRetryCause(const LaunchOutcome& failure) {

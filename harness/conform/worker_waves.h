@@ -92,8 +92,9 @@ class WorkerWaves {
                         const std::string& what, std::vector<size_t>& unjudged, std::vector<LaunchOutcome>& failures);
   // RunSlot runs items of `wave` taken from `queue` in worker processes on
   // GPU `device`, one worker at a time, telling `finished` of each result
-  // as it comes.
-  absl::Status RunSlot(WorkQueue& queue, const std::vector<const CaseWork*>& wave, int device,
+  // as it comes. Its first worker starts with `priority`: a wave's first
+  // slot on each GPU goes before the others (StartPriority).
+  absl::Status RunSlot(WorkQueue& queue, const std::vector<const CaseWork*>& wave, int device, StartPriority priority,
                        const WorkContext& context, const ItemFinished& finished);
   // DeviceOf is the GPU of worker slot `slot`.
   int DeviceOf(size_t slot) const { return devices_[slot % devices_.size()]; }

@@ -329,9 +329,9 @@ void Watchdog::ObserveKernel(std::chrono::milliseconds elapsed) {
 }
 
 absl::Status RunIsolated(WorkQueue& queue, const ItemWork& work, Watchdog& watchdog, const ItemFinished& finished,
-                         StartGate& gate) {
-  while (!queue.Drained()) {
-    absl::StatusOr<StartGate::Place> place = gate.Enter();
+                         StartPriority first_start, StartGate& gate) {
+  for (StartPriority priority = first_start; !queue.Drained(); priority = StartPriority::kAnother) {
+    absl::StatusOr<StartGate::Place> place = gate.Enter(priority);
     if (!place.ok()) {  // interrupted
       queue.Stop(place.status());
       return absl::OkStatus();
@@ -363,7 +363,7 @@ absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const ItemWork& w
     results[item] = result;
     if (finished) finished(item, result);
   };
-  if (absl::Status ran = RunIsolated(queue, work, watchdog, keep, gate); !ran.ok()) return ran;
+  if (absl::Status ran = RunIsolated(queue, work, watchdog, keep, StartPriority::kAnother, gate); !ran.ok()) return ran;
   for (ItemResult& result : results) {
     if (result.kind == ItemResult::Kind::kNotRun) result.output = std::string(queue.stopped().message());
   }

@@ -131,9 +131,12 @@ absl::StatusOr<std::vector<ItemResult>> RunIsolated(int count, const ItemWork& w
 // once `gate` admits it and an item is left for it. When SIGINT or SIGTERM
 // arrives, the worker is killed and the queue stopped (WorkQueue::Stop):
 // `finished` never hears of the item it was on, nor of those not taken.
-// It fails only if a worker cannot be started (kInternal).
+// It fails only if a worker cannot be started (kInternal). Its first
+// worker enters the gate with `first_start` (a wave's first worker on its
+// GPU goes before the others); a fresh worker after one ended, with
+// kAnother.
 absl::Status RunIsolated(WorkQueue& queue, const ItemWork& work, Watchdog& watchdog, const ItemFinished& finished,
-                         StartGate& gate = WorkerStartGate());
+                         StartPriority first_start = StartPriority::kAnother, StartGate& gate = WorkerStartGate());
 
 }  // namespace matload
 

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/time/time.h"
 #include "harness/platform/interrupt.h"
 
@@ -29,9 +30,15 @@ void StartGate::Place::Leave() {
   gate_ = nullptr;
 }
 
-absl::StatusOr<StartGate::Place> StartGate::Enter() {
+absl::StatusOr<StartGate::Place> StartGate::Enter(StartPriority priority) {
   absl::MutexLock lock(&mutex_);
-  while (!mutex_.AwaitWithTimeout(absl::Condition(this, &StartGate::HasRoom), kInterruptSlice)) {
+  const bool first = priority == StartPriority::kFirstOnItsGpu;
+  if (first) ++firsts_waiting_;
+  absl::Cleanup admitted_or_interrupted = [&] {
+    if (first) --firsts_waiting_;
+  };
+  const absl::Condition room(this, first ? &StartGate::HasRoom : &StartGate::HasRoomForAnother);
+  while (!mutex_.AwaitWithTimeout(room, kInterruptSlice)) {
     if (const int signal = PendingInterrupt(); signal != 0) return InterruptedError(signal);
   }
   ++starting_;

@@ -13,11 +13,22 @@
 #ifndef MATLOAD_HARNESS_GPU_START_GATE_H_
 #define MATLOAD_HARNESS_GPU_START_GATE_H_
 
+#include <utility>
+
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 
 namespace matload {
+
+// StartPriority says which worker starts the gate admits first. Eight
+// starts at once take about 2 s each, so a GPU whose first worker is left
+// for the gate's next places stays idle for seconds while the other GPUs
+// work: each GPU's first worker is admitted before any other waiting.
+enum class StartPriority {
+  kFirstOnItsGpu,  // a wave's first worker on its GPU
+  kAnother,        // any other worker
+};
 
 // kMostWorkerStartsAtOnce is the process's gate: 8 starts at once take
 // 0.25 s each, as many as one at a time do, where a start alone takes
@@ -32,7 +43,7 @@ class StartGate {
   class Place {
    public:
     Place() = default;
-    Place(Place&& other) noexcept : gate_(other.gate_) { other.gate_ = nullptr; }
+    Place(Place&& other) noexcept : gate_(std::exchange(other.gate_, nullptr)) {}
     Place& operator=(Place&& other) noexcept;
     ~Place() { Leave(); }
 
@@ -48,21 +59,25 @@ class StartGate {
   // StartGate admits at most `most_at_once` workers at a time.
   explicit StartGate(int most_at_once) : most_at_once_(most_at_once) {}
 
-  // Enter waits until fewer than most_at_once workers are starting and
-  // takes a place, or returns InterruptedError (interrupt.h) when SIGINT or
-  // SIGTERM comes first.
-  absl::StatusOr<Place> Enter();
+  // Enter waits until fewer than most_at_once workers are starting and,
+  // for kAnother, no kFirstOnItsGpu start is waiting, and takes a place;
+  // or it returns InterruptedError (interrupt.h) when SIGINT or SIGTERM
+  // comes first.
+  absl::StatusOr<Place> Enter(StartPriority priority = StartPriority::kAnother);
 
   // starting is how many places are taken now.
   int starting() const;
 
  private:
-  // HasRoom says whether a worker may start now.
+  // HasRoom says whether a kFirstOnItsGpu worker may start now, and
+  // HasRoomForAnother whether a kAnother one may.
   bool HasRoom() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return starting_ < most_at_once_; }
+  bool HasRoomForAnother() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) { return HasRoom() && firsts_waiting_ == 0; }
 
   const int most_at_once_;
   mutable absl::Mutex mutex_;
   int starting_ ABSL_GUARDED_BY(mutex_) = 0;
+  int firsts_waiting_ ABSL_GUARDED_BY(mutex_) = 0;  // kFirstOnItsGpu starts not yet admitted
 };
 
 // WorkerStartGate is the gate every RunIsolated of the process shares:

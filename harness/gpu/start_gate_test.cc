@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
@@ -32,6 +35,30 @@ TEST(StartGateTest, AdmitsAtMostItsNumberUntilOneLeaves) {
   admitted.WaitForNotification();
   third.join();
   EXPECT_EQ(gate.starting(), 1) << "the third's place went back with it, the second's is held";
+}
+
+// With the gate full, a GPU's first worker that came to it after another
+// worker takes the first place that comes free.
+TEST(StartGateTest, AGpusFirstWorkerIsAdmittedBeforeOthersWaiting) {
+  StartGate gate(1);
+  absl::StatusOr<StartGate::Place> held = gate.Enter();
+  ASSERT_TRUE(held.ok());
+  absl::Mutex mutex;
+  std::vector<std::string> order;
+  const auto enter = [&](StartPriority priority, const std::string& name) {
+    absl::StatusOr<StartGate::Place> place = gate.Enter(priority);
+    EXPECT_TRUE(place.ok());
+    absl::MutexLock lock(&mutex);
+    order.push_back(name);
+  };
+  std::thread another(enter, StartPriority::kAnother, "another");
+  absl::SleepFor(absl::Milliseconds(200));  // waiting at the gate first
+  std::thread first(enter, StartPriority::kFirstOnItsGpu, "first");
+  absl::SleepFor(absl::Milliseconds(200));
+  held->Leave();
+  another.join();
+  first.join();
+  EXPECT_EQ(order, (std::vector<std::string>{"first", "another"}));
 }
 
 TEST(StartGateTest, APlaceGoesBackOnceWhateverLeavesIt) {
