@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "absl/strings/string_view.h"
+
 namespace matload {
 
 // GitCommit is the commit this binary was built from (40 hex digits, with
@@ -19,8 +21,13 @@ std::string Release();
 // BuildType is the CMake build type matload was built as ("RelWithDebInfo").
 std::string BuildType();
 
+// ShortCommit is `commit` (a GitCommit) cut to its first 12 hex digits,
+// keeping its "-dirty": a headline must not hide that a binary was built
+// from changes no commit holds.
+std::string ShortCommit(absl::string_view commit);
+
 // MatloadVersion is matload's version, short commit and build type:
-// "matload 0.4 (3f9a1c2e, RelWithDebInfo)".
+// "matload 0.4 (3f9a1c2e4b5d-dirty, RelWithDebInfo)".
 std::string MatloadVersion();
 
 }  // namespace matload
