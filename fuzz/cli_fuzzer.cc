@@ -111,6 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Check(!line.status().message().empty(), "a bad command line without a message", input);
     return 0;
   }
+  if (line->version) {
+    Check(line->command == nullptr && line->arguments.empty(), "--version with a command or arguments", input);
+    return 0;
+  }
   if (line->help) {
     const std::string help = line->command != nullptr ? matload::CommandHelp(*line->command)
                                                        : matload::Usage(matload::MatloadCommands());
