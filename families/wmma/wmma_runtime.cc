@@ -517,9 +517,7 @@ void CheckWmmaInvariants(const CheckedInstruction& instruction, const RuntimeInp
   const int bits = fragment->element_bits();
   std::vector<std::uint64_t> matrix(static_cast<size_t>(dims.row * dims.col));
   for (size_t i = 0; i < matrix.size(); ++i) {
-    const std::uint64_t word =
-        DataWord(DataPattern::kRandom, runtime.stream, static_cast<std::uint32_t>(2 * i)) |
-        std::uint64_t{DataWord(DataPattern::kRandom, runtime.stream, static_cast<std::uint32_t>(2 * i + 1))} << 32;
+    const std::uint64_t word = RandomPair(runtime.stream, static_cast<std::uint32_t>(i));
     matrix[i] = bits == 64 ? word : word & ((std::uint64_t{1} << bits) - 1);
   }
   const auto load = [&](const CheckedInstruction& form, std::uint32_t stride, std::uint64_t offset,

@@ -231,8 +231,9 @@ bool SplitsPairs(const LoadPlan& plan, const SweepFamilyPtx& family) {
 // kMisjudgingChecker expects word 0 one bit off.
 std::string CompareWordPtx(int word, absl::string_view want, const SweepFamilyPtx& family, PlantedBug bug) {
   std::string ptx;
-  if (word == 0 && bug == PlantedBug::kMisjudgingChecker)
+  if (word == 0 && bug == PlantedBug::kMisjudgingChecker) {
     absl::StrAppend(&ptx, "  xor.b32 ", want, ", ", want, ", 1;\n");
+  }
   std::string got = absl::StrCat("%v", word);
   if (family.register_bits == 64) {
     absl::StrAppend(&ptx, "  mov.b64 {%judge_half0, %judge_half1}, %v", word / 2, ";\n");
