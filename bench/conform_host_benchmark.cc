@@ -4,6 +4,7 @@
 // it together (Checked). The GPU
 // runs thousands of variants per launch, so this host work bounds the
 // end-to-end checked executions per second (reports/conform/).
+#include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "harness/conform/conform_plan.h"
 #include "harness/families/test_program.h"
@@ -110,6 +111,31 @@ void BM_EveryFormChecked(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// EveryFormSweepSetup: what a worker does on the host for a swept item
+// before its first launch (conform_case_work.cc's RunSwept), for every
+// legal sm_90 form with a sweep in turn: the sweep kernel's PTX text and
+// the fault class texts it asks the registry about. A night at 10^8 runs
+// one item a form, so this is paid 546 times a night, spread over workers.
+void BM_EveryFormSweepSetup(benchmark::State& state) {
+  const absl::StatusOr<ConformPlan> plan =
+      PlanConformance({}, Target{90}, {{CompilePath::kDriverJit, {9, 0}, "the driver JIT"}});
+  if (!plan.ok()) return state.SkipWithError(std::string(plan.status().message()).c_str());
+  std::vector<const TestProgram*> swept;
+  for (const PlannedProgram& planned : plan->programs) {
+    if (planned.device_judged != nullptr && planned.device_judged->SweepKernel().has_value())
+      swept.push_back(planned.device_judged.get());
+  }
+  if (swept.empty()) return state.SkipWithError("no form has a sweep kernel");
+  size_t form = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(swept[form]->SweepKernel());
+    benchmark::DoNotOptimize(swept[form]->FaultClassTexts());
+    form = (form + 1) % swept.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(absl::StrCat(swept.size(), " forms"));
+}
+
 void BM_LdmatrixVariants(benchmark::State& state) { Variants(state, *Ldmatrix()); }
 void BM_LdmatrixExpect(benchmark::State& state) { Expect(state, *Ldmatrix()); }
 void BM_LdmatrixJudge(benchmark::State& state) { Judge(state, *Ldmatrix()); }
@@ -127,6 +153,7 @@ BENCHMARK(BM_WmmaJudge);
 BENCHMARK(BM_LdmatrixChecked);
 BENCHMARK(BM_WmmaChecked);
 BENCHMARK(BM_EveryFormChecked);
+BENCHMARK(BM_EveryFormSweepSetup);
 
 }  // namespace
 }  // namespace matload

@@ -260,17 +260,26 @@ absl::StatusOr<CaseSummary> RunSwept(const CaseWork& work, const CaseWorkContext
   return summary;
 }
 
-// JudgeItem is RunCaseWork's judging, without its clock.
+// JudgeItem is RunCaseWork's judging, without its clock. Its summary says
+// how long the worker's start (the first item's WorkerJit) and the module
+// loads took.
 absl::StatusOr<CaseSummary> JudgeItem(const CaseWork& work, const CaseWorkContext& context) {
   if (work.verdict.has_value()) return JudgeWithout(work, context, *work.verdict);
   std::optional<Made> filler = FirstTaken(work, context);
   if (!filler.has_value()) return JudgeWithout(work, context, {});
+  const absl::Time start = absl::Now();
   absl::StatusOr<DriverJit*> jit = WorkerJit(context.device);
   if (!jit.ok()) return jit.status();
+  const double starting = absl::ToDoubleSeconds(absl::Now() - start);
+  const double loaded_before = (*jit)->LoadingSeconds();
   const std::optional<std::string> sweep = SweepKernelOf(work, **jit);
   absl::StatusOr<CaseSummary> summary = sweep.has_value() ? RunSwept(work, context, **jit, *sweep, *filler)
                                                           : RunPipelined(work, context, *std::move(filler));
-  if (summary.ok()) return summary;
+  if (summary.ok()) {
+    summary->seconds.starting += starting;
+    summary->seconds.loading += (*jit)->LoadingSeconds() - loaded_before;
+    return summary;
+  }
   if (std::optional<CaseVerdict> rejection = Rejection(summary.status()); rejection.has_value()) {
     return JudgeWithout(work, context, *rejection);
   }

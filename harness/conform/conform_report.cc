@@ -24,11 +24,9 @@ nlohmann::json PhasesJson(const std::vector<ConformancePhase>& phases) {
 
 // WorkerSecondsJson is `seconds` as summary.json names them.
 nlohmann::json WorkerSecondsJson(const WorkerSeconds& seconds) {
-  return {{"items", seconds.items},
-          {"pipeline", seconds.pipeline},
-          {"launching", seconds.launching},
-          {"judging", seconds.judging},
-          {"generating", seconds.generating}};
+  return {{"items", seconds.items},     {"pipeline", seconds.pipeline},     {"launching", seconds.launching},
+          {"judging", seconds.judging}, {"generating", seconds.generating}, {"starting", seconds.starting},
+          {"loading", seconds.loading}};
 }
 
 }  // namespace
@@ -251,10 +249,12 @@ std::string ConformanceTotalsMarkdown(const ConformanceOptions& options, const C
   if (const WorkerSeconds& worker = result.worker_seconds; worker.items > 0) {
     absl::StrAppend(
         &text, "\n",
-        absl::StrFormat("The workers' items took %.1f s, summed over workers; %.1f s of it in the launch "
-                        "pipeline, whose launches took %.1f s while its host threads spent %.1f s "
-                        "judging and %.1f s making variants (the mean of a pipeline's threads).\n",
-                        worker.items, worker.pipeline, worker.launching, worker.judging, worker.generating));
+        absl::StrFormat("The workers' items took %.1f s, summed over workers; %.1f s of it starting workers (the "
+                        "driver and a GPU context each) and %.1f s in the launch pipeline, whose launches took "
+                        "%.1f s (%.1f s of it loading modules) while its host threads spent %.1f s judging and "
+                        "%.1f s making variants (the mean of a pipeline's threads).\n",
+                        worker.items, worker.starting, worker.pipeline, worker.launching, worker.loading,
+                        worker.judging, worker.generating));
   }
   if (result.confirmations_remembered > 0) {
     absl::StrAppend(&text, "\n", result.confirmations_remembered,

@@ -47,10 +47,17 @@ TEST(ConformReportTest, SummarySaysWhereTheGpuPhaseWent) {
 TEST(ConformReportTest, SummarySaysWhereTheWorkersTimeWent) {
   ConformanceResult result = TwoFamilies();
   EXPECT_THAT(ConformanceSummaryMarkdown({}, result), Not(HasSubstr("The workers' items")));
-  result.worker_seconds = {.items = 80, .pipeline = 72.5, .launching = 60.25, .judging = 12, .generating = 30};
+  result.worker_seconds = {.items = 80,
+                           .pipeline = 72.5,
+                           .launching = 60.25,
+                           .judging = 12,
+                           .generating = 30,
+                           .starting = 4,
+                           .loading = 9.5};
   EXPECT_THAT(ConformanceSummaryMarkdown({}, result),
-              HasSubstr("The workers' items took 80.0 s, summed over workers; 72.5 s of it in the launch pipeline, "
-                        "whose launches took 60.2 s while its host threads spent 12.0 s judging and 30.0 s making "
+              HasSubstr("The workers' items took 80.0 s, summed over workers; 4.0 s of it starting workers (the "
+                        "driver and a GPU context each) and 72.5 s in the launch pipeline, whose launches took 60.2 s "
+                        "(9.5 s of it loading modules) while its host threads spent 12.0 s judging and 30.0 s making "
                         "variants (the mean of a pipeline's threads).\n"));
 }
 
@@ -90,7 +97,8 @@ TEST(ConformReportTest, TotalsReadBackAsTheyWere) {
   result.failing_variants = 5;
   result.findings = 2;
   result.flakes = 1;
-  result.worker_seconds = {.items = 8, .pipeline = 7, .launching = 6, .judging = 2, .generating = 3};
+  result.worker_seconds = {
+      .items = 8, .pipeline = 7, .launching = 6, .judging = 2, .generating = 3, .starting = 1, .loading = 0.5};
   ConformanceResult restored{.identity = result.identity};
   ASSERT_TRUE(AddTotals(TotalsJson(result), restored).ok());
   EXPECT_EQ(restored.target, Target{90});
@@ -104,6 +112,8 @@ TEST(ConformReportTest, TotalsReadBackAsTheyWere) {
   EXPECT_EQ(restored.executions, result.executions);
   EXPECT_EQ(restored.worker_seconds.items, 8);
   EXPECT_EQ(restored.worker_seconds.generating, 3);
+  EXPECT_EQ(restored.worker_seconds.starting, 1);
+  EXPECT_EQ(restored.worker_seconds.loading, 0.5);
   EXPECT_EQ(ConformanceSummaryMarkdown({}, restored), ConformanceSummaryMarkdown({}, result));
   EXPECT_EQ(AddTotals(nlohmann::json::array(), restored).code(), absl::StatusCode::kDataLoss);
 }

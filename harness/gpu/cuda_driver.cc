@@ -10,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "harness/gpu/cuda_result.h"
 #include "harness/gpu/isolated_runner.h"
 #include "harness/kernels/device_judge.h"
@@ -235,7 +237,10 @@ absl::StatusOr<void*> DriverJit::LoadedModule(absl::string_view image) const {
   // PTX text needs its terminating NUL, which std::string keeps.
   std::string text(image);
   MarkWorkerPhase(WorkerPhase::kCompiling);
-  if (const int result = api.module_load(&module, text.c_str(), 2, options, values); result != kSuccess) {
+  const absl::Time start = absl::Now();
+  const int result = api.module_load(&module, text.c_str(), 2, options, values);
+  loading_seconds_ += absl::ToDoubleSeconds(absl::Now() - start);
+  if (result != kSuccess) {
     error_log.resize(error_log.find('\0'));
     return CudaResultStatus(
         result, DriverCall::kModuleLoad,
@@ -243,6 +248,11 @@ absl::StatusOr<void*> DriverJit::LoadedModule(absl::string_view image) const {
   }
   modules_.emplace(std::move(text), module);
   return module;
+}
+
+double DriverJit::LoadingSeconds() const {
+  absl::MutexLock lock(&mutex_);
+  return loading_seconds_;
 }
 
 absl::StatusOr<std::vector<std::uint8_t>> DriverJit::Launch(absl::string_view image,

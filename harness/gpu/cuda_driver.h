@@ -134,6 +134,11 @@ class DriverJit : public CompileOracle {
   // allocates each once. A later call for the same slot may move it.
   absl::StatusOr<absl::Span<std::uint8_t>> PinnedOutput(int slot, size_t bytes) const;
 
+  // LoadingSeconds is the time this DriverJit's launches have spent loading
+  // modules (cuModuleLoadDataEx: a JIT compile, or a hit in the JIT's disk
+  // cache), so that a worker can say how much of its launches it was.
+  double LoadingSeconds() const;
+
   // kCachedModules bounds the modules Launch keeps loaded; past it, they are
   // all unloaded and the cache starts again.
   static constexpr size_t kCachedModules = 64;
@@ -167,6 +172,7 @@ class DriverJit : public CompileOracle {
   void* context_;
   mutable absl::Mutex mutex_;
   mutable absl::flat_hash_map<std::string, void*> modules_ ABSL_GUARDED_BY(mutex_);  // image -> CUmodule
+  mutable double loading_seconds_ ABSL_GUARDED_BY(mutex_) = 0;                       // LoadingSeconds
   mutable absl::Mutex launch_mutex_;  // one launch at a time
   mutable std::vector<KeptBuffer> kept_buffers_ ABSL_GUARDED_BY(launch_mutex_);
   // pinned_outputs_ are PinnedOutput's buffers, by slot.

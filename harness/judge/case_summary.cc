@@ -69,16 +69,22 @@ void WorkerSeconds::Add(const WorkerSeconds& other) {
   launching += other.launching;
   judging += other.judging;
   generating += other.generating;
+  starting += other.starting;
+  loading += other.loading;
 }
 
-nlohmann::json WorkerSeconds::List() const { return {items, pipeline, launching, judging, generating}; }
+nlohmann::json WorkerSeconds::List() const {
+  return {items, pipeline, launching, judging, generating, starting, loading};
+}
 
 WorkerSeconds WorkerSeconds::FromList(const nlohmann::json& list) {
   return {.items = list.at(0),
           .pipeline = list.at(1),
           .launching = list.at(2),
           .judging = list.at(3),
-          .generating = list.at(4)};
+          .generating = list.at(4),
+          .starting = list.size() > 5 ? list.at(5).get<double>() : 0,
+          .loading = list.size() > 6 ? list.at(6).get<double>() : 0};
 }
 
 void CaseSummary::AddJudgedOnDevice(size_t count, size_t words) {

@@ -66,12 +66,20 @@ struct WorkerSeconds {
   // (before f4d23d4 they were made with the variants), the mean over threads.
   double judging = 0;
   double generating = 0;  // the host threads making variants, likewise
+  // Of `items`, the worker's start: the driver loaded and the GPU's context
+  // taken, paid by the first item a worker takes (WorkerJit).
+  double starting = 0;
+  // Of the launches, the driver JIT's module loads: a compile, or a hit in
+  // the JIT's disk cache (DriverJit::LoadingSeconds).
+  double loading = 0;
 
   // Add adds `other`'s seconds.
   void Add(const WorkerSeconds& other);
-  // List and FromList carry the seconds as a JSON list, in the order above,
-  // in a worker's summary and in a run's recorded totals. FromList throws
-  // nlohmann::json's exception for a list that is not one.
+  // List and FromList carry the seconds as a JSON list, items, pipeline,
+  // launching, judging, generating, starting, loading, in a worker's
+  // summary and in a run's recorded totals; a list recorded before the last
+  // two (2026-11-29) reads them as 0. FromList throws nlohmann::json's
+  // exception for a list that is not one.
   nlohmann::json List() const;
   static WorkerSeconds FromList(const nlohmann::json& list);
 };

@@ -60,8 +60,14 @@ TEST(CaseSummaryTest, LeftOutVariantsAndNotesMerge) {
 
 TEST(CaseSummaryTest, AWorkersSecondsAddUpAndTravel) {
   CaseSummary first, second;
-  first.seconds = {.items = 2, .pipeline = 1.5, .launching = 1, .judging = 0.5, .generating = 0.25};
-  second.seconds = {.items = 4, .pipeline = 3, .launching = 2.5, .judging = 1, .generating = 0.5};
+  first.seconds = {.items = 2,
+                   .pipeline = 1.5,
+                   .launching = 1,
+                   .judging = 0.5,
+                   .generating = 0.25,
+                   .starting = 0.5,
+                   .loading = 0.25};
+  second.seconds = {.items = 4, .pipeline = 3, .launching = 2.5, .judging = 1, .generating = 0.5, .loading = 0.5};
   first.Merge(second, 16);
   const absl::StatusOr<CaseSummary> decoded = CaseSummary::Decode(first.Encode());
   ASSERT_TRUE(decoded.ok()) << decoded.status();
@@ -70,6 +76,18 @@ TEST(CaseSummaryTest, AWorkersSecondsAddUpAndTravel) {
   EXPECT_EQ(decoded->seconds.launching, 3.5);
   EXPECT_EQ(decoded->seconds.judging, 1.5);
   EXPECT_EQ(decoded->seconds.generating, 0.75);
+  EXPECT_EQ(decoded->seconds.starting, 0.5);
+  EXPECT_EQ(decoded->seconds.loading, 0.75);
+}
+
+// A run's totals recorded before a worker's start and its module loads were
+// timed (2026-11-29) list five seconds; they read back with those two as 0.
+TEST(CaseSummaryTest, SecondsListedBeforeStartsAndLoadsWereTimedReadBack) {
+  const WorkerSeconds seconds = WorkerSeconds::FromList(nlohmann::json::array({4, 3, 2.5, 1, 0.5}));
+  EXPECT_EQ(seconds.items, 4);
+  EXPECT_EQ(seconds.generating, 0.5);
+  EXPECT_EQ(seconds.starting, 0);
+  EXPECT_EQ(seconds.loading, 0);
 }
 // Variants the GPU judged alone are passes that ran, each with its words,
 // and they merge as every other count does.

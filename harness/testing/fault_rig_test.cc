@@ -153,6 +153,9 @@ TEST_F(FaultRigTest, AHealthyFakeGpuHasEveryCaseJudged) {
   EXPECT_LE(seconds["launching"].get<double>(), seconds["pipeline"].get<double>());
   EXPECT_LE(seconds["judging"].get<double>() + seconds["generating"].get<double>(), seconds["pipeline"].get<double>());
   EXPECT_LE(seconds["pipeline"].get<double>(), seconds["items"].get<double>());
+  EXPECT_GT(seconds["starting"].get<double>(), 0);
+  EXPECT_LE(seconds["starting"].get<double>() + seconds["pipeline"].get<double>(), seconds["items"].get<double>());
+  EXPECT_LE(seconds["loading"].get<double>(), seconds["launching"].get<double>());
 }
 
 // The GPU's judge (the default) and the host's record the same cases: the
