@@ -108,7 +108,12 @@ MATLOAD_FLAG(int, minutes, 60, "soak", "M",
              "how long the soak runs: no round starts after M minutes, and the round in flight finishes.");
 MATLOAD_FLAG(int, rounds, 0, "soak", "N", "at most N rounds, however many minutes are left (0: no bound).");
 MATLOAD_FLAG(int, round_variants, 1000000, "soak", "K",
-             "variants per form and compile path in each round; each round draws them from a seed of its own.");
+             "variants per form and compile path in the first round, and the least in any round; each round draws "
+             "them from a seed of its own.");
+MATLOAD_FLAG(int, round_seconds, 60, "soak", "S",
+             "size each round after the first to take about S seconds, from the last round's time, so that the "
+             "costs every round pays once (worker starts, module loads) stay small beside its GPU work (0: every "
+             "round runs --round_variants).");
 MATLOAD_FLAG(std::vector<std::string>, targets, std::vector<std::string>({"text", "legality", "reference"}), "fuzz",
              "T,...", "the fuzz targets, from text, legality, reference, cli and device; all run at once.");
 MATLOAD_FLAG(int, seconds, 60, "fuzz", "S", "how long each target runs.");
@@ -360,6 +365,7 @@ const std::vector<FlagRange>& MatloadFlagRanges() {
       {"minutes", 1, 525'600, "at most a year"},
       {"rounds", 0, 1'000'000, "0 for no bound"},
       {"round_variants", 1, kMaxConformVariants, "a variant's index, half of its replay key, is a 32-bit int"},
+      {"round_seconds", 0, 86'400, "at most a day a round"},
       {"workers", 1, 256, "worker processes, each with a CUDA context of its own"},
       {"keep", 1, 1'000'000, "at least the newest finished run of each command stays"},
       {"retries", 0, 10, "re-runs of a failing case"},

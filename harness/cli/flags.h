@@ -52,6 +52,7 @@ ABSL_DECLARE_FLAG(int, seconds);
 ABSL_DECLARE_FLAG(int, minutes);
 ABSL_DECLARE_FLAG(int, rounds);
 ABSL_DECLARE_FLAG(int, round_variants);
+ABSL_DECLARE_FLAG(int, round_seconds);
 ABSL_DECLARE_FLAG(int, jobs);
 ABSL_DECLARE_FLAG(std::string, gpus);
 ABSL_DECLARE_FLAG(std::vector<std::string>, fuzzers);

@@ -296,6 +296,7 @@ int RunSoakCommand(const std::vector<std::string>& arguments, const std::string&
   options->illegal = false;  // a compile check gives the same answer every round: conform makes it
   if (!seed_given) options->seed = FreshSeed();
   SoakRequest request{.options = *std::move(options),
+                      .round_target = absl::Seconds(absl::GetFlag(FLAGS_round_seconds)),
                       .duration = absl::Minutes(absl::GetFlag(FLAGS_minutes)),
                       .max_rounds = absl::GetFlag(FLAGS_rounds),
                       .progress_seconds = absl::GetFlag(FLAGS_progress_seconds),

@@ -6,9 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/cli/conform_command.h"
+#include "harness/cli/flags.h"
 #include "harness/cli/progress_reporter.h"
 #include "harness/cli/run_reports.h"
 #include "harness/conform/conform_report.h"
+#include "harness/conform/soak_round_size.h"
 #include "harness/platform/exit_status.h"
 #include "harness/platform/interrupt.h"
 #include "harness/platform/output_files.h"
@@ -27,9 +29,9 @@ namespace {
 // and how far the soak has come.
 std::string RoundLine(const SoakRound& round, absl::Duration elapsed, absl::Duration duration) {
   return absl::StrCat(
-      "soak round ", round.index, " (conform --seed ", round.seed, "): ", Thousands(round.executions),
-      " executions in ", absl::StrFormat("%.1f", round.seconds), " s (", ExecutionRate(round.executions, round.seconds),
-      "), ", round.findings, " findings; ",
+      "soak round ", round.index, " (", RoundReplay(round), "): ", Thousands(round.executions), " executions in ",
+      absl::StrFormat("%.1f", round.seconds), " s (", ExecutionRate(round.executions, round.seconds), "), ",
+      round.findings, " findings; ",
       absl::StrFormat("%.1f of %.0f minutes", absl::ToDoubleMinutes(elapsed), absl::ToDoubleMinutes(duration)));
 }
 
@@ -48,17 +50,27 @@ absl::Status SoakRounds(const SoakRequest& request, const std::string& directory
   const absl::Time start = absl::Now();
   ProgressReporter reporter(err, "cases", ProgressReporter::ForStderr(request.progress_seconds, false));
   const ConformanceProgress progress = ConformProgressTo(reporter);
+  const RoundSizing sizing{
+      .first = request.options.variants, .target = request.round_target, .most = kMaxConformVariants};
   for (int round = 0; request.max_rounds == 0 || round < request.max_rounds; ++round) {
     if (round > 0 && absl::Now() - start >= request.duration) break;
     ConformanceOptions options = request.options;
     options.seed = SoakRoundSeed(request.options.seed, round);
+    if (round > 0) {
+      const SoakRound& last = tally.rounds().back();
+      options.variants = static_cast<int>(NextRoundVariants(sizing, last.variants, absl::Seconds(last.seconds),
+                                                            request.duration - (absl::Now() - start)));
+    }
     options.run_directory = absl::StrCat(directory, "/", SoakRoundDirectory(round));
     options.journal = nullptr;
     options.confirmed_earlier = &tally.confirmed();
     const absl::Time round_start = absl::Now();
     absl::StatusOr<ConformanceResult> result = RunConformance(options, progress);
     if (!result.ok()) return result.status();
-    SoakRound done{.index = round, .seed = options.seed, .seconds = absl::ToDoubleSeconds(absl::Now() - round_start)};
+    SoakRound done{.index = round,
+                   .seed = options.seed,
+                   .variants = options.variants,
+                   .seconds = absl::ToDoubleSeconds(absl::Now() - round_start)};
     if (absl::Status added = tally.AddRound(done, *result); !added.ok()) return added;
     // The rounds so far, stored as each ends: a soak killed later keeps what they judged in the store.
     if (absl::Status recorded = journal.Record({}, RoundArtifacts(tally)); !recorded.ok()) return recorded;
@@ -115,6 +127,7 @@ std::string SoakOptionsJson(const SoakRequest& request, const std::string& filte
   return nlohmann::json{{"minutes", absl::ToDoubleMinutes(request.duration)},
                         {"rounds", request.max_rounds},
                         {"round_variants", options.variants},
+                        {"round_seconds", absl::ToDoubleSeconds(request.round_target)},
                         {"seed", options.seed},
                         {"forms", options.forms},
                         {"paths", paths},
@@ -128,12 +141,13 @@ std::string SoakOptionsJson(const SoakRequest& request, const std::string& filte
 
 std::string SoakRoundsMarkdown(const std::vector<SoakRound>& rounds) {
   std::string table =
-      "| round | conform --seed | seconds | executions | rate | judged on the GPU | findings |\n"
-      "|---:|---:|---:|---:|---:|---:|---:|\n";
+      "| round | conform --seed | --variants | seconds | executions | rate | judged on the GPU | findings |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const SoakRound& round : rounds) {
-    absl::StrAppend(&table, "| ", round.index, " | ", round.seed, " | ", absl::StrFormat("%.1f", round.seconds), " | ",
-                    Thousands(round.executions), " | ", ExecutionRate(round.executions, round.seconds), " | ",
-                    Thousands(round.judged_on_device), " | ", round.findings, " |\n");
+    absl::StrAppend(&table, "| ", round.index, " | ", round.seed, " | ", Thousands(round.variants), " | ",
+                    absl::StrFormat("%.1f", round.seconds), " | ", Thousands(round.executions), " | ",
+                    ExecutionRate(round.executions, round.seconds), " | ", Thousands(round.judged_on_device), " | ",
+                    round.findings, " |\n");
   }
   return table;
 }
@@ -149,7 +163,10 @@ int RunSoak(SoakRequest request, std::ostream& out, std::ostream& err) {
   const std::string directory = (*journal)->directory();
   err << "run " << (*journal)->run().id << " in " << PrintedText(directory) << "\n";
   SoakTally tally;
-  const absl::Status described = DescribeRun(request.options, **journal);
+  // The GPUs are probed once for every round (ConformanceOptions::probed).
+  const absl::StatusOr<std::vector<DeviceProbe>> probes = ProbeRunDevices(request.options);
+  if (probes.ok()) request.options.probed = &*probes;
+  const absl::Status described = probes.ok() ? DescribeRun(request.options, **journal) : probes.status();
   absl::Status soaked = described.ok() ? SoakRounds(request, directory, tally, **journal, err) : described;
   if (described.ok()) {
     if (absl::Status recorded = RecordSoak(request, directory, tally, soaked, **journal); !recorded.ok()) {

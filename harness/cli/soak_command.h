@@ -24,8 +24,13 @@ namespace matload {
 // SoakRequest is what `matload soak` was asked for.
 struct SoakRequest {
   // options are every round's conformance options but for its seed
-  // (SoakRoundSeed of options.seed) and its directory.
+  // (SoakRoundSeed of options.seed), its directory and its variants a
+  // form, which options.variants gives the first round (--round_variants).
   ConformanceOptions options;
+  // round_target: the time each later round is sized to fill
+  // (--round_seconds; soak_round_size.h); zero keeps every round at
+  // options.variants.
+  absl::Duration round_target = absl::Seconds(60);
   RunStart start;
   // duration: no round starts after it has passed (--minutes); the round
   // in flight then finishes, so a soak ends within one round of it.

@@ -647,33 +647,13 @@ class Run {
   ConfirmationMemory memory_{options_, devices_.probes};  // the confirmations met before
 };
 
-// ProbeDevices probes every GPU the run takes: they must share one
-// architecture. The probes run at once, a thread each: a probe is a worker
-// of its own, which creates a context, asks the JIT its PTX version and
-// times a calibration kernel. One after another, they were a likely part
-// of the 1.2 s a GPU that runs on four H200s spent outside their GPU phase
-// (reports/bench/multi-gpu-remembered-h200x4-2026-11-29/).
+// ProbeDevices is the run's GPUs as options.probed has them, or as their
+// probes find them (ProbeRunDevices).
 absl::StatusOr<Devices> ProbeDevices(const ConformanceOptions& options) {
-  std::vector<absl::StatusOr<DeviceProbe>> probes(options.devices.size(), absl::UnknownError("not probed"));
-  {
-    std::vector<std::jthread> probing;
-    for (size_t i = 0; i < options.devices.size(); ++i) {
-      probing.emplace_back([&, i] { probes[i] = ProbeDevice(options.devices[i], options.timeout); });
-    }
-  }
-  Devices devices{.ordinals = options.devices};
-  for (size_t i = 0; i < options.devices.size(); ++i) {
-    const int ordinal = options.devices[i];
-    absl::StatusOr<DeviceProbe>& probe = probes[i];
-    if (!probe.ok()) return probe.status();
-    if (!devices.probes.empty() && probe->target != devices.probes[0].target) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("--devices: GPU ", ordinal, " is ", probe->target.Name(), " but GPU ", options.devices[0],
-                       " is ", devices.probes[0].target.Name(), "; one run takes GPUs of one architecture"));
-    }
-    devices.probes.push_back(*std::move(probe));
-  }
-  return devices;
+  if (options.probed != nullptr) return Devices{.ordinals = options.devices, .probes = *options.probed};
+  absl::StatusOr<std::vector<DeviceProbe>> probes = ProbeRunDevices(options);
+  if (!probes.ok()) return probes.status();
+  return Devices{.ordinals = options.devices, .probes = *std::move(probes)};
 }
 
 // Describe tells the run's journal which toolkits and GPUs it runs on.
@@ -712,6 +692,33 @@ absl::Status CheckOptions(const ConformanceOptions& options) {
 }
 
 }  // namespace
+
+// The probes run at once, a thread each: a probe is a worker of its own,
+// which creates a context, asks the JIT its PTX version and times a
+// calibration kernel. One after another, they were a likely part of the
+// 1.2 s a GPU that runs on four H200s spent outside their GPU phase
+// (reports/bench/multi-gpu-remembered-h200x4-2026-11-29/).
+absl::StatusOr<std::vector<DeviceProbe>> ProbeRunDevices(const ConformanceOptions& options) {
+  std::vector<absl::StatusOr<DeviceProbe>> probes(options.devices.size(), absl::UnknownError("not probed"));
+  {
+    std::vector<std::jthread> probing;
+    for (size_t i = 0; i < options.devices.size(); ++i) {
+      probing.emplace_back([&, i] { probes[i] = ProbeDevice(options.devices[i], options.timeout); });
+    }
+  }
+  std::vector<DeviceProbe> found;
+  for (size_t i = 0; i < options.devices.size(); ++i) {
+    absl::StatusOr<DeviceProbe>& probe = probes[i];
+    if (!probe.ok()) return probe.status();
+    if (!found.empty() && probe->target != found[0].target) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("--devices: GPU ", options.devices[i], " is ", probe->target.Name(), " but GPU ",
+                       options.devices[0], " is ", found[0].target.Name(), "; one run takes GPUs of one architecture"));
+    }
+    found.push_back(*std::move(probe));
+  }
+  return found;
+}
 
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress) {

@@ -96,6 +96,11 @@ struct ConformanceOptions {
   // (each confirmation is a worker start, serialised host-wide). Null for a
   // run on its own.
   const ConfirmedPredictions* confirmed_earlier = nullptr;
+  // probed: the probes of `devices` (ProbeRunDevices), for a caller that
+  // has them already: a soak probes its GPUs once, not once a round (each
+  // probe is a worker start, serialised host-wide,
+  // reports/bench/worker-time-h200x2-2026-11-29/). Null: the run probes.
+  const std::vector<DeviceProbe>* probed = nullptr;
   // journal: the run in the results store, which every chunk of finished
   // cases is recorded in and a resumed run takes back from; null for a
   // run kept only in its directory (the self-test).
@@ -177,7 +182,13 @@ using ConformanceProgress = std::function<void(size_t, size_t, const std::string
 absl::StatusOr<ConformanceResult> RunConformance(const ConformanceOptions& options,
                                                  const ConformanceProgress& progress);
 
-// DescribeRun probes the GPUs `options` name and tells `journal` which
+// ProbeRunDevices probes every GPU `options` name, at once, for
+// ConformanceOptions::probed: each one's target, identity, JIT and
+// calibration. The GPUs must share one architecture (else
+// kFailedPrecondition); with no usable GPU it fails with NoGpuError.
+absl::StatusOr<std::vector<DeviceProbe>> ProbeRunDevices(const ConformanceOptions& options);
+
+// DescribeRun probes the GPUs `options` name (or takes options.probed) and tells `journal` which
 // toolkits and GPUs it runs on, as RunConformance tells its own journal:
 // for a soak (harness/cli/soak_command.h), whose rounds run without one.
 // With no usable GPU it fails with NoGpuError, as RunConformance does.

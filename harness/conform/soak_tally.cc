@@ -13,11 +13,11 @@ namespace {
 
 // InSoak is `record` of round `round` as the soak keeps it: its bundle
 // under the round's directory, and a finding's message naming the round
-// and the seed that replays it.
+// and the conform flags that replay it.
 CaseRecord InSoak(CaseRecord record, const SoakRound& round) {
   if (!record.bundle.empty()) record.bundle = absl::StrCat(SoakRoundDirectory(round.index), "/", record.bundle);
   if (record.finding) {
-    record.detail = absl::StrCat("round ", round.index, " (conform --seed ", round.seed, "): ", record.detail);
+    record.detail = absl::StrCat("round ", round.index, " (", RoundReplay(round), "): ", record.detail);
   }
   return record;
 }

@@ -162,6 +162,8 @@ list SoakRoundsView(const std::vector<SoakRound>& rounds) {
   for (const SoakRound& round : rounds) {
     rows.push_back(object{{"round", std::to_string(round.index)},
                           {"seed", std::to_string(round.seed)},
+                          // Rounds stored before they were sized apart ran the soak's --round_variants.
+                          {"variants", round.variants > 0 ? Thousands(round.variants) : std::string("")},
                           {"seconds", absl::StrFormat("%.1f", round.seconds)},
                           {"executions", Thousands(static_cast<long long>(round.executions))},
                           {"rate", ExecutionRate(round.executions, round.seconds)},

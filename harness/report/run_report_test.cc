@@ -263,13 +263,15 @@ TEST(RunReportTest, TheGpusJudgeIsShownSmBySm) {
   EXPECT_THAT(Page(run, cases), Not(HasSubstr("gpu-judge")));
 }
 
-// A soak's page lists its rounds, each with the seed conform replays it
-// by; a run without rounds has no such section.
+// A soak's page lists its rounds, each with the seed and variants conform
+// replays it by (none for a round stored before rounds were sized apart);
+// a run without rounds has no such section.
 TEST(RunReportTest, ASoaksRoundsAreListedWithTheirSeeds) {
   const RunRecord run{.id = "soak-1", .command = "soak"};
   const std::vector<CaseRecord> cases = {{.id = "a.b", .outcome = CaseOutcome::kPass}};
   const RunExtras extras{.soak_rounds = {{.index = 0,
                                           .seed = 18185588071367600234u,
+                                          .variants = 1000000,
                                           .seconds = 43.7,
                                           .executions = 493138720,
                                           .judged_on_device = 493017806,
@@ -280,7 +282,9 @@ TEST(RunReportTest, ASoaksRoundsAreListedWithTheirSeeds) {
   ASSERT_TRUE(html.ok()) << html.status();
   EXPECT_THAT(*html, HasSubstr("<a href=\"#rounds\">Rounds</a>"));
   EXPECT_THAT(*html, HasSubstr("<tr><td class=\"n\">0</td><td class=\"n\">18185588071367600234</td><td "
-                               "class=\"n\">43.7</td><td class=\"n\">493,138,720</td><td class=\"n\">11.3 M/s</td>"));
+                               "class=\"n\">1,000,000</td><td class=\"n\">43.7</td><td class=\"n\">493,138,720</td><td "
+                               "class=\"n\">11.3 M/s</td>"));
+  EXPECT_THAT(*html, HasSubstr("<td class=\"n\">7</td><td class=\"n\"></td><td class=\"n\">2.0</td>"));
   EXPECT_THAT(*html, HasSubstr("<td class=\"n\">500/s</td><td class=\"n\">0</td><td class=\"n\">1</td></tr>"));
   EXPECT_THAT(Page(run, cases), Not(HasSubstr("id=\"rounds\"")));
 }

@@ -4,11 +4,17 @@
 
 namespace matload {
 
+std::string RoundReplay(const SoakRound& round) {
+  return absl::StrCat("conform --seed ", round.seed,
+                      round.variants > 0 ? absl::StrCat(" --variants ", round.variants) : "");
+}
+
 nlohmann::json SoakRoundsJson(const std::vector<SoakRound>& rounds) {
   nlohmann::json json = nlohmann::json::array();
   for (const SoakRound& round : rounds) {
     json.push_back({{"round", round.index},
                     {"seed", round.seed},
+                    {"variants", round.variants},
                     {"seconds", round.seconds},
                     {"executions", round.executions},
                     {"judged_on_device", round.judged_on_device},
@@ -24,6 +30,7 @@ absl::StatusOr<std::vector<SoakRound>> ParseSoakRounds(const nlohmann::json& jso
     for (const nlohmann::json& round : json) {
       rounds.push_back({.index = round.at("round").get<int>(),
                         .seed = round.at("seed").get<std::uint64_t>(),
+                        .variants = round.value("variants", std::int64_t{0}),
                         .seconds = round.at("seconds").get<double>(),
                         .executions = round.at("executions").get<size_t>(),
                         .judged_on_device = round.at("judged_on_device").get<size_t>(),

@@ -68,11 +68,12 @@ class SoakCommandTest : public ::testing::Test {
     return process.ok() ? *process : ProcessResult{};
   }
 
-  // Soak is a soak of kTwoForms at 2 variants a round, seeded kSeed, into
-  // the run directory `out`, with `extra` flags.
+  // Soak is a soak of kTwoForms at 2 variants every round, seeded kSeed,
+  // into the run directory `out`, with `extra` flags.
   ProcessResult Soak(const std::string& mode, std::vector<std::string> extra, const std::string& out = "soak") {
-    std::vector<std::string> arguments = {"soak",   "--forms",           kTwoForms, "--round_variants",         "2",
-                                          "--seed", absl::StrCat(kSeed), "--out",   (directory_ / out).string()};
+    std::vector<std::string> arguments = {
+        "soak",   "--forms",           kTwoForms, "--round_variants",         "2", "--round_seconds", "0",
+        "--seed", absl::StrCat(kSeed), "--out",   (directory_ / out).string()};
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     return Matload(arguments, mode);
   }
@@ -90,6 +91,8 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
                                         kTwoForms,
                                         "--round_variants",
                                         "2",
+                                        "--round_seconds",
+                                        "0",
                                         "--seed",
                                         absl::StrCat(kSeed),
                                         "--rounds",
@@ -101,7 +104,8 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
   const ProcessResult soak = Matload(arguments, "normal", 2);
   ASSERT_EQ(soak.exit_code, 1) << soak.standard_error;  // the fake's kernels store nothing
   const std::uint64_t first_seed = SoakRoundSeed(kSeed, 0);
-  EXPECT_THAT(soak.standard_error, HasSubstr(absl::StrCat("soak round 0 (conform --seed ", first_seed, "): 4 ")));
+  EXPECT_THAT(soak.standard_error,
+              HasSubstr(absl::StrCat("soak round 0 (conform --seed ", first_seed, " --variants 2): 4 ")));
   EXPECT_THAT(soak.standard_error, HasSubstr(absl::StrCat("soak round 1 (conform --seed ", SoakRoundSeed(kSeed, 1))));
   EXPECT_THAT(soak.standard_output, HasSubstr("| round | conform --seed |"));
 
@@ -115,7 +119,7 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
     EXPECT_TRUE(record.finding);
     EXPECT_EQ(record.counts.at(CaseOutcome::kMismatch), 4) << record.id;  // 2 variants in each of 2 rounds
     EXPECT_THAT(record.bundle, StartsWith("rounds/0000/bundles/"));
-    EXPECT_THAT(record.detail, StartsWith(absl::StrCat("round 0 (conform --seed ", first_seed, "): ")));
+    EXPECT_THAT(record.detail, StartsWith(absl::StrCat("round 0 (conform --seed ", first_seed, " --variants 2): ")));
     EXPECT_TRUE(std::filesystem::is_directory(directory_ / "soak" / record.bundle)) << record.bundle;
   }
   const nlohmann::json summary = nlohmann::json::parse(Text(directory_ / "soak" / "summary.json"));
@@ -147,6 +151,34 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
               HasSubstr("<property name=\"sms_judged\" value=\"2 (GPU 0: 1, GPU 1: 1)\"/>"));
 }
 
+// After the first round, each round is sized from the last one's time to
+// take about --round_seconds (soak_round_size.h): rounds of the fake GPU
+// take a second or two, so each grows tenfold, the most a round may. The
+// round's variants are recorded with its seed, and conform replays a
+// sized round from the two.
+TEST_F(SoakCommandTest, RoundsGrowToFillTheirTime) {
+  const ProcessResult soak = Matload({"soak", "--forms", kTwoForms, "--round_variants", "2", "--seed",
+                                      absl::StrCat(kSeed), "--rounds", "3", "--out", (directory_ / "soak").string()});
+  ASSERT_EQ(soak.exit_code, 1) << soak.standard_error;  // the fake's kernels store nothing
+  const nlohmann::json rounds = nlohmann::json::parse(Text(directory_ / "soak" / "summary.json"))["rounds"];
+  ASSERT_EQ(rounds.size(), 3u) << rounds.dump();
+  EXPECT_EQ(rounds[0]["variants"], 2);
+  EXPECT_GT(rounds[1]["variants"].get<int>(), 2) << rounds.dump();
+  EXPECT_LE(rounds[1]["variants"].get<int>(), 20) << rounds.dump();
+  EXPECT_GE(rounds[2]["variants"].get<int>(), rounds[1]["variants"].get<int>()) << rounds.dump();
+  const int variants = rounds[1]["variants"].get<int>();
+  EXPECT_THAT(soak.standard_error, HasSubstr(absl::StrCat("soak round 1 (conform --seed ", SoakRoundSeed(kSeed, 1),
+                                                          " --variants ", variants, "): ", 2 * variants, " ")));
+  EXPECT_THAT(soak.standard_output, HasSubstr("| round | conform --seed | --variants |"));
+
+  const ProcessResult conform =
+      Matload({"conform", "--forms", kTwoForms, "--variants", absl::StrCat(variants), "--near_miss=false", "--seed",
+               absl::StrCat(SoakRoundSeed(kSeed, 1)), "--out", (directory_ / "replay").string()});
+  EXPECT_EQ(conform.exit_code, 1) << conform.standard_error;
+  EXPECT_EQ(CaseLines(directory_ / "replay" / "results.tsv"),
+            CaseLines(directory_ / "soak" / "rounds" / "0001" / "results.tsv"));
+}
+
 // A registry prediction is confirmed once a soak, not once a round: each
 // confirmation is a worker start, serialised host-wide (on two H200s,
 // 72 of them took two thirds of a round: reports/soak/). One wmma form on
@@ -157,10 +189,10 @@ TEST_F(SoakCommandTest, RoundsAreOneRunThatConformReplays) {
 // predicted variants as known faults.
 TEST_F(SoakCommandTest, ARoundTakesWhatAnEarlierRoundConfirmed) {
   constexpr char kPredictedForm[] = R"(^wmma\.load\.a\.sync\.aligned\.row\.m16n16k16\.shared\.s8)";
-  const ProcessResult soak =
-      Matload({"soak", "--forms", kPredictedForm, "--round_variants", "16", "--rounds", "2", "--workers", "1",
-               "--retries", "0", "--no_cache", "--seed", "3", "--out", (directory_ / "soak").string()},
-              "fault-blocks:1:716");
+  const ProcessResult soak = Matload(
+      {"soak", "--forms", kPredictedForm, "--round_variants", "16", "--round_seconds", "0", "--rounds", "2",
+       "--workers", "1", "--retries", "0", "--no_cache", "--seed", "3", "--out", (directory_ / "soak").string()},
+      "fault-blocks:1:716");
   EXPECT_EQ(soak.exit_code, 1) << soak.standard_error;  // the defined variants: the fake stores nothing
   std::ifstream counted(directory_ / "state" / "launches");
   size_t launches = 0;
@@ -238,6 +270,7 @@ TEST_F(SoakCommandTest, BadFlagsAreUsageErrors) {
   EXPECT_EQ(Soak("normal", {"--paths", "driver-jit,driver-jit"}).exit_code, 2);
   EXPECT_EQ(Soak("normal", {"--minutes", "0"}).exit_code, 2);
   EXPECT_EQ(Soak("normal", {"--round_variants", "0"}).exit_code, 2);
+  EXPECT_EQ(Soak("normal", {"--round_seconds", "-1"}).exit_code, 2);
   EXPECT_EQ(Soak("normal", {"--variants", "5"}).exit_code, 2);  // soak's is --round_variants
   EXPECT_EQ(Soak("normal", {"--judge", "device"}).exit_code, 2);
 }
