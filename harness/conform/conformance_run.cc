@@ -59,10 +59,18 @@ constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 25;
 // defined variants are swept: a sweep judges a hundred or more times as
 // many variants a second (1 to 4 x 10^9 on an H200) as the launch pipeline
 // with the host judging, so chunks sized for the host left the GPU
-// waiting on worker starts. At 10^8 variants a form it makes every sm_90
-// form one chunk, where it made them 34
-// (reports/bench/sweep-skips-h200-2026-11-29/).
-constexpr size_t kSweptVariantsPerWorkerChunk = size_t{1} << 32;
+// waiting on worker starts (reports/bench/sweep-skips-h200-2026-11-29/).
+// It was 2^32, a few seconds of a GPU's work a worker, until soak rounds
+// of 2 to 3 x 10^8 variants a form on two H200s ran in 6 chunks each, and
+// each chunk's end cost both GPUs its last items and its workers' starts,
+// 0.8 to 1.9 s apiece (reports/bench/worker-time-h200x2-2026-11-29/):
+// those rounds ran 1.88 times as fast as one GPU's
+// (reports/soak/soak-sized-rounds-h200x2-2026-11-29/). At 2^36, a form's
+// swept variants up to 10^9 a form fill one chunk of kMostItemsPerWorker
+// items a slot; a resumed run runs again only the cases with registry
+// predictions of its chunk in flight, which wait for the chunk's
+// confirmations.
+constexpr size_t kSweptVariantsPerWorkerChunk = size_t{1} << 36;
 
 // kThreadsPerCore is how many pipeline threads a worker runs per core of its share.
 constexpr int kThreadsPerCore = 2;
