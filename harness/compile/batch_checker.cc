@@ -207,19 +207,19 @@ std::vector<size_t> Flatten(const Run& run) {
   return flat;
 }
 
-// WorkQueue holds the runs still to make. `jobs` threads take runs from it;
+// PendingRuns holds the runs still to make. `jobs` threads take runs from it;
 // a run may add runs (the halves of a bisection, the snippets to judge
 // again). Each snippet belongs to one run at a time, so runs never touch
 // the same verdicts.
-class WorkQueue {
+class PendingRuns {
  public:
-  explicit WorkQueue(std::vector<Run> runs) : runs_(std::move(runs)) {}
+  explicit PendingRuns(std::vector<Run> runs) : runs_(std::move(runs)) {}
 
   // Take waits for a run; it is nullopt once no run is left or in flight,
   // or after Fail.
   std::optional<Run> Take() {
     absl::MutexLock lock(&mutex_);
-    mutex_.Await(absl::Condition(this, &WorkQueue::Ready));
+    mutex_.Await(absl::Condition(this, &PendingRuns::Ready));
     if (runs_.empty() || !status_.ok()) return std::nullopt;
     Run run = std::move(runs_.back());
     runs_.pop_back();
@@ -496,7 +496,7 @@ void TellSettled(const Batch& batch, const Run& run, const std::vector<Run>& mor
 
 // JudgeAll makes every run, on `jobs` threads, starting from `batches`.
 absl::Status JudgeAll(const Batch& batch, std::vector<Run> batches, int jobs) {
-  WorkQueue queue(std::move(batches));
+  PendingRuns queue(std::move(batches));
   const auto work = [&] {
     while (std::optional<Run> pending = queue.Take()) {
       absl::StatusOr<std::vector<Run>> more = Judge(batch, *pending);

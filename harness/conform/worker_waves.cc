@@ -25,27 +25,27 @@ absl::Status WorkerWaves::Run(const std::vector<const CaseWork*>& works, const W
                               const Judgement& judge, const Commit& commit, const std::string& what) {
   if (works.empty()) return absl::OkStatus();
   const absl::Time start = absl::Now();
-  std::vector<size_t> pending(works.size());
-  for (size_t index = 0; index < works.size(); ++index) pending[index] = index;
-  for (int attempt = 1; !pending.empty(); ++attempt) {
-    std::vector<size_t> unjudged;
-    std::vector<LaunchOutcome> failures;
-    const size_t slots = attempt == 1 ? SlotsFor(works) : 1;
-    if (absl::Status status = RunWaves(works, pending, context, judge, commit, slots, what, unjudged, failures);
-        !status.ok()) {
-      return status;
-    }
+  std::vector<size_t> every(works.size());
+  for (size_t index = 0; index < works.size(); ++index) every[index] = index;
+  std::vector<Unjudged> unjudged;
+  for (int attempt = 1; attempt == 1 || !unjudged.empty(); ++attempt) {
+    const std::vector<Unjudged> failed = std::move(unjudged);
+    unjudged.clear();
+    const absl::Status ran =
+        attempt == 1 ? RunWaves(works, every, devices_, context, judge, commit, SlotsFor(works), what, unjudged)
+                     : RetryOnTheirGpus(works, failed, context, judge, commit, what, unjudged);
+    if (!ran.ok()) return ran;
     result_.infrastructure_retries += unjudged.size();
-    for (const LaunchOutcome& failure : failures) NoteRetryCause(failure);
+    for (const Unjudged& item : unjudged) NoteRetryCause(item.failure);
     if (!unjudged.empty() && attempt == kInfrastructureAttempts) {
-      const CaseWork& first = *works[unjudged.front()];
+      const Unjudged& first = unjudged.front();
+      const CaseWork& work = *works[first.index];
       return InfrastructureError(
-          failures.front().cause,
-          absl::StrCat(first.program->Label(), " on ", CompilePathName(first.path), " could not be judged in ",
-                       kInfrastructureAttempts, " attempts, each in a fresh worker: ", failures.front().detail, " (",
-                       unjudged.size(), " items of ", what, " unjudged)"));
+          first.failure.cause,
+          absl::StrCat(work.program->Label(), " on ", CompilePathName(work.path), " could not be judged on GPU ",
+                       first.device, " in ", kInfrastructureAttempts, " attempts, each in a fresh worker: ",
+                       first.failure.detail, " (", unjudged.size(), " items of ", what, " unjudged)"));
     }
-    pending = std::move(unjudged);
   }
   AddPhase({what, works.size(), absl::ToDoubleSeconds(absl::Now() - start)}, result_.phases);
   return absl::OkStatus();
@@ -56,10 +56,26 @@ size_t WorkerWaves::SlotsFor(const std::vector<const CaseWork*>& works) const {
   return singles ? std::min(works.size(), kSingleSlotsPerSlot * slots_) : slots_;
 }
 
+absl::Status WorkerWaves::RetryOnTheirGpus(const std::vector<const CaseWork*>& works,
+                                           const std::vector<Unjudged>& failed, const WorkContext& context,
+                                           const Judgement& judge, const Commit& commit, const std::string& what,
+                                           std::vector<Unjudged>& unjudged) {
+  for (const int device : devices_) {
+    std::vector<size_t> on_device;
+    for (const Unjudged& item : failed) {
+      if (item.device == device) on_device.push_back(item.index);
+    }
+    if (on_device.empty()) continue;
+    if (absl::Status ran = RunWaves(works, on_device, {device}, context, judge, commit, 1, what, unjudged); !ran.ok())
+      return ran;
+  }
+  return absl::OkStatus();
+}
+
 absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, const std::vector<size_t>& pending,
-                                   const WorkContext& context, const Judgement& judge, const Commit& commit,
-                                   size_t slots, const std::string& what, std::vector<size_t>& unjudged,
-                                   std::vector<LaunchOutcome>& failures) {
+                                   const std::vector<int>& devices, const WorkContext& context, const Judgement& judge,
+                                   const Commit& commit, size_t slots, const std::string& what,
+                                   std::vector<Unjudged>& unjudged) {
   const size_t per_slot = std::clamp<size_t>((pending.size() + slots - 1) / slots, 1, kMostItemsPerWorker);
   for (size_t first = 0; first < pending.size(); first += slots * per_slot) {
     const size_t count = std::min(slots * per_slot, pending.size() - first);
@@ -71,8 +87,7 @@ absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, co
       const size_t index = pending[first + k];
       LaunchOutcome outcome = ClassifyLaunch(ran_item);
       if (outcome.kind == LaunchOutcome::Kind::kInfrastructure) {
-        unjudged.push_back(index);
-        failures.push_back(std::move(outcome));
+        unjudged.push_back({.index = index, .device = ran_on[k], .failure = std::move(outcome)});
         return absl::OkStatus();
       }
       if (absl::Status status = judge(index, ran_item, outcome, ran_on[k]); !status.ok()) return status;
@@ -83,13 +98,12 @@ absl::Status WorkerWaves::RunWaves(const std::vector<const CaseWork*>& works, co
     std::vector<std::thread> threads;
     for (size_t slot = 0; slot < started.size(); ++slot) {
       threads.emplace_back([&, slot] {
-        const StartPriority priority =
-            slot < devices_.size() ? StartPriority::kFirstOnItsGpu : StartPriority::kAnother;
-        started[slot] =
-            RunSlot(queue, wave, DeviceOf(slot), priority, context, [&, slot](int k, const ItemResult& ran_item) {
-              ran_on[k] = DeviceOf(slot);
-              judging.Arrive(static_cast<size_t>(k), ran_item);
-            });
+        const int device = devices[slot % devices.size()];
+        const StartPriority priority = slot < devices.size() ? StartPriority::kFirstOnItsGpu : StartPriority::kAnother;
+        started[slot] = RunSlot(queue, wave, device, priority, context, [&, device](int k, const ItemResult& ran_item) {
+          ran_on[k] = device;
+          judging.Arrive(static_cast<size_t>(k), ran_item);
+        });
       });
     }
     for (std::thread& thread : threads) thread.join();

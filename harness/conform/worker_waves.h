@@ -11,8 +11,11 @@
 // (in_order_judging.h), and the run commits what they made final after
 // each one, so that a SIGKILL loses only the items in flight. An item that
 // an infrastructure failure kept from being judged (a busy or briefly lost
-// GPU, a crashed worker) is tried again in a fresh worker, one at a time,
-// up to kInfrastructureAttempts times; then the run stops with its cause.
+// GPU, a crashed worker) is tried again in a fresh worker on the GPU it
+// failed on, one at a time, up to kInfrastructureAttempts times; then the
+// run stops with its cause and that GPU. Tried on another GPU, the items
+// of a GPU lost after its probe were judged elsewhere, and a run asked to
+// check every GPU ended clean without checking that one.
 //
 // This is the scheduling of conformance_run.cc's Run, which decides what
 // the items are and what their verdicts mean.
@@ -83,21 +86,31 @@ class WorkerWaves {
   // which mostly cost a worker's start and its end), kSingleSlotsPerSlot
   // times as many.
   size_t SlotsFor(const std::vector<const CaseWork*>& works) const;
+  // Unjudged is an item an infrastructure failure kept from being judged:
+  // its index, the GPU it failed on and why.
+  struct Unjudged {
+    size_t index = 0;
+    int device = 0;
+    LaunchOutcome failure;
+  };
   // RunWaves runs the items `pending` names, once each, in waves of up to
   // kMostItemsPerWorker items a slot, which `slots` workers at once take
-  // from the wave's queue. Items that could not be judged go to
-  // `unjudged`, with why in `failures`.
+  // from the wave's queue, the slots dealt over the GPUs `devices`. Items
+  // that could not be judged go to `unjudged`.
   absl::Status RunWaves(const std::vector<const CaseWork*>& works, const std::vector<size_t>& pending,
-                        const WorkContext& context, const Judgement& judge, const Commit& commit, size_t slots,
-                        const std::string& what, std::vector<size_t>& unjudged, std::vector<LaunchOutcome>& failures);
+                        const std::vector<int>& devices, const WorkContext& context, const Judgement& judge,
+                        const Commit& commit, size_t slots, const std::string& what, std::vector<Unjudged>& unjudged);
+  // RetryOnTheirGpus runs each item of `failed` again, one at a time, on
+  // the GPU it failed on; what still cannot be judged goes to `unjudged`.
+  absl::Status RetryOnTheirGpus(const std::vector<const CaseWork*>& works, const std::vector<Unjudged>& failed,
+                                const WorkContext& context, const Judgement& judge, const Commit& commit,
+                                const std::string& what, std::vector<Unjudged>& unjudged);
   // RunSlot runs items of `wave` taken from `queue` in worker processes on
   // GPU `device`, one worker at a time, telling `finished` of each result
   // as it comes. Its first worker starts with `priority`: a wave's first
   // slot on each GPU goes before the others (StartPriority).
   absl::Status RunSlot(WorkQueue& queue, const std::vector<const CaseWork*>& wave, int device, StartPriority priority,
                        const WorkContext& context, const ItemFinished& finished);
-  // DeviceOf is the GPU of worker slot `slot`.
-  int DeviceOf(size_t slot) const { return devices_[slot % devices_.size()]; }
   // NoteRetryCause keeps why a launch must be tried again, once a cause.
   void NoteRetryCause(const LaunchOutcome& failure);
 

@@ -201,6 +201,7 @@ TEST_F(WorkerWavesTest, AWorkerThatDiesLosesOnlyItsItemAndAFreshOneTakesTheRest)
   EXPECT_EQ(result_.infrastructure_retries, 1u);
   const std::vector<std::pair<long, int>> dead = Starts(1);
   ASSERT_EQ(dead.size(), 2u) << "item 1 ran once and once again";
+  EXPECT_EQ(dead[1].second, dead[0].second) << "item 1 ran again on the GPU it failed on";
   for (int item = 2; item < 6; ++item) {
     ASSERT_EQ(Starts(item).size(), 1u) << item;
     EXPECT_EQ(Starts(item)[0].second, dead[0].second) << "item " << item << " ran on the slow item's GPU, not item 1's";
@@ -224,10 +225,25 @@ TEST_F(WorkerWavesTest, AnItemNeverJudgedStopsTheRunAfterItsAttempts) {
       },
       [] { return absl::OkStatus(); }, "forms");
   EXPECT_EQ(ran.code(), absl::StatusCode::kUnavailable) << ran;
-  EXPECT_TRUE(absl::StrContains(ran.message(), "could not be judged in 3 attempts")) << ran;
+  EXPECT_TRUE(absl::StrContains(ran.message(), "could not be judged on GPU 0 in 3 attempts")) << ran;
   EXPECT_EQ(judged, 0);
   EXPECT_EQ(result_.infrastructure_retries, 6u * kInfrastructureAttempts);
   EXPECT_FALSE(result_.retry_causes.empty());
+}
+
+// A GPU lost after its probe fails every item it takes. Each is tried
+// again on that GPU, not on the other, so the run stops as an
+// infrastructure failure naming it, where retries on GPU 0 would have
+// judged every item and ended clean with GPU 1 unchecked.
+TEST_F(WorkerWavesTest, AGpuLostAfterItsProbeStopsTheRun) {
+  setenv("MATLOAD_FAKE_CUDA", "lost-on-device:1", 1);
+  absl::StatusOr<std::vector<std::pair<size_t, int>>> judged =
+      RunJudging([&](const CaseWork& work, int device) { return Context(work, device); });
+  ASSERT_FALSE(judged.ok());
+  EXPECT_EQ(judged.status().code(), absl::StatusCode::kUnavailable) << judged.status();
+  EXPECT_TRUE(absl::StrContains(judged.status().message(), "could not be judged on GPU 1 in 3 attempts"))
+      << judged.status();
+  EXPECT_GT(result_.infrastructure_retries, 0u);
 }
 
 // A judgement's error stops the run at once.

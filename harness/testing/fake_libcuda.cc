@@ -8,6 +8,8 @@
 //   init-fails             cuInit returns CUDA_ERROR_NO_DEVICE (100): no GPU
 //   lost-from-launch:K     from launch K on, cuLaunchKernel returns CUDA_ERROR_UNKNOWN
 //                          (999) and every later cuInit CUDA_ERROR_NO_DEVICE (100)
+//   lost-on-device:D       every launch of a test kernel on device D returns CUDA_ERROR_UNKNOWN
+//                          (999), the other devices' run: a GPU lost after its probe
 //   busy                   exclusive-process mode: one process at a time holds the
 //                          device, the others get CUDA_ERROR_DEVICE_UNAVAILABLE (46)
 //   busy-always            every context retain returns 46
@@ -40,7 +42,8 @@
 // one) in the directory MATLOAD_FAKE_CUDA_STATE, under a lock, and each
 // device that ran one is marked there by a file "launched-on-ORDINAL"; the
 // device probe's empty kernel (kCalibrationEntry, harness/gpu/program_launch.h)
-// is neither counted, marked nor failed.
+// is neither marked nor failed, and is counted apart, in "calibrations", so
+// that a test can tell how often the GPUs were probed.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -105,20 +108,24 @@ std::string StatePath(const char* file) {
   return std::string(directory != nullptr ? directory : "/tmp") + "/" + file;
 }
 
-// NextLaunch counts this launch across processes and returns its number, from 1.
-long NextLaunch() {
-  const int fd = open(StatePath("launches").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+// CountOne adds one to the count kept in the state file `file`, across
+// processes, and returns the new count, from 1.
+long CountOne(const char* file) {
+  const int fd = open(StatePath(file).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return 0;
   flock(fd, LOCK_EX);
   char text[32] = {};
   const ssize_t got = pread(fd, text, sizeof text - 1, 0);
-  const long launch = (got > 0 ? std::strtol(text, nullptr, 10) : 0) + 1;
-  const int length = std::snprintf(text, sizeof text, "%ld\n", launch);
+  const long count = (got > 0 ? std::strtol(text, nullptr, 10) : 0) + 1;
+  const int length = std::snprintf(text, sizeof text, "%ld\n", count);
   if (pwrite(fd, text, length, 0) != length) std::abort();
   flock(fd, LOCK_UN);
   close(fd);
-  return launch;
+  return count;
 }
+
+// NextLaunch counts this launch of a test kernel and returns its number, from 1.
+long NextLaunch() { return CountOne("launches"); }
 
 // FromLaunch says whether the mode `name` is on and this launch is its K or later.
 bool FromLaunch(const char* name, long launch) { return Is(name) && launch >= FindMode(name).k; }
@@ -290,7 +297,10 @@ CUresult cuMemsetD8_v2(std::uint64_t to, unsigned char value, size_t bytes) {
 CUresult cuLaunchKernel(void* function, unsigned blocks, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                         void*, void** parameters, void**) {
   current_launch = 0;
-  if (function == kCalibrationFunction) return kSuccess;
+  if (function == kCalibrationFunction) {
+    CountOne("calibrations");
+    return kSuccess;
+  }
   const auto* test = static_cast<const TestFunction*>(function);
   current_launch = NextLaunch();
   current_faults = test->chosen && Is("fault-blocks") && blocks == FindMode("fault-blocks").k;
@@ -302,6 +312,7 @@ CUresult cuLaunchKernel(void* function, unsigned blocks, unsigned, unsigned, uns
   close(open(mark.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   if (FromLaunch("segv-from-launch", current_launch)) raise(SIGSEGV);
   if (FromLaunch("abort-from-launch", current_launch)) std::abort();
+  if (Is("lost-on-device") && retained_device == FindMode("lost-on-device").k) return kUnknown;
   if (FromLaunch("lost-from-launch", current_launch)) {
     close(open(StatePath("lost").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
     return kUnknown;

@@ -179,6 +179,21 @@ TEST_F(SoakCommandTest, RoundsGrowToFillTheirTime) {
             CaseLines(directory_ / "soak" / "rounds" / "0001" / "results.tsv"));
 }
 
+// A soak probes its GPUs once, not once a round (ConformanceOptions::probed):
+// each probe is a worker start, serialised host-wide. The fake counts the
+// probes' calibration kernels, which each probe launches twice
+// (TimeCalibrationKernel): 4 for two GPUs, where a probe a round made 16.
+TEST_F(SoakCommandTest, ASoakProbesItsGpusOnce) {
+  const ProcessResult soak = Matload({"soak", "--forms", kTwoForms, "--round_variants", "2", "--round_seconds", "0",
+                                      "--rounds", "3", "--devices", "all", "--out", (directory_ / "soak").string()},
+                                     "normal", 2);
+  ASSERT_EQ(soak.exit_code, 1) << soak.standard_error;  // the fake's kernels store nothing
+  std::ifstream counted(directory_ / "state" / "calibrations");
+  size_t calibrations = 0;
+  counted >> calibrations;
+  EXPECT_EQ(calibrations, 4u) << "a probe a GPU for the soak, not for each of its 3 rounds";
+}
+
 // A registry prediction is confirmed once a soak, not once a round: each
 // confirmation is a worker start, serialised host-wide (on two H200s,
 // 72 of them took two thirds of a round: reports/soak/). One wmma form on
