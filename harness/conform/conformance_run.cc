@@ -65,9 +65,10 @@ constexpr size_t kVariantsPerWorkerChunk = size_t{1} << 25;
 // each chunk's end cost both GPUs its last items and its workers' starts,
 // 0.8 to 1.9 s apiece (reports/bench/worker-time-h200x2-2026-11-29/):
 // those rounds ran 1.88 times as fast as one GPU's
-// (reports/soak/soak-sized-rounds-h200x2-2026-11-29/). At 2^36, a form's
-// swept variants up to 10^9 a form fill one chunk of kMostItemsPerWorker
-// items a slot; a resumed run runs again only the cases with registry
+// (reports/soak/soak-sized-rounds-h200x2-2026-11-29/). At 2^36, a run of
+// up to 5 x 10^8 variants a form gives each slot kMostItemsPerWorker
+// items a chunk (with 8 workers, every sm_90 form in one chunk), and one of
+// 10^9 half as many; a resumed run runs again only the cases with registry
 // predictions of its chunk in flight, which wait for the chunk's
 // confirmations.
 constexpr size_t kSweptVariantsPerWorkerChunk = size_t{1} << 36;
