@@ -21,10 +21,13 @@
 
 namespace matload {
 
-// StartPriority says which worker starts the gate admits first. Eight
-// starts at once take about 2 s each, so a GPU whose first worker is left
-// for the gate's next places stays idle for seconds while the other GPUs
-// work: each GPU's first worker is admitted before any other waiting.
+// StartPriority says which worker starts the gate admits first. With
+// several starting at once, each waits 0.8 to 1.9 s from its fork to its
+// context, the driver taking them in turn
+// (reports/bench/worker-time-h200x2-2026-11-29/), so a GPU whose first
+// worker is left for the gate's next places stays idle for seconds while
+// the other GPUs work: each GPU's first worker is admitted before any
+// other waiting.
 enum class StartPriority {
   kFirstOnItsGpu,  // a wave's first worker on its GPU
   kAnother,        // any other worker

@@ -9,7 +9,8 @@
 //   lost-from-launch:K     from launch K on, cuLaunchKernel returns CUDA_ERROR_UNKNOWN
 //                          (999) and every later cuInit CUDA_ERROR_NO_DEVICE (100)
 //   lost-on-device:D       every launch of a test kernel on device D returns CUDA_ERROR_UNKNOWN
-//                          (999), the other devices' run: a GPU lost after its probe
+//                          (999), uncounted and unmarked, while the other devices' launches
+//                          run: a GPU lost after its probe
 //   busy                   exclusive-process mode: one process at a time holds the
 //                          device, the others get CUDA_ERROR_DEVICE_UNAVAILABLE (46)
 //   busy-always            every context retain returns 46
@@ -301,6 +302,7 @@ CUresult cuLaunchKernel(void* function, unsigned blocks, unsigned, unsigned, uns
     CountOne("calibrations");
     return kSuccess;
   }
+  if (Is("lost-on-device") && retained_device == FindMode("lost-on-device").k) return kUnknown;
   const auto* test = static_cast<const TestFunction*>(function);
   current_launch = NextLaunch();
   current_faults = test->chosen && Is("fault-blocks") && blocks == FindMode("fault-blocks").k;
@@ -312,7 +314,6 @@ CUresult cuLaunchKernel(void* function, unsigned blocks, unsigned, unsigned, uns
   close(open(mark.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   if (FromLaunch("segv-from-launch", current_launch)) raise(SIGSEGV);
   if (FromLaunch("abort-from-launch", current_launch)) std::abort();
-  if (Is("lost-on-device") && retained_device == FindMode("lost-on-device").k) return kUnknown;
   if (FromLaunch("lost-from-launch", current_launch)) {
     close(open(StatePath("lost").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
     return kUnknown;
